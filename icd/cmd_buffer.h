@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_buffer.h — command pools and command buffers.
+ *
+ * A command buffer records swgpu packets into command memory: chunks of
+ * SYSTEM-heap BOs (CPU-cached, written by the host) mapped READ-only into
+ * the device's context. A recorded command buffer is the list of its
+ * chunks as (va, size_dw) indirect buffers; vkQueueSubmit hands that list
+ * to swgpu_submit as the job's IB list. Chunks are never chained through
+ * INDIRECT_BUFFER packets because IB nesting is limited
+ * (swgpu_device_info.max_ib_depth); only vkCmdExecuteCommands nests, one
+ * level, for the chunks of a secondary command buffer.
+ *
+ * Pools own the chunks: a reset command buffer gives its chunks back to
+ * the pool's free list, the next recording reuses them, and
+ * vkTrimCommandPool (or a reset with RELEASE_RESOURCES) frees them.
+ * Everything here is externally synchronised by the Vulkan rules (a pool
+ * and its command buffers are used by one thread at a time), so there is
+ * no lock.
+ */
+#ifndef ICD_CMD_BUFFER_H
+#define ICD_CMD_BUFFER_H
+
+#include "icd.h"
+
+/* One chunk of command memory. */
+struct icd_cmd_chunk {
+	struct icd_cmd_chunk *next;
+	swgpu_bo *bo;
+	uint32_t *map;          /* host pointer of the first dword */
+	uint64_t va;            /* GPU VA of the first dword (READ only) */
+	uint32_t capacity_dw;
+};
+
+struct icd_cmd_pool {
+	struct icd_object base;
+	struct icd_device *device;
+	VkAllocationCallbacks alloc;    /* the pool's callbacks, if any */
+	bool has_alloc;
+	VkCommandPoolCreateFlags flags;
+	uint32_t queue_family;
+	struct icd_cmd_chunk *free_chunks;   /* recycled, ready for reuse */
+	struct icd_cmd_buffer *buffers;      /* every allocated buffer */
+};
+
+enum icd_cmd_state {
+	ICD_CMD_INITIAL = 0,
+	ICD_CMD_RECORDING,
+	ICD_CMD_EXECUTABLE,
+	ICD_CMD_INVALID,
+};
+
+struct icd_cmd_buffer {
+	struct icd_object base;         /* dispatchable: loader slot first */
+	struct icd_device *device;
+	struct icd_cmd_pool *pool;
+	struct icd_cmd_buffer *pool_prev, *pool_next;
+	VkCommandBufferLevel level;
+	VkCommandBufferUsageFlags usage;
+	enum icd_cmd_state state;
+	/* First recording error (out of memory, unsupported command);
+	 * returned by vkEndCommandBuffer. Once set, recording stops. */
+	VkResult record_result;
+
+	struct icd_cmd_chunk *chunks;   /* in recording order */
+	struct icd_cmd_chunk *cur;      /* last chunk, being written */
+	uint32_t cur_used_dw;
+
+	/* The finished chunks as indirect buffers, in order: the IB list
+	 * of a submit (or of vkCmdExecuteCommands for a secondary). */
+	swgpu_ib *ibs;
+	uint32_t ib_count;
+	uint32_t ib_capacity;
+};
+
+ICD_DEFINE_HANDLE_CASTS(icd_cmd_pool, VkCommandPool,
+                        VK_OBJECT_TYPE_COMMAND_POOL)
+ICD_DEFINE_HANDLE_CASTS(icd_cmd_buffer, VkCommandBuffer,
+                        VK_OBJECT_TYPE_COMMAND_BUFFER)
+
+/* Largest packet a recorder may ask for in one go, in dwords. Longer data
+ * (vkCmdUpdateBuffer) is split into several packets. */
+#define ICD_CMD_MAX_PACKET_DW 1024u
+
+/*
+ * Reserve ndw (<= ICD_CMD_MAX_PACKET_DW) dwords of command memory and
+ * return where the caller writes exactly ndw dwords of packets, or NULL
+ * after a recording error (remembered in cb->record_result; the command
+ * is then dropped).
+ */
+uint32_t *icd_cmd_emit(struct icd_cmd_buffer *cb, uint32_t ndw);
+
+/* Remember a recording error (the first one wins). */
+void icd_cmd_set_error(struct icd_cmd_buffer *cb, VkResult r);
+
+/* Host allocation with the pool's callbacks, else the device's. */
+void *icd_cmd_alloc(struct icd_cmd_pool *pool, size_t size,
+                    VkSystemAllocationScope scope);
+void icd_cmd_free(struct icd_cmd_pool *pool, void *p);
+
+#endif /* ICD_CMD_BUFFER_H */

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * device.c — VkDevice = one swgpu context (GPU address space + fault
+ * domain); VkQueue = one swgpu queue on an engine of the family's class.
+ */
+#include "icd.h"
+
+static uint32_t
+icd_api_minor_version(uint32_t v)
+{
+	return VK_API_VERSION_MAJOR(v) * 1000 + VK_API_VERSION_MINOR(v);
+}
+
+static void
+icd_device_destroy_queues(struct icd_device *dev,
+                          const VkAllocationCallbacks *alloc)
+{
+	for (uint32_t f = 0; f < ICD_MAX_QUEUE_FAMILIES; f++) {
+		if (!dev->queues[f])
+			continue;
+		for (uint32_t i = 0; i < dev->queue_count[f]; i++)
+			swgpu_queue_destroy(dev->queues[f][i].swq);
+		icd_free(alloc, &dev->pdev->instance->alloc, dev->queues[f]);
+		dev->queues[f] = NULL;
+		dev->queue_count[f] = 0;
+	}
+}
+
+static VkResult
+icd_device_create_queues(struct icd_device *dev,
+                         const VkDeviceQueueCreateInfo *qci,
+                         const VkAllocationCallbacks *alloc)
+{
+	const struct icd_queue_family *fam =
+		&dev->pdev->queue_families[qci->queueFamilyIndex];
+	struct icd_queue *queues;
+	swgpu_result sr;
+
+	queues = icd_zalloc(alloc, &dev->pdev->instance->alloc,
+	                    qci->queueCount * sizeof(*queues), 8,
+	                    VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+	if (!queues)
+		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "queues");
+	dev->queues[qci->queueFamilyIndex] = queues;
+	for (uint32_t i = 0; i < qci->queueCount; i++) {
+		struct icd_queue *q = &queues[i];
+		float prio = qci->pQueuePriorities ?
+		             qci->pQueuePriorities[i] : 1.0f;
+
+		icd_object_init(&q->base, VK_OBJECT_TYPE_QUEUE);
+		q->device = dev;
+		q->family = qci->queueFamilyIndex;
+		q->index = i;
+		q->flags = qci->flags;
+		q->priority = prio;
+		/* discreteQueuePriorities = 2: below 0.5 is LOW. Queue i runs
+		 * on engine i of the class, so queues of a family overlap. */
+		sr = swgpu_queue_create(dev->ctx, fam->engine_class, i,
+		                        prio < 0.5f ? SWGPU_PRIORITY_LOW :
+		                                      SWGPU_PRIORITY_NORMAL,
+		                        &q->swq);
+		if (sr != SWGPU_OK)
+			return icd_error(icd_result_from_swgpu(sr),
+			                 "swgpu_queue_create: %s",
+			                 swgpu_result_str(sr));
+		/* Counted as created only now, so cleanup destroys exactly
+		 * the swgpu queues that exist. */
+		dev->queue_count[qci->queueFamilyIndex] = i + 1;
+	}
+	return VK_SUCCESS;
+}
+
+static VkResult
+icd_device_check_queue_infos(struct icd_physical_device *pdev,
+                             const VkDeviceCreateInfo *ci)
+{
+	bool seen[ICD_MAX_QUEUE_FAMILIES] = { false };
+
+	for (uint32_t i = 0; i < ci->queueCreateInfoCount; i++) {
+		const VkDeviceQueueCreateInfo *q = &ci->pQueueCreateInfos[i];
+
+		if (q->queueFamilyIndex >= pdev->queue_family_count ||
+		    seen[q->queueFamilyIndex]) {
+			icd_log("vkCreateDevice: bad or repeated queue family "
+			        "%u", q->queueFamilyIndex);
+			return VK_ERROR_INITIALIZATION_FAILED;
+		}
+		seen[q->queueFamilyIndex] = true;
+		if (q->queueCount == 0 || q->queueCount >
+		    pdev->queue_families[q->queueFamilyIndex].queue_count) {
+			icd_log("vkCreateDevice: family %u has %u queues, %u "
+			        "requested", q->queueFamilyIndex,
+			        pdev->queue_families[q->queueFamilyIndex]
+			        .queue_count, q->queueCount);
+			return VK_ERROR_INITIALIZATION_FAILED;
+		}
+		if (q->flags) {
+			/* Only VK_DEVICE_QUEUE_CREATE_PROTECTED_BIT exists,
+			 * and protected memory is not supported. */
+			icd_log("vkCreateDevice: queue flags 0x%x not "
+			        "supported", q->flags);
+			return VK_ERROR_FEATURE_NOT_PRESENT;
+		}
+	}
+	return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+icd_CreateDevice(VkPhysicalDevice physicalDevice,
+                 const VkDeviceCreateInfo *pCreateInfo,
+                 const VkAllocationCallbacks *pAllocator, VkDevice *pDevice)
+{
+	struct icd_physical_device *pdev =
+		icd_physical_device_from_handle(physicalDevice);
+	const VkAllocationCallbacks *parent = &pdev->instance->alloc;
+	struct icd_features req;
+	struct icd_device *dev;
+	const char *missing;
+	uint64_t enabled = 0;
+	swgpu_result sr;
+	VkResult r;
+
+	r = icd_device_check_queue_infos(pdev, pCreateInfo);
+	if (r != VK_SUCCESS)
+		return r;
+	for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; i++) {
+		const char *name = pCreateInfo->ppEnabledExtensionNames[i];
+		int e = icd_extension_index(icd_device_extensions,
+		                            ICD_DEVICE_EXT_COUNT, name);
+
+		if (e < 0) {
+			icd_log("device extension %s is not supported", name);
+			return VK_ERROR_EXTENSION_NOT_PRESENT;
+		}
+		enabled |= UINT64_C(1) << e;
+	}
+	icd_features_read_chain(pCreateInfo->pEnabledFeatures,
+	                        pCreateInfo->pNext, &req);
+	missing = icd_features_missing(&req, &pdev->features);
+	if (missing) {
+		icd_log("vkCreateDevice: feature %s is not supported", missing);
+		return VK_ERROR_FEATURE_NOT_PRESENT;
+	}
+
+	dev = icd_zalloc(pAllocator, parent, sizeof(*dev), 8,
+	                 VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+	if (!dev)
+		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "device");
+	icd_object_init(&dev->base, VK_OBJECT_TYPE_DEVICE);
+	dev->pdev = pdev;
+	dev->alloc = pAllocator ? *pAllocator : *parent;
+	dev->enabled_extensions = enabled;
+	dev->api_version = icd_api_minor_version(pdev->instance->api_version) <
+	                   icd_api_minor_version(ICD_API_VERSION) ?
+	                   pdev->instance->api_version : ICD_API_VERSION;
+	dev->timeline_semaphore = req.v12.timelineSemaphore;
+	dev->synchronization2 = req.v13.synchronization2;
+	dev->host_query_reset = req.v12.hostQueryReset;
+	dev->buffer_device_address = req.v12.bufferDeviceAddress;
+
+	sr = swgpu_context_create(pdev->swdev, &dev->ctx);
+	if (sr != SWGPU_OK) {
+		r = icd_error(icd_result_from_swgpu(sr),
+		              "swgpu_context_create: %s", swgpu_result_str(sr));
+		goto fail;
+	}
+	for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; i++) {
+		r = icd_device_create_queues(dev,
+		                             &pCreateInfo->pQueueCreateInfos[i],
+		                             pAllocator);
+		if (r != VK_SUCCESS)
+			goto fail;
+	}
+	*pDevice = icd_device_to_handle(dev);
+	return VK_SUCCESS;
+
+fail:
+	icd_device_destroy_queues(dev, pAllocator);
+	swgpu_context_destroy(dev->ctx);
+	icd_free(pAllocator, parent, dev);
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+icd_DestroyDevice(VkDevice device, const VkAllocationCallbacks *pAllocator)
+{
+	struct icd_device *dev = icd_device_from_handle(device);
+
+	if (!dev)
+		return;
+	icd_device_destroy_queues(dev, pAllocator);
+	/* Unmaps whatever the application leaked in this address space. */
+	swgpu_context_destroy(dev->ctx);
+	icd_free(pAllocator, &dev->pdev->instance->alloc, dev);
+}
+
+static struct icd_queue *
+icd_device_find_queue(struct icd_device *dev, uint32_t family,
+                      uint32_t index, VkDeviceQueueCreateFlags flags)
+{
+	if (family >= ICD_MAX_QUEUE_FAMILIES || !dev->queues[family] ||
+	    index >= dev->queue_count[family])
+		return NULL;
+	if (dev->queues[family][index].flags != flags)
+		return NULL;
+	return &dev->queues[family][index];
+}
+
+VKAPI_ATTR void VKAPI_CALL
+icd_GetDeviceQueue(VkDevice device, uint32_t queueFamilyIndex,
+                   uint32_t queueIndex, VkQueue *pQueue)
+{
+	struct icd_device *dev = icd_device_from_handle(device);
+	struct icd_queue *q = icd_device_find_queue(dev, queueFamilyIndex,
+	                                            queueIndex, 0);
+
+	if (!q)
+		icd_log("vkGetDeviceQueue: no queue %u of family %u",
+		        queueIndex, queueFamilyIndex);
+	*pQueue = icd_queue_to_handle(q);
+}
+
+VKAPI_ATTR void VKAPI_CALL
+icd_GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *pQueueInfo,
+                    VkQueue *pQueue)
+{
+	struct icd_device *dev = icd_device_from_handle(device);
+
+	/* A queue created with other flags is not "this" queue: NULL. */
+	*pQueue = icd_queue_to_handle(icd_device_find_queue(
+		dev, pQueueInfo->queueFamilyIndex, pQueueInfo->queueIndex,
+		pQueueInfo->flags));
+}
+
+VkResult
+icd_device_check_lost(struct icd_device *dev)
+{
+	if (swgpu_context_query_state(dev->ctx, NULL) != SWGPU_CONTEXT_OK)
+		return VK_ERROR_DEVICE_LOST;
+	return VK_SUCCESS;
+}

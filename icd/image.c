@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * image.c — VkImage: creation, layout, memory requirements and binding.
+ *
+ * There is no tiling hardware, so OPTIMAL images are laid out exactly like
+ * LINEAR ones, and the copy engine addresses texels by pitch:
+ *   - a mip level is depth slices of rows; the row pitch is the row's bytes
+ *     rounded up to ICD_IMAGE_ROW_PITCH_ALIGN, the depth pitch is
+ *     row_pitch * height;
+ *   - mip levels of one array layer follow each other from level 0; every
+ *     level starts at a multiple of ICD_IMAGE_ROW_PITCH_ALIGN;
+ *   - array layers follow each other, array_pitch apart (the size of one
+ *     layer's mip chain rounded up to ICD_RESOURCE_ALIGNMENT).
+ * Image copy commands come in a later issue; until then images only exist.
+ */
+#include "icd.h"
+#include "format.h"
+
+/* 16 bytes: the largest texel block, and optimalBufferCopyRowPitchAlignment,
+ * so a tightly packed buffer row of 16-byte multiples copies as one run. */
+#define ICD_IMAGE_ROW_PITCH_ALIGN 16
+
+static VkDeviceSize
+icd_align(VkDeviceSize v, VkDeviceSize a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+static uint32_t
+icd_mip_extent(uint32_t v, uint32_t level)
+{
+	v >>= level;
+	return v ? v : 1;
+}
+
+/* Validate a create info against what the device supports and compute the
+ * image's layout into *img. */
+static VkResult
+icd_image_init(struct icd_physical_device *pdev, struct icd_image *img,
+               const VkImageCreateInfo *ci)
+{
+	const VkExternalMemoryImageCreateInfo *ext = icd_find_struct(
+		ci->pNext, VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO);
+	VkImageFormatProperties fp;
+	VkDeviceSize offset = 0;
+	uint32_t bs;
+	VkResult r;
+
+	r = icd_image_format_properties(pdev, ci->format, ci->imageType,
+	                                ci->tiling, ci->usage, ci->flags, &fp);
+	if (r != VK_SUCCESS) {
+		icd_log("vkCreateImage: format %d, type %d, tiling %d, usage "
+		        "0x%x, flags 0x%x is not supported (images support "
+		        "TRANSFER_SRC/DST usage of color formats only)",
+		        ci->format, ci->imageType, ci->tiling, ci->usage,
+		        ci->flags);
+		return r;
+	}
+	if (ci->extent.width == 0 || ci->extent.height == 0 ||
+	    ci->extent.depth == 0 ||
+	    ci->extent.width > fp.maxExtent.width ||
+	    ci->extent.height > fp.maxExtent.height ||
+	    ci->extent.depth > fp.maxExtent.depth ||
+	    ci->mipLevels == 0 || ci->mipLevels > fp.maxMipLevels ||
+	    ci->mipLevels > ICD_MAX_MIP_LEVELS ||
+	    ci->arrayLayers == 0 || ci->arrayLayers > fp.maxArrayLayers ||
+	    !(ci->samples & fp.sampleCounts)) {
+		icd_log("vkCreateImage: %ux%ux%u, %u mips, %u layers, %u "
+		        "samples exceeds the image limits",
+		        ci->extent.width, ci->extent.height, ci->extent.depth,
+		        ci->mipLevels, ci->arrayLayers, ci->samples);
+		return VK_ERROR_FORMAT_NOT_SUPPORTED;
+	}
+	if (ext && ext->handleTypes) {
+		icd_log("vkCreateImage: external memory is not supported");
+		return VK_ERROR_FEATURE_NOT_PRESENT;
+	}
+
+	bs = icd_format_block_size(ci->format);
+	img->type = ci->imageType;
+	img->format = ci->format;
+	img->extent = ci->extent;
+	img->mip_levels = ci->mipLevels;
+	img->array_layers = ci->arrayLayers;
+	img->samples = ci->samples;
+	img->tiling = ci->tiling;
+	img->usage = ci->usage;
+	img->flags = ci->flags;
+	img->texel_block_size = bs;
+	for (uint32_t m = 0; m < ci->mipLevels; m++) {
+		struct icd_subresource_layout *l = &img->mips[m];
+		uint32_t w = icd_mip_extent(ci->extent.width, m);
+		uint32_t h = icd_mip_extent(ci->extent.height, m);
+		uint32_t d = icd_mip_extent(ci->extent.depth, m);
+
+		l->offset = offset;
+		l->row_pitch = icd_align((VkDeviceSize)w * bs,
+		                         ICD_IMAGE_ROW_PITCH_ALIGN);
+		l->depth_pitch = l->row_pitch * h;
+		l->size = l->depth_pitch * d;
+		offset += l->size;
+	}
+	img->array_pitch = icd_align(offset, ICD_RESOURCE_ALIGNMENT);
+	img->size = img->array_pitch * ci->arrayLayers;
+	img->alignment = ICD_RESOURCE_ALIGNMENT;
+	if (img->size > fp.maxResourceSize) {
+		icd_log("vkCreateImage: %llu bytes exceed maxResourceSize",
+		        (unsigned long long)img->size);
+		return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+	}
+	return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+icd_CreateImage(VkDevice device, const VkImageCreateInfo *pCreateInfo,
+                const VkAllocationCallbacks *pAllocator, VkImage *pImage)
+{
+	struct icd_device *dev = icd_device_from_handle(device);
+	struct icd_image tmp, *img;
+	VkResult r;
+
+	memset(&tmp, 0, sizeof(tmp));
+	r = icd_image_init(dev->pdev, &tmp, pCreateInfo);
+	if (r != VK_SUCCESS)
+		return r;
+	img = icd_alloc(pAllocator, &dev->alloc, sizeof(*img), 8,
+	                VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+	if (!img)
+		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "image");
+	*img = tmp;
+	icd_object_init(&img->base, VK_OBJECT_TYPE_IMAGE);
+	*pImage = icd_image_to_handle(img);
+	return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+icd_DestroyImage(VkDevice device, VkImage image,
+                 const VkAllocationCallbacks *pAllocator)
+{
+	struct icd_device *dev = icd_device_from_handle(device);
+
+	if (image == VK_NULL_HANDLE)
+		return;
+	icd_free(pAllocator, &dev->alloc, icd_image_from_handle(image));
+}
+
+static void
+icd_image_requirements(const struct icd_device *dev,
+                       const struct icd_image *img, VkMemoryRequirements *req)
+{
+	req->size = icd_align(img->size, ICD_RESOURCE_ALIGNMENT);
+	req->alignment = img->alignment;
+	req->memoryTypeBits = (1u << dev->pdev->memory.memoryTypeCount) - 1;
+}
+
+static void
+icd_image_dedicated_requirements(void *chain)
+{
+	VkMemoryDedicatedRequirements *d = (void *)icd_find_struct(
+		chain, VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS);
+
+	if (d) {
+		d->prefersDedicatedAllocation = VK_FALSE;
+		d->requiresDedicatedAllocation = VK_FALSE;
+	}
+}
+
+VKAPI_ATTR void VKAPI_CALL
+icd_GetImageMemoryRequirements(VkDevice device, VkImage image,
+                               VkMemoryRequirements *pMemoryRequirements)
+{
+	icd_image_requirements(icd_device_from_handle(device),
+	                       icd_image_from_handle(image),
+	                       pMemoryRequirements);
+}
+
+VKAPI_ATTR void VKAPI_CALL
+icd_GetImageMemoryRequirements2(VkDevice device,
+                                const VkImageMemoryRequirementsInfo2 *pInfo,
+                                VkMemoryRequirements2 *pMemoryRequirements)
+{
+	icd_image_requirements(icd_device_from_handle(device),
+	                       icd_image_from_handle(pInfo->image),
+	                       &pMemoryRequirements->memoryRequirements);
+	icd_image_dedicated_requirements(pMemoryRequirements->pNext);
+}
+
+VKAPI_ATTR void VKAPI_CALL
+icd_GetDeviceImageMemoryRequirements(
+	VkDevice device, const VkDeviceImageMemoryRequirements *pInfo,
+	VkMemoryRequirements2 *pMemoryRequirements)
+{
+	struct icd_device *dev = icd_device_from_handle(device);
+	struct icd_image tmp;
+
+	memset(&tmp, 0, sizeof(tmp));
+	if (icd_image_init(dev->pdev, &tmp, pInfo->pCreateInfo) !=
+	    VK_SUCCESS) {
+		/* The create info is not one vkCreateImage would accept. */
+		memset(&pMemoryRequirements->memoryRequirements, 0,
+		       sizeof(pMemoryRequirements->memoryRequirements));
+		return;
+	}
+	icd_image_requirements(dev, &tmp,
+	                       &pMemoryRequirements->memoryRequirements);
+	icd_image_dedicated_requirements(pMemoryRequirements->pNext);
+}
+
+/* No sparse images. */
+VKAPI_ATTR void VKAPI_CALL
+icd_GetImageSparseMemoryRequirements(
+	VkDevice device, VkImage image, uint32_t *pCount,
+	VkSparseImageMemoryRequirements *pReqs)
+{
+	*pCount = 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+icd_GetImageSparseMemoryRequirements2(
+	VkDevice device, const VkImageSparseMemoryRequirementsInfo2 *pInfo,
+	uint32_t *pCount, VkSparseImageMemoryRequirements2 *pReqs)
+{
+	*pCount = 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+icd_GetDeviceImageSparseMemoryRequirements(
+	VkDevice device, const VkDeviceImageMemoryRequirements *pInfo,
+	uint32_t *pCount, VkSparseImageMemoryRequirements2 *pReqs)
+{
+	*pCount = 0;
+}
+
+static VkResult
+icd_image_bind(struct icd_image *img, struct icd_device_memory *mem,
+               VkDeviceSize offset)
+{
+	if (offset % img->alignment || offset >= mem->size ||
+	    img->size > mem->size - offset) {
+		icd_log("vkBindImageMemory: %llu bytes at offset %llu do not "
+		        "fit %llu bytes of memory (alignment %llu)",
+		        (unsigned long long)img->size,
+		        (unsigned long long)offset,
+		        (unsigned long long)mem->size,
+		        (unsigned long long)img->alignment);
+		return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+	}
+	img->mem = mem;
+	img->mem_offset = offset;
+	img->va = mem->va + offset;
+	return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+icd_BindImageMemory(VkDevice device, VkImage image, VkDeviceMemory memory,
+                    VkDeviceSize memoryOffset)
+{
+	return icd_image_bind(icd_image_from_handle(image),
+	                      icd_device_memory_from_handle(memory),
+	                      memoryOffset);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+icd_BindImageMemory2(VkDevice device, uint32_t bindInfoCount,
+                     const VkBindImageMemoryInfo *pBindInfos)
+{
+	for (uint32_t i = 0; i < bindInfoCount; i++) {
+		VkResult r = icd_image_bind(
+			icd_image_from_handle(pBindInfos[i].image),
+			icd_device_memory_from_handle(pBindInfos[i].memory),
+			pBindInfos[i].memoryOffset);
+
+		if (r != VK_SUCCESS)
+			return r;
+	}
+	return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+icd_GetImageSubresourceLayout(VkDevice device, VkImage image,
+                              const VkImageSubresource *pSubresource,
+                              VkSubresourceLayout *pLayout)
+{
+	const struct icd_image *img = icd_image_from_handle(image);
+	uint32_t m = pSubresource->mipLevel, a = pSubresource->arrayLayer;
+
+	memset(pLayout, 0, sizeof(*pLayout));
+	if (pSubresource->aspectMask != VK_IMAGE_ASPECT_COLOR_BIT ||
+	    m >= img->mip_levels || a >= img->array_layers) {
+		icd_log("vkGetImageSubresourceLayout: no subresource aspect "
+		        "0x%x mip %u layer %u", pSubresource->aspectMask, m, a);
+		return;
+	}
+	pLayout->offset = a * img->array_pitch + img->mips[m].offset;
+	pLayout->size = img->mips[m].size;
+	pLayout->rowPitch = img->mips[m].row_pitch;
+	pLayout->depthPitch = img->mips[m].depth_pitch;
+	pLayout->arrayPitch = img->array_pitch;
+}

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * memory.c — VkDeviceMemory = one swgpu BO, mapped READ|WRITE into the
+ * device's GPU address space for its whole life, so every buffer or image
+ * bound to it has a GPU VA (mem->va + offset) that packets can use.
+ */
+#include "icd.h"
+
+static bool
+icd_memory_host_visible(const struct icd_device *dev, uint32_t type)
+{
+	return dev->pdev->memory.memoryTypes[type].propertyFlags &
+	       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+}
+
+static VkResult
+icd_memory_check_pnext(const struct icd_device *dev,
+                       const VkMemoryAllocateInfo *ai)
+{
+	for (const VkBaseInStructure *s = ai->pNext; s; s = s->pNext) {
+		switch (s->sType) {
+		case VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO:
+			/* Accepted: every allocation is its own BO anyway. */
+			break;
+		case VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO: {
+			const VkMemoryAllocateFlagsInfo *f = (const void *)s;
+			VkMemoryAllocateFlags ok = VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT;
+
+			/* Every allocation has a GPU VA, so any of it can
+			 * be addressed once the feature is on. */
+			if (dev->buffer_device_address)
+				ok |= VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+			if (f->flags & ~ok) {
+				icd_log("vkAllocateMemory: memory allocate "
+				        "flags 0x%x are not supported",
+				        f->flags & ~ok);
+				return VK_ERROR_FEATURE_NOT_PRESENT;
+			}
+			/* One physical device per group: mask must be 1. */
+			if ((f->flags & VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT) &&
+			    f->deviceMask != 1) {
+				icd_log("vkAllocateMemory: device mask 0x%x",
+				        f->deviceMask);
+				return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+			}
+			break;
+		}
+		case VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO: {
+			const VkExportMemoryAllocateInfo *e = (const void *)s;
+
+			if (e->handleTypes) {
+				icd_log("vkAllocateMemory: external memory "
+				        "is not supported");
+				return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+			}
+			break;
+		}
+		case VK_STRUCTURE_TYPE_MEMORY_OPAQUE_CAPTURE_ADDRESS_ALLOCATE_INFO: {
+			const VkMemoryOpaqueCaptureAddressAllocateInfo *o =
+				(const void *)s;
+
+			if (o->opaqueCaptureAddress) {
+				icd_log("vkAllocateMemory: capture/replay "
+				        "addresses are not supported");
+				return VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS;
+			}
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+icd_AllocateMemory(VkDevice device, const VkMemoryAllocateInfo *pAllocateInfo,
+                   const VkAllocationCallbacks *pAllocator,
+                   VkDeviceMemory *pMemory)
+{
+	struct icd_device *dev = icd_device_from_handle(device);
+	const struct icd_physical_device *pdev = dev->pdev;
+	uint32_t type = pAllocateInfo->memoryTypeIndex;
+	VkDeviceSize size = pAllocateInfo->allocationSize;
+	struct icd_device_memory *mem;
+	swgpu_result sr;
+	VkResult r;
+
+	if (type >= pdev->memory.memoryTypeCount) {
+		icd_log("vkAllocateMemory: memory type %u does not exist", type);
+		return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+	}
+	if (size == 0 || size > pdev->memory.memoryHeaps[
+	                pdev->memory.memoryTypes[type].heapIndex].size) {
+		icd_log("vkAllocateMemory: allocationSize %llu does not fit "
+		        "heap %u", (unsigned long long)size,
+		        pdev->memory.memoryTypes[type].heapIndex);
+		return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+	}
+	r = icd_memory_check_pnext(dev, pAllocateInfo);
+	if (r != VK_SUCCESS)
+		return r;
+
+	mem = icd_zalloc(pAllocator, &dev->alloc, sizeof(*mem), 8,
+	                 VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+	if (!mem)
+		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "memory");
+	icd_object_init(&mem->base, VK_OBJECT_TYPE_DEVICE_MEMORY);
+	mem->device = dev;
+	mem->size = size;
+	mem->type_index = type;
+
+	sr = swgpu_bo_create(pdev->swdev, size, pdev->type_heap[type],
+	                     pdev->type_bo_flags[type], &mem->bo);
+	if (sr != SWGPU_OK) {
+		r = icd_error(icd_result_from_swgpu(sr), "swgpu_bo_create: %s",
+		              swgpu_result_str(sr));
+		goto fail;
+	}
+	sr = swgpu_va_map(dev->ctx, mem->bo, 0, swgpu_bo_size(mem->bo),
+	                  SWGPU_VA_READ | SWGPU_VA_WRITE, &mem->va);
+	if (sr != SWGPU_OK) {
+		/* A lost context cannot map: the device is lost. */
+		r = icd_error(icd_result_from_swgpu(sr), "swgpu_va_map: %s",
+		              swgpu_result_str(sr));
+		goto fail;
+	}
+	*pMemory = icd_device_memory_to_handle(mem);
+	return VK_SUCCESS;
+
+fail:
+	swgpu_bo_destroy(mem->bo);
+	icd_free(pAllocator, &dev->alloc, mem);
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+icd_FreeMemory(VkDevice device, VkDeviceMemory memory,
+               const VkAllocationCallbacks *pAllocator)
+{
+	struct icd_device *dev = icd_device_from_handle(device);
+	struct icd_device_memory *mem = icd_device_memory_from_handle(memory);
+
+	if (!mem)
+		return;
+	/* Freeing mapped memory unmaps it implicitly. */
+	if (mem->map)
+		swgpu_bo_unmap(mem->bo);
+	/* Unmapping waits for packets of this context still touching the
+	 * range, so the BO can go right after. */
+	if (swgpu_va_unmap(dev->ctx, mem->va) != SWGPU_OK)
+		icd_log("vkFreeMemory: VA 0x%llx was not mapped",
+		        (unsigned long long)mem->va);
+	swgpu_bo_destroy(mem->bo);
+	icd_free(pAllocator, &dev->alloc, mem);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+icd_MapMemory(VkDevice device, VkDeviceMemory memory, VkDeviceSize offset,
+              VkDeviceSize size, VkMemoryMapFlags flags, void **ppData)
+{
+	struct icd_device *dev = icd_device_from_handle(device);
+	struct icd_device_memory *mem = icd_device_memory_from_handle(memory);
+	swgpu_result sr;
+	void *p;
+
+	*ppData = NULL;
+	if (!icd_memory_host_visible(dev, mem->type_index)) {
+		icd_log("vkMapMemory: memory type %u is not host visible",
+		        mem->type_index);
+		return VK_ERROR_MEMORY_MAP_FAILED;
+	}
+	if (mem->map) {
+		icd_log("vkMapMemory: memory is already mapped");
+		return VK_ERROR_MEMORY_MAP_FAILED;
+	}
+	if (offset >= mem->size ||
+	    (size != VK_WHOLE_SIZE && (size == 0 ||
+	                               size > mem->size - offset))) {
+		icd_log("vkMapMemory: range %llu+%llu outside %llu bytes",
+		        (unsigned long long)offset, (unsigned long long)size,
+		        (unsigned long long)mem->size);
+		return VK_ERROR_MEMORY_MAP_FAILED;
+	}
+	sr = swgpu_bo_map(mem->bo, &p);
+	if (sr != SWGPU_OK) {
+		icd_log("vkMapMemory: swgpu_bo_map: %s", swgpu_result_str(sr));
+		return sr == SWGPU_ERR_NO_HOST_MEMORY ?
+		       VK_ERROR_OUT_OF_HOST_MEMORY : VK_ERROR_MEMORY_MAP_FAILED;
+	}
+	mem->map = p;
+	*ppData = (uint8_t *)p + offset;
+	return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+icd_UnmapMemory(VkDevice device, VkDeviceMemory memory)
+{
+	struct icd_device_memory *mem = icd_device_memory_from_handle(memory);
+
+	if (!mem->map) {
+		icd_log("vkUnmapMemory: memory is not mapped");
+		return;
+	}
+	swgpu_bo_unmap(mem->bo);
+	mem->map = NULL;
+}
+
+/* Every host-visible type is coherent, so flush and invalidate only check
+ * that the ranges are ones the application may name. */
+static VkResult
+icd_memory_check_ranges(const char *who, uint32_t count,
+                        const VkMappedMemoryRange *ranges)
+{
+	for (uint32_t i = 0; i < count; i++) {
+		const struct icd_device_memory *mem =
+			icd_device_memory_from_handle(ranges[i].memory);
+		VkDeviceSize off = ranges[i].offset, size = ranges[i].size;
+
+		if (!mem->map) {
+			icd_log("%s: range %u: memory is not mapped", who, i);
+			return VK_ERROR_MEMORY_MAP_FAILED;
+		}
+		if (off > mem->size ||
+		    (size != VK_WHOLE_SIZE && size > mem->size - off)) {
+			icd_log("%s: range %u: %llu+%llu outside %llu bytes",
+			        who, i, (unsigned long long)off,
+			        (unsigned long long)size,
+			        (unsigned long long)mem->size);
+			return VK_ERROR_MEMORY_MAP_FAILED;
+		}
+	}
+	return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+icd_FlushMappedMemoryRanges(VkDevice device, uint32_t memoryRangeCount,
+                            const VkMappedMemoryRange *pMemoryRanges)
+{
+	return icd_memory_check_ranges("vkFlushMappedMemoryRanges",
+	                               memoryRangeCount, pMemoryRanges);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+icd_InvalidateMappedMemoryRanges(VkDevice device, uint32_t memoryRangeCount,
+                                 const VkMappedMemoryRange *pMemoryRanges)
+{
+	return icd_memory_check_ranges("vkInvalidateMappedMemoryRanges",
+	                               memoryRangeCount, pMemoryRanges);
+}
+
+VKAPI_ATTR void VKAPI_CALL
+icd_GetDeviceMemoryCommitment(VkDevice device, VkDeviceMemory memory,
+                              VkDeviceSize *pCommittedMemoryInBytes)
+{
+	/* No lazily allocated memory: everything is committed up front. */
+	*pCommittedMemoryInBytes =
+		icd_device_memory_from_handle(memory)->size;
+}

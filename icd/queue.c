@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Queue submission: each VkSubmitInfo(2) becomes one swgpu job whose IB
+ * list is the chunks of its command buffers in order, whose waits are its
+ * wait semaphores and whose signals are its signal semaphores — plus the
+ * fence on the last job of the call. A call with no submits and a fence
+ * queues a sync-only job (no IBs) that signals the fence once everything
+ * submitted before it on the queue is done (jobs of a queue complete in
+ * order).
+ *
+ * Wait stage masks are not needed: a job starts only when all its waits
+ * are satisfied, which is the strictest reading of any stage mask.
+ *
+ * The submit path does not allocate in the common case: the IB list of a
+ * single command buffer is passed as is, and small lists of IBs, waits and
+ * signals are assembled on the stack. Only unusually large submits take
+ * one host allocation.
+ */
+#include "cmd_buffer.h"
+#include "sync.h"
+
+#define STACK_IBS 64
+#define STACK_SYNCS 32
+
+/* Arrays for one job: on the stack when they fit, else in one block. */
+struct job_arrays {
+	swgpu_ib stack_ibs[STACK_IBS];
+	swgpu_sync_point stack_waits[STACK_SYNCS];
+	swgpu_sync_point stack_signals[STACK_SYNCS];
+	swgpu_ib *ibs;
+	swgpu_sync_point *waits;
+	swgpu_sync_point *signals;
+	void *heap;
+};
+
+static VkResult
+job_arrays_get(struct icd_device *dev, struct job_arrays *a,
+               uint32_t ib_count, uint32_t wait_count, uint32_t signal_count)
+{
+	size_t size;
+	uint8_t *p;
+
+	a->heap = NULL;
+	if (ib_count <= STACK_IBS && wait_count <= STACK_SYNCS &&
+	    signal_count <= STACK_SYNCS) {
+		a->ibs = a->stack_ibs;
+		a->waits = a->stack_waits;
+		a->signals = a->stack_signals;
+		return VK_SUCCESS;
+	}
+	size = ib_count * sizeof(swgpu_ib) +
+	       (wait_count + signal_count) * sizeof(swgpu_sync_point);
+	p = icd_alloc(NULL, &dev->alloc, size, 8,
+	              VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+	if (!p)
+		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "submit");
+	a->heap = p;
+	a->waits = (swgpu_sync_point *)p;
+	a->signals = a->waits + wait_count;
+	a->ibs = (swgpu_ib *)(a->signals + signal_count);
+	return VK_SUCCESS;
+}
+
+static void
+job_arrays_put(struct icd_device *dev, struct job_arrays *a)
+{
+	icd_free(NULL, &dev->alloc, a->heap);
+}
+
+static VkResult
+submit_job(struct icd_queue *q, const swgpu_submit_info *info)
+{
+	swgpu_result r = swgpu_submit(q->swq, info, NULL);
+
+	switch (r) {
+	case SWGPU_OK:
+		return VK_SUCCESS;
+	case SWGPU_ERR_CONTEXT_LOST:
+		return VK_ERROR_DEVICE_LOST;
+	default:
+		return icd_error(icd_result_from_swgpu(r),
+		                 "swgpu_submit on queue %u: %s",
+		                 swgpu_queue_id(q->swq), swgpu_result_str(r));
+	}
+}
+
+static void
+mark_submitted(struct icd_cmd_buffer *cb)
+{
+	/* ONE_TIME_SUBMIT buffers may not be submitted again: they go to
+	 * the invalid state (strictly, once the job completes; nothing but
+	 * a new recording may touch them in between). */
+	if (cb->usage & VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT)
+		cb->state = ICD_CMD_INVALID;
+}
+
+/* The fence as the last signal of a job. */
+static void
+add_fence(swgpu_sync_point *signals, uint32_t *count, struct icd_fence *f)
+{
+	if (!f)
+		return;
+	signals[*count].obj = f->obj;
+	signals[*count].value = 0;
+	signals[*count].flags = 0;
+	(*count)++;
+}
+
+static VkResult
+submit_fence_only(struct icd_queue *q, struct icd_fence *f)
+{
+	swgpu_sync_point sig = { .obj = f->obj };
+	swgpu_submit_info info = { .signals = &sig, .signal_count = 1 };
+
+	return submit_job(q, &info);
+}
+
+static void
+append_ibs(struct job_arrays *a, uint32_t *n, const struct icd_cmd_buffer *cb)
+{
+	memcpy(a->ibs + *n, cb->ibs, cb->ib_count * sizeof(swgpu_ib));
+	*n += cb->ib_count;
+}
+
+static void
+set_point(swgpu_sync_point *p, VkSemaphore sem, uint64_t value)
+{
+	struct icd_semaphore *s = icd_semaphore_from_handle(sem);
+
+	p->obj = s->obj;
+	/* Binary payloads have no value; a binary wait consumes it. */
+	p->value = s->type == VK_SEMAPHORE_TYPE_TIMELINE ? value : 0;
+	p->flags = 0;
+}
+
+VkResult
+icd_QueueSubmit(VkQueue queue, uint32_t submitCount,
+                const VkSubmitInfo *pSubmits, VkFence fence)
+{
+	struct icd_queue *q = icd_queue_from_handle(queue);
+	struct icd_device *dev = q->device;
+	struct icd_fence *f = icd_fence_from_handle(fence);
+	VkResult res = icd_device_check_lost(dev);
+
+	if (res != VK_SUCCESS)
+		return res;
+	if (submitCount == 0)
+		return f ? submit_fence_only(q, f) : VK_SUCCESS;
+
+	for (uint32_t s = 0; s < submitCount; s++) {
+		const VkSubmitInfo *si = &pSubmits[s];
+		const VkTimelineSemaphoreSubmitInfo *tl = icd_find_struct(
+			si->pNext,
+			VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+		struct icd_fence *job_fence = s + 1 == submitCount ? f : NULL;
+		swgpu_submit_info info = { 0 };
+		struct job_arrays a;
+		uint32_t ib_count = 0, nsig = 0;
+
+		for (uint32_t i = 0; i < si->commandBufferCount; i++)
+			ib_count += icd_cmd_buffer_from_handle(
+				si->pCommandBuffers[i])->ib_count;
+		res = job_arrays_get(dev, &a, ib_count, si->waitSemaphoreCount,
+		                     si->signalSemaphoreCount + 1);
+		if (res != VK_SUCCESS)
+			return res;
+
+		if (si->commandBufferCount == 1) {
+			/* The common case: the recorded list, as is. */
+			info.ibs = icd_cmd_buffer_from_handle(
+				si->pCommandBuffers[0])->ibs;
+		} else {
+			uint32_t n = 0;
+
+			for (uint32_t i = 0; i < si->commandBufferCount; i++)
+				append_ibs(&a, &n, icd_cmd_buffer_from_handle(
+					si->pCommandBuffers[i]));
+			info.ibs = a.ibs;
+		}
+		info.ib_count = ib_count;
+		for (uint32_t i = 0; i < si->waitSemaphoreCount; i++)
+			set_point(&a.waits[i], si->pWaitSemaphores[i],
+			          tl && i < tl->waitSemaphoreValueCount &&
+			          tl->pWaitSemaphoreValues ?
+			          tl->pWaitSemaphoreValues[i] : 0);
+		for (uint32_t i = 0; i < si->signalSemaphoreCount; i++)
+			set_point(&a.signals[nsig++], si->pSignalSemaphores[i],
+			          tl && i < tl->signalSemaphoreValueCount &&
+			          tl->pSignalSemaphoreValues ?
+			          tl->pSignalSemaphoreValues[i] : 0);
+		add_fence(a.signals, &nsig, job_fence);
+		info.waits = a.waits;
+		info.wait_count = si->waitSemaphoreCount;
+		info.signals = a.signals;
+		info.signal_count = nsig;
+
+		res = submit_job(q, &info);
+		job_arrays_put(dev, &a);
+		if (res != VK_SUCCESS)
+			return res;
+		for (uint32_t i = 0; i < si->commandBufferCount; i++)
+			mark_submitted(icd_cmd_buffer_from_handle(
+				si->pCommandBuffers[i]));
+	}
+	return VK_SUCCESS;
+}
+
+VkResult
+icd_QueueSubmit2(VkQueue queue, uint32_t submitCount,
+                 const VkSubmitInfo2 *pSubmits, VkFence fence)
+{
+	struct icd_queue *q = icd_queue_from_handle(queue);
+	struct icd_device *dev = q->device;
+	struct icd_fence *f = icd_fence_from_handle(fence);
+	VkResult res = icd_device_check_lost(dev);
+
+	if (res != VK_SUCCESS)
+		return res;
+	if (submitCount == 0)
+		return f ? submit_fence_only(q, f) : VK_SUCCESS;
+
+	for (uint32_t s = 0; s < submitCount; s++) {
+		const VkSubmitInfo2 *si = &pSubmits[s];
+		struct icd_fence *job_fence = s + 1 == submitCount ? f : NULL;
+		swgpu_submit_info info = { 0 };
+		struct job_arrays a;
+		uint32_t ib_count = 0, nsig = 0;
+
+		for (uint32_t i = 0; i < si->commandBufferInfoCount; i++)
+			ib_count += icd_cmd_buffer_from_handle(
+				si->pCommandBufferInfos[i].commandBuffer)
+				->ib_count;
+		res = job_arrays_get(dev, &a, ib_count,
+		                     si->waitSemaphoreInfoCount,
+		                     si->signalSemaphoreInfoCount + 1);
+		if (res != VK_SUCCESS)
+			return res;
+
+		if (si->commandBufferInfoCount == 1) {
+			info.ibs = icd_cmd_buffer_from_handle(
+				si->pCommandBufferInfos[0].commandBuffer)->ibs;
+		} else {
+			uint32_t n = 0;
+
+			for (uint32_t i = 0; i < si->commandBufferInfoCount;
+			     i++)
+				append_ibs(&a, &n, icd_cmd_buffer_from_handle(
+					si->pCommandBufferInfos[i]
+					.commandBuffer));
+			info.ibs = a.ibs;
+		}
+		info.ib_count = ib_count;
+		for (uint32_t i = 0; i < si->waitSemaphoreInfoCount; i++)
+			set_point(&a.waits[i],
+			          si->pWaitSemaphoreInfos[i].semaphore,
+			          si->pWaitSemaphoreInfos[i].value);
+		for (uint32_t i = 0; i < si->signalSemaphoreInfoCount; i++)
+			set_point(&a.signals[nsig++],
+			          si->pSignalSemaphoreInfos[i].semaphore,
+			          si->pSignalSemaphoreInfos[i].value);
+		add_fence(a.signals, &nsig, job_fence);
+		info.waits = a.waits;
+		info.wait_count = si->waitSemaphoreInfoCount;
+		info.signals = a.signals;
+		info.signal_count = nsig;
+
+		res = submit_job(q, &info);
+		job_arrays_put(dev, &a);
+		if (res != VK_SUCCESS)
+			return res;
+		for (uint32_t i = 0; i < si->commandBufferInfoCount; i++)
+			mark_submitted(icd_cmd_buffer_from_handle(
+				si->pCommandBufferInfos[i].commandBuffer));
+	}
+	return VK_SUCCESS;
+}
+
+VkResult
+icd_QueueWaitIdle(VkQueue queue)
+{
+	struct icd_queue *q = icd_queue_from_handle(queue);
+
+	/* An infinite deadline is safe: swgpu ends every wait when the
+	 * work it waits for fails (context lost). */
+	return icd_sync_wait_result(swgpu_queue_wait(q->swq, 0,
+	                                             SWGPU_DEADLINE_INFINITE));
+}
+
+VkResult
+icd_DeviceWaitIdle(VkDevice device)
+{
+	struct icd_device *dev = icd_device_from_handle(device);
+	VkResult res = VK_SUCCESS;
+
+	for (uint32_t f = 0; f < ICD_MAX_QUEUE_FAMILIES; f++) {
+		for (uint32_t i = 0; i < dev->queue_count[f]; i++) {
+			VkResult r = icd_sync_wait_result(
+				swgpu_queue_wait(dev->queues[f][i].swq, 0,
+				                 SWGPU_DEADLINE_INFINITE));
+
+			if (r != VK_SUCCESS && res == VK_SUCCESS)
+				res = r;
+		}
+	}
+	return res;
+}
+
+VkResult
+icd_QueueBindSparse(VkQueue queue, uint32_t bindInfoCount,
+                    const VkBindSparseInfo *pBindInfo, VkFence fence)
+{
+	/* No queue family advertises SPARSE_BINDING. */
+	return icd_unsupported("vkQueueBindSparse");
+}

@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swgpu.h — the user-space API ("uAPI") of the swgpu software GPU.
+ *
+ * This is the only interface between a front end (the Vulkan ICD in icd/)
+ * and the software GPU (kernel driver + hardware model in swgpu/src). It
+ * knows nothing of Vulkan. Everything the GPU executes reaches it as packets
+ * (see swgpu_packet.h) in GPU-visible memory, addressed by GPU virtual
+ * address (VA) in the submitting context's address space.
+ *
+ * Conventions
+ *  - Every call that can fail returns an swgpu_result; SWGPU_OK is 0,
+ *    positive values are non-error statuses, negative values are errors.
+ *  - Deadlines are absolute nanoseconds on CLOCK_MONOTONIC (swgpu_now_ns()),
+ *    because relative timeouts drift when a wait is restarted.
+ *    SWGPU_DEADLINE_INFINITE waits until the condition holds or the work
+ *    it waits for fails (context lost): no wait can hang forever on a lost
+ *    context.
+ *  - Destroy/close functions accept NULL.
+ *  - All functions are thread-safe unless stated otherwise.
+ *
+ * Versioning: SWGPU_API_VERSION is bumped on every incompatible change;
+ * swgpu_device_info.api_version reports the library's version.
+ */
+#ifndef SWGPU_SWGPU_H
+#define SWGPU_SWGPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SWGPU_API_VERSION 1u
+
+/* ------------------------------------------------------------------ */
+/* Results                                                             */
+/* ------------------------------------------------------------------ */
+
+typedef enum swgpu_result {
+	SWGPU_OK = 0,
+	SWGPU_TIMEOUT = 1,              /* deadline passed, condition not met */
+	SWGPU_NOT_READY = 2,            /* non-blocking query: not yet */
+	SWGPU_DISCARDED = 3,            /* reclaim: contents were discarded */
+
+	SWGPU_ERR_INVALID_ARG = -1,     /* bad parameter (NULL, size 0, flags) */
+	SWGPU_ERR_NO_HOST_MEMORY = -2,  /* host allocation failed */
+	SWGPU_ERR_NO_DEVICE_MEMORY = -3,/* heap (or BAR window) exhausted */
+	SWGPU_ERR_NO_VA_SPACE = -4,     /* context address space exhausted */
+	SWGPU_ERR_NOT_MAPPABLE = -5,    /* BO heap is not host-visible */
+	SWGPU_ERR_NOT_MAPPED = -6,      /* VA is not the start of a mapping */
+	SWGPU_ERR_CONTEXT_LOST = -7,    /* context guilty/lost, or the work a
+	                                   wait depends on failed */
+	SWGPU_ERR_TIMELINE_REWIND = -8, /* signal <= current timeline value */
+	SWGPU_ERR_NOT_SUBMITTED = -9,   /* binary wait with no signal pending */
+	SWGPU_ERR_UNSUPPORTED = -10,    /* valid request the device cannot do */
+	SWGPU_ERR_DEVICE_BUSY = -11,    /* object still in use */
+} swgpu_result;
+
+/* Name of a result ("SWGPU_ERR_CONTEXT_LOST"); never NULL. */
+const char *swgpu_result_str(swgpu_result r);
+
+/* CLOCK_MONOTONIC in nanoseconds: the clock of deadlines and TIMESTAMP. */
+uint64_t swgpu_now_ns(void);
+
+#define SWGPU_DEADLINE_INFINITE UINT64_MAX
+
+/* Turn a relative timeout into a deadline, saturating at INFINITE. */
+uint64_t swgpu_deadline_from_timeout(uint64_t timeout_ns);
+
+/* ------------------------------------------------------------------ */
+/* Device                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct swgpu_device swgpu_device;
+typedef struct swgpu_context swgpu_context;
+typedef struct swgpu_bo swgpu_bo;
+typedef struct swgpu_queue swgpu_queue;
+typedef struct swgpu_syncobj swgpu_syncobj;
+
+typedef enum swgpu_engine_class {
+	SWGPU_ENGINE_COMPUTE = 0, /* runs every packet (later DISPATCH) */
+	SWGPU_ENGINE_COPY = 1,    /* DMA engine: transfer/sync packets */
+	SWGPU_ENGINE_CLASS_COUNT
+} swgpu_engine_class;
+
+typedef enum swgpu_heap {
+	SWGPU_HEAP_VRAM = 0,   /* device-local; host access only via BAR */
+	SWGPU_HEAP_SYSTEM = 1, /* host memory, always host-visible */
+	SWGPU_HEAP_COUNT
+} swgpu_heap;
+
+/*
+ * Device configuration. swgpu_config_init() fills the defaults and then
+ * applies the environment, so a front end that calls it gets every
+ * documented override for free:
+ *
+ *   SWGPU_COMPUTE_ENGINES  number of compute-class engines   (default 2)
+ *   SWGPU_COPY_ENGINES     number of copy-class engines      (default 2)
+ *   SWGPU_VRAM_MB          VRAM heap size in MiB             (default 4096)
+ *   SWGPU_BAR_MB           host-visible VRAM window in MiB   (default 256)
+ *   SWGPU_SYSTEM_MB        SYSTEM heap size in MiB           (default 8192)
+ *   SWGPU_RING_KB          ring size per engine in KiB, power of two
+ *                                                            (default 64)
+ *   SWGPU_TIMEOUT_MS       hang timeout: a job making no progress for
+ *                          this long is a hang               (default 5000)
+ *   SWGPU_SPIN_US          host waiters spin this long before
+ *                          sleeping                          (default 20)
+ *   SWGPU_FAULT            fault injection, see "Fault injection" below
+ *   SWGPU_TRACE            job trace: "stderr" or a file path (default off)
+ *   SWGPU_DEBUG            1: log every error with its origin to stderr
+ *
+ * A malformed variable is reported on stderr and ignored.
+ */
+typedef struct swgpu_config {
+	uint32_t engine_count[SWGPU_ENGINE_CLASS_COUNT];
+	uint64_t vram_size;      /* bytes */
+	uint64_t bar_size;       /* bytes, <= vram_size */
+	uint64_t system_size;    /* bytes */
+	uint32_t ring_size;      /* bytes, power of two, >= 4096 */
+	uint32_t hang_timeout_ms;
+	uint32_t spin_us;
+	const char *fault;       /* SWGPU_FAULT syntax, or NULL */
+	const char *trace;       /* "stderr", a path, or NULL */
+	bool debug;
+} swgpu_config;
+
+void swgpu_config_init(swgpu_config *cfg);
+
+/* Open a device. cfg NULL means swgpu_config_init() defaults. Engines start
+ * at once (one thread each) and sleep until their doorbell rings.
+ * Errors: INVALID_ARG (bad config), NO_HOST_MEMORY. */
+swgpu_result swgpu_device_open(const swgpu_config *cfg, swgpu_device **out);
+
+/* Close a device. Jobs still pending are cancelled (their sync objects
+ * complete with an error), jobs in rings are finished or aborted, engines
+ * are joined, and every context, queue, BO and sync object still alive is
+ * freed. Never blocks longer than the hang timeout. */
+void swgpu_device_close(swgpu_device *dev);
+
+#define SWGPU_MAX_ENGINES 16
+
+typedef struct swgpu_engine_info {
+	swgpu_engine_class engine_class;
+	uint32_t index_in_class;
+	char name[16];               /* "compute0", "copy1", ... */
+} swgpu_engine_info;
+
+typedef struct swgpu_device_info {
+	uint32_t api_version;        /* SWGPU_API_VERSION of the library */
+	char name[64];
+	uint8_t uuid[16];            /* stable per process and device index */
+	uint32_t device_index;       /* order of opening in this process */
+	uint32_t engine_count;
+	swgpu_engine_info engines[SWGPU_MAX_ENGINES];
+	uint32_t engine_class_count[SWGPU_ENGINE_CLASS_COUNT];
+	uint64_t heap_size[SWGPU_HEAP_COUNT];
+	uint64_t bar_size;           /* host-visible part of VRAM */
+	uint64_t va_size;            /* usable bytes of a context VA space */
+	uint32_t page_size;          /* VA/BO granularity (4096) */
+	uint32_t va_alignment;       /* alignment of every mapping's VA */
+	uint64_t max_bo_size;
+	uint32_t ring_size;          /* bytes */
+	uint32_t max_ib_depth;       /* INDIRECT_BUFFER nesting limit */
+	uint32_t max_ib_size_dw;     /* dwords in one indirect buffer */
+	uint64_t timestamp_frequency;/* Hz of TIMESTAMP values (1e9: ns) */
+	uint32_t timestamp_valid_bits;
+	uint32_t hang_timeout_ms;
+} swgpu_device_info;
+
+void swgpu_device_query_info(const swgpu_device *dev,
+                             swgpu_device_info *info);
+
+/* Per-engine counters, for demos, benchmarks and dumps. */
+typedef struct swgpu_engine_stats {
+	uint64_t jobs_completed;
+	uint64_t jobs_failed;
+	uint64_t packets_executed;
+	uint64_t bytes_written;      /* by COPY/FILL/WRITE_DATA */
+	uint64_t busy_ns;            /* time spent executing packets */
+	uint64_t doorbells;          /* doorbell rings that woke the engine */
+	uint64_t fence_seqno;        /* last seqno the engine wrote */
+} swgpu_engine_stats;
+
+swgpu_result swgpu_engine_query_stats(const swgpu_device *dev,
+                                      uint32_t engine,
+                                      swgpu_engine_stats *stats);
+
+/* Write a human-readable state dump: every engine's ring (size, read and
+ * write pointers, packets near the read pointer), last emitted vs last
+ * signalled fence seqno, every context and its state, every queue's
+ * pending jobs (context:queue:seqno, state) and what each waits for. */
+void swgpu_device_dump(swgpu_device *dev, FILE *out);
+
+/* ------------------------------------------------------------------ */
+/* Contexts: one GPU address space + fault domain each                 */
+/* ------------------------------------------------------------------ */
+
+typedef enum swgpu_context_state {
+	SWGPU_CONTEXT_OK = 0,
+	SWGPU_CONTEXT_GUILTY = 1, /* its own job faulted or hung */
+	SWGPU_CONTEXT_LOST = 2,   /* innocent, but its work was lost */
+} swgpu_context_state;
+
+typedef enum swgpu_fault_kind {
+	SWGPU_FAULT_NONE = 0,
+	SWGPU_FAULT_PAGE_READ,    /* read of unmapped/out-of-range VA */
+	SWGPU_FAULT_PAGE_WRITE,   /* write to unmapped or read-only VA */
+	SWGPU_FAULT_BAD_PACKET,   /* unknown opcode, bad length, bad args */
+	SWGPU_FAULT_IB_DEPTH,     /* INDIRECT_BUFFER chain too deep */
+	SWGPU_FAULT_HANG,         /* no progress for hang_timeout_ms */
+	SWGPU_FAULT_TIMELINE,     /* GPU signal would rewind a timeline */
+	SWGPU_FAULT_INJECTED,     /* SWGPU_FAULT / swgpu_debug_inject_fault */
+} swgpu_fault_kind;
+
+typedef struct swgpu_fault_info {
+	swgpu_fault_kind kind;
+	uint64_t address;            /* faulting VA (page faults) */
+	uint32_t opcode;             /* packet opcode being executed */
+	uint32_t engine;             /* engine index */
+	uint32_t queue_id;           /* device-wide queue id */
+	uint64_t job_seqno;          /* queue seqno of the faulting job */
+	uint64_t packet_va;          /* VA of the faulting packet (0: ring) */
+	char message[128];
+} swgpu_fault_info;
+
+swgpu_result swgpu_context_create(swgpu_device *dev, swgpu_context **out);
+
+/* Destroy a context: cancels its pending jobs, waits (bounded by the hang
+ * timeout) for its jobs in rings, unmaps everything. Queues of the context
+ * must be destroyed first or are destroyed here. */
+void swgpu_context_destroy(swgpu_context *ctx);
+
+/* State of the context; fault (may be NULL) receives the first fault. */
+swgpu_context_state swgpu_context_query_state(const swgpu_context *ctx,
+                                              swgpu_fault_info *fault);
+
+/* Device-wide id of the context (creation order), used in traces/dumps. */
+uint32_t swgpu_context_id(const swgpu_context *ctx);
+
+/* ------------------------------------------------------------------ */
+/* Buffer objects                                                      */
+/* ------------------------------------------------------------------ */
+
+/* VRAM: the BO lives in the host-visible BAR window (mappable). Fails with
+ * NO_DEVICE_MEMORY when the BAR window is full. */
+#define SWGPU_BO_BAR        (1u << 0)
+/* SYSTEM: CPU-cached (readback). Without it SYSTEM BOs are uncached /
+ * write-combined (upload). Both are coherent with the GPU. */
+#define SWGPU_BO_CACHED     (1u << 1)
+
+/* Create a BO of size bytes (rounded up to page_size), zero-filled. BOs are
+ * device-wide: any context may map them. */
+swgpu_result swgpu_bo_create(swgpu_device *dev, uint64_t size,
+                             swgpu_heap heap, uint32_t flags,
+                             swgpu_bo **out);
+
+/* Drop the creator's reference. The memory is released when the last VA
+ * mapping of the BO is unmapped too, so an engine never touches freed
+ * memory. */
+void swgpu_bo_destroy(swgpu_bo *bo);
+
+uint64_t swgpu_bo_size(const swgpu_bo *bo);
+swgpu_heap swgpu_bo_heap(const swgpu_bo *bo);
+
+/* Host mapping. SYSTEM BOs and VRAM BOs created with SWGPU_BO_BAR are
+ * mappable; others fail with NOT_MAPPABLE. Map is reference counted and
+ * always returns the same pointer for a BO. */
+swgpu_result swgpu_bo_map(swgpu_bo *bo, void **ptr);
+void swgpu_bo_unmap(swgpu_bo *bo);
+
+/* Heap usage in bytes (for budgets). */
+uint64_t swgpu_heap_usage(const swgpu_device *dev, swgpu_heap heap);
+
+/* ------------------------------------------------------------------ */
+/* GPU virtual address space                                           */
+/* ------------------------------------------------------------------ */
+
+#define SWGPU_VA_READ  (1u << 0)
+#define SWGPU_VA_WRITE (1u << 1)
+
+/* Map [bo_offset, bo_offset + size) of bo into ctx. The VA is chosen by
+ * swgpu, aligned to va_alignment, and every mapping is followed by an
+ * unmapped guard gap, so running off the end of a mapping faults instead
+ * of touching a neighbour. bo_offset must be page aligned; size > 0 and
+ * bo_offset + size <= bo size. A mapping holds a reference on the BO.
+ * Errors: INVALID_ARG, NO_VA_SPACE, NO_HOST_MEMORY, CONTEXT_LOST. */
+swgpu_result swgpu_va_map(swgpu_context *ctx, swgpu_bo *bo,
+                          uint64_t bo_offset, uint64_t size,
+                          uint32_t va_flags, uint64_t *va_out);
+
+/* Unmap the mapping starting at va. Waits for any packet of ctx that is
+ * executing on an engine to leave it (packets are bounded), so the host
+ * may free the BO right after. Errors: NOT_MAPPED. */
+swgpu_result swgpu_va_unmap(swgpu_context *ctx, uint64_t va);
+
+/* ------------------------------------------------------------------ */
+/* Sync objects                                                        */
+/* ------------------------------------------------------------------ */
+
+typedef enum swgpu_syncobj_type {
+	/* Binary: a payload that is unsignalled or signalled. A submit
+	 * signal attaches a pending payload; a submit wait consumes it
+	 * (resets the object) unless SWGPU_WAIT_KEEP is set. */
+	SWGPU_SYNCOBJ_BINARY = 0,
+	/* Timeline: a 64-bit counter that only grows. Waits may be submitted
+	 * before the matching signal (wait-before-signal). */
+	SWGPU_SYNCOBJ_TIMELINE = 1,
+} swgpu_syncobj_type;
+
+/* initial_value: timeline start value; binary: non-zero = signalled. */
+swgpu_result swgpu_syncobj_create(swgpu_device *dev, swgpu_syncobj_type type,
+                                  uint64_t initial_value,
+                                  swgpu_syncobj **out);
+
+/* Destroy. Pending jobs that signal or wait on it keep it alive until they
+ * are done (internal reference). */
+void swgpu_syncobj_destroy(swgpu_syncobj *obj);
+
+swgpu_syncobj_type swgpu_syncobj_get_type(const swgpu_syncobj *obj);
+
+/* Host signal. Timeline: value must be greater than the current value,
+ * else TIMELINE_REWIND and nothing changes. Binary: value ignored; the
+ * object becomes signalled (replacing any pending payload). Releases any
+ * job or host waiter whose wait is now satisfied. */
+swgpu_result swgpu_syncobj_signal(swgpu_syncobj *obj, uint64_t value);
+
+/* Binary only: reset to unsignalled. INVALID_ARG on a timeline. */
+swgpu_result swgpu_syncobj_reset(swgpu_syncobj *obj);
+
+/* Current value: timeline counter; binary 1 if signalled, else 0.
+ * Returns CONTEXT_LOST if a job that was to signal it failed (the value
+ * is still reported). */
+swgpu_result swgpu_syncobj_query(const swgpu_syncobj *obj, uint64_t *value);
+
+/* Wait flags */
+#define SWGPU_WAIT_ALL             (1u << 0) /* all (default: any) */
+#define SWGPU_WAIT_FOR_SUBMIT      (1u << 1) /* also wait for the signal
+                                                to be submitted first
+                                                (else: NOT_SUBMITTED if a
+                                                binary object has none) */
+#define SWGPU_WAIT_AVAILABLE       (1u << 2) /* only wait until a signal
+                                                for the point has been
+                                                submitted (or signalled) */
+
+/* Host wait on objs[i] reaching values[i] (values ignored for binary, may
+ * be NULL if all are binary). Returns OK, TIMEOUT, NOT_SUBMITTED, or
+ * CONTEXT_LOST when a job that was to signal one of them failed.
+ * first_signaled (may be NULL) receives the index of a satisfied object
+ * for ANY waits. Waiters spin for spin_us, then sleep. */
+swgpu_result swgpu_syncobj_wait(swgpu_syncobj *const *objs,
+                                const uint64_t *values, uint32_t count,
+                                uint32_t wait_flags, uint64_t deadline_ns,
+                                uint32_t *first_signaled);
+
+/* ------------------------------------------------------------------ */
+/* Queues and submission                                               */
+/* ------------------------------------------------------------------ */
+
+typedef enum swgpu_priority {
+	SWGPU_PRIORITY_LOW = 0,
+	SWGPU_PRIORITY_NORMAL = 1,
+	SWGPU_PRIORITY_HIGH = 2,
+	SWGPU_PRIORITY_REALTIME = 3,
+	SWGPU_PRIORITY_COUNT
+} swgpu_priority;
+
+#define SWGPU_ENGINE_ANY UINT32_MAX
+
+/* A queue is a software queue of jobs in ctx, bound to one engine of the
+ * class (engine_index within the class, or SWGPU_ENGINE_ANY for the least
+ * loaded one). Jobs of one queue execute in submission order. */
+swgpu_result swgpu_queue_create(swgpu_context *ctx,
+                                swgpu_engine_class engine_class,
+                                uint32_t engine_index,
+                                swgpu_priority priority,
+                                swgpu_queue **out);
+
+/* Destroy: waits (bounded) for its jobs; pending ones are cancelled. */
+void swgpu_queue_destroy(swgpu_queue *q);
+
+/* Device-wide id (creation order from 0): the id SWGPU_FAULT names. */
+uint32_t swgpu_queue_id(const swgpu_queue *q);
+uint32_t swgpu_queue_engine(const swgpu_queue *q); /* device engine index */
+
+typedef struct swgpu_ib {
+	uint64_t va;      /* GPU VA of the first packet, 4-byte aligned */
+	uint32_t size_dw; /* size in dwords */
+} swgpu_ib;
+
+typedef struct swgpu_sync_point {
+	swgpu_syncobj *obj;
+	uint64_t value;   /* timeline point; ignored for binary */
+	uint32_t flags;   /* SWGPU_WAIT_KEEP for waits */
+} swgpu_sync_point;
+
+/* Wait flag: do not consume (reset) a binary payload on wait. */
+#define SWGPU_WAIT_KEEP (1u << 8)
+
+typedef struct swgpu_submit_info {
+	const swgpu_ib *ibs;
+	uint32_t ib_count;               /* 0 is allowed: sync-only job */
+	const swgpu_sync_point *waits;
+	uint32_t wait_count;
+	const swgpu_sync_point *signals;
+	uint32_t signal_count;
+} swgpu_submit_info;
+
+/* Queue one job. It runs once every wait is satisfied (a timeline wait may
+ * name a point nobody has submitted yet; it then waits in the scheduler
+ * and blocks no other queue). Its signals happen after all its packets
+ * completed, in the order given. seqno_out (may be NULL) receives the
+ * job's seqno within the queue (1, 2, 3, ...).
+ * Errors: INVALID_ARG, CONTEXT_LOST (context guilty/lost: nothing queued),
+ * NOT_SUBMITTED (binary wait with no payload), NO_HOST_MEMORY. */
+swgpu_result swgpu_submit(swgpu_queue *q, const swgpu_submit_info *info,
+                          uint64_t *seqno_out);
+
+/* Last completed seqno of the queue (in-order, so all below are done). */
+uint64_t swgpu_queue_completed(const swgpu_queue *q);
+
+/* Wait until the queue's job seqno is done (0: everything submitted so
+ * far). Returns OK, TIMEOUT, or CONTEXT_LOST if the job or its context
+ * failed. */
+swgpu_result swgpu_queue_wait(swgpu_queue *q, uint64_t seqno,
+                              uint64_t deadline_ns);
+
+/* ------------------------------------------------------------------ */
+/* Fault injection (debug)                                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * SWGPU_FAULT=<kind>:queue=<id>:job=<n>[,<kind>:...]
+ *   kind   "pagefault" (the job reads an unmapped VA before its first IB)
+ *   queue  device-wide queue id (swgpu_queue_id), applies to every device
+ *          opened in the process unless ":device=<index>" is added
+ *   job    1-based seqno of the job within that queue
+ * Example: SWGPU_FAULT=pagefault:queue=0:job=3
+ *
+ * swgpu_debug_inject_fault() arms the same fault for the job with the
+ * given seqno on q (seqno > last submitted).
+ *
+ * The armed job really reads an unmapped VA through the normal packet
+ * path before its first IB, so it fails like any page fault (job ERROR,
+ * context GUILTY); its fault record carries the armed kind:
+ * SWGPU_FAULT_INJECTED for "pagefault", else the kind passed to
+ * swgpu_debug_inject_fault (INJECTED or PAGE_READ; HANG instead stalls
+ * the job for the hang timeout). Other kinds: UNSUPPORTED.
+ */
+swgpu_result swgpu_debug_inject_fault(swgpu_queue *q, uint64_t job_seqno,
+                                      swgpu_fault_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SWGPU_SWGPU_H */

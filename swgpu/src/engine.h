@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Engines (internal): one thread each, consuming its own ring.
+ *
+ * The fence word is the engine's "fence memory": the engine stores the
+ * job's engine seqno there (release) after the job's last packet, and
+ * anybody reading it (acquire) sees everything the job wrote. Engine
+ * seqnos start at 1 and grow by one per job written into the ring.
+ */
+#ifndef SWGPU_ENGINE_H
+#define SWGPU_ENGINE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <swgpu/swgpu.h>
+
+#include "device.h"
+#include "doorbell.h"
+#include "ring.h"
+
+struct swgpu_engine {
+	struct swgpu_device *dev;
+	uint32_t index;                 /* device engine index */
+	swgpu_engine_class engine_class;
+	uint32_t index_in_class;
+	struct swgpu_ring ring;
+	struct swgpu_doorbell doorbell;
+	pthread_t thread;
+	bool thread_started;
+
+	_Atomic uint64_t fence;         /* last seqno the engine wrote */
+
+	/* Producer / completion side, under dev->lock. */
+	uint64_t emitted;               /* last seqno written into the ring */
+	uint64_t processed;             /* last seqno completion-processed */
+	struct swgpu_job **inflight;    /* [seqno & inflight_mask] */
+	uint32_t inflight_mask;
+	uint32_t queue_count;
+	uint64_t pending_jobs;          /* PENDING jobs of its queues */
+	struct dlist runlist[SWGPU_PRIORITY_COUNT];
+	uint32_t runlist_len[SWGPU_PRIORITY_COUNT];
+	uint64_t jobs_completed;
+	uint64_t jobs_failed;
+	swgpu_engine_stats stats;       /* packet counters, copied from
+	                                   exec_stats after each job */
+	uint64_t busy_ns;
+	uint64_t doorbells;
+
+	/* Engine thread only. */
+	swgpu_engine_stats exec_stats;
+	struct swgpu_job *cur;          /* job between JOB_BEGIN and fence */
+	bool completion_deferred;       /* fence written, not processed */
+	uint64_t busy_local;
+	uint64_t doorbells_local;
+};
+
+swgpu_result engine_create(struct swgpu_device *dev, uint32_t index,
+                           swgpu_engine_class cls, uint32_t index_in_class,
+                           struct swgpu_engine **out);
+swgpu_result engine_start(struct swgpu_engine *eng);
+/* Tell the engine to exit once its ring is empty, and join it. */
+void engine_stop(struct swgpu_engine *eng);
+void engine_destroy(struct swgpu_engine *eng);
+
+/* Wrap-safe: has seqno a reached b? */
+static inline bool
+seqno_passed(uint64_t a, uint64_t b)
+{
+	return (int64_t)(a - b) >= 0;
+}
+
+static inline uint64_t
+engine_fence_read(struct swgpu_engine *eng)
+{
+	return atomic_load_explicit(&eng->fence, memory_order_acquire);
+}
+
+#endif

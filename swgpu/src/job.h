@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Jobs, software queues and the scheduler (internal). Named job.h, not
+ * sched.h, because -Isrc would shadow the system <sched.h>.
+ *
+ * Every job carries the identity ctx:queue:seqno. States:
+ *   PENDING  in its queue's software FIFO (dev->lock)
+ *   QUEUED   written into its engine's ring
+ *   RUNNING  the engine reached its JOB_BEGIN
+ *   DONE / ERROR
+ * A queue's jobs leave the FIFO strictly in order (in-order queue); a job
+ * whose waits are not ready, or that does not fit in the ring, blocks only
+ * its own queue. Run lists: per engine, one list of queues per priority,
+ * served from high to low, round-robin within a level.
+ */
+#ifndef SWGPU_JOB_H
+#define SWGPU_JOB_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <swgpu/swgpu.h>
+
+#include "device.h"
+
+enum job_state {
+	JOB_PENDING,
+	JOB_QUEUED,
+	JOB_RUNNING,
+	JOB_DONE,
+	JOB_ERROR,
+};
+
+struct job_wait {
+	struct swgpu_syncobj *obj;   /* referenced */
+	uint64_t value;
+	uint32_t flags;
+	bool ready;                  /* resolved: satisfied or has dep */
+	struct swgpu_job *dep;       /* referenced signaller, or NULL */
+};
+
+struct job_signal {
+	struct swgpu_syncobj *obj;   /* referenced */
+	uint64_t value;
+	struct swgpu_job *job;
+	struct dlist link;           /* timeline obj->pending */
+};
+
+#define JOB_INLINE 4u
+
+struct swgpu_job {
+	struct swgpu_device *dev;
+	struct swgpu_queue *q;       /* valid until the job is finished */
+	struct swgpu_context *ctx;   /* valid until the job is finished */
+	uint32_t ctx_id, queue_id;   /* identity, valid for the whole life */
+	uint64_t seqno;              /* within the queue */
+	enum job_state state;
+	uint32_t refcount;
+	uint32_t engine;
+	uint64_t engine_seqno;       /* 0 until written into a ring */
+	bool dep_failed;             /* a wait's signaller failed */
+	swgpu_fault_kind inject;     /* armed fault, or NONE */
+
+	/* Written by the engine thread before its fence store. */
+	bool exec_failed;            /* a packet faulted: context guilty */
+	bool skipped;                /* not run: doomed or aborted */
+	swgpu_fault_info fault;
+
+	uint32_t ib_count, wait_count, signal_count;
+	swgpu_ib *ibs;
+	struct job_wait *waits;
+	struct job_signal *signals;
+	swgpu_ib ib_inline[JOB_INLINE];
+	struct job_wait wait_inline[JOB_INLINE];
+	struct job_signal signal_inline[JOB_INLINE];
+
+	struct dlist link;           /* queue FIFO or pool free list */
+};
+
+struct swgpu_queue {
+	struct swgpu_device *dev;
+	struct swgpu_context *ctx;
+	uint32_t id;
+	uint32_t engine;
+	swgpu_priority priority;
+	struct dlist fifo;           /* PENDING jobs, submission order */
+	uint32_t inflight;           /* jobs in the ring */
+	uint64_t submitted;          /* last seqno handed out */
+	_Atomic uint64_t completed;  /* last seqno finished (in order) */
+	uint64_t last_failed;        /* last seqno that ended in ERROR */
+	uint32_t waiters;            /* threads asleep in swgpu_queue_wait */
+	uint64_t wait_min;           /* smallest seqno they wait for */
+	bool cancelled;              /* destroy: pending jobs fail */
+	atomic_bool aborting;        /* destroy timed out: drop ring jobs */
+	struct dlist ctx_link, dev_link, run_link;
+};
+
+/* Job pool. dev->lock held for get/put. */
+void job_pool_init(struct job_pool *pool);
+void job_pool_fini(struct job_pool *pool);
+void job_ref(struct swgpu_job *job);
+void job_unref(struct swgpu_job *job);
+
+/* Try to move jobs from software queues into rings. dev->lock held. */
+void sched_run(struct swgpu_device *dev);
+
+/* True if the job must not run (context lost, queue cancelled, device
+ * closing). dev->lock held. */
+bool job_doomed(const struct swgpu_job *job);
+
+/* Queue destroy/close helpers (queue.c). */
+void queue_free_locked(struct swgpu_queue *q);
+void queue_destroy_locked(struct swgpu_queue *q);
+
+/* Trace a job transition (trace.c); no-op when tracing is off. */
+void trace_job(const struct swgpu_job *job, enum job_state state);
+void trace_open(struct swgpu_device *dev);
+void trace_close(struct swgpu_device *dev);
+const char *job_state_name(enum job_state s);
+
+/* Fault injection (fault.c): arm job from the armed list at submit. */
+void fault_arm_job(struct swgpu_device *dev, struct swgpu_job *job);
+swgpu_result fault_init(struct swgpu_device *dev);
+
+#endif

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Heaps and buffer objects.
+ *
+ * A heap is only an accounting budget: the backing of a BO is host memory
+ * from mmap (large BOs, so pages nobody touches cost nothing) or
+ * aligned_alloc (small ones). The BAR window is a sub-budget of VRAM.
+ */
+#include "mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "config.h"
+#include "device.h"
+#include "util.h"
+
+/* From this size on the backing comes straight from mmap: zero pages on
+ * demand and returned to the kernel on free. */
+#define BO_MMAP_THRESHOLD (64u * 1024u)
+
+#define KNOWN_BO_FLAGS (SWGPU_BO_BAR | SWGPU_BO_CACHED)
+
+void
+mem_init(struct swgpu_mem *mem, const swgpu_config *cfg)
+{
+	swgpu_config defaults;
+
+	if (!cfg) {
+		swgpu_config_init(&defaults);
+		cfg = &defaults;
+	}
+	memset(mem, 0, sizeof(*mem));
+	pthread_mutex_init(&mem->lock, NULL);
+	mem->heap_size[SWGPU_HEAP_VRAM] = cfg->vram_size;
+	mem->heap_size[SWGPU_HEAP_SYSTEM] = cfg->system_size;
+	mem->bar_size = cfg->bar_size < cfg->vram_size ? cfg->bar_size
+	                                                : cfg->vram_size;
+	mem->page_size = SWGPU_PAGE_SIZE;
+	mem->debug = cfg->debug;
+}
+
+static void
+backing_free(struct swgpu_bo *bo)
+{
+	if (!bo->cpu)
+		return;
+	if (bo->cpu_mmapped)
+		munmap(bo->cpu, bo->size);
+	else
+		free(bo->cpu);
+	bo->cpu = NULL;
+}
+
+static void
+account_release(struct swgpu_mem *mem, struct swgpu_bo *bo)
+{
+	mem->heap_used[bo->heap] -= bo->size;
+	if (bo->flags & SWGPU_BO_BAR)
+		mem->bar_used -= bo->size;
+	if (bo->prev)
+		bo->prev->next = bo->next;
+	else
+		mem->bo_list = bo->next;
+	if (bo->next)
+		bo->next->prev = bo->prev;
+	mem->bo_count--;
+}
+
+void
+mem_fini(struct swgpu_mem *mem)
+{
+	if (!mem)
+		return;
+	pthread_mutex_lock(&mem->lock);
+	/* Closing a device with live BOs is allowed (swgpu.h), so this is
+	 * only a debugging aid. */
+	if (mem->bo_count && (mem->debug || swgpu_debug_env()))
+		swgpu_log("mem: freeing %u BOs still alive at device close",
+		          mem->bo_count);
+	while (mem->bo_list) {
+		struct swgpu_bo *bo = mem->bo_list;
+
+		account_release(mem, bo);
+		backing_free(bo);
+		free(bo);
+	}
+	pthread_mutex_unlock(&mem->lock);
+	pthread_mutex_destroy(&mem->lock);
+}
+
+/* Zero-filled, page-aligned backing of bo->size bytes. */
+static bool
+backing_alloc(struct swgpu_bo *bo, uint32_t page_size)
+{
+	if (bo->size >= BO_MMAP_THRESHOLD) {
+		/* MAP_NORESERVE: a 4 GiB VRAM heap is a budget, not a
+		 * promise the host must back up front. */
+		void *p = mmap(NULL, bo->size, PROT_READ | PROT_WRITE,
+		               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		               -1, 0);
+		if (p == MAP_FAILED)
+			return false;
+		bo->cpu = p;
+		bo->cpu_mmapped = true;
+		return true;
+	}
+	bo->cpu = aligned_alloc(page_size, bo->size);
+	if (!bo->cpu)
+		return false;
+	memset(bo->cpu, 0, bo->size);
+	bo->cpu_mmapped = false;
+	return true;
+}
+
+swgpu_result
+bo_create_in(struct swgpu_mem *mem, struct swgpu_device *dev, uint64_t size,
+             swgpu_heap heap, uint32_t flags, struct swgpu_bo **out)
+{
+	struct swgpu_bo *bo;
+	uint64_t page = mem ? mem->page_size : SWGPU_PAGE_SIZE;
+	bool debug = mem ? mem->debug : swgpu_debug_env();
+
+	if (out)
+		*out = NULL;
+	if (!mem || !out)
+		return SWGPU_ERR(debug, SWGPU_ERR_INVALID_ARG, "NULL argument");
+	if (size == 0)
+		return SWGPU_ERR(debug, SWGPU_ERR_INVALID_ARG, "BO size 0");
+	if ((unsigned)heap >= SWGPU_HEAP_COUNT)
+		return SWGPU_ERR(debug, SWGPU_ERR_INVALID_ARG, "bad heap %d",
+		                 (int)heap);
+	if (flags & ~KNOWN_BO_FLAGS)
+		return SWGPU_ERR(debug, SWGPU_ERR_INVALID_ARG,
+		                 "unknown BO flags 0x%x", flags);
+	if ((flags & SWGPU_BO_BAR) && heap != SWGPU_HEAP_VRAM)
+		return SWGPU_ERR(debug, SWGPU_ERR_INVALID_ARG,
+		                 "SWGPU_BO_BAR on a non-VRAM heap");
+	if ((flags & SWGPU_BO_CACHED) && heap != SWGPU_HEAP_SYSTEM)
+		return SWGPU_ERR(debug, SWGPU_ERR_INVALID_ARG,
+		                 "SWGPU_BO_CACHED on a non-SYSTEM heap");
+	/* Rounding up must not wrap: such a size cannot fit any heap. */
+	if (size > UINT64_MAX - (page - 1) ||
+	    (size = (size + page - 1) & ~(page - 1)) > mem->heap_size[heap])
+		return SWGPU_ERR(debug, SWGPU_ERR_NO_DEVICE_MEMORY,
+		                 "BO of %llu bytes larger than heap %d",
+		                 (unsigned long long)size, (int)heap);
+
+	bo = calloc(1, sizeof(*bo));
+	if (!bo)
+		return SWGPU_ERR(debug, SWGPU_ERR_NO_HOST_MEMORY, "calloc");
+	bo->dev = dev;
+	bo->mem = mem;
+	bo->size = size;
+	bo->heap = heap;
+	bo->flags = flags;
+	atomic_init(&bo->refcount, 1);
+	atomic_init(&bo->map_count, 0);
+
+	/* Reserve the budget first so two racing creates cannot both fit
+	 * into the last free bytes. */
+	pthread_mutex_lock(&mem->lock);
+	if (mem->heap_size[heap] - mem->heap_used[heap] < size ||
+	    ((flags & SWGPU_BO_BAR) && mem->bar_size - mem->bar_used < size)) {
+		pthread_mutex_unlock(&mem->lock);
+		free(bo);
+		return SWGPU_ERR(debug, SWGPU_ERR_NO_DEVICE_MEMORY,
+		                 "%s exhausted allocating %llu bytes",
+		                 (flags & SWGPU_BO_BAR) ? "BAR window or VRAM"
+		                 : heap == SWGPU_HEAP_VRAM ? "VRAM" : "SYSTEM",
+		                 (unsigned long long)size);
+	}
+	mem->heap_used[heap] += size;
+	if (flags & SWGPU_BO_BAR)
+		mem->bar_used += size;
+	bo->next = mem->bo_list;
+	if (mem->bo_list)
+		mem->bo_list->prev = bo;
+	mem->bo_list = bo;
+	mem->bo_count++;
+	pthread_mutex_unlock(&mem->lock);
+
+	if (!backing_alloc(bo, mem->page_size)) {
+		pthread_mutex_lock(&mem->lock);
+		account_release(mem, bo);
+		pthread_mutex_unlock(&mem->lock);
+		free(bo);
+		return SWGPU_ERR(debug, SWGPU_ERR_NO_HOST_MEMORY,
+		                 "no host memory for a %llu-byte BO",
+		                 (unsigned long long)size);
+	}
+	*out = bo;
+	return SWGPU_OK;
+}
+
+void
+bo_ref(struct swgpu_bo *bo)
+{
+	atomic_fetch_add_explicit(&bo->refcount, 1, memory_order_relaxed);
+}
+
+void
+bo_unref(struct swgpu_bo *bo)
+{
+	if (!bo)
+		return;
+	/* acq_rel: every access through another reference happens before
+	 * the free below. */
+	if (atomic_fetch_sub_explicit(&bo->refcount, 1,
+	                              memory_order_acq_rel) != 1)
+		return;
+	struct swgpu_mem *mem = bo->mem;
+
+	pthread_mutex_lock(&mem->lock);
+	account_release(mem, bo);
+	pthread_mutex_unlock(&mem->lock);
+	backing_free(bo);
+	free(bo);
+}
+
+uint64_t
+mem_heap_usage(struct swgpu_mem *mem, swgpu_heap heap)
+{
+	uint64_t used;
+
+	if (!mem || (unsigned)heap >= SWGPU_HEAP_COUNT)
+		return 0;
+	pthread_mutex_lock(&mem->lock);
+	used = mem->heap_used[heap];
+	pthread_mutex_unlock(&mem->lock);
+	return used;
+}
+
+uint64_t
+mem_bar_usage(struct swgpu_mem *mem)
+{
+	uint64_t used;
+
+	if (!mem)
+		return 0;
+	pthread_mutex_lock(&mem->lock);
+	used = mem->bar_used;
+	pthread_mutex_unlock(&mem->lock);
+	return used;
+}
+
+/* ------------------------------------------------------------------ */
+/* Public BO API (swgpu.h)                                             */
+/* ------------------------------------------------------------------ */
+
+swgpu_result
+swgpu_bo_create(swgpu_device *dev, uint64_t size, swgpu_heap heap,
+                uint32_t flags, swgpu_bo **out)
+{
+	if (!dev) {
+		if (out)
+			*out = NULL;
+		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
+		                 "NULL device");
+	}
+	return bo_create_in(&dev->mem, dev, size, heap, flags, out);
+}
+
+void
+swgpu_bo_destroy(swgpu_bo *bo)
+{
+	bo_unref(bo);
+}
+
+uint64_t
+swgpu_bo_size(const swgpu_bo *bo)
+{
+	return bo ? bo->size : 0;
+}
+
+swgpu_heap
+swgpu_bo_heap(const swgpu_bo *bo)
+{
+	return bo ? bo->heap : SWGPU_HEAP_COUNT;
+}
+
+swgpu_result
+swgpu_bo_map(swgpu_bo *bo, void **ptr)
+{
+	if (ptr)
+		*ptr = NULL;
+	if (!bo || !ptr)
+		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
+		                 "NULL argument");
+	if (bo->heap == SWGPU_HEAP_VRAM && !(bo->flags & SWGPU_BO_BAR))
+		return SWGPU_ERR(bo->mem->debug, SWGPU_ERR_NOT_MAPPABLE,
+		                 "VRAM BO without SWGPU_BO_BAR");
+	/* The backing never moves, so every map returns the same pointer;
+	 * map_count only tells unbalanced unmaps apart. */
+	atomic_fetch_add_explicit(&bo->map_count, 1, memory_order_relaxed);
+	*ptr = bo->cpu;
+	return SWGPU_OK;
+}
+
+void
+swgpu_bo_unmap(swgpu_bo *bo)
+{
+	if (!bo)
+		return;
+	unsigned n = atomic_load_explicit(&bo->map_count,
+	                                  memory_order_relaxed);
+	do {
+		if (n == 0) {
+			swgpu_log("swgpu_bo_unmap: BO is not mapped");
+			return;
+		}
+	} while (!atomic_compare_exchange_weak_explicit(
+		&bo->map_count, &n, n - 1, memory_order_relaxed,
+		memory_order_relaxed));
+}
+
+uint64_t
+swgpu_heap_usage(const swgpu_device *dev, swgpu_heap heap)
+{
+	if (!dev)
+		return 0;
+	/* The lock is not part of the logical state: casting const away to
+	 * take it is the usual "mutable mutex". */
+	return mem_heap_usage((struct swgpu_mem *)&dev->mem, heap);
+}

@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * GPU virtual address space: a sorted array of mappings.
+ *
+ * Translation (every packet address) is a binary search, O(log n), with no
+ * allocation and no write to shared state, so any number of engines can
+ * translate concurrently under the read lock. Map/unmap (rare, host side)
+ * pay O(n) for first-fit placement and array insertion under the write
+ * lock.
+ */
+#include "vaspace.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+#include "util.h"
+
+struct vmapping {
+	uint64_t va;
+	uint64_t size;          /* bytes, as requested (not rounded) */
+	uint8_t *host;          /* bo->cpu + bo_offset */
+	struct swgpu_bo *bo;    /* the mapping's reference */
+	uint32_t flags;         /* SWGPU_VA_READ | SWGPU_VA_WRITE */
+};
+
+struct swgpu_vaspace {
+	pthread_rwlock_t lock;
+	uint64_t base;
+	uint64_t end;           /* exclusive, aligned down to align */
+	uint64_t align;
+	bool debug;
+	/* Sorted by va, non-overlapping, each followed by >= SWGPU_VA_GUARD
+	 * unmapped bytes. Written only under the write lock. */
+	struct vmapping *maps;
+	uint32_t count;
+	uint32_t cap;
+};
+
+static uint64_t
+align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+swgpu_result
+vaspace_create(uint64_t base, uint64_t size, uint32_t page_size,
+               struct swgpu_vaspace **out)
+{
+	bool debug = swgpu_debug_env();
+	uint64_t align = SWGPU_VA_ALIGNMENT;
+	pthread_rwlockattr_t attr;
+
+	if (!out)
+		return SWGPU_ERR(debug, SWGPU_ERR_INVALID_ARG, "NULL out");
+	*out = NULL;
+	if (page_size > align)
+		align = page_size;
+	if (page_size == 0 || (page_size & (page_size - 1)) ||
+	    base == 0 || (base & (align - 1)) || size == 0 ||
+	    base + size < base)
+		return SWGPU_ERR(debug, SWGPU_ERR_INVALID_ARG,
+		                 "bad VA space base 0x%llx size 0x%llx page %u",
+		                 (unsigned long long)base,
+		                 (unsigned long long)size, page_size);
+
+	struct swgpu_vaspace *vs = calloc(1, sizeof(*vs));
+	if (!vs)
+		return SWGPU_ERR(debug, SWGPU_ERR_NO_HOST_MEMORY, "calloc");
+	/* Prefer writers: engines hold the read side packet after packet,
+	 * and an unmap must not starve behind them. */
+	pthread_rwlockattr_init(&attr);
+	pthread_rwlockattr_setkind_np(&attr,
+		PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	if (pthread_rwlock_init(&vs->lock, &attr) != 0) {
+		pthread_rwlockattr_destroy(&attr);
+		free(vs);
+		return SWGPU_ERR(debug, SWGPU_ERR_NO_HOST_MEMORY,
+		                 "pthread_rwlock_init");
+	}
+	pthread_rwlockattr_destroy(&attr);
+	vs->base = base;
+	vs->end = (base + size) & ~(align - 1);
+	vs->align = align;
+	vs->debug = debug;
+	*out = vs;
+	return SWGPU_OK;
+}
+
+void
+vaspace_destroy(struct swgpu_vaspace *vs)
+{
+	if (!vs)
+		return;
+	for (uint32_t i = 0; i < vs->count; i++)
+		bo_unref(vs->maps[i].bo);
+	free(vs->maps);
+	pthread_rwlock_destroy(&vs->lock);
+	free(vs);
+}
+
+/* Index of the last mapping with va <= addr, or -1. */
+static int64_t
+find_le(const struct swgpu_vaspace *vs, uint64_t addr)
+{
+	uint32_t lo = 0, hi = vs->count;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (vs->maps[mid].va <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (int64_t)lo - 1;
+}
+
+/* First fit: the lowest gap that holds the mapping plus its guard. On
+ * success *pos is the insertion index. */
+static bool
+place(const struct swgpu_vaspace *vs, uint64_t size, uint64_t *va,
+      uint32_t *pos)
+{
+	uint64_t span = vs->end - vs->base;
+	uint64_t need;
+	uint64_t cursor = vs->base;
+
+	if (size > span || span - size < SWGPU_VA_GUARD)
+		return false;
+	need = align_up(size, vs->align) + SWGPU_VA_GUARD;
+	if (need > span)
+		return false;
+	for (uint32_t i = 0; i <= vs->count; i++) {
+		uint64_t gap_end = i < vs->count ? vs->maps[i].va : vs->end;
+
+		if (gap_end >= cursor && gap_end - cursor >= need) {
+			*va = cursor;
+			*pos = i;
+			return true;
+		}
+		if (i < vs->count)
+			cursor = align_up(vs->maps[i].va + vs->maps[i].size +
+			                  SWGPU_VA_GUARD, vs->align);
+	}
+	return false;
+}
+
+swgpu_result
+vaspace_map(struct swgpu_vaspace *vs, struct swgpu_bo *bo, uint64_t bo_offset,
+            uint64_t size, uint32_t va_flags, uint64_t *va_out)
+{
+	bool debug = vs ? vs->debug : swgpu_debug_env();
+	uint64_t va;
+	uint32_t pos;
+
+	if (va_out)
+		*va_out = 0;
+	if (!vs || !bo || !va_out)
+		return SWGPU_ERR(debug, SWGPU_ERR_INVALID_ARG, "NULL argument");
+	if (size == 0 || (bo_offset & (SWGPU_PAGE_SIZE - 1)) ||
+	    bo_offset > bo->size || size > bo->size - bo_offset)
+		return SWGPU_ERR(debug, SWGPU_ERR_INVALID_ARG,
+		                 "bad range offset 0x%llx size 0x%llx of a "
+		                 "0x%llx-byte BO",
+		                 (unsigned long long)bo_offset,
+		                 (unsigned long long)size,
+		                 (unsigned long long)bo->size);
+	if (va_flags == 0 || (va_flags & ~(SWGPU_VA_READ | SWGPU_VA_WRITE)))
+		return SWGPU_ERR(debug, SWGPU_ERR_INVALID_ARG,
+		                 "bad VA flags 0x%x", va_flags);
+
+	pthread_rwlock_wrlock(&vs->lock);
+	if (!place(vs, size, &va, &pos)) {
+		pthread_rwlock_unlock(&vs->lock);
+		return SWGPU_ERR(debug, SWGPU_ERR_NO_VA_SPACE,
+		                 "no VA range for 0x%llx bytes",
+		                 (unsigned long long)size);
+	}
+	if (vs->count == vs->cap) {
+		uint32_t cap = vs->cap ? vs->cap * 2 : 64;
+		struct vmapping *maps;
+
+		if (cap < vs->cap)
+			maps = NULL;
+		else
+			maps = realloc(vs->maps, (size_t)cap * sizeof(*maps));
+		if (!maps) {
+			pthread_rwlock_unlock(&vs->lock);
+			return SWGPU_ERR(debug, SWGPU_ERR_NO_HOST_MEMORY,
+			                 "mapping array");
+		}
+		vs->maps = maps;
+		vs->cap = cap;
+	}
+	memmove(&vs->maps[pos + 1], &vs->maps[pos],
+	        (size_t)(vs->count - pos) * sizeof(vs->maps[0]));
+	bo_ref(bo);
+	vs->maps[pos] = (struct vmapping){
+		.va = va,
+		.size = size,
+		.host = bo->cpu + bo_offset,
+		.bo = bo,
+		.flags = va_flags,
+	};
+	vs->count++;
+	pthread_rwlock_unlock(&vs->lock);
+	*va_out = va;
+	return SWGPU_OK;
+}
+
+swgpu_result
+vaspace_unmap(struct swgpu_vaspace *vs, uint64_t va)
+{
+	struct swgpu_bo *bo;
+	int64_t i;
+
+	if (!vs)
+		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
+		                 "NULL VA space");
+	/* The write lock waits for every packet translating under the read
+	 * lock, so nothing uses the range once we return. */
+	pthread_rwlock_wrlock(&vs->lock);
+	i = find_le(vs, va);
+	if (i < 0 || vs->maps[i].va != va) {
+		pthread_rwlock_unlock(&vs->lock);
+		return SWGPU_ERR(vs->debug, SWGPU_ERR_NOT_MAPPED,
+		                 "no mapping starts at VA 0x%llx",
+		                 (unsigned long long)va);
+	}
+	bo = vs->maps[i].bo;
+	memmove(&vs->maps[i], &vs->maps[i + 1],
+	        (size_t)(vs->count - (uint32_t)i - 1) * sizeof(vs->maps[0]));
+	vs->count--;
+	pthread_rwlock_unlock(&vs->lock);
+	bo_unref(bo);
+	return SWGPU_OK;
+}
+
+void
+vaspace_read_lock(struct swgpu_vaspace *vs)
+{
+	pthread_rwlock_rdlock(&vs->lock);
+}
+
+void
+vaspace_read_unlock(struct swgpu_vaspace *vs)
+{
+	pthread_rwlock_unlock(&vs->lock);
+}
+
+static const struct vmapping *
+lookup(const struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
+       uint32_t access)
+{
+	int64_t i = find_le(vs, va);
+
+	if (i < 0)
+		return NULL;
+	const struct vmapping *m = &vs->maps[i];
+	uint64_t off = va - m->va;
+
+	if (size == 0)
+		size = 1;
+	/* m->va + m->size never wraps, so comparing against the room left
+	 * in the mapping is overflow safe for any va + size. */
+	if (off >= m->size || size > m->size - off)
+		return NULL;
+	if ((m->flags & access) != access)
+		return NULL;
+	return m;
+}
+
+void *
+vaspace_translate(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
+                  uint32_t access)
+{
+	const struct vmapping *m = lookup(vs, va, size, access);
+
+	return m ? m->host + (va - m->va) : NULL;
+}
+
+void *
+vaspace_translate_ref(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
+                      uint32_t access, struct swgpu_bo **bo_out)
+{
+	const struct vmapping *m = lookup(vs, va, size, access);
+
+	if (!m)
+		return NULL;
+	bo_ref(m->bo);
+	*bo_out = m->bo;
+	return m->host + (va - m->va);
+}
+
+const char *
+vaspace_fault_reason(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
+                     uint32_t access, uint64_t *fault_va)
+{
+	int64_t i = find_le(vs, va);
+
+	if (fault_va)
+		*fault_va = va;
+	if (i < 0 || va - vs->maps[i].va >= vs->maps[i].size)
+		return "unmapped";
+	const struct vmapping *m = &vs->maps[i];
+	if (size == 0)
+		size = 1;
+	if (size > m->size - (va - m->va)) {
+		if (fault_va)
+			*fault_va = m->va + m->size;
+		return "out-of-range";
+	}
+	if ((access & SWGPU_VA_WRITE) && !(m->flags & SWGPU_VA_WRITE))
+		return "read-only";
+	if ((access & SWGPU_VA_READ) && !(m->flags & SWGPU_VA_READ))
+		return "write-only";
+	return "mapped";
+}
+
+uint32_t
+vaspace_mapping_count(struct swgpu_vaspace *vs)
+{
+	uint32_t n;
+
+	if (!vs)
+		return 0;
+	pthread_rwlock_rdlock(&vs->lock);
+	n = vs->count;
+	pthread_rwlock_unlock(&vs->lock);
+	return n;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * GPU virtual address space of one context (internal).
+ *
+ * Mappings are BO ranges placed at swgpu-chosen VAs with an unmapped guard
+ * gap after each. Engines translate under the read side of the lock for
+ * the duration of one packet; map/unmap take the write side, so an unmap
+ * returns only once no packet is using the mapping any more.
+ *
+ * The lock prefers writers and is not recursive: a thread holding the read
+ * lock must not take it again (a waiting unmap would deadlock it).
+ */
+#ifndef SWGPU_VASPACE_H
+#define SWGPU_VASPACE_H
+
+#include <stdint.h>
+
+#include <swgpu/swgpu.h>
+
+/* Layout of every context VA space (device info reports these). VA 0 and
+ * the low 4 GiB are never mapped, so a NULL or truncated 32-bit pointer
+ * faults. */
+#define SWGPU_VA_BASE 0x100000000ull        /* 4 GiB */
+#define SWGPU_VA_SIZE (1ull << 40)          /* 1 TiB usable */
+#define SWGPU_VA_ALIGNMENT (64u * 1024u)    /* every mapping's VA */
+#define SWGPU_VA_GUARD (64u * 1024u)        /* unmapped gap after each */
+
+struct swgpu_bo;
+struct swgpu_vaspace;
+
+/* The VA space covers [base, base + size); VA 0 is never mapped. base must
+ * be non-zero and SWGPU_VA_ALIGNMENT aligned, base + size must not wrap.
+ * Mappings are aligned to max(SWGPU_VA_ALIGNMENT, page_size). */
+swgpu_result vaspace_create(uint64_t base, uint64_t size, uint32_t page_size,
+                            struct swgpu_vaspace **out);
+/* Drops every mapping (and its BO reference). NULL is fine. */
+void vaspace_destroy(struct swgpu_vaspace *vs);
+
+/* Map [bo_offset, bo_offset + size) of bo (first fit, reusing freed VA).
+ * va_flags: non-empty subset of SWGPU_VA_READ | SWGPU_VA_WRITE. Takes a BO
+ * reference. Errors: INVALID_ARG, NO_VA_SPACE, NO_HOST_MEMORY. */
+swgpu_result vaspace_map(struct swgpu_vaspace *vs, struct swgpu_bo *bo,
+                         uint64_t bo_offset, uint64_t size, uint32_t va_flags,
+                         uint64_t *va_out);
+/* Unmap the mapping starting exactly at va, dropping its BO reference
+ * once no packet uses it. Errors: NOT_MAPPED. */
+swgpu_result vaspace_unmap(struct swgpu_vaspace *vs, uint64_t va);
+
+/* Engines bracket each packet's translations with these. */
+void vaspace_read_lock(struct swgpu_vaspace *vs);
+void vaspace_read_unlock(struct swgpu_vaspace *vs);
+
+/* Translate [va, va + size) for access (SWGPU_VA_READ and/or
+ * SWGPU_VA_WRITE). Returns the host pointer of va when the whole range
+ * lies inside one mapping with the needed permissions, else NULL. size 0
+ * is treated as 1. Caller holds the read lock. The host pointer has the
+ * same alignment as va modulo the page size. */
+void *vaspace_translate(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
+                        uint32_t access);
+
+/* Like vaspace_translate(), and on success also takes a reference on the
+ * BO behind the range (*bo_out), so the host pointer stays valid after the
+ * read lock is dropped, until bo_unref(*bo_out). Used for indirect
+ * buffers, whose packets run without the lock held. */
+void *vaspace_translate_ref(struct swgpu_vaspace *vs, uint64_t va,
+                            uint64_t size, uint32_t access,
+                            struct swgpu_bo **bo_out);
+
+/* Why vaspace_translate() failed for these arguments, for fault messages:
+ * "unmapped", "out-of-range" (starts in a mapping, runs past its end or
+ * wraps), "read-only", "write-only" (reads of a mapping without READ).
+ * *fault_va (may be NULL) receives the first byte of the range that is
+ * not accessible (the end of the mapping for "out-of-range", else va).
+ * Caller holds the read lock. */
+const char *vaspace_fault_reason(struct swgpu_vaspace *vs, uint64_t va,
+                                 uint64_t size, uint32_t access,
+                                 uint64_t *fault_va);
+
+/* Number of mappings (tests, dumps). */
+uint32_t vaspace_mapping_count(struct swgpu_vaspace *vs);
+
+#endif

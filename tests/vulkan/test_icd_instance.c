@@ -1,0 +1,1286 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_icd_instance: the instance / physical device / device / memory /
+ * buffer / image half of the ICD, through the real loader.
+ *
+ *  1. with the validation layer on (any error or warning fails): physical
+ *     device enumeration, properties, features and their pNext chains,
+ *     limits, memory types, queue families, two VkDevices with all queues,
+ *     memory map/write/read, buffers and images with their memory
+ *     requirements, binding and linear subresource layout;
+ *  2. without layers: error paths the validation layer would flag (bad
+ *     sizes, unmappable memory, unsupported features and extensions);
+ *  3. allocation-callback failure injection: a counting allocator fails
+ *     the Nth allocation, N = 0, 1, 2, ... until the call succeeds; every
+ *     failed call must return VK_ERROR_OUT_OF_HOST_MEMORY and free
+ *     everything it allocated.
+ *
+ * Checks that hold for any driver run everywhere (ctest also runs the test
+ * on lavapipe to validate the test itself); swgpu's exact memory types,
+ * queue families and features are checked only when the device is swgpu.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vulkan/vulkan.h>
+
+#define SWGPU_VENDOR_ID 0x10fff
+#define MAX_INJECT 100000
+
+static int failures;
+static int validation_messages;
+
+#define CHECK(cond)                                                       \
+	do {                                                              \
+		if (!(cond)) {                                            \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n",      \
+			        __FILE__, __LINE__, #cond);               \
+			failures++;                                       \
+		}                                                         \
+	} while (0)
+
+#define VK(call)                                                          \
+	do {                                                              \
+		VkResult vk_r_ = (call);                                  \
+		if (vk_r_ != VK_SUCCESS) {                                \
+			fprintf(stderr, "%s:%d: %s = %d\n", __FILE__,     \
+			        __LINE__, #call, (int)vk_r_);             \
+			exit(1);                                          \
+		}                                                         \
+	} while (0)
+
+/* ------------------------------------------------------------------ */
+/* Counting allocator with failure injection                           */
+/* ------------------------------------------------------------------ */
+
+struct counting_allocator {
+	long live;       /* blocks allocated and not yet freed */
+	long calls;      /* allocation attempts (alloc + realloc) */
+	long fail_at;    /* fail the attempt with this index; -1: never */
+	bool failed;     /* an attempt was failed */
+	bool bad_align;  /* a block was not aligned as asked */
+};
+
+struct block_header {
+	void *raw;
+	size_t size;
+};
+
+static bool
+counting_should_fail(struct counting_allocator *c)
+{
+	if (c->fail_at >= 0 && c->calls++ == c->fail_at) {
+		c->failed = true;
+		return true;
+	}
+	if (c->fail_at < 0)
+		c->calls++;
+	return false;
+}
+
+static void *VKAPI_PTR
+counting_alloc_raw(struct counting_allocator *c, size_t size, size_t align)
+{
+	size_t hdr = sizeof(struct block_header);
+	uint8_t *raw, *p;
+
+	if (align < 16)
+		align = 16;
+	raw = malloc(size + hdr + align);
+	if (!raw)
+		return NULL;
+	p = (uint8_t *)(((uintptr_t)raw + hdr + align - 1) &
+	                ~(uintptr_t)(align - 1));
+	((struct block_header *)p)[-1] = (struct block_header){ raw, size };
+	c->live++;
+	return p;
+}
+
+static void *VKAPI_PTR
+counting_alloc(void *user, size_t size, size_t align,
+               VkSystemAllocationScope scope)
+{
+	struct counting_allocator *c = user;
+
+	if (align == 0 || (align & (align - 1)))
+		c->bad_align = true;
+	if (counting_should_fail(c))
+		return NULL;
+	return counting_alloc_raw(c, size, align);
+}
+
+static void VKAPI_PTR
+counting_free(void *user, void *p)
+{
+	struct counting_allocator *c = user;
+
+	if (!p)
+		return;
+	c->live--;
+	free(((struct block_header *)p)[-1].raw);
+}
+
+static void *VKAPI_PTR
+counting_realloc(void *user, void *old, size_t size, size_t align,
+                 VkSystemAllocationScope scope)
+{
+	struct counting_allocator *c = user;
+	size_t old_size;
+	void *p;
+
+	if (!old)
+		return counting_alloc(user, size, align, scope);
+	if (size == 0) {
+		counting_free(user, old);
+		return NULL;
+	}
+	if (counting_should_fail(c))
+		return NULL;
+	p = counting_alloc_raw(c, size, align);
+	if (!p)
+		return NULL;
+	old_size = ((struct block_header *)old)[-1].size;
+	memcpy(p, old, old_size < size ? old_size : size);
+	counting_free(user, old);
+	return p;
+}
+
+static VkAllocationCallbacks
+counting_callbacks(struct counting_allocator *c)
+{
+	return (VkAllocationCallbacks){
+		.pUserData = c,
+		.pfnAllocation = counting_alloc,
+		.pfnReallocation = counting_realloc,
+		.pfnFree = counting_free,
+	};
+}
+
+/* ------------------------------------------------------------------ */
+/* Instance helpers                                                    */
+/* ------------------------------------------------------------------ */
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL
+on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+           VkDebugUtilsMessageTypeFlagsEXT types,
+           const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+{
+	fprintf(stderr, "validation: %s\n", data->pMessage);
+	validation_messages++;
+	return VK_FALSE;
+}
+
+static bool
+has_layer(const char *name)
+{
+	VkLayerProperties props[64];
+	uint32_t n = 64;
+
+	if (vkEnumerateInstanceLayerProperties(&n, props) < 0)
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		if (!strcmp(props[i].layerName, name))
+			return true;
+	return false;
+}
+
+static VkResult
+create_instance(bool validation, const VkAllocationCallbacks *alloc,
+                VkInstance *out)
+{
+	static const char *layer = "VK_LAYER_KHRONOS_validation";
+	static const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+	VkApplicationInfo app = {
+		.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+		.pApplicationName = "test_icd_instance",
+		.apiVersion = VK_API_VERSION_1_3,
+	};
+	VkInstanceCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+		.pApplicationInfo = &app,
+	};
+
+	if (validation) {
+		ci.enabledLayerCount = 1;
+		ci.ppEnabledLayerNames = &layer;
+		ci.enabledExtensionCount = 1;
+		ci.ppEnabledExtensionNames = &ext;
+	}
+	return vkCreateInstance(&ci, alloc, out);
+}
+
+static VkPhysicalDevice
+first_physical_device(VkInstance inst)
+{
+	VkPhysicalDevice pd[8];
+	uint32_t n = 8;
+
+	VK(vkEnumeratePhysicalDevices(inst, &n, pd));
+	if (n == 0) {
+		fprintf(stderr, "no physical device\n");
+		exit(1);
+	}
+	return pd[0];
+}
+
+/* Create a device with every queue of every family. */
+static VkResult
+create_device(VkPhysicalDevice pd, const VkAllocationCallbacks *alloc,
+              const void *pnext, const VkPhysicalDeviceFeatures *features,
+              uint32_t ext_count, const char *const *exts, VkDevice *out)
+{
+	VkQueueFamilyProperties qf[8];
+	VkDeviceQueueCreateInfo qci[8];
+	static const float prios[16] = { 1.0f, 0.25f, 1.0f, 0.25f, 1.0f,
+	                                 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+	                                 1.0f, 1.0f, 1.0f, 1.0f, 1.0f };
+	uint32_t n = 8;
+
+	vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, qf);
+	for (uint32_t i = 0; i < n; i++)
+		qci[i] = (VkDeviceQueueCreateInfo){
+			.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+			.queueFamilyIndex = i,
+			.queueCount = qf[i].queueCount < 16 ?
+			              qf[i].queueCount : 16,
+			.pQueuePriorities = prios,
+		};
+	VkDeviceCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+		.pNext = pnext,
+		.queueCreateInfoCount = n,
+		.pQueueCreateInfos = qci,
+		.enabledExtensionCount = ext_count,
+		.ppEnabledExtensionNames = exts,
+		.pEnabledFeatures = features,
+	};
+	return vkCreateDevice(pd, &ci, alloc, out);
+}
+
+static uint32_t
+find_memory_type(const VkPhysicalDeviceMemoryProperties *mp, uint32_t bits,
+                 VkMemoryPropertyFlags want)
+{
+	for (uint32_t i = 0; i < mp->memoryTypeCount; i++)
+		if ((bits & (1u << i)) &&
+		    (mp->memoryTypes[i].propertyFlags & want) == want)
+			return i;
+	return UINT32_MAX;
+}
+
+/* Field by field: the struct has padding memcmp would read. */
+static bool
+req_eq(const VkMemoryRequirements *a, const VkMemoryRequirements *b)
+{
+	return a->size == b->size && a->alignment == b->alignment &&
+	       a->memoryTypeBits == b->memoryTypeBits;
+}
+
+static bool
+is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* ------------------------------------------------------------------ */
+/* 1. Properties, features, limits, memory types, queue families       */
+/* ------------------------------------------------------------------ */
+
+static void
+test_properties(VkPhysicalDevice pd, bool swgpu)
+{
+	VkPhysicalDeviceProperties p;
+	VkPhysicalDeviceDriverProperties drv = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES,
+	};
+	VkPhysicalDeviceVulkan12Properties p12 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES,
+		.pNext = &drv,
+	};
+	VkPhysicalDeviceIDProperties id = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES,
+		.pNext = &p12,
+	};
+	VkPhysicalDeviceVulkan11Properties p11 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES,
+		.pNext = &id,
+	};
+	VkPhysicalDeviceProperties2 p2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+		.pNext = &p11,
+	};
+	const VkPhysicalDeviceLimits *l = &p.limits;
+
+	vkGetPhysicalDeviceProperties(pd, &p);
+	vkGetPhysicalDeviceProperties2(pd, &p2);
+	CHECK(!memcmp(&p, &p2.properties, sizeof(p)));
+	CHECK(VK_API_VERSION_MINOR(p.apiVersion) >= 3);
+	CHECK(l->timestampPeriod > 0.0f);
+	CHECK(is_pow2(l->nonCoherentAtomSize) && l->nonCoherentAtomSize <= 256);
+	CHECK(is_pow2(l->bufferImageGranularity) &&
+	      l->bufferImageGranularity <= 131072);
+	CHECK(l->maxMemoryAllocationCount >= 4096);
+	CHECK(l->minMemoryMapAlignment >= 64);
+	CHECK(l->maxImageDimension2D >= 4096);
+	CHECK(l->discreteQueuePriorities >= 2);
+	/* The individual structs agree with the aggregates. */
+	CHECK(!memcmp(id.deviceUUID, p11.deviceUUID, VK_UUID_SIZE));
+	CHECK(!memcmp(id.driverUUID, p11.driverUUID, VK_UUID_SIZE));
+	CHECK(drv.driverID == p12.driverID);
+	CHECK(!strcmp(drv.driverName, p12.driverName));
+	CHECK(p11.maxMemoryAllocationSize >= (1u << 30));
+
+	if (!swgpu)
+		return;
+	CHECK(p.vendorID == SWGPU_VENDOR_ID);
+	CHECK(p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU);
+	CHECK(!strncmp(p.deviceName, "swgpu (", 7));
+	CHECK(!strcmp(drv.driverName, "swgpu"));
+	/* Claims no other driver's id and no conformance. */
+	CHECK(drv.driverID > VK_DRIVER_ID_IMAGINATION_OPEN_SOURCE_MESA);
+	CHECK(drv.conformanceVersion.major == 0);
+	CHECK(l->timestampComputeAndGraphics == VK_FALSE);
+	CHECK(l->timestampPeriod == 1.0f);
+	CHECK(!id.deviceLUIDValid);
+}
+
+static void
+test_features(VkPhysicalDevice pd, bool swgpu)
+{
+	VkPhysicalDeviceTimelineSemaphoreFeatures tl = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES,
+	};
+	VkPhysicalDeviceSynchronization2Features s2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES,
+		.pNext = &tl,
+	};
+	VkPhysicalDeviceHostQueryResetFeatures hqr = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES,
+		.pNext = &s2,
+	};
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+		.pNext = &hqr,
+	};
+	VkPhysicalDeviceVulkan12Features f12 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+		.pNext = &f13,
+	};
+	VkPhysicalDeviceVulkan11Features f11 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+		.pNext = &f12,
+	};
+	VkPhysicalDeviceFeatures2 f2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+		.pNext = &f11,
+	};
+	VkPhysicalDeviceFeatures f;
+
+	/* Poison the outputs: the driver must write every member. */
+	memset(&f, 0xff, sizeof(f));
+	vkGetPhysicalDeviceFeatures(pd, &f);
+	vkGetPhysicalDeviceFeatures2(pd, &f2);
+	CHECK(!memcmp(&f, &f2.features, sizeof(f)));
+	CHECK(f2.pNext == &f11 && f11.pNext == &f12 && f12.pNext == &f13);
+	CHECK(tl.timelineSemaphore == f12.timelineSemaphore);
+	CHECK(hqr.hostQueryReset == f12.hostQueryReset);
+	CHECK(s2.synchronization2 == f13.synchronization2);
+	CHECK(f.robustBufferAccess == VK_TRUE);
+
+	if (!swgpu)
+		return;
+	CHECK(f12.timelineSemaphore && f12.hostQueryReset &&
+	      f13.synchronization2);
+	/* No shaders yet: no shader or graphics features. */
+	CHECK(!f.shaderFloat64 && !f.geometryShader && !f.sparseBinding &&
+	      !f.samplerAnisotropy);
+	CHECK(!f11.multiview && !f11.samplerYcbcrConversion &&
+	      !f11.protectedMemory);
+	CHECK(!f12.descriptorIndexing && !f12.shaderFloat16 &&
+	      !f12.bufferDeviceAddressCaptureReplay);
+	CHECK(f12.bufferDeviceAddress);
+	CHECK(!f13.dynamicRendering && !f13.robustImageAccess);
+}
+
+static void
+test_memory_types(VkPhysicalDevice pd, bool swgpu)
+{
+	const VkMemoryPropertyFlags DL = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+		HV = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
+		HC = VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+		CA = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+	VkPhysicalDeviceMemoryProperties m;
+	VkPhysicalDeviceMemoryProperties2 m2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2,
+	};
+	bool has_hv_hc = false, has_dl_heap = false;
+
+	vkGetPhysicalDeviceMemoryProperties(pd, &m);
+	vkGetPhysicalDeviceMemoryProperties2(pd, &m2);
+	CHECK(m.memoryTypeCount == m2.memoryProperties.memoryTypeCount &&
+	      m.memoryHeapCount == m2.memoryProperties.memoryHeapCount);
+	CHECK(!memcmp(m.memoryTypes, m2.memoryProperties.memoryTypes,
+	              m.memoryTypeCount * sizeof(m.memoryTypes[0])));
+	for (uint32_t i = 0; i < m.memoryHeapCount; i++)
+		CHECK(m.memoryHeaps[i].size ==
+		      m2.memoryProperties.memoryHeaps[i].size &&
+		      m.memoryHeaps[i].flags ==
+		      m2.memoryProperties.memoryHeaps[i].flags);
+	/* The spec's rules: a HOST_VISIBLE|HOST_COHERENT type, a
+	 * DEVICE_LOCAL heap, and type X before Y when X's flags are a
+	 * strict subset of Y's. */
+	for (uint32_t i = 0; i < m.memoryTypeCount; i++) {
+		VkMemoryPropertyFlags a = m.memoryTypes[i].propertyFlags;
+
+		CHECK(m.memoryTypes[i].heapIndex < m.memoryHeapCount);
+		if ((a & (HV | HC)) == (HV | HC))
+			has_hv_hc = true;
+		for (uint32_t j = 0; j < i; j++) {
+			VkMemoryPropertyFlags b = m.memoryTypes[j].propertyFlags;
+
+			CHECK(!((a & b) == a && a != b));
+		}
+	}
+	for (uint32_t i = 0; i < m.memoryHeapCount; i++)
+		if (m.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+			has_dl_heap = true;
+	CHECK(has_hv_hc && has_dl_heap);
+
+	if (!swgpu)
+		return;
+	CHECK(m.memoryHeapCount == 3);
+	CHECK(m.memoryHeaps[0].flags == VK_MEMORY_HEAP_DEVICE_LOCAL_BIT);
+	CHECK(m.memoryHeaps[1].flags == 0);
+	CHECK(m.memoryHeaps[2].flags == VK_MEMORY_HEAP_DEVICE_LOCAL_BIT);
+	if (!getenv("SWGPU_BAR_MB") && !getenv("SWGPU_VRAM_MB")) {
+		CHECK(m.memoryHeaps[2].size == 256ull << 20);
+		CHECK(m.memoryHeaps[0].size == (4096ull - 256) << 20);
+	}
+	CHECK(m.memoryTypeCount == 4);
+	CHECK(m.memoryTypes[0].propertyFlags == DL &&
+	      m.memoryTypes[0].heapIndex == 0);
+	CHECK(m.memoryTypes[1].propertyFlags == (HV | HC) &&
+	      m.memoryTypes[1].heapIndex == 1);
+	CHECK(m.memoryTypes[2].propertyFlags == (HV | HC | CA) &&
+	      m.memoryTypes[2].heapIndex == 1);
+	CHECK(m.memoryTypes[3].propertyFlags == (DL | HV | HC) &&
+	      m.memoryTypes[3].heapIndex == 2);
+}
+
+static void
+test_queue_families(VkPhysicalDevice pd, bool swgpu)
+{
+	VkQueueFamilyProperties qf[8];
+	VkQueueFamilyProperties2 qf2[8];
+	uint32_t n = 8, n2 = 8, n0 = 0;
+
+	vkGetPhysicalDeviceQueueFamilyProperties(pd, &n0, NULL);
+	vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, qf);
+	for (uint32_t i = 0; i < 8; i++)
+		qf2[i] = (VkQueueFamilyProperties2){
+			.sType = VK_STRUCTURE_TYPE_QUEUE_FAMILY_PROPERTIES_2 };
+	vkGetPhysicalDeviceQueueFamilyProperties2(pd, &n2, qf2);
+	CHECK(n0 == n && n2 == n && n >= 1);
+	for (uint32_t i = 0; i < n; i++) {
+		CHECK(!memcmp(&qf[i], &qf2[i].queueFamilyProperties,
+		              sizeof(qf[i])));
+		CHECK(qf[i].queueCount >= 1);
+	}
+	if (!swgpu)
+		return;
+	/* Default config: 2 compute-class and 2 copy engines; TRANSFER
+	 * only until the compute engine runs shaders. */
+	CHECK(n == 2);
+	for (uint32_t i = 0; i < n; i++) {
+		CHECK(qf[i].queueFlags == VK_QUEUE_TRANSFER_BIT);
+		CHECK(qf[i].timestampValidBits == 64);
+		CHECK(qf[i].minImageTransferGranularity.width == 1 &&
+		      qf[i].minImageTransferGranularity.height == 1 &&
+		      qf[i].minImageTransferGranularity.depth == 1);
+		if (!getenv("SWGPU_COMPUTE_ENGINES") &&
+		    !getenv("SWGPU_COPY_ENGINES"))
+			CHECK(qf[i].queueCount == 2);
+	}
+}
+
+static void
+test_extensions(VkPhysicalDevice pd, bool swgpu)
+{
+	static VkExtensionProperties e[512];
+	uint32_t n = 512, n2 = 2;
+	bool tl = false;
+
+	VK(vkEnumerateDeviceExtensionProperties(pd, NULL, &n, e));
+	for (uint32_t i = 0; i < n; i++)
+		if (!strcmp(e[i].extensionName,
+		            VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME))
+			tl = true;
+	CHECK(tl);
+	if (n > 2)
+		CHECK(vkEnumerateDeviceExtensionProperties(pd, NULL, &n2, e) ==
+		      VK_INCOMPLETE && n2 == 2);
+}
+
+/* ------------------------------------------------------------------ */
+/* Devices, memory, buffers, images                                    */
+/* ------------------------------------------------------------------ */
+
+static void
+test_queues(VkPhysicalDevice pd, VkDevice dev)
+{
+	VkQueueFamilyProperties qf[8];
+	uint32_t n = 8;
+	VkQueue seen[64];
+	uint32_t nseen = 0;
+
+	vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, qf);
+	for (uint32_t f = 0; f < n; f++) {
+		uint32_t count = qf[f].queueCount < 16 ? qf[f].queueCount : 16;
+
+		for (uint32_t i = 0; i < count; i++) {
+			VkQueue q = VK_NULL_HANDLE, q2 = VK_NULL_HANDLE;
+			VkDeviceQueueInfo2 qi = {
+				.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_INFO_2,
+				.queueFamilyIndex = f,
+				.queueIndex = i,
+			};
+
+			vkGetDeviceQueue(dev, f, i, &q);
+			vkGetDeviceQueue2(dev, &qi, &q2);
+			CHECK(q != VK_NULL_HANDLE && q == q2);
+			for (uint32_t k = 0; k < nseen; k++)
+				CHECK(seen[k] != q);
+			if (nseen < 64)
+				seen[nseen++] = q;
+			VK(vkQueueWaitIdle(q));
+		}
+	}
+}
+
+/* Allocate host-visible memory of each host-visible type, write a pattern,
+ * read it back through a second mapping. */
+static void
+test_memory_map(VkPhysicalDevice pd, VkDevice dev, uint32_t seed)
+{
+	VkPhysicalDeviceMemoryProperties m;
+	const VkDeviceSize size = 65536 + 123;
+
+	vkGetPhysicalDeviceMemoryProperties(pd, &m);
+	for (uint32_t t = 0; t < m.memoryTypeCount; t++) {
+		VkMemoryAllocateInfo ai = {
+			.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+			.allocationSize = size,
+			.memoryTypeIndex = t,
+		};
+		VkDeviceMemory mem;
+		VkDeviceSize committed = 0;
+		uint32_t *p;
+		uint8_t *b;
+
+		if (m.memoryHeaps[m.memoryTypes[t].heapIndex].size < size)
+			continue;
+		VK(vkAllocateMemory(dev, &ai, NULL, &mem));
+		if (!(m.memoryTypes[t].propertyFlags &
+		      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) {
+			vkFreeMemory(dev, mem, NULL);
+			continue;
+		}
+		if (m.memoryTypes[t].propertyFlags &
+		    VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT)
+			vkGetDeviceMemoryCommitment(dev, mem, &committed);
+		VK(vkMapMemory(dev, mem, 0, VK_WHOLE_SIZE, 0, (void **)&p));
+		/* New memory of swgpu is zero-filled; not promised by Vulkan,
+		 * so not checked. */
+		for (uint32_t i = 0; i < size / 4; i++)
+			p[i] = seed ^ (i * 2654435761u);
+		VkMappedMemoryRange r = {
+			.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+			.memory = mem, .offset = 0, .size = VK_WHOLE_SIZE,
+		};
+		VK(vkFlushMappedMemoryRanges(dev, 1, &r));
+		vkUnmapMemory(dev, mem);
+		/* A mapping at an offset sees the same bytes. */
+		VK(vkMapMemory(dev, mem, 256, 4096, 0, (void **)&b));
+		r.offset = 256;
+		r.size = 4096;
+		VK(vkInvalidateMappedMemoryRanges(dev, 1, &r));
+		p = (uint32_t *)b;
+		for (uint32_t i = 0; i < 1024; i++)
+			if (p[i] != (seed ^ ((i + 64) * 2654435761u))) {
+				CHECK(!"mapped data differs");
+				break;
+			}
+		vkUnmapMemory(dev, mem);
+		vkFreeMemory(dev, mem, NULL);
+	}
+}
+
+static void
+test_buffer(VkPhysicalDevice pd, VkDevice dev)
+{
+	VkPhysicalDeviceMemoryProperties m;
+	VkBufferCreateInfo bci = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = 1000,
+		.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+		         VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+	};
+	VkBuffer buf[2];
+	VkMemoryRequirements req;
+	VkMemoryDedicatedRequirements ded = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS,
+	};
+	VkMemoryRequirements2 req2 = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, .pNext = &ded,
+	};
+	VkMemoryRequirements2 req3 = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2,
+	};
+	VkDeviceBufferMemoryRequirements dbr = {
+		.sType = VK_STRUCTURE_TYPE_DEVICE_BUFFER_MEMORY_REQUIREMENTS,
+		.pCreateInfo = &bci,
+	};
+	VkDeviceMemory mem;
+	uint32_t t;
+
+	vkGetPhysicalDeviceMemoryProperties(pd, &m);
+	VK(vkCreateBuffer(dev, &bci, NULL, &buf[0]));
+	VK(vkCreateBuffer(dev, &bci, NULL, &buf[1]));
+	vkGetBufferMemoryRequirements(dev, buf[0], &req);
+	vkGetBufferMemoryRequirements2(dev,
+		&(VkBufferMemoryRequirementsInfo2){
+			.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_REQUIREMENTS_INFO_2,
+			.buffer = buf[0] }, &req2);
+	vkGetDeviceBufferMemoryRequirements(dev, &dbr, &req3);
+	CHECK(req.size >= bci.size && is_pow2(req.alignment));
+	CHECK(req_eq(&req, &req2.memoryRequirements));
+	CHECK(req_eq(&req, &req3.memoryRequirements));
+	CHECK(!ded.requiresDedicatedAllocation);
+	t = find_memory_type(&m, req.memoryTypeBits,
+	                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+	                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+	CHECK(t != UINT32_MAX);
+	if (t == UINT32_MAX)
+		return;
+	/* Two buffers in one allocation: bind and bind2. */
+	VkDeviceSize off = (req.size + req.alignment - 1) &
+	                   ~(req.alignment - 1);
+	VK(vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = off + req.size, .memoryTypeIndex = t },
+		NULL, &mem));
+	VK(vkBindBufferMemory(dev, buf[0], mem, 0));
+	VK(vkBindBufferMemory2(dev, 1, &(VkBindBufferMemoryInfo){
+		.sType = VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_INFO,
+		.buffer = buf[1], .memory = mem, .memoryOffset = off }));
+	vkDestroyBuffer(dev, buf[0], NULL);
+	vkDestroyBuffer(dev, buf[1], NULL);
+	vkDestroyBuffer(dev, VK_NULL_HANDLE, NULL);
+	vkFreeMemory(dev, mem, NULL);
+	vkFreeMemory(dev, VK_NULL_HANDLE, NULL);
+
+	/* A dedicated allocation is accepted. */
+	VK(vkCreateBuffer(dev, &bci, NULL, &buf[0]));
+	VkMemoryDedicatedAllocateInfo dai = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
+		.buffer = buf[0],
+	};
+	VK(vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .pNext = &dai,
+		.allocationSize = req.size, .memoryTypeIndex = t },
+		NULL, &mem));
+	VK(vkBindBufferMemory(dev, buf[0], mem, 0));
+	vkDestroyBuffer(dev, buf[0], NULL);
+	vkFreeMemory(dev, mem, NULL);
+}
+
+static const VkImageCreateInfo image_linear_ci = {
+	.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+	.imageType = VK_IMAGE_TYPE_2D,
+	.format = VK_FORMAT_R8G8B8A8_UNORM,
+	.extent = { 33, 17, 1 },
+	.mipLevels = 1,
+	.arrayLayers = 1,
+	.samples = VK_SAMPLE_COUNT_1_BIT,
+	.tiling = VK_IMAGE_TILING_LINEAR,
+	.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+	         VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+	.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+};
+
+static void
+test_image(VkPhysicalDevice pd, VkDevice dev, bool swgpu)
+{
+	VkPhysicalDeviceMemoryProperties m;
+	VkFormatProperties fp;
+	VkImageFormatProperties ifp;
+	VkImage img;
+	VkMemoryRequirements req;
+	VkMemoryRequirements2 req2 = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2,
+	};
+	VkDeviceImageMemoryRequirements dir = {
+		.sType = VK_STRUCTURE_TYPE_DEVICE_IMAGE_MEMORY_REQUIREMENTS,
+		.pCreateInfo = &image_linear_ci,
+	};
+	VkSubresourceLayout sl;
+	VkDeviceMemory mem;
+	uint32_t t, *p;
+
+	vkGetPhysicalDeviceMemoryProperties(pd, &m);
+	vkGetPhysicalDeviceFormatProperties(pd, VK_FORMAT_R8G8B8A8_UNORM, &fp);
+	CHECK(fp.linearTilingFeatures & VK_FORMAT_FEATURE_TRANSFER_DST_BIT);
+	CHECK(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_TRANSFER_SRC_BIT);
+	VK(vkGetPhysicalDeviceImageFormatProperties(pd,
+		VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
+		VK_IMAGE_TILING_LINEAR, image_linear_ci.usage, 0, &ifp));
+	CHECK(ifp.maxExtent.width >= 33 && ifp.maxMipLevels >= 1 &&
+	      (ifp.sampleCounts & VK_SAMPLE_COUNT_1_BIT));
+	if (swgpu) {
+		/* Only transfer usage of color formats (see format.h). */
+		CHECK(vkGetPhysicalDeviceImageFormatProperties(pd,
+			VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
+			VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_SAMPLED_BIT, 0,
+			&ifp) == VK_ERROR_FORMAT_NOT_SUPPORTED);
+		vkGetPhysicalDeviceFormatProperties(pd, VK_FORMAT_D32_SFLOAT,
+		                                    &fp);
+		CHECK(fp.optimalTilingFeatures == 0 && fp.bufferFeatures == 0);
+	}
+
+	/* Linear 2D image: layout is host-addressable. */
+	VK(vkCreateImage(dev, &image_linear_ci, NULL, &img));
+	vkGetImageMemoryRequirements(dev, img, &req);
+	vkGetImageMemoryRequirements2(dev, &(VkImageMemoryRequirementsInfo2){
+		.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2,
+		.image = img }, &req2);
+	CHECK(req_eq(&req, &req2.memoryRequirements));
+	req2.memoryRequirements = (VkMemoryRequirements){ 0 };
+	vkGetDeviceImageMemoryRequirements(dev, &dir, &req2);
+	CHECK(req_eq(&req, &req2.memoryRequirements));
+	CHECK(req.size >= 33 * 17 * 4 && is_pow2(req.alignment));
+	vkGetImageSubresourceLayout(dev, img, &(VkImageSubresource){
+		VK_IMAGE_ASPECT_COLOR_BIT, 0, 0 }, &sl);
+	CHECK(sl.rowPitch >= 33 * 4);
+	CHECK(sl.size >= sl.rowPitch * 16 + 33 * 4);
+	CHECK(sl.offset + sl.size <= req.size);
+	t = find_memory_type(&m, req.memoryTypeBits,
+	                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+	                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+	CHECK(t != UINT32_MAX);
+	VK(vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size, .memoryTypeIndex = t }, NULL, &mem));
+	VK(vkBindImageMemory2(dev, 1, &(VkBindImageMemoryInfo){
+		.sType = VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO,
+		.image = img, .memory = mem, .memoryOffset = 0 }));
+	/* Every texel of the linear layout lies inside the allocation. */
+	VK(vkMapMemory(dev, mem, 0, VK_WHOLE_SIZE, 0, (void **)&p));
+	for (uint32_t y = 0; y < 17; y++)
+		for (uint32_t x = 0; x < 33; x++)
+			p[(sl.offset + y * sl.rowPitch) / 4 + x] = y << 16 | x;
+	CHECK(p[(sl.offset + 16 * sl.rowPitch) / 4 + 32] == (16u << 16 | 32));
+	vkUnmapMemory(dev, mem);
+	vkDestroyImage(dev, img, NULL);
+	vkFreeMemory(dev, mem, NULL);
+
+	/* Optimal images of every dimensionality, with mips and layers. */
+	static const struct { VkImageType type; VkExtent3D e; uint32_t mips,
+	                      layers; VkFormat fmt; } cases[] = {
+		{ VK_IMAGE_TYPE_1D, { 256, 1, 1 }, 9, 4, VK_FORMAT_R8_UNORM },
+		{ VK_IMAGE_TYPE_2D, { 100, 60, 1 }, 7, 3,
+		  VK_FORMAT_R32G32B32A32_SFLOAT },
+		{ VK_IMAGE_TYPE_3D, { 16, 8, 4 }, 5, 1,
+		  VK_FORMAT_R16G16_UINT },
+	};
+	for (uint32_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		VkImageCreateInfo ci = image_linear_ci;
+
+		ci.imageType = cases[i].type;
+		ci.extent = cases[i].e;
+		ci.mipLevels = cases[i].mips;
+		ci.arrayLayers = cases[i].layers;
+		ci.format = cases[i].fmt;
+		ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+		VK(vkCreateImage(dev, &ci, NULL, &img));
+		vkGetImageMemoryRequirements(dev, img, &req);
+		CHECK(req.size > 0 && req.memoryTypeBits != 0);
+		t = find_memory_type(&m, req.memoryTypeBits,
+		                     VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+		CHECK(t != UINT32_MAX);
+		VK(vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+			.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+			.allocationSize = req.size, .memoryTypeIndex = t },
+			NULL, &mem));
+		VK(vkBindImageMemory(dev, img, mem, 0));
+		vkDestroyImage(dev, img, NULL);
+		vkFreeMemory(dev, mem, NULL);
+	}
+	vkDestroyImage(dev, VK_NULL_HANDLE, NULL);
+}
+
+/* bufferDeviceAddress: addresses of buffers in one allocation are the
+ * allocation's address plus their offsets. */
+static void
+test_buffer_device_address(VkPhysicalDevice pd)
+{
+	VkPhysicalDeviceVulkan12Features f12 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+	};
+	VkPhysicalDeviceFeatures2 f2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+		.pNext = &f12,
+	};
+	VkPhysicalDeviceMemoryProperties m;
+	VkBufferCreateInfo bci = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = 4096,
+		.usage = VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+		         VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+	};
+	VkMemoryAllocateFlagsInfo fi = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+		.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
+	};
+	VkMemoryRequirements req;
+	VkDeviceAddress a[2];
+	VkBuffer buf[2];
+	VkDeviceMemory mem;
+	VkDevice dev;
+
+	vkGetPhysicalDeviceFeatures2(pd, &f2);
+	if (!f12.bufferDeviceAddress)
+		return;
+	vkGetPhysicalDeviceMemoryProperties(pd, &m);
+	f12 = (VkPhysicalDeviceVulkan12Features){
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+		.bufferDeviceAddress = VK_TRUE,
+	};
+	VK(create_device(pd, NULL, &f12, NULL, 0, NULL, &dev));
+	for (int i = 0; i < 2; i++)
+		VK(vkCreateBuffer(dev, &bci, NULL, &buf[i]));
+	vkGetBufferMemoryRequirements(dev, buf[0], &req);
+	VkDeviceSize off = (req.size + req.alignment - 1) &
+	                   ~(req.alignment - 1);
+	VK(vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .pNext = &fi,
+		.allocationSize = off + req.size,
+		.memoryTypeIndex = find_memory_type(&m, req.memoryTypeBits, 0) },
+		NULL, &mem));
+	VK(vkBindBufferMemory(dev, buf[0], mem, 0));
+	VK(vkBindBufferMemory(dev, buf[1], mem, off));
+	for (int i = 0; i < 2; i++)
+		a[i] = vkGetBufferDeviceAddress(dev,
+			&(VkBufferDeviceAddressInfo){
+				.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+				.buffer = buf[i] });
+	CHECK(a[0] != 0 && a[1] == a[0] + off);
+	for (int i = 0; i < 2; i++)
+		vkDestroyBuffer(dev, buf[i], NULL);
+	vkFreeMemory(dev, mem, NULL);
+	vkDestroyDevice(dev, NULL);
+}
+
+static void
+test_proc_addr(VkInstance inst, VkDevice dev, bool swgpu)
+{
+	/* Instance-level commands are not device commands. */
+	CHECK(vkGetDeviceProcAddr(dev, "vkGetPhysicalDeviceProperties") ==
+	      NULL);
+	CHECK(vkGetDeviceProcAddr(dev, "vkCreateBuffer") != NULL);
+	CHECK(vkGetDeviceProcAddr(dev, "vkWaitSemaphoresKHR") != NULL);
+	CHECK(vkGetDeviceProcAddr(dev, "vkNoSuchCommand") == NULL);
+	CHECK(vkGetInstanceProcAddr(inst, "vkGetPhysicalDeviceProperties2") !=
+	      NULL);
+	CHECK(vkGetInstanceProcAddr(NULL, "vkCreateInstance") != NULL);
+}
+
+/* The validated part: everything with the layer on. */
+static void
+test_with_validation(void)
+{
+	VkInstance inst;
+	VkPhysicalDevice pd;
+	VkPhysicalDeviceProperties props;
+	VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+	bool validation = has_layer("VK_LAYER_KHRONOS_validation");
+	VkDevice dev[2];
+	bool swgpu;
+	uint32_t api = 0;
+	static const char *ext = VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME;
+
+	VK(vkEnumerateInstanceVersion(&api));
+	CHECK(VK_API_VERSION_MINOR(api) >= 3);
+	if (!validation)
+		fprintf(stderr, "note: validation layer not installed\n");
+	VK(create_instance(validation, NULL, &inst));
+	if (validation) {
+		PFN_vkCreateDebugUtilsMessengerEXT create =
+			(PFN_vkCreateDebugUtilsMessengerEXT)
+			vkGetInstanceProcAddr(inst,
+			                      "vkCreateDebugUtilsMessengerEXT");
+		VkDebugUtilsMessengerCreateInfoEXT mci = {
+			.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+			.messageSeverity =
+				VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+				VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+			.messageType =
+				VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+				VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+				VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+			.pfnUserCallback = on_message,
+		};
+		VK(create(inst, &mci, NULL, &messenger));
+	}
+	pd = first_physical_device(inst);
+	vkGetPhysicalDeviceProperties(pd, &props);
+	swgpu = props.vendorID == SWGPU_VENDOR_ID;
+	printf("device: %s (%s)\n", props.deviceName,
+	       swgpu ? "swgpu checks on" : "driver-independent checks only");
+
+	test_properties(pd, swgpu);
+	test_features(pd, swgpu);
+	test_memory_types(pd, swgpu);
+	test_queue_families(pd, swgpu);
+	test_extensions(pd, swgpu);
+
+	/* Two devices on one physical device: independent contexts. */
+	for (int i = 0; i < 2; i++)
+		VK(create_device(pd, NULL, NULL, NULL, 1, &ext, &dev[i]));
+	for (int i = 0; i < 2; i++) {
+		test_queues(pd, dev[i]);
+		test_memory_map(pd, dev[i], 0x1234567u * (i + 1));
+		test_buffer(pd, dev[i]);
+		test_image(pd, dev[i], swgpu);
+		test_proc_addr(inst, dev[i], swgpu);
+	}
+	for (int i = 0; i < 2; i++)
+		vkDestroyDevice(dev[i], NULL);
+	vkDestroyDevice(VK_NULL_HANDLE, NULL);
+	test_buffer_device_address(pd);
+
+	if (messenger) {
+		PFN_vkDestroyDebugUtilsMessengerEXT destroy =
+			(PFN_vkDestroyDebugUtilsMessengerEXT)
+			vkGetInstanceProcAddr(inst,
+			                      "vkDestroyDebugUtilsMessengerEXT");
+		destroy(inst, messenger, NULL);
+	}
+	vkDestroyInstance(inst, NULL);
+	CHECK(validation_messages == 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. Error paths (no layers: these are invalid uses the layer flags)  */
+/* ------------------------------------------------------------------ */
+
+static void
+test_error_paths(void)
+{
+	VkInstance inst;
+	VkPhysicalDevice pd;
+	VkPhysicalDeviceProperties props;
+	VkPhysicalDeviceMemoryProperties m;
+	VkDevice dev;
+	VkDeviceMemory mem;
+	void *p;
+	const char *bad_ext = "VK_KHR_no_such_extension";
+	bool swgpu;
+
+	VK(create_instance(false, NULL, &inst));
+	pd = first_physical_device(inst);
+	vkGetPhysicalDeviceProperties(pd, &props);
+	vkGetPhysicalDeviceMemoryProperties(pd, &m);
+	swgpu = props.vendorID == SWGPU_VENDOR_ID;
+
+	CHECK(create_device(pd, NULL, NULL, NULL, 1, &bad_ext, &dev) ==
+	      VK_ERROR_EXTENSION_NOT_PRESENT);
+	if (swgpu) {
+		VkPhysicalDeviceFeatures f = { .shaderFloat64 = VK_TRUE };
+		VkPhysicalDeviceVulkan12Features f12 = {
+			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+			.descriptorIndexing = VK_TRUE,
+		};
+
+		CHECK(create_device(pd, NULL, NULL, &f, 0, NULL, &dev) ==
+		      VK_ERROR_FEATURE_NOT_PRESENT);
+		CHECK(create_device(pd, NULL, &f12, NULL, 0, NULL, &dev) ==
+		      VK_ERROR_FEATURE_NOT_PRESENT);
+	}
+	VK(create_device(pd, NULL, NULL, NULL, 0, NULL, &dev));
+
+	if (swgpu) {
+		/* Larger than the heap. */
+		CHECK(vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+			.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+			.allocationSize = m.memoryHeaps[0].size + 4096,
+			.memoryTypeIndex = 0 }, NULL, &mem) ==
+		      VK_ERROR_OUT_OF_DEVICE_MEMORY);
+
+		CHECK(vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+			.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+			.allocationSize = 0, .memoryTypeIndex = 1 }, NULL,
+			&mem) == VK_ERROR_OUT_OF_DEVICE_MEMORY);
+		/* Mapping device-local-only memory fails. */
+		VK(vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+			.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+			.allocationSize = 4096, .memoryTypeIndex = 0 }, NULL,
+			&mem));
+		CHECK(vkMapMemory(dev, mem, 0, VK_WHOLE_SIZE, 0, &p) ==
+		      VK_ERROR_MEMORY_MAP_FAILED);
+		vkFreeMemory(dev, mem, NULL);
+		/* Out-of-range map. */
+		VK(vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+			.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+			.allocationSize = 4096, .memoryTypeIndex = 1 }, NULL,
+			&mem));
+		CHECK(vkMapMemory(dev, mem, 4096, VK_WHOLE_SIZE, 0, &p) ==
+		      VK_ERROR_MEMORY_MAP_FAILED);
+		CHECK(vkMapMemory(dev, mem, 0, 8192, 0, &p) ==
+		      VK_ERROR_MEMORY_MAP_FAILED);
+		/* The BAR window is mappable, and freeing mapped memory is
+		 * allowed. */
+		vkFreeMemory(dev, mem, NULL);
+		VK(vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+			.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+			.allocationSize = 4096, .memoryTypeIndex = 3 }, NULL,
+			&mem));
+		VK(vkMapMemory(dev, mem, 0, VK_WHOLE_SIZE, 0, &p));
+		vkFreeMemory(dev, mem, NULL);
+		/* The BAR window is 256 MiB: two 160 MiB BAR allocations
+		 * cannot both fit, and the second reports device memory. */
+		if (!getenv("SWGPU_BAR_MB")) {
+			VkDeviceMemory bar[2];
+
+			VK(vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+				.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+				.allocationSize = 160u << 20,
+				.memoryTypeIndex = 3 }, NULL, &bar[0]));
+			CHECK(vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+				.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+				.allocationSize = 160u << 20,
+				.memoryTypeIndex = 3 }, NULL, &bar[1]) ==
+			      VK_ERROR_OUT_OF_DEVICE_MEMORY);
+			vkFreeMemory(dev, bar[0], NULL);
+		}
+		/* No buffer device address: its allocate flag is refused. */
+		VkMemoryAllocateFlagsInfo fi = {
+			.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+			.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
+		};
+		CHECK(vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+			.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+			.pNext = &fi, .allocationSize = 4096,
+			.memoryTypeIndex = 1 }, NULL, &mem) ==
+		      VK_ERROR_FEATURE_NOT_PRESENT);
+		/* Unsupported image usage. */
+		VkImageCreateInfo ci = image_linear_ci;
+		VkImage img;
+
+		ci.usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
+		CHECK(vkCreateImage(dev, &ci, NULL, &img) != VK_SUCCESS);
+	}
+	vkDestroyDevice(dev, NULL);
+	vkDestroyInstance(inst, NULL);
+}
+
+/* SWGPU_DEVICES=2: two physical devices (two swgpu devices), each with a
+ * working VkDevice of its own. */
+static void
+test_physical_device_count(void)
+{
+	const char *env = getenv("SWGPU_DEVICES");
+	VkPhysicalDeviceIDProperties id[4];
+	VkPhysicalDevice pd[4];
+	VkPhysicalDeviceProperties props;
+	VkPhysicalDeviceGroupProperties groups[4];
+	uint32_t n = 4, ng = 4;
+	VkInstance inst;
+
+	VK(create_instance(false, NULL, &inst));
+	VK(vkEnumeratePhysicalDevices(inst, &n, pd));
+	vkGetPhysicalDeviceProperties(pd[0], &props);
+	if (props.vendorID != SWGPU_VENDOR_ID || !env) {
+		vkDestroyInstance(inst, NULL);
+		return;
+	}
+	CHECK(n == (uint32_t)atoi(env));
+	for (uint32_t i = 0; i < 4; i++)
+		groups[i] = (VkPhysicalDeviceGroupProperties){
+			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES };
+	VK(vkEnumeratePhysicalDeviceGroups(inst, &ng, groups));
+	CHECK(ng == n);
+	for (uint32_t i = 0; i < n; i++) {
+		VkPhysicalDeviceProperties2 p2 = {
+			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+			.pNext = &id[i],
+		};
+		VkDevice dev;
+		VkDeviceMemory mem;
+		uint32_t *p;
+
+		id[i] = (VkPhysicalDeviceIDProperties){
+			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES };
+		vkGetPhysicalDeviceProperties2(pd[i], &p2);
+		for (uint32_t j = 0; j < i; j++)
+			CHECK(memcmp(id[i].deviceUUID, id[j].deviceUUID,
+			             VK_UUID_SIZE) != 0);
+		CHECK(groups[i].physicalDeviceCount == 1);
+		VK(create_device(pd[i], NULL, NULL, NULL, 0, NULL, &dev));
+		VK(vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+			.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+			.allocationSize = 4096, .memoryTypeIndex = 2 }, NULL,
+			&mem));
+		VK(vkMapMemory(dev, mem, 0, VK_WHOLE_SIZE, 0, (void **)&p));
+		p[1023] = 0xabcd0000u + i;
+		CHECK(p[1023] == 0xabcd0000u + i);
+		vkUnmapMemory(dev, mem);
+		vkFreeMemory(dev, mem, NULL);
+		vkDestroyDevice(dev, NULL);
+	}
+	printf("%u physical devices, each with its own VkDevice\n", n);
+	vkDestroyInstance(inst, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. Allocation-callback failure injection                            */
+/* ------------------------------------------------------------------ */
+
+enum inject_target {
+	INJECT_INSTANCE,
+	INJECT_DEVICE,
+	INJECT_MEMORY,
+	INJECT_BUFFER,
+	INJECT_IMAGE,
+};
+
+static const char *const inject_names[] = {
+	"vkCreateInstance", "vkCreateDevice", "vkAllocateMemory",
+	"vkCreateBuffer", "vkCreateImage",
+};
+
+static VkResult
+inject_call(enum inject_target t, const VkAllocationCallbacks *ac,
+            VkInstance inst, VkPhysicalDevice pd, VkDevice dev,
+            bool destroy)
+{
+	VkResult r;
+
+	switch (t) {
+	case INJECT_INSTANCE: {
+		VkInstance i2;
+
+		r = create_instance(false, ac, &i2);
+		if (r == VK_SUCCESS && destroy)
+			vkDestroyInstance(i2, ac);
+		return r;
+	}
+	case INJECT_DEVICE: {
+		VkDevice d2;
+
+		r = create_device(pd, ac, NULL, NULL, 0, NULL, &d2);
+		if (r == VK_SUCCESS && destroy)
+			vkDestroyDevice(d2, ac);
+		return r;
+	}
+	case INJECT_MEMORY: {
+		VkDeviceMemory mem;
+
+		r = vkAllocateMemory(dev, &(VkMemoryAllocateInfo){
+			.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+			.allocationSize = 4096, .memoryTypeIndex = 0 }, ac,
+			&mem);
+		if (r == VK_SUCCESS && destroy)
+			vkFreeMemory(dev, mem, ac);
+		return r;
+	}
+	case INJECT_BUFFER: {
+		VkBuffer b;
+
+		r = vkCreateBuffer(dev, &(VkBufferCreateInfo){
+			.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+			.size = 4096,
+			.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT }, ac, &b);
+		if (r == VK_SUCCESS && destroy)
+			vkDestroyBuffer(dev, b, ac);
+		return r;
+	}
+	case INJECT_IMAGE: {
+		VkImage img;
+
+		r = vkCreateImage(dev, &image_linear_ci, ac, &img);
+		if (r == VK_SUCCESS && destroy)
+			vkDestroyImage(dev, img, ac);
+		return r;
+	}
+	}
+	return VK_ERROR_UNKNOWN;
+}
+
+static void
+test_alloc_failures(void)
+{
+	VkInstance inst;
+	VkPhysicalDevice pd;
+	VkDevice dev;
+
+	VK(create_instance(false, NULL, &inst));
+	pd = first_physical_device(inst);
+	VK(create_device(pd, NULL, NULL, NULL, 0, NULL, &dev));
+
+	for (int t = INJECT_INSTANCE; t <= INJECT_IMAGE; t++) {
+		long n;
+		bool ok = false;
+
+		for (n = 0; n < MAX_INJECT && !ok; n++) {
+			struct counting_allocator c = { .fail_at = n };
+			VkAllocationCallbacks ac = counting_callbacks(&c);
+			VkResult r;
+
+			r = inject_call(t, &ac, inst, pd, dev, true);
+			/* An implementation may recover from a failed
+			 * allocation on its own (the loader does); the
+			 * loop ends at the first success. */
+			if (r == VK_SUCCESS) {
+				ok = true;
+			} else if (r != VK_ERROR_OUT_OF_HOST_MEMORY) {
+				fprintf(stderr, "%s with allocation %ld "
+				        "failing returned %d\n",
+				        inject_names[t], n, (int)r);
+				failures++;
+			}
+			if (c.live != 0) {
+				fprintf(stderr, "%s with allocation %ld "
+				        "failing: %ld blocks leaked (r=%d)\n",
+				        inject_names[t], n, c.live, (int)r);
+				failures++;
+			}
+			CHECK(!c.bad_align);
+		}
+		CHECK(ok);
+		printf("%s: succeeded once %ld allocation(s) could pass; "
+		       "every earlier failure returned "
+		       "VK_ERROR_OUT_OF_HOST_MEMORY and leaked nothing\n",
+		       inject_names[t], n - 1);
+	}
+	vkDestroyDevice(dev, NULL);
+	vkDestroyInstance(inst, NULL);
+}
+
+int
+main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	test_with_validation();
+	test_error_paths();
+	test_physical_device_count();
+	test_alloc_failures();
+	if (failures) {
+		printf("test_icd_instance: %d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("test_icd_instance: all checks passed\n");
+	return 0;
+}
