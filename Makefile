@@ -25,9 +25,13 @@ run: build
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 300
 
+# Sanitizer suppressions cover only libraries we load but do not build
+# (validation layer, lavapipe): see tests/sanitizers/.
+asan-test: export LSAN_OPTIONS = suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:print_suppressions=0
 asan-test:
 	@$(MAKE) --no-print-directory test BUILD=build-asan CMAKE_FLAGS="-DSWGPU_ASAN=ON -DCMAKE_C_COMPILER=clang"
 
+tsan-test: export TSAN_OPTIONS = suppressions=$(CURDIR)/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1
 tsan-test:
 	@$(MAKE) --no-print-directory test BUILD=build-tsan CMAKE_FLAGS="-DSWGPU_TSAN=ON -DCMAKE_C_COMPILER=clang"
 

@@ -17,6 +17,13 @@ if [ ! -f "$manifest" ]; then
   exit 1
 fi
 export VK_DRIVER_FILES=$manifest
+# vulkaninfo reports a missing XDG_RUNTIME_DIR as an error (headless
+# machines, CI); give it a private one.
+if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "$XDG_RUNTIME_DIR" ]; then
+  XDG_RUNTIME_DIR=$(mktemp -d)
+  export XDG_RUNTIME_DIR
+  trap 'rm -rf "$XDG_RUNTIME_DIR"' EXIT
+fi
 
 section "vulkaninfo --summary (VK_DRIVER_FILES=$manifest)"
 vulkaninfo --summary

@@ -72,9 +72,11 @@ void
 dev_wake_gpu(struct swgpu_device *dev)
 {
 	/* Pairs with the waiter's increment of gpu_waiters before it
-	 * re-checks memory: one of the two sees the other. */
-	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load(&dev->gpu_waiters)) {
+	 * re-checks memory: one of the two sees the other. A read-modify-
+	 * write rather than a fence: it orders the same way (the RMW is a
+	 * release, so the memory write before it cannot pass it) and TSan
+	 * understands it, which it does not for a standalone fence. */
+	if (atomic_fetch_add(&dev->gpu_waiters, 0)) {
 		pthread_mutex_lock(&dev->gpu_lock);
 		pthread_cond_broadcast(&dev->gpu_cond);
 		pthread_mutex_unlock(&dev->gpu_lock);

@@ -319,7 +319,30 @@ test_copy_overlap(void **state)
 	api_emit_copy(&f->cmd, f->sys.va + 6000, f->sys.va + 6007, 2000);
 	run_ib(f->copy1, api_cmd_end(&f->cmd));
 	assert_memory_equal(p, ref, 8192);
-	/* Zero-size copy is a valid no-op? Not documented: not tested. */
+
+	/* Overlapping copies spanning many MiB: whatever chunking the
+	 * engine does internally, the result is a memmove. */
+	const uint64_t big = 4u << 20, len = (3u << 20) + 5;
+	struct api_buf b;
+	api_buf_init(&b, f->dev, f->ctx, big, SWGPU_HEAP_SYSTEM,
+	             SWGPU_BO_CACHED, SWGPU_VA_READ | SWGPU_VA_WRITE);
+	uint8_t *bref = malloc(big);
+	assert_non_null(bref);
+	for (int dir = 0; dir < 2; dir++) {
+		api_fill_pattern(b.cpu, big, 0, 80 + dir);
+		memcpy(bref, b.cpu, big);
+		uint64_t src = dir ? 4099 : 0, dst = dir ? 0 : 4099;
+		memmove(bref + dst, bref + src, len);
+		api_cmd_reset(&f->cmd);
+		api_emit_copy(&f->cmd, b.va + dst, b.va + src, len);
+		run_ib(dir ? f->comp1 : f->copy0, api_cmd_end(&f->cmd));
+		if (memcmp(b.cpu, bref, big) != 0)
+			fail_msg("overlapping %s copy of %llu bytes differs "
+			         "from memmove", dir ? "backward" : "forward",
+			         (unsigned long long)len);
+	}
+	free(bref);
+	api_buf_fini(&b);
 }
 
 static void
@@ -385,6 +408,23 @@ test_write_data(void **state)
 		assert_int_equal(s[off / 4 + 1 + counts[i]], 0);
 		off += 4 * (counts[i] + 2);
 	}
+	/* The longest WRITE_DATA a header can describe (0xffff dwords). */
+	const uint32_t maxn = SWGPU_MAX_PACKET_DW - 3;
+	uint32_t *big = malloc(maxn * 4);
+	assert_non_null(big);
+	for (uint32_t k = 0; k < maxn; k++)
+		big[k] = k * 0x9e3779b9u;
+	memset(f->sys.cpu, 0, (maxn + 2) * 4);
+	api_cmd_reset(&f->cmd);
+	api_emit_write(&f->cmd, f->sys.va + 4, big, maxn);
+	api_emit_write32(&f->cmd, f->sys.va, 0xe4d);
+	run_ib(f->copy0, api_cmd_end(&f->cmd));
+	assert_memory_equal(f->sys.cpu + 4, big, maxn * 4);
+	assert_int_equal(api_load32(f->sys.cpu), 0xe4d);
+	assert_int_equal(api_load32(f->sys.cpu + 4 + maxn * 4), 0);
+	free(big);
+	api_cmd_reset(&f->cmd);
+
 	/* 64-bit values keep both halves. */
 	api_emit_write64(&f->cmd, f->sys.va + 0x8000, 0x0123456789abcdefull);
 	run_ib(f->comp1, api_cmd_end(&f->cmd));
@@ -429,6 +469,29 @@ test_sem_wait_cross_engine(void **state)
 	assert_int_equal(api_load32(f->sys.cpu + 0x400), 0x600d);
 	assert_memory_equal(f->sys.cpu + 0x300, payload, 64);
 	assert_true(api_load64(f->sys.cpu + 0x100) == big);
+
+	/* The same with the semaphore word in VRAM the host cannot see:
+	 * a GPU-only semaphore between compute1 and copy1, 20 rounds. */
+	struct api_buf vsem;
+	api_buf_init(&vsem, f->dev, f->ctx, 4096, SWGPU_HEAP_VRAM, 0,
+	             SWGPU_VA_READ | SWGPU_VA_WRITE);
+	for (uint32_t k = 1; k <= 20; k++) {
+		api_emit_sem_wait(&f->cmd, vsem.va + 64, k);
+		api_emit_copy(&f->cmd, f->sys.va + 0x1000 + k * 4,
+		              f->sys.va + 0x800, 4);
+		swgpu_ib w = api_cmd_end(&f->cmd);
+		api_ok(api_submit(f->copy1, &w, NULL, 0, NULL, 0, &ws));
+		api_emit_write32(&f->cmd, f->sys.va + 0x800, 0x5e0000 + k);
+		api_emit_sem_signal(&f->cmd, vsem.va + 64, k, 0);
+		swgpu_ib sg = api_cmd_end(&f->cmd);
+		api_ok(api_submit(f->comp1, &sg, NULL, 0, NULL, 0, NULL));
+	}
+	api_queue_idle(f->copy1);
+	for (uint32_t k = 1; k <= 20; k++)
+		assert_int_equal(api_load32(f->sys.cpu + 0x1000 + k * 4),
+		                 0x5e0000 + k);
+	api_queue_idle(f->comp1);
+	api_buf_fini(&vsem);
 }
 
 /* SEM_WAIT released by the host writing the mapped SYSTEM word, and one
@@ -544,6 +607,25 @@ test_timestamp(void **state)
 		 * it is later than the one before. */
 		assert_true(ts[1] > ts[0]);
 	}
+	/* Across engines, ordered by a timeline: the later job's stamp is
+	 * not earlier than the one it waited for. */
+	swgpu_syncobj *tl;
+	api_ok(swgpu_syncobj_create(f->dev, SWGPU_SYNCOBJ_TIMELINE, 0, &tl));
+	api_cmd_reset(&f->cmd);
+	for (uint32_t k = 0; k < 16; k++) {
+		api_emit_timestamp(&f->cmd, f->sys.va + 256 + k * 8);
+		swgpu_ib ib = api_cmd_end(&f->cmd);
+		swgpu_sync_point w = { tl, k, 0 }, sg = { tl, k + 1, 0 };
+		api_ok(api_submit(k & 1 ? f->copy0 : f->comp0, &ib, &w, 1,
+		                  &sg, 1, NULL));
+	}
+	uint64_t last = 16;
+	api_ok(swgpu_syncobj_wait(&tl, &last, 1, 0,
+	                          api_deadline_ms(API_WAIT_MS), NULL));
+	const uint64_t *chain = (const uint64_t *)(f->sys.cpu + 256);
+	for (uint32_t k = 1; k < 16; k++)
+		assert_true(chain[k] >= chain[k - 1] && chain[k - 1] != 0);
+	swgpu_syncobj_destroy(tl);
 	api_buf_fini(&big);
 }
 

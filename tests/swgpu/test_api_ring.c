@@ -311,6 +311,53 @@ test_empty_and_sync_only(void **state)
 	swgpu_queue_destroy(q);
 }
 
+
+/* The ring is full and the engine stalled (SEM_WAIT on a host word):
+ * swgpu_submit still returns at once (jobs wait in the scheduler, not in
+ * the submitter), and everything runs in order once released. */
+static void
+test_submit_does_not_block_on_full_ring(void **state)
+{
+	struct ringfix *f = *state;
+	const uint32_t n = 3000;
+	swgpu_queue *q = api_queue(f->ctx, SWGPU_ENGINE_COPY, 1);
+	struct api_buf gate, out;
+	struct api_cmd cmd;
+	api_buf_init(&gate, f->dev, f->ctx, 4096, SWGPU_HEAP_SYSTEM, 0,
+	             SWGPU_VA_READ);
+	api_buf_init(&out, f->dev, f->ctx, (n + 1) * 4, SWGPU_HEAP_SYSTEM,
+	             SWGPU_BO_CACHED, SWGPU_VA_READ | SWGPU_VA_WRITE);
+	api_cmd_init(&cmd, f->dev, f->ctx, n * 16 + 64);
+	api_emit_sem_wait(&cmd, gate.va, 1);
+	swgpu_ib stall = api_cmd_end(&cmd);
+	api_ok(api_submit(q, &stall, NULL, 0, NULL, 0, NULL));
+	uint64_t t0 = swgpu_now_ns();
+	for (uint32_t i = 1; i <= n; i++) {
+		/* out[i] = out[0] (the previous job's id); out[0] = i */
+		api_emit_copy(&cmd, out.va + i * 4, out.va, 4);
+		api_emit_write32(&cmd, out.va, i);
+		swgpu_ib ib = api_cmd_end(&cmd);
+		api_ok(api_submit(q, &ib, NULL, 0, NULL, 0, NULL));
+	}
+	uint64_t dt = swgpu_now_ns() - t0;
+	print_message("%u submits behind a stalled engine: %.1f ms\n", n,
+	              dt / 1e6);
+	assert_true(dt < 10ull * 1000 * 1000 * 1000);
+	assert_true(swgpu_queue_completed(q) == 0); /* stall is job 1 */
+	assert_int_equal(api_load32(out.cpu), 0);
+	api_store64(gate.cpu, 1);
+	api_queue_idle(q);
+	assert_true(swgpu_queue_completed(q) == n + 1);
+	const uint32_t *o = (const uint32_t *)out.cpu;
+	for (uint32_t i = 1; i <= n; i++)
+		assert_int_equal(o[i], i - 1);
+	assert_int_equal(o[0], n);
+	api_cmd_fini(&cmd);
+	api_buf_fini(&out);
+	api_buf_fini(&gate);
+	swgpu_queue_destroy(q);
+}
+
 int
 main(void)
 {
@@ -321,6 +368,7 @@ main(void)
 		cmocka_unit_test(test_many_queues_wrap),
 		cmocka_unit_test(test_big_jobs_backpressure),
 		cmocka_unit_test(test_oversized_job),
+		cmocka_unit_test(test_submit_does_not_block_on_full_ring),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

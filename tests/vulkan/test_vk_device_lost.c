@@ -255,8 +255,150 @@ test_device_lost(struct vkh *h, struct vkh_device *unused)
 	vkh_device_destroy(h, &b);
 }
 
+/* A has two queues (swgpu queues 0 and 1). A submission on queue 1 waits
+ * (wait-before-signal) for a timeline value that job 2 on queue 0 -- the
+ * faulting one -- would signal. The lost context's sync objects must
+ * complete with an error: queue 1's fence and vkQueueWaitIdle report the
+ * loss in bounded time instead of waiting forever. B keeps working.
+ * Needs a fresh process (queue ids are counted per swgpu device, i.e. per
+ * instance), so ctest runs it as its own entry. */
+static void
+test_device_lost_dependent_queue(struct vkh *h, struct vkh_device *unused)
+{
+	static struct vkh_device a, b;
+	struct dev_bufs ab, bb;
+	VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+	VkSemaphoreTypeCreateInfo tci = {
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+		.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
+	};
+	VkSemaphoreCreateInfo sci = {
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO,
+		.pNext = &tci,
+	};
+	VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+	uint64_t one = 1;
+	VkTimelineSemaphoreSubmitInfo tsi = {
+		.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+	};
+	VkSemaphore tl;
+	VkFence fence[3];
+	VkCommandBuffer cb[3];
+	VkResult r;
+	uint64_t t0, dt;
+
+	if (!h->is_swgpu) {
+		vkh_skip(h, "driver \"%s\" is not swgpu", h->driver.driverName);
+		return;
+	}
+	if (h->family_count < 1 || h->families[0].queueCount < 2) {
+		vkh_skip(h, "family 0 has fewer than 2 queues");
+		return;
+	}
+	VKH_CHECK_VK(h, vkh_device_create_explicit(h, 0, 2, NULL, &a));
+	VKH_CHECK_VK(h, vkh_device_create(h, VK_QUEUE_TRANSFER_BIT, 1, NULL,
+	                                  &b));
+	VKH_CHECK_VK(h, bufs_create(h, &a, &ab));
+	VKH_CHECK_VK(h, bufs_create(h, &b, &bb));
+	VKH_CHECK_VK(h, vkCreateSemaphore(a.device, &sci, NULL, &tl));
+	tolerate_device(&a, &ab);
+	vkh_tolerate_object(handle(a.queues[1].queue));
+	vkh_tolerate_object((uint64_t)a.queues[1].pool);
+	vkh_tolerate_object((uint64_t)tl);
+	for (unsigned i = 0; i < 3; i++) {
+		uint32_t q = i == 2 ? 1 : 0;
+		VkBufferCopy c = { .size = 1 << 20 };
+
+		VKH_CHECK_VK(h, vkCreateFence(a.device, &fci, NULL,
+		                              &fence[i]));
+		vkh_tolerate_object((uint64_t)fence[i]);
+		cb[i] = vkh_cmd_begin(&a, q);
+		VKH_CHECK(h, cb[i]);
+		vkh_tolerate_object(handle(cb[i]));
+		vkCmdCopyBuffer(cb[i], ab.u.buffer, ab.r.buffer, 1, &c);
+		vkh_cmd_host_barrier(cb[i]);
+		VKH_CHECK_VK(h, vkEndCommandBuffer(cb[i]));
+	}
+	{
+		VkSubmitInfo si = {
+			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+			.commandBufferCount = 1,
+			.pCommandBuffers = &cb[0],
+		};
+		VKH_CHECK_VK(h, vkQueueSubmit(a.queues[0].queue, 1, &si,
+		                              fence[0]));
+		VKH_CHECK_VK(h, vkWaitForFences(a.device, 1, &fence[0],
+		                                VK_TRUE, VKH_TIMEOUT_NS));
+	}
+	/* The dependent submission on queue 1 goes first. */
+	{
+		VkSubmitInfo si = {
+			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+			.pNext = &tsi,
+			.waitSemaphoreCount = 1,
+			.pWaitSemaphores = &tl,
+			.pWaitDstStageMask = &stage,
+			.commandBufferCount = 1,
+			.pCommandBuffers = &cb[2],
+		};
+		tsi.waitSemaphoreValueCount = 1;
+		tsi.pWaitSemaphoreValues = &one;
+		VKH_CHECK_VK(h, vkQueueSubmit(a.queues[1].queue, 1, &si,
+		                              fence[2]));
+	}
+	{
+		VkSubmitInfo si = {
+			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+			.pNext = &tsi,
+			.commandBufferCount = 1,
+			.pCommandBuffers = &cb[1],
+			.signalSemaphoreCount = 1,
+			.pSignalSemaphores = &tl,
+		};
+		tsi.waitSemaphoreValueCount = 0;
+		tsi.signalSemaphoreValueCount = 1;
+		tsi.pSignalSemaphoreValues = &one;
+		r = vkQueueSubmit(a.queues[0].queue, 1, &si, fence[1]);
+		VKH_CHECK(h, r == VK_SUCCESS || r == VK_ERROR_DEVICE_LOST);
+	}
+	t0 = vkh_now_ns();
+	r = vkWaitForFences(a.device, 1, &fence[1], VK_TRUE, LOST_BOUND_NS);
+	printf("  A queue 0 job 2 -> %s\n", vkh_result_str(r));
+	VKH_CHECK_RESULT(h, r, VK_ERROR_DEVICE_LOST);
+	r = vkWaitForFences(a.device, 1, &fence[2], VK_TRUE, LOST_BOUND_NS);
+	dt = vkh_now_ns() - t0;
+	printf("  A queue 1 (waiting on the lost job) -> %s after %.1f ms\n",
+	       vkh_result_str(r), (double)dt / 1e6);
+	VKH_CHECK_RESULT(h, r, VK_ERROR_DEVICE_LOST);
+	VKH_CHECK_RESULT(h, vkQueueWaitIdle(a.queues[1].queue),
+	                 VK_ERROR_DEVICE_LOST);
+	VKH_CHECK_MSG(h, vkh_now_ns() - t0 < LOST_BOUND_NS,
+	              "loss took too long to reach queue 1");
+	VKH_CHECK_MSG(h, copy_ok(h, &b, &bb, 30, &r), "B after A was lost: %s",
+	              vkh_result_str(r));
+
+	for (unsigned i = 0; i < 3; i++)
+		vkDestroyFence(a.device, fence[i], NULL);
+	vkDestroySemaphore(a.device, tl, NULL);
+	vkFreeCommandBuffers(a.device, a.queues[0].pool, 2, cb);
+	vkFreeCommandBuffers(a.device, a.queues[1].pool, 1, &cb[2]);
+	vkh_buffer_destroy(&a, &ab.u);
+	vkh_buffer_destroy(&a, &ab.r);
+	vkh_device_destroy(h, &a);
+	vkh_tolerate_clear();
+	VKH_CHECK_MSG(h, copy_ok(h, &b, &bb, 31, &r),
+	              "B after A was destroyed: %s", vkh_result_str(r));
+	vkh_buffer_destroy(&b, &bb.u);
+	vkh_buffer_destroy(&b, &bb.r);
+	vkh_device_destroy(h, &b);
+}
+
+/* Each test needs its own process: swgpu counts jobs per queue id and
+ * queue ids per device (instance), and the fault fires once. */
 static const struct vkh_test tests[] = {
 	{ "device_lost_one_of_two", test_device_lost, 0, 0 },
+	{ "device_lost_dependent_queue", test_device_lost_dependent_queue, 0,
+	  0 },
 };
 
 int
@@ -266,6 +408,13 @@ main(int argc, char **argv)
 	 * A hard bound as well, in case a lost device hangs a call. */
 	setenv("SWGPU_FAULT", FAULT_SPEC, 0);
 	alarm(100);
+	if (argc < 2) {
+		/* Without a name: the first test only (see tests[]). */
+		static char *first[] = { NULL, "device_lost_one_of_two", NULL };
+		first[0] = argv[0];
+		return vkh_run_tests(2, first, "test_vk_device_lost", tests,
+		                     sizeof(tests) / sizeof(tests[0]));
+	}
 	return vkh_run_tests(argc, argv, "test_vk_device_lost", tests,
 	                     sizeof(tests) / sizeof(tests[0]));
 }

@@ -663,8 +663,7 @@ test_resubmit(struct vkh *h, struct vkh_device *d)
 }
 
 /* SIMULTANEOUS_USE: one command buffer pending on two queues of its
- * family at once (or twice on one queue), each run writing the same
- * words; both runs complete. */
+ * family at once (or twice on one queue); both runs complete. */
 static void
 test_simultaneous_use(struct vkh *h, struct vkh_device *unused)
 {
@@ -688,6 +687,8 @@ test_simultaneous_use(struct vkh *h, struct vkh_device *unused)
 		.commandBufferCount = 1,
 		.pCommandBuffers = &cb,
 	};
+	VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+	VkSemaphore sem;
 
 	for (uint32_t f = 0; f < h->family_count; f++)
 		if (h->families[f].queueCount > h->families[fam].queueCount)
@@ -711,11 +712,18 @@ test_simultaneous_use(struct vkh *h, struct vkh_device *unused)
 	                &(VkBufferCopy){ .size = size });
 	vkh_cmd_host_barrier(cb);
 	VKH_CHECK_VK(h, vkEndCommandBuffer(cb));
-	/* Both runs write identical bytes; the layer's synchronization
-	 * validation cannot know that and would call the second run a
-	 * write-after-write hazard across queues. */
-	vkh_expect_message("SYNC-HAZARD-WRITE-AFTER-WRITE");
+	/* The second submission is made while the first is still pending
+	 * (that needs SIMULTANEOUS_USE); a semaphore orders the two runs,
+	 * since both write the same bytes. */
+	sem = make_binary(&d);
+	VKH_CHECK(h, sem);
+	si.signalSemaphoreCount = 1;
+	si.pSignalSemaphores = &sem;
 	VKH_CHECK_VK(h, vkQueueSubmit(d.queues[0].queue, 1, &si, fence[0]));
+	si.signalSemaphoreCount = 0;
+	si.waitSemaphoreCount = 1;
+	si.pWaitSemaphores = &sem;
+	si.pWaitDstStageMask = &stage;
 	VKH_CHECK_VK(h, vkQueueSubmit(d.queues[nq - 1].queue, 1, &si,
 	                              fence[1]));
 	VKH_CHECK_VK(h, vkWaitForFences(d.device, 2, fence, VK_TRUE,
@@ -724,6 +732,7 @@ test_simultaneous_use(struct vkh *h, struct vkh_device *unused)
 	vkFreeCommandBuffers(d.device, d.queues[0].pool, 1, &cb);
 	vkDestroyFence(d.device, fence[0], NULL);
 	vkDestroyFence(d.device, fence[1], NULL);
+	vkDestroySemaphore(d.device, sem, NULL);
 	vkh_buffer_destroy(&d, &u);
 	vkh_buffer_destroy(&d, &r);
 	vkh_device_destroy(h, &d);
