@@ -23,18 +23,9 @@
 #include <swgpu/swgpu_packet.h>
 
 #include "mem.h"
+#include "packet_internal.h"
 #include "util.h"
 #include "vaspace.h"
-
-/* Where the packet being executed sits, for fault records. */
-struct pkt {
-	uint32_t opcode;
-	uint64_t stream_va;     /* 0: ring / kernel stream */
-	uint32_t offset;        /* bytes from the stream start */
-};
-
-typedef bool (*exec_fn)(struct exec_env *env, const uint32_t *pk,
-                        uint32_t len, const struct pkt *p, uint32_t depth);
 
 struct op_desc {
 	const char *name;
@@ -60,12 +51,7 @@ packet_va(const struct pkt *p)
 	return p->stream_va ? p->stream_va + p->offset : 0;
 }
 
-static bool
-raise_fault(struct exec_env *env, const struct pkt *p, swgpu_fault_kind kind,
-            uint64_t address, const char *fmt, ...) SWGPU_PRINTF(5, 6);
-
-/* Record the fault (first one wins: we stop at once) and return false. */
-static bool
+bool
 raise_fault(struct exec_env *env, const struct pkt *p, swgpu_fault_kind kind,
             uint64_t address, const char *fmt, ...)
 {
@@ -104,9 +90,9 @@ raise_fault(struct exec_env *env, const struct pkt *p, swgpu_fault_kind kind,
 	return false;
 }
 
-/* Translation failed: say why, as a page fault. Caller holds the read
- * lock (vaspace_fault_reason() looks at the mappings). */
-static bool
+/* vaspace_fault_reason() looks at the mappings: caller holds the read
+ * lock. */
+bool
 page_fault(struct exec_env *env, const struct pkt *p, uint64_t va,
            uint64_t size, uint32_t access)
 {
@@ -122,12 +108,6 @@ page_fault(struct exec_env *env, const struct pkt *p, uint64_t va,
 	return raise_fault(env, p, kind, at, "%s %s VA 0x%llx",
 	                   write ? "write to" : "read of", why,
 	                   (unsigned long long)at);
-}
-
-static void
-stat_add(uint64_t *counter, uint64_t v)
-{
-	__atomic_fetch_add(counter, v, __ATOMIC_RELAXED);
 }
 
 /* ------------------------------------------------------------------ */

@@ -478,10 +478,11 @@ test_sem_wait_cross_engine(void **state)
 	for (uint32_t k = 1; k <= 20; k++) {
 		api_emit_sem_wait(&f->cmd, vsem.va + 64, k);
 		api_emit_copy(&f->cmd, f->sys.va + 0x1000 + k * 4,
-		              f->sys.va + 0x800, 4);
+		              f->sys.va + 0x800 + k * 4, 4);
 		swgpu_ib w = api_cmd_end(&f->cmd);
 		api_ok(api_submit(f->copy1, &w, NULL, 0, NULL, 0, &ws));
-		api_emit_write32(&f->cmd, f->sys.va + 0x800, 0x5e0000 + k);
+		api_emit_write32(&f->cmd, f->sys.va + 0x800 + k * 4,
+		                 0x5e0000 + k);
 		api_emit_sem_signal(&f->cmd, vsem.va + 64, k, 0);
 		swgpu_ib sg = api_cmd_end(&f->cmd);
 		api_ok(api_submit(f->comp1, &sg, NULL, 0, NULL, 0, NULL));

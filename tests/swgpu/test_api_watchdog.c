@@ -285,6 +285,92 @@ test_destroy_context_with_stuck_job(void **state)
 	swgpu_device_close(dev);
 }
 
+
+/*
+ * Blame goes to the hung job only. A (context A, copy0) hangs in a
+ * SEM_WAIT; B (context B, compute0) waits on A's timeline point, so it
+ * sits in compute0's ring behind a GPU wait for copy0's fence. When the
+ * watchdog ends A, B's job must be released (skipped with an error), not
+ * declared hung itself: B's context is never GUILTY and B's later work
+ * runs. A job of B on copy0 queued behind the hang completes too.
+ */
+static void
+test_hang_blames_only_the_hung_context(void **state)
+{
+	const uint32_t hang_ms = 300;
+	swgpu_device *dev = open_dev(hang_ms);
+	swgpu_context *a, *b;
+	api_ok(swgpu_context_create(dev, &a));
+	api_ok(swgpu_context_create(dev, &b));
+	swgpu_queue *qa = api_queue(a, SWGPU_ENGINE_COPY, 0);
+	swgpu_queue *qb = api_queue(b, SWGPU_ENGINE_COMPUTE, 0);
+	swgpu_queue *qb2 = api_queue(b, SWGPU_ENGINE_COPY, 0);
+	struct api_buf sem, bout;
+	struct api_cmd acmd, bcmd;
+	api_buf_init(&sem, dev, a, 4096, SWGPU_HEAP_SYSTEM, 0,
+	             SWGPU_VA_READ | SWGPU_VA_WRITE);
+	api_buf_init(&bout, dev, b, 4096, SWGPU_HEAP_SYSTEM, SWGPU_BO_CACHED,
+	             SWGPU_VA_WRITE);
+	api_cmd_init(&acmd, dev, a, 64);
+	api_cmd_init(&bcmd, dev, b, 256);
+	swgpu_syncobj *tl, *bdone;
+	api_ok(swgpu_syncobj_create(dev, SWGPU_SYNCOBJ_TIMELINE, 0, &tl));
+	api_ok(swgpu_syncobj_create(dev, SWGPU_SYNCOBJ_TIMELINE, 0, &bdone));
+
+	api_emit_write32(&acmd, sem.va + 64, 1);
+	api_emit_sem_wait(&acmd, sem.va, 1);
+	swgpu_ib aib = api_cmd_end(&acmd);
+	swgpu_sync_point as = { tl, 1, 0 };
+	api_ok(api_submit(qa, &aib, NULL, 0, &as, 1, NULL));
+	assert_true(api_poll32(sem.cpu + 64, 1, api_deadline_ms(API_WAIT_MS)));
+
+	api_emit_write32(&bcmd, bout.va, 0xbad);
+	swgpu_ib bib = api_cmd_end(&bcmd);
+	swgpu_sync_point bw = { tl, 1, 0 }, bs = { bdone, 1, 0 };
+	uint64_t bseq;
+	api_ok(api_submit(qb, &bib, &bw, 1, &bs, 1, &bseq));
+	/* And innocent work queued behind the hang on copy0. */
+	api_emit_write32(&bcmd, bout.va + 8, 0xc0c0);
+	swgpu_ib bib2 = api_cmd_end(&bcmd);
+	api_ok(api_submit(qb2, &bib2, NULL, 0, NULL, 0, NULL));
+
+	uint64_t one = 1;
+	api_check(SWGPU_ERR_CONTEXT_LOST,
+	          swgpu_syncobj_wait(&bdone, &one, 1, 0,
+	                             api_deadline_ms(API_WAIT_MS), NULL));
+	api_check(SWGPU_ERR_CONTEXT_LOST,
+	          swgpu_queue_wait(qb, bseq, api_deadline_ms(API_WAIT_MS)));
+	api_queue_idle(qb2);
+	swgpu_fault_info fa, fb;
+	assert_int_equal(swgpu_context_query_state(a, &fa),
+	                 SWGPU_CONTEXT_GUILTY);
+	assert_int_equal(fa.kind, SWGPU_FAULT_HANG);
+	swgpu_context_state sb = swgpu_context_query_state(b, &fb);
+	if (sb == SWGPU_CONTEXT_GUILTY)
+		fail_msg("innocent context blamed: %s", fb.message);
+	assert_int_equal(api_load32(bout.cpu), 0);
+	assert_int_equal(api_load32(bout.cpu + 8), 0xc0c0);
+	if (sb == SWGPU_CONTEXT_OK) {
+		api_emit_write32(&bcmd, bout.va + 4, 0x900d);
+		swgpu_ib ib3 = api_cmd_end(&bcmd);
+		api_ok(api_submit(qb, &ib3, NULL, 0, NULL, 0, NULL));
+		api_queue_idle(qb);
+		assert_int_equal(api_load32(bout.cpu + 4), 0x900d);
+	}
+	swgpu_syncobj_destroy(tl);
+	swgpu_syncobj_destroy(bdone);
+	api_cmd_fini(&bcmd);
+	api_cmd_fini(&acmd);
+	api_buf_fini(&bout);
+	api_buf_fini(&sem);
+	swgpu_queue_destroy(qa);
+	swgpu_queue_destroy(qb);
+	swgpu_queue_destroy(qb2);
+	swgpu_context_destroy(a);
+	swgpu_context_destroy(b);
+	swgpu_device_close(dev);
+}
+
 int
 main(void)
 {
@@ -294,6 +380,7 @@ main(void)
 		cmocka_unit_test(test_many_packets_are_not_a_hang),
 		cmocka_unit_test(test_unmap_under_stuck_sem_wait),
 		cmocka_unit_test(test_destroy_context_with_stuck_job),
+		cmocka_unit_test(test_hang_blames_only_the_hung_context),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -361,7 +361,10 @@ test_ring_backpressure(void **state)
 }
 
 /* A full ring: a HIGH priority queue's job enters before the backlog of
- * a LOW priority queue on the same engine. */
+ * a LOW priority queue on the same engine. The engine is held on a gate
+ * (SEM_WAIT on a host-written word) until both queues have submitted, and
+ * every job stamps the time it ran, so the check does not depend on how
+ * fast the host thread happens to run. */
 static void
 test_priority(void **state)
 {
@@ -370,7 +373,7 @@ test_priority(void **state)
 	swgpu_device *dev;
 	swgpu_context *ctx;
 	swgpu_queue *lo, *hi;
-	struct buf data, ib;
+	struct buf data, ib, stamps;
 
 	small_config(&cfg);
 	cfg.ring_size = 4096;
@@ -383,22 +386,46 @@ test_priority(void **state)
 	                                    SWGPU_PRIORITY_HIGH, &hi),
 	                 SWGPU_OK);
 	buf_make(dev, ctx, 256 * 1024, &data);
-	buf_make(dev, ctx, 4096, &ib);
+	buf_make(dev, ctx, (JOBS + 2) * 16 * sizeof(uint32_t), &ib);
+	buf_make(dev, ctx, (JOBS + 2) * sizeof(uint64_t), &stamps);
+	uint64_t *gate = (uint64_t *)stamps.cpu + JOBS + 1;
 	uint32_t *p = (uint32_t *)ib.cpu;
-	swgpu_emit_fill(p, data.va, 256 * 1024, 0x33333333u);
-	swgpu_emit_write_data_header(p + 8, data.va, 1);
-	p[11] = 0x77;
-	for (int i = 0; i < JOBS; i++)
-		submit_ib(lo, ib.va, SWGPU_LEN_FILL, NULL, 0, NULL, 0);
-	submit_ib(hi, ib.va + 32, 4, NULL, 0, NULL, 0);
+	/* IB j (16 dwords each): [gate wait for j == 0] FILL, TIMESTAMP. */
+	for (uint32_t j = 0; j <= JOBS; j++) {
+		uint32_t *q = p + 16 * j, n = 0;
+		if (j == 0)
+			n += swgpu_emit_sem_wait(q, stamps.va + 8 * (JOBS + 1),
+			                         1);
+		else
+			n += swgpu_emit_nop(q, SWGPU_LEN_SEM_WAIT);
+		n += swgpu_emit_fill(q + n, data.va, 256 * 1024, 0x33333333u);
+		n += swgpu_emit_timestamp(q + n, stamps.va + 8 * j);
+		assert_true(n <= 16);
+	}
+	/* LOW jobs 0..JOBS-1 use IBs 0..JOBS-1; the HIGH job IB JOBS. */
+	for (uint32_t i = 0; i < JOBS; i++)
+		submit_ib(lo, ib.va + 64 * i,
+		          SWGPU_LEN_SEM_WAIT + SWGPU_LEN_FILL +
+		          SWGPU_LEN_TIMESTAMP, NULL, 0, NULL, 0);
+	submit_ib(hi, ib.va + 64 * JOBS,
+	          SWGPU_LEN_SEM_WAIT + SWGPU_LEN_FILL + SWGPU_LEN_TIMESTAMP,
+	          NULL, 0, NULL, 0);
+	__atomic_store_n(gate, 1, __ATOMIC_RELEASE);
 	assert_int_equal(swgpu_queue_wait(hi, 1, deadline()), SWGPU_OK);
-	/* The ring holds far fewer than JOBS fills. */
-	assert_true(swgpu_queue_completed(lo) < JOBS);
 	assert_int_equal(swgpu_queue_wait(lo, 0, deadline()), SWGPU_OK);
+	const uint64_t *ts = (const uint64_t *)stamps.cpu;
+	/* LOW jobs ran in order, and the HIGH one overtook the backlog
+	 * that was still outside the ring (the ring holds far fewer than
+	 * JOBS jobs). */
+	for (uint32_t i = 1; i < JOBS; i++)
+		assert_true(ts[i] >= ts[i - 1]);
+	assert_true(ts[JOBS] != 0);
+	assert_true(ts[JOBS] < ts[JOBS - 1]);
 	assert_int_equal(((uint32_t *)data.cpu)[0], 0x33333333u);
 
 	buf_free(ctx, &data);
 	buf_free(ctx, &ib);
+	buf_free(ctx, &stamps);
 	swgpu_context_destroy(ctx);
 	swgpu_device_close(dev);
 }

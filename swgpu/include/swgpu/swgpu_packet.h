@@ -51,7 +51,9 @@ enum swgpu_opcode {
 	SWGPU_OP_SEM_WAIT = 0x05,
 	SWGPU_OP_SEM_SIGNAL = 0x06,
 	SWGPU_OP_TIMESTAMP = 0x07,
-	SWGPU_OP_COUNT
+	/* 0x10..0x1f: image packets (see "Image packets" below).
+	 * 0x20..0x2f: compute packets (see "Compute packets" below). */
+	SWGPU_OP_COUNT = 0x30   /* size of the decoder's opcode table */
 };
 
 #define SWGPU_SIGNAL_WRITE_MAX (1u << 0)
@@ -168,5 +170,13 @@ swgpu_emit_timestamp(uint32_t *p, uint64_t va)
 	swgpu_pkt_put64(p + 1, va);
 	return SWGPU_LEN_TIMESTAMP;
 }
+
+/* ------------------------------------------------------------------ */
+/* Image packets (opcodes 0x10..0x1f)                                  */
+/* ------------------------------------------------------------------ */
+
+/* ------------------------------------------------------------------ */
+/* Compute packets (opcodes 0x20..0x2f)                                */
+/* ------------------------------------------------------------------ */
 
 #endif /* SWGPU_PACKET_H */
