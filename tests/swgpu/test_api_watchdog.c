@@ -371,6 +371,53 @@ test_hang_blames_only_the_hung_context(void **state)
 	swgpu_device_close(dev);
 }
 
+
+/* Each SEM_WAIT is satisfied within the hang timeout, the job as a whole
+ * runs several timeouts long: that is progress, not a hang. */
+static void
+test_slow_but_moving_sem_waits(void **state)
+{
+	const uint32_t hang_ms = 600, steps = 5, step_ms = 200;
+	swgpu_device *dev = open_dev(hang_ms);
+	swgpu_context *ctx;
+	api_ok(swgpu_context_create(dev, &ctx));
+	swgpu_queue *q = api_queue(ctx, SWGPU_ENGINE_COPY, 0);
+	struct api_buf mem;
+	struct api_cmd cmd;
+	api_buf_init(&mem, dev, ctx, 4096, SWGPU_HEAP_SYSTEM, 0,
+	             SWGPU_VA_READ | SWGPU_VA_WRITE);
+	api_cmd_init(&cmd, dev, ctx, 256);
+	for (uint32_t k = 1; k <= steps; k++) {
+		api_emit_write32(&cmd, mem.va + 64, k);
+		api_emit_sem_wait(&cmd, mem.va, k);
+	}
+	api_emit_write32(&cmd, mem.va + 68, 0xd0e);
+	swgpu_ib ib = api_cmd_end(&cmd);
+	uint64_t t0 = swgpu_now_ns();
+	api_ok(api_submit(q, &ib, NULL, 0, NULL, 0, NULL));
+	for (uint32_t k = 1; k <= steps; k++) {
+		assert_true(api_poll32(mem.cpu + 64, k,
+		                       api_deadline_ms(API_WAIT_MS)));
+		struct timespec ts = { 0, (long)step_ms * 1000000 };
+		nanosleep(&ts, NULL); /* the GPU is meant to wait here */
+		api_store64(mem.cpu, k);
+	}
+	swgpu_result r = swgpu_queue_wait(q, 0, api_deadline_ms(API_WAIT_MS));
+	if (r != SWGPU_OK) {
+		swgpu_fault_info fi;
+		swgpu_context_query_state(ctx, &fi);
+		fail_msg("slow job failed after %.0f ms: %s",
+		         (swgpu_now_ns() - t0) / 1e6, fi.message);
+	}
+	assert_int_equal(api_load32(mem.cpu + 68), 0xd0e);
+	assert_true(swgpu_now_ns() - t0 > (uint64_t)hang_ms * 1000000);
+	api_cmd_fini(&cmd);
+	api_buf_fini(&mem);
+	swgpu_queue_destroy(q);
+	swgpu_context_destroy(ctx);
+	swgpu_device_close(dev);
+}
+
 int
 main(void)
 {
@@ -378,6 +425,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_long_copy_is_not_a_hang),
 		cmocka_unit_test(test_many_packets_are_not_a_hang),
+		cmocka_unit_test(test_slow_but_moving_sem_waits),
 		cmocka_unit_test(test_unmap_under_stuck_sem_wait),
 		cmocka_unit_test(test_destroy_context_with_stuck_job),
 		cmocka_unit_test(test_hang_blames_only_the_hung_context),

@@ -22,7 +22,9 @@
  *   INDIRECT_BUFFER
  *                  1-2: va, 3: size_dw. Executes the IB, then continues
  *                  after this packet (a call). Nesting is limited to
- *                  swgpu_device_info.max_ib_depth.
+ *                  swgpu_device_info.max_ib_depth, counting a submitted
+ *                  IB as level 1: a job may nest max_ib_depth - 1
+ *                  INDIRECT_BUFFER packets deep.
  *   COPY           1-2: dst va, 3-4: src va, 5-6: size in bytes. Any size
  *                  and byte alignment. Overlapping ranges: memmove.
  *   FILL           1-2: dst va, 3-4: size in bytes, 5: 32-bit pattern.

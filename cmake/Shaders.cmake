@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: MIT
+# GLSL compute shaders compiled at build time by glslangValidator into C
+# headers holding the SPIR-V words:
+#
+#   swgpu_add_shaders(<target> <shader.comp>...)
+#
+# compiles each <dir>/<name>.comp to ${CMAKE_CURRENT_BINARY_DIR}/shaders/
+# <name>.spv.h declaring `const uint32_t <name>_spv[]` (dots and
+# dashes in <name> become underscores), and adds that directory to
+# <target>'s include path: #include "<name>.spv.h".
+find_program(GLSLANG_VALIDATOR glslangValidator REQUIRED)
+
+function(swgpu_add_shaders target)
+  set(outdir ${CMAKE_CURRENT_BINARY_DIR}/shaders)
+  file(MAKE_DIRECTORY ${outdir})
+  set(headers)
+  foreach(src ${ARGN})
+    get_filename_component(abs ${src} ABSOLUTE)
+    get_filename_component(name ${src} NAME_WE)
+    string(REGEX REPLACE "[.-]" "_" var ${name})
+    set(out ${outdir}/${name}.spv.h)
+    add_custom_command(
+      OUTPUT ${out}
+      COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.3 --quiet
+              --vn ${var}_spv -o ${out} ${abs}
+      DEPENDS ${abs}
+      COMMENT "glslang ${name}.comp"
+      VERBATIM)
+    list(APPEND headers ${out})
+  endforeach()
+  add_custom_target(${target}_shaders DEPENDS ${headers})
+  add_dependencies(${target} ${target}_shaders)
+  target_include_directories(${target} PRIVATE ${outdir})
+endfunction()
