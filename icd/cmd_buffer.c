@@ -236,6 +236,10 @@ cmd_reset(struct icd_cmd_buffer *cb, bool release)
 	cb->record_result = VK_SUCCESS;
 	cb->usage = 0;
 	cb->state = ICD_CMD_INITIAL;
+	/* Bound state does not survive a reset: a dispatch without a new
+	 * pipeline bind must not reach a pipeline destroyed since. */
+	memset(&cb->compute, 0, sizeof(cb->compute));
+	cb->compute.dirty = true;
 }
 
 static void

@@ -71,6 +71,24 @@ struct icd_cmd_buffer {
 	swgpu_ib *ibs;
 	uint32_t ib_count;
 	uint32_t ib_capacity;
+
+	/* --- COMPUTE-ICD: compute bind-point state (cmd_compute.c) --- */
+	/* What vkCmdBindPipeline / BindDescriptorSets / PushConstants left
+	 * for the next dispatch. The spec makes this state undefined at
+	 * each vkBeginCommandBuffer and requires a pipeline bind before a
+	 * dispatch; binding a pipeline marks the table dirty, so a new
+	 * recording never reuses a table of an old one. */
+	struct icd_compute_state {
+		struct icd_pipeline *pipeline;
+		uint64_t set_va[8];             /* SWGPU_BIND_TABLE_MAX_SETS */
+		uint32_t dynamic_offsets[16];   /* ..._MAX_DYNAMIC */
+		uint8_t push[256];              /* ..._PUSH_BYTES */
+		/* VA of the last bind table written, valid while !dirty:
+		 * dispatches with unchanged state share one table. */
+		uint64_t table_va;
+		bool dirty;
+	} compute;
+	/* --- end COMPUTE-ICD --- */
 };
 
 ICD_DEFINE_HANDLE_CASTS(icd_cmd_pool, VkCommandPool,

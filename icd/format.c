@@ -1,27 +1,196 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * format.c — supported image formats, format features and image format
- * properties (see format.h for what is offered and why).
+ * format.c — supported image formats, their planes, format features and
+ * image format properties (see format.h for what is offered and why).
  */
+#include <swgpu/swgpu_format.h>
+
 #include "format.h"
+
+static uint32_t
+icd_engine_format(VkFormat format)
+{
+	const struct icd_format_desc *d = icd_format_describe(format);
+
+	return d ? d->swgpu_format : 0;
+}
+
+static void
+icd_plane_set(struct icd_plane_format *p, VkImageAspectFlagBits aspect,
+              uint32_t block_size, VkFormat plane_format)
+{
+	p->aspect = aspect;
+	p->block_size = block_size;
+	p->block_w = 1;
+	p->block_h = 1;
+	p->swgpu_format = icd_engine_format(plane_format);
+}
+
+/* Depth/stencil: the depth plane holds the aspect's buffer packing, so its
+ * engine format is the single-aspect format with that packing. */
+static bool
+icd_format_depth_stencil(const struct icd_format_desc *d,
+                         struct icd_format *f)
+{
+	VkFormat depth;
+	uint32_t depth_size;
+
+	switch (d->depth_bits) {
+	case 0:
+		depth = VK_FORMAT_UNDEFINED;
+		depth_size = 0;
+		break;
+	case 16:
+		depth = VK_FORMAT_D16_UNORM;
+		depth_size = 2;
+		break;
+	case 24:
+		depth = VK_FORMAT_X8_D24_UNORM_PACK32;
+		depth_size = 4;
+		break;
+	case 32:
+		depth = VK_FORMAT_D32_SFLOAT;
+		depth_size = 4;
+		break;
+	default:
+		return false;
+	}
+	if (d->stencil_bits && d->stencil_bits != 8)
+		return false;
+	if (depth_size) {
+		icd_plane_set(&f->planes[f->plane_count++],
+		              VK_IMAGE_ASPECT_DEPTH_BIT, depth_size, depth);
+		f->aspects |= VK_IMAGE_ASPECT_DEPTH_BIT;
+	}
+	if (d->stencil_bits) {
+		icd_plane_set(&f->planes[f->plane_count++],
+		              VK_IMAGE_ASPECT_STENCIL_BIT, 1,
+		              VK_FORMAT_S8_UINT);
+		f->aspects |= VK_IMAGE_ASPECT_STENCIL_BIT;
+	}
+	return true;
+}
+
+static bool
+icd_format_compressed_ok(const struct icd_format_desc *d)
+{
+	switch (d->compression) {
+	case ICD_COMPRESSION_BC:
+	case ICD_COMPRESSION_ETC2:
+	case ICD_COMPRESSION_EAC:
+	case ICD_COMPRESSION_ASTC_LDR:
+		return d->block_d == 1;
+	default:
+		/* ASTC HDR and PVRTC are extension formats. */
+		return false;
+	}
+}
+
+bool
+icd_format_get(VkFormat format, struct icd_format *f)
+{
+	const struct icd_format_desc *d = icd_format_describe(format);
+
+	memset(f, 0, sizeof(*f));
+	if (!d)
+		return false;
+	f->desc = d;
+	if (d->depth_bits || d->stencil_bits) {
+		if (icd_format_depth_stencil(d, f))
+			return true;
+		memset(f, 0, sizeof(*f));
+		return false;
+	}
+	if (d->compression != ICD_COMPRESSION_NONE) {
+		if (!icd_format_compressed_ok(d)) {
+			memset(f, 0, sizeof(*f));
+			return false;
+		}
+	} else if (d->texels_per_block != 1 || d->block_size < 1 ||
+	           d->block_size > 16) {
+		/* 24- and 32-byte (R64G64B64[A64]) texels are beyond the
+		 * 16-byte blocks the copy paths promise. */
+		memset(f, 0, sizeof(*f));
+		return false;
+	}
+	f->aspects = VK_IMAGE_ASPECT_COLOR_BIT;
+	f->plane_count = 1;
+	f->planes[0] = (struct icd_plane_format){
+		.aspect = VK_IMAGE_ASPECT_COLOR_BIT,
+		.block_size = d->block_size,
+		.block_w = d->block_w,
+		.block_h = d->block_h,
+		.swgpu_format = d->compression == ICD_COMPRESSION_NONE ?
+		                d->swgpu_format : 0,
+	};
+	return true;
+}
+
+int
+icd_format_plane(const struct icd_format *f, VkImageAspectFlags aspect)
+{
+	for (uint32_t p = 0; p < f->plane_count; p++)
+		if (f->planes[p].aspect == aspect)
+			return (int)p;
+	return -1;
+}
 
 uint32_t
 icd_format_block_size(VkFormat format)
 {
-	/* The table is generated from vk.xml's <formats> (icd_structs.c). */
-	return icd_format_color_block_size(format);
+	struct icd_format f;
+
+	return icd_format_get(format, &f) ? f.desc->block_size : 0;
 }
 
-VkFormatFeatureFlags
+/* The engine blits a plane when it decodes and encodes its format. */
+static bool
+icd_plane_blittable(const struct icd_plane_format *p)
+{
+	return p->swgpu_format &&
+	       swgpu_format_blittable((enum swgpu_format)p->swgpu_format);
+}
+
+VkFormatFeatureFlags2
 icd_format_features(VkFormat format, VkImageTiling tiling)
 {
-	if (!icd_format_block_size(format))
+	VkFormatFeatureFlags2 feat = VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT |
+	                             VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
+	struct icd_format f;
+	bool blit = true;
+
+	if (!icd_format_get(format, &f))
 		return 0;
+	/* LINEAR and OPTIMAL share one layout (image.c). */
 	if (tiling != VK_IMAGE_TILING_LINEAR &&
 	    tiling != VK_IMAGE_TILING_OPTIMAL)
 		return 0;
-	return VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
-	       VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+	/* Except: no LINEAR depth+stencil formats. The host would need
+	 * vkGetImageSubresourceLayout per aspect plane, which Vulkan 1.3
+	 * (VUID-vkGetImageSubresourceLayout-format-04462/04463, as the
+	 * validation layer checks them) does not let an application ask
+	 * for; single-aspect depth or stencil formats are fine. */
+	if (tiling == VK_IMAGE_TILING_LINEAR && f.plane_count > 1)
+		return 0;
+	if (f.desc->compression != ICD_COMPRESSION_NONE)
+		return feat;
+	/* vkCmdClearColorImage/ClearDepthStencilImage need TRANSFER_DST
+	 * only, and they encode the clear value like a blit writes texels:
+	 * a format the engine cannot encode is not offered at all rather
+	 * than offered with a clear that cannot work. */
+	for (uint32_t p = 0; p < f.plane_count; p++)
+		blit = blit && icd_plane_blittable(&f.planes[p]);
+	if (!blit)
+		return 0;
+	feat |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT |
+	        VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
+	/* Depth/stencil blits are NEAREST only; integer formats have no
+	 * LINEAR filtering. With BLIT_SRC this bit means LINEAR blits. */
+	if (f.aspects == VK_IMAGE_ASPECT_COLOR_BIT &&
+	    f.desc->numeric != ICD_NUMERIC_UINT &&
+	    f.desc->numeric != ICD_NUMERIC_SINT)
+		feat |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+	return feat;
 }
 
 static uint32_t
@@ -34,6 +203,18 @@ icd_log2_floor(uint32_t v)
 	return r;
 }
 
+/* Create flags whose meaning the layout honours: the layout of an image
+ * does not depend on them (views, cube and 2D-array views of 3D images
+ * only reinterpret it) and aliasing images with identical create infos
+ * get identical layouts. */
+#define ICD_IMAGE_CREATE_SUPPORTED \
+	(VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | \
+	 VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT | \
+	 VK_IMAGE_CREATE_ALIAS_BIT | \
+	 VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT | \
+	 VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT | \
+	 VK_IMAGE_CREATE_EXTENDED_USAGE_BIT)
+
 VkResult
 icd_image_format_properties(struct icd_physical_device *pdev,
                             VkFormat format, VkImageType type,
@@ -42,16 +223,32 @@ icd_image_format_properties(struct icd_physical_device *pdev,
                             VkImageFormatProperties *props)
 {
 	const VkPhysicalDeviceLimits *l = &pdev->properties.limits;
+	VkFormatFeatureFlags2 feat = icd_format_features(format, tiling);
+	struct icd_format f;
 	VkExtent3D max;
-	uint32_t layers;
+	uint32_t layers, m;
 
 	memset(props, 0, sizeof(*props));
-	if (!icd_format_features(format, tiling))
+	if (!feat || !icd_format_get(format, &f))
 		return VK_ERROR_FORMAT_NOT_SUPPORTED;
-	if (usage & ~ICD_IMAGE_USAGE_SUPPORTED)
+	if (!usage || (usage & ~ICD_IMAGE_USAGE_SUPPORTED))
 		return VK_ERROR_FORMAT_NOT_SUPPORTED;
-	/* No views, sparse, aliasing or protected images yet. */
-	if (flags)
+	/* No sparse, protected, disjoint or split-instance images. */
+	if (flags & ~ICD_IMAGE_CREATE_SUPPORTED)
+		return VK_ERROR_FORMAT_NOT_SUPPORTED;
+	if ((flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) &&
+	    type != VK_IMAGE_TYPE_2D)
+		return VK_ERROR_FORMAT_NOT_SUPPORTED;
+	if ((flags & VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT) &&
+	    type != VK_IMAGE_TYPE_3D)
+		return VK_ERROR_FORMAT_NOT_SUPPORTED;
+	if ((flags & VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT) &&
+	    f.desc->compression == ICD_COMPRESSION_NONE)
+		return VK_ERROR_FORMAT_NOT_SUPPORTED;
+	/* Compressed blocks: 2D images only (1D and 3D block images are
+	 * optional and not what block-compressed content is made for). */
+	if (f.desc->compression != ICD_COMPRESSION_NONE &&
+	    type != VK_IMAGE_TYPE_2D)
 		return VK_ERROR_FORMAT_NOT_SUPPORTED;
 
 	switch (type) {
@@ -60,8 +257,12 @@ icd_image_format_properties(struct icd_physical_device *pdev,
 		layers = l->maxImageArrayLayers;
 		break;
 	case VK_IMAGE_TYPE_2D:
-		max = (VkExtent3D){ l->maxImageDimension2D,
-		                    l->maxImageDimension2D, 1 };
+		if (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT)
+			max = (VkExtent3D){ l->maxImageDimensionCube,
+			                    l->maxImageDimensionCube, 1 };
+		else
+			max = (VkExtent3D){ l->maxImageDimension2D,
+			                    l->maxImageDimension2D, 1 };
 		layers = l->maxImageArrayLayers;
 		break;
 	case VK_IMAGE_TYPE_3D:
@@ -73,22 +274,16 @@ icd_image_format_properties(struct icd_physical_device *pdev,
 	default:
 		return VK_ERROR_FORMAT_NOT_SUPPORTED;
 	}
-	if (tiling == VK_IMAGE_TILING_LINEAR) {
-		/* The spec's minimum for linear images, and all that the
-		 * layout code promises a host-visible pitch for. */
-		if (type != VK_IMAGE_TYPE_2D)
-			return VK_ERROR_FORMAT_NOT_SUPPORTED;
-		props->maxExtent = max;
-		props->maxMipLevels = 1;
-		props->maxArrayLayers = 1;
-	} else {
-		uint32_t m = max.width > max.height ? max.width : max.height;
-
-		m = m > max.depth ? m : max.depth;
-		props->maxExtent = max;
-		props->maxMipLevels = icd_log2_floor(m) + 1;
-		props->maxArrayLayers = layers;
-	}
+	/* LINEAR images have the OPTIMAL layout (image.c), so they get the
+	 * same limits: mips, layers and 1D/3D included. */
+	m = max.width > max.height ? max.width : max.height;
+	m = m > max.depth ? m : max.depth;
+	props->maxExtent = max;
+	props->maxMipLevels = icd_log2_floor(m) + 1;
+	if (props->maxMipLevels > ICD_MAX_MIP_LEVELS)
+		props->maxMipLevels = ICD_MAX_MIP_LEVELS;
+	props->maxArrayLayers = layers;
+	/* No multisampling: resolves are not offered either. */
 	props->sampleCounts = VK_SAMPLE_COUNT_1_BIT;
 	/* 2 GiB: the spec's minimum, and below every heap. */
 	props->maxResourceSize = UINT64_C(1) << 31;
@@ -100,9 +295,10 @@ icd_GetPhysicalDeviceFormatProperties(VkPhysicalDevice physicalDevice,
                                       VkFormat format,
                                       VkFormatProperties *pFormatProperties)
 {
-	pFormatProperties->linearTilingFeatures =
+	/* Every bit offered is one of the 32-bit VkFormatFeatureFlagBits. */
+	pFormatProperties->linearTilingFeatures = (VkFormatFeatureFlags)
 		icd_format_features(format, VK_IMAGE_TILING_LINEAR);
-	pFormatProperties->optimalTilingFeatures =
+	pFormatProperties->optimalTilingFeatures = (VkFormatFeatureFlags)
 		icd_format_features(format, VK_IMAGE_TILING_OPTIMAL);
 	pFormatProperties->bufferFeatures = 0;
 }
@@ -118,12 +314,14 @@ icd_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice physicalDevice,
 	for (VkBaseOutStructure *s = pFormatProperties->pNext; s;
 	     s = s->pNext) {
 		if (s->sType == VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3) {
-			/* Core 1.3: the same bits in 64-bit flags. */
+			/* Core 1.3: the same features in 64-bit flags. */
 			VkFormatProperties3 *p3 = (void *)s;
 
-			p3->linearTilingFeatures = p->linearTilingFeatures;
-			p3->optimalTilingFeatures = p->optimalTilingFeatures;
-			p3->bufferFeatures = p->bufferFeatures;
+			p3->linearTilingFeatures = icd_format_features(
+				format, VK_IMAGE_TILING_LINEAR);
+			p3->optimalTilingFeatures = icd_format_features(
+				format, VK_IMAGE_TILING_OPTIMAL);
+			p3->bufferFeatures = 0;
 		}
 	}
 }
@@ -145,9 +343,12 @@ icd_GetPhysicalDeviceImageFormatProperties2(
 	const VkPhysicalDeviceImageFormatInfo2 *pInfo,
 	VkImageFormatProperties2 *pProps)
 {
-	const VkPhysicalDeviceExternalImageFormatInfo *ext =
-		icd_find_struct(pInfo->pNext,
-			VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO);
+	const VkPhysicalDeviceExternalImageFormatInfo *ext = icd_find_struct(
+		pInfo->pNext,
+		VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO);
+	const VkImageStencilUsageCreateInfo *su = icd_find_struct(
+		pInfo->pNext,
+		VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO);
 	VkResult r;
 
 	r = icd_image_format_properties(
@@ -157,13 +358,17 @@ icd_GetPhysicalDeviceImageFormatProperties2(
 	/* No external memory handle types are supported. */
 	if (r == VK_SUCCESS && ext && ext->handleType)
 		r = VK_ERROR_FORMAT_NOT_SUPPORTED;
+	/* A separate stencil usage must be supported too (core 1.2). */
+	if (r == VK_SUCCESS && su &&
+	    (su->stencilUsage & ~ICD_IMAGE_USAGE_SUPPORTED))
+		r = VK_ERROR_FORMAT_NOT_SUPPORTED;
 	for (VkBaseOutStructure *s = pProps->pNext; s; s = s->pNext) {
-		if (s->sType == VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES) {
-			VkExternalImageFormatProperties *e = (void *)s;
+		VkExternalImageFormatProperties *e = (void *)s;
 
+		if (s->sType ==
+		    VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES)
 			memset(&e->externalMemoryProperties, 0,
 			       sizeof(e->externalMemoryProperties));
-		}
 	}
 	if (r != VK_SUCCESS)
 		memset(&pProps->imageFormatProperties, 0,

@@ -1,31 +1,71 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * format.h — the formats images may have, and what the device reports for
- * them.
+ * format.h — the formats images may have, how each aspect of a format is
+ * stored (its plane), and what the device reports for them.
  *
- * Images exist so applications can create, bind and lay them out; the
- * image copy commands come later. Every uncompressed single-plane color
- * format of core 1.0 with a texel block of 1..16 bytes (8..128 bits) is
- * allowed, with TRANSFER_SRC|TRANSFER_DST usage, one sample, and
- * LINEAR (2D, one mip level, one layer) or OPTIMAL tiling (1D/2D/3D, mips,
- * layers; laid out exactly like LINEAR since there is no tiling hardware).
- * Depth/stencil, compressed and multi-planar formats report no features.
- * Buffers report no format features (no texel buffers without shaders).
+ * Offered (core 1.0 formats; the table comes from vk.xml through
+ * gen_formats.py):
+ *   - every uncompressed colour format with a 1..16-byte texel block
+ *     (packed, sRGB, scaled and 64-bit component formats included):
+ *     TRANSFER_SRC/DST; BLIT_SRC/DST when the engine can decode and encode
+ *     it (swgpu_format_blittable), plus SAMPLED_IMAGE_FILTER_LINEAR (which,
+ *     with BLIT_SRC, means "LINEAR blits") when it is not an integer format;
+ *   - D16_UNORM, X8_D24_UNORM_PACK32, D32_SFLOAT, S8_UINT,
+ *     D16_UNORM_S8_UINT, D24_UNORM_S8_UINT, D32_SFLOAT_S8_UINT: TRANSFER,
+ *     and BLIT (NEAREST only, as the spec requires) when the engine
+ *     blits their plane formats;
+ *   - BC1-7, ETC2/EAC and ASTC LDR as opaque blocks: TRANSFER only,
+ *     2D images only.
+ * LINEAR and OPTIMAL tiling report the same (both use the same layout,
+ * image.c), except that the three depth+stencil formats are OPTIMAL only
+ * (format.c says why). Buffers report no format features (no texel
+ * buffers).
+ *
+ * Planes: depth and stencil live in separate planes (plane 0 depth, plane
+ * 1 stencil) whose texels are exactly the spec's buffer packing of the
+ * aspect (D16: 2 bytes; X8_D24 and the D24 of D24S8: 4 bytes, depth in the
+ * low 24 bits; D32F: 4 bytes; S8: 1 byte), so every aspect copy between an
+ * image and a buffer is a plain pitched copy.
  */
 #ifndef ICD_FORMAT_H
 #define ICD_FORMAT_H
 
 #include "icd.h"
+#include "icd_format_table.h"
 
 #define ICD_IMAGE_USAGE_SUPPORTED \
 	(VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT)
 
+#define ICD_MAX_FORMAT_PLANES 2
+
+/* One stored aspect of a format. */
+struct icd_plane_format {
+	VkImageAspectFlagBits aspect;
+	uint32_t block_size;            /* bytes per block */
+	uint32_t block_w, block_h;      /* block extent in texels */
+	uint32_t swgpu_format;          /* engine format, 0 = copies only */
+};
+
+struct icd_format {
+	const struct icd_format_desc *desc;
+	VkImageAspectFlags aspects;
+	uint32_t plane_count;
+	struct icd_plane_format planes[ICD_MAX_FORMAT_PLANES];
+};
+
+/* Describe a format offered for images; false (and *f zeroed) if images
+ * of the format are not supported. */
+bool icd_format_get(VkFormat format, struct icd_format *f);
+
+/* Plane index of an aspect (COLOR/DEPTH/STENCIL), -1 if absent. */
+int icd_format_plane(const struct icd_format *f, VkImageAspectFlags aspect);
+
 /* Bytes per texel block, 0 if images of the format are not supported. */
 uint32_t icd_format_block_size(VkFormat format);
 
-/* Format features of a supported format for a tiling (0 otherwise). */
-VkFormatFeatureFlags icd_format_features(VkFormat format,
-                                         VkImageTiling tiling);
+/* Format features of a format for a tiling (0 if not supported). */
+VkFormatFeatureFlags2 icd_format_features(VkFormat format,
+                                          VkImageTiling tiling);
 
 /* Checks an image description against what the device supports; fills
  * *props with the limits when it is supported. */

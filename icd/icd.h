@@ -260,9 +260,20 @@ struct icd_image {
 	VkImageTiling tiling;
 	VkImageUsageFlags usage;
 	VkImageCreateFlags flags;
-	uint32_t texel_block_size;   /* bytes per texel block */
-	VkDeviceSize array_pitch;    /* bytes between array layers */
-	struct icd_subresource_layout mips[ICD_MAX_MIP_LEVELS]; /* layer 0 */
+	/* One plane per stored aspect (image.c): colour, or depth then
+	 * stencil. Subresource (plane p, mip m, layer a) starts at
+	 * planes[p].offset + a * planes[p].array_pitch +
+	 * planes[p].mips[m].offset; pitches count texel blocks. */
+	uint32_t plane_count;
+	struct icd_image_plane {
+		VkImageAspectFlagBits aspect;
+		uint32_t block_size;         /* bytes per texel block */
+		uint32_t block_w, block_h;   /* block extent in texels */
+		uint32_t swgpu_format;       /* enum swgpu_format, 0 = none */
+		VkDeviceSize offset;         /* from the image's start */
+		VkDeviceSize array_pitch;    /* bytes between array layers */
+		struct icd_subresource_layout mips[ICD_MAX_MIP_LEVELS];
+	} planes[2];
 	VkDeviceSize size;
 	VkDeviceSize alignment;
 	struct icd_device_memory *mem;

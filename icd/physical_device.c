@@ -3,12 +3,15 @@
  * physical_device.c — one VkPhysicalDevice per swgpu device: properties,
  * limits, features, queue families and memory types, told truthfully.
  *
- * What the device can do today is the transfer subset: copies, fills,
- * updates, barriers, events, timestamps, fences and semaphores. There are
- * no shaders, so every shader/graphics feature is FALSE and every limit of
- * such a feature is the spec's required minimum, never more.
+ * What the device can do: transfers, barriers, events, timestamps, fences
+ * and semaphores on every queue, and compute shaders (DISPATCH) on the
+ * compute-class family. Compute limits and shader features come from the
+ * engine's own constants and capability query (swgpu.h "Shaders"); there
+ * is no graphics engine, so graphics limits are the spec's minimums.
  */
 #include <stdio.h>
+
+#include <spirv/unified1/spirv.h>
 
 #include "icd.h"
 #include "format.h"
@@ -30,8 +33,9 @@ enum {
 static void
 icd_physical_device_init_queues(struct icd_physical_device *pdev)
 {
-	/* Family order: compute-class engines first, then copy engines. For
-	 * now both only advertise TRANSFER: COMPUTE comes with shaders. */
+	/* Family order: compute-class engines first (COMPUTE|TRANSFER: they
+	 * run DISPATCH and every transfer packet), then copy engines
+	 * (TRANSFER only). */
 	static const swgpu_engine_class order[] = {
 		SWGPU_ENGINE_COMPUTE, SWGPU_ENGINE_COPY,
 	};
@@ -46,7 +50,9 @@ icd_physical_device_init_queues(struct icd_physical_device *pdev)
 		if (n > ICD_MAX_QUEUES_PER_FAMILY)
 			n = ICD_MAX_QUEUES_PER_FAMILY;
 		f = &pdev->queue_families[pdev->queue_family_count++];
-		f->flags = VK_QUEUE_TRANSFER_BIT;
+		f->flags = order[i] == SWGPU_ENGINE_COMPUTE ?
+		           VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT :
+		           VK_QUEUE_TRANSFER_BIT;
 		f->queue_count = n;
 		f->engine_class = order[i];
 	}
@@ -124,27 +130,34 @@ icd_physical_device_init_limits(struct icd_physical_device *pdev,
 	l->maxImageArrayLayers = 256;
 	/* Shader-facing limits: the spec's required minimums. */
 	l->maxTexelBufferElements = 65536;
-	l->maxUniformBufferRange = 16384;
-	l->maxStorageBufferRange = 1u << 27;
-	l->maxPushConstantsSize = 128;
+	/* Buffer descriptors address up to SWGPU_SHADER_MAX_BUFFER_RANGE
+	 * bytes; uniform buffers promise the common 64 KiB. */
+	l->maxUniformBufferRange = 65536;
+	l->maxStorageBufferRange = SWGPU_SHADER_MAX_BUFFER_RANGE;
+	l->maxPushConstantsSize = SWGPU_SHADER_MAX_PUSH_CONSTANTS;
 	l->maxMemoryAllocationCount = ICD_MAX_MEMORY_ALLOCATIONS;
 	l->maxSamplerAllocationCount = 4000;
 	/* No tiling: buffers and images may share a page freely. */
 	l->bufferImageGranularity = 1;
 	l->sparseAddressSpaceSize = 0;
-	l->maxBoundDescriptorSets = 4;
+	/* Descriptor limits: sets and dynamic offsets are the engine's
+	 * bind table; buffer counts stay near the spec's minimums so a
+	 * shader's bindings fit SWGPU_SHADER_MAX_BINDINGS. Compute is the
+	 * only stage, so per-stage storage buffers = per-layout ones. */
+	l->maxBoundDescriptorSets = SWGPU_SHADER_MAX_SETS;
 	l->maxPerStageDescriptorSamplers = 16;
 	l->maxPerStageDescriptorUniformBuffers = 12;
-	l->maxPerStageDescriptorStorageBuffers = 4;
+	l->maxPerStageDescriptorStorageBuffers = 24;
 	l->maxPerStageDescriptorSampledImages = 16;
 	l->maxPerStageDescriptorStorageImages = 4;
 	l->maxPerStageDescriptorInputAttachments = 4;
 	l->maxPerStageResources = 128;
 	l->maxDescriptorSetSamplers = 96;
 	l->maxDescriptorSetUniformBuffers = 72;
+	/* 8 + 8 = SWGPU_SHADER_MAX_DYNAMIC_BUFFERS dynamic offsets. */
 	l->maxDescriptorSetUniformBuffersDynamic = 8;
 	l->maxDescriptorSetStorageBuffers = 24;
-	l->maxDescriptorSetStorageBuffersDynamic = 4;
+	l->maxDescriptorSetStorageBuffersDynamic = 8;
 	l->maxDescriptorSetSampledImages = 96;
 	l->maxDescriptorSetStorageImages = 24;
 	l->maxDescriptorSetInputAttachments = 4;
@@ -158,14 +171,16 @@ icd_physical_device_init_limits(struct icd_physical_device *pdev,
 	l->maxFragmentOutputAttachments = 4;
 	l->maxFragmentDualSrcAttachments = 0;
 	l->maxFragmentCombinedOutputResources = 4;
-	l->maxComputeSharedMemorySize = 16384;
-	l->maxComputeWorkGroupCount[0] = 65535;
-	l->maxComputeWorkGroupCount[1] = 65535;
-	l->maxComputeWorkGroupCount[2] = 65535;
-	l->maxComputeWorkGroupInvocations = 128;
-	l->maxComputeWorkGroupSize[0] = 128;
-	l->maxComputeWorkGroupSize[1] = 128;
-	l->maxComputeWorkGroupSize[2] = 64;
+	/* What the compute engine executes (swgpu.h "Shaders"). */
+	l->maxComputeSharedMemorySize = SWGPU_SHADER_MAX_SHARED_MEMORY;
+	l->maxComputeWorkGroupCount[0] = SWGPU_SHADER_MAX_WORKGROUP_COUNT;
+	l->maxComputeWorkGroupCount[1] = SWGPU_SHADER_MAX_WORKGROUP_COUNT;
+	l->maxComputeWorkGroupCount[2] = SWGPU_SHADER_MAX_WORKGROUP_COUNT;
+	l->maxComputeWorkGroupInvocations =
+		SWGPU_SHADER_MAX_WORKGROUP_INVOCATIONS;
+	l->maxComputeWorkGroupSize[0] = SWGPU_SHADER_MAX_WORKGROUP_SIZE_X;
+	l->maxComputeWorkGroupSize[1] = SWGPU_SHADER_MAX_WORKGROUP_SIZE_Y;
+	l->maxComputeWorkGroupSize[2] = SWGPU_SHADER_MAX_WORKGROUP_SIZE_Z;
 	l->subPixelPrecisionBits = 4;
 	l->subTexelPrecisionBits = 4;
 	l->mipmapPrecisionBits = 4;
@@ -181,8 +196,8 @@ icd_physical_device_init_limits(struct icd_physical_device *pdev,
 	l->viewportSubPixelBits = 0;
 	l->minMemoryMapAlignment = 64;
 	l->minTexelBufferOffsetAlignment = 256;
-	l->minUniformBufferOffsetAlignment = 256;
-	l->minStorageBufferOffsetAlignment = 256;
+	l->minUniformBufferOffsetAlignment = SWGPU_SHADER_MIN_BUFFER_ALIGNMENT;
+	l->minStorageBufferOffsetAlignment = SWGPU_SHADER_MIN_BUFFER_ALIGNMENT;
 	l->minTexelOffset = -8;
 	l->maxTexelOffset = 7;
 	l->minTexelGatherOffset = 0;
@@ -211,9 +226,9 @@ icd_physical_device_init_limits(struct icd_physical_device *pdev,
 	                                     VK_SAMPLE_COUNT_4_BIT;
 	l->storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
 	l->maxSampleMaskWords = 1;
-	/* TIMESTAMP packets run on every engine, but no queue family has
-	 * graphics or compute yet. */
-	l->timestampComputeAndGraphics = VK_FALSE;
+	/* TIMESTAMP packets run on every engine, so on every compute queue
+	 * (there are no graphics queues). */
+	l->timestampComputeAndGraphics = VK_TRUE;
 	l->timestampPeriod = info->timestamp_frequency ?
 		(float)(1e9 / (double)info->timestamp_frequency) : 1.0f;
 	l->maxClipDistances = 0;
@@ -272,9 +287,11 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 	x->v11.driverUUID[13] = (uint8_t)ICD_VERSION_MINOR;
 	x->v11.driverUUID[14] = (uint8_t)ICD_VERSION_PATCH;
 	x->v11.deviceLUIDValid = VK_FALSE; /* LUIDs are a Windows concept */
-	x->v11.subgroupSize = 1;
+	/* Fixed subgroups of SWGPU_SHADER_SUBGROUP_SIZE lanes; the
+	 * operations the engine executes. */
+	x->v11.subgroupSize = SWGPU_SHADER_SUBGROUP_SIZE;
 	x->v11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
-	x->v11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT;
+	x->v11.subgroupSupportedOperations = SWGPU_SHADER_SUBGROUP_FEATURES;
 	x->v11.subgroupQuadOperationsInAllStages = VK_FALSE;
 	x->v11.pointClippingBehavior =
 		VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
@@ -303,12 +320,51 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 	x->v12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
 	/* Timeline values are 64-bit counters that only grow. */
 	x->v12.maxTimelineSemaphoreValueDifference = UINT64_MAX;
+	/* No update-after-bind (descriptorIndexing is FALSE), but tools
+	 * check pipeline layouts against these limits too: state the
+	 * ordinary descriptor limits, which hold either way. */
+	x->v12.maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;
+	x->v12.maxPerStageDescriptorUpdateAfterBindSamplers =
+		p->limits.maxPerStageDescriptorSamplers;
+	x->v12.maxPerStageDescriptorUpdateAfterBindUniformBuffers =
+		p->limits.maxPerStageDescriptorUniformBuffers;
+	x->v12.maxPerStageDescriptorUpdateAfterBindStorageBuffers =
+		p->limits.maxPerStageDescriptorStorageBuffers;
+	x->v12.maxPerStageDescriptorUpdateAfterBindSampledImages =
+		p->limits.maxPerStageDescriptorSampledImages;
+	x->v12.maxPerStageDescriptorUpdateAfterBindStorageImages =
+		p->limits.maxPerStageDescriptorStorageImages;
+	x->v12.maxPerStageDescriptorUpdateAfterBindInputAttachments =
+		p->limits.maxPerStageDescriptorInputAttachments;
+	x->v12.maxPerStageUpdateAfterBindResources =
+		p->limits.maxPerStageResources;
+	x->v12.maxDescriptorSetUpdateAfterBindSamplers =
+		p->limits.maxDescriptorSetSamplers;
+	x->v12.maxDescriptorSetUpdateAfterBindUniformBuffers =
+		p->limits.maxDescriptorSetUniformBuffers;
+	x->v12.maxDescriptorSetUpdateAfterBindUniformBuffersDynamic =
+		p->limits.maxDescriptorSetUniformBuffersDynamic;
+	x->v12.maxDescriptorSetUpdateAfterBindStorageBuffers =
+		p->limits.maxDescriptorSetStorageBuffers;
+	x->v12.maxDescriptorSetUpdateAfterBindStorageBuffersDynamic =
+		p->limits.maxDescriptorSetStorageBuffersDynamic;
+	x->v12.maxDescriptorSetUpdateAfterBindSampledImages =
+		p->limits.maxDescriptorSetSampledImages;
+	x->v12.maxDescriptorSetUpdateAfterBindStorageImages =
+		p->limits.maxDescriptorSetStorageImages;
+	x->v12.maxDescriptorSetUpdateAfterBindInputAttachments =
+		p->limits.maxDescriptorSetInputAttachments;
 	x->v12.framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
 
-	x->v13.minSubgroupSize = 1;
-	x->v13.maxSubgroupSize = 1;
-	x->v13.maxComputeWorkgroupSubgroups = 1;
-	x->v13.requiredSubgroupSizeStages = 0;
+	/* One subgroup size: requiring it (subgroupSizeControl) is
+	 * trivially honoured, and a workgroup whose X size is a multiple
+	 * of it has only full subgroups (computeFullSubgroups). */
+	x->v13.minSubgroupSize = SWGPU_SHADER_SUBGROUP_SIZE;
+	x->v13.maxSubgroupSize = SWGPU_SHADER_SUBGROUP_SIZE;
+	x->v13.maxComputeWorkgroupSubgroups =
+		SWGPU_SHADER_MAX_WORKGROUP_INVOCATIONS /
+		SWGPU_SHADER_SUBGROUP_SIZE;
+	x->v13.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
 	x->v13.maxInlineUniformBlockSize = 256;
 	x->v13.maxPerStageDescriptorInlineUniformBlocks = 4;
 	x->v13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 4;
@@ -341,9 +397,51 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 	/* Every VkDeviceMemory has a GPU VA for its whole life in the
 	 * device's context, so a buffer's address is simply its VA. No
 	 * capture/replay (addresses are chosen by swgpu) and no device
-	 * groups. */
-	f->v12.bufferDeviceAddress = VK_TRUE;
+	 * groups. Now that shaders run, the feature also promises that
+	 * shaders dereference those addresses (PhysicalStorageBuffer64),
+	 * so it is on exactly when the engine executes that capability. */
+	f->v12.bufferDeviceAddress = swgpu_shader_capability_supported(
+		SpvCapabilityPhysicalStorageBufferAddresses);
 	f->v13.synchronization2 = VK_TRUE;
+	/* Shader features: exactly the SPIR-V capabilities the compute
+	 * engine executes. */
+	f->core.shaderInt64 = swgpu_shader_capability_supported(
+		SpvCapabilityInt64);
+	f->core.shaderInt16 = swgpu_shader_capability_supported(
+		SpvCapabilityInt16);
+	f->core.shaderFloat64 = swgpu_shader_capability_supported(
+		SpvCapabilityFloat64);
+	f->v12.shaderInt8 = swgpu_shader_capability_supported(
+		SpvCapabilityInt8);
+	f->v12.shaderFloat16 = swgpu_shader_capability_supported(
+		SpvCapabilityFloat16);
+	f->v11.storageBuffer16BitAccess = swgpu_shader_capability_supported(
+		SpvCapabilityStorageBuffer16BitAccess);
+	f->v11.uniformAndStorageBuffer16BitAccess =
+		swgpu_shader_capability_supported(
+			SpvCapabilityUniformAndStorageBuffer16BitAccess);
+	f->v11.storagePushConstant16 = swgpu_shader_capability_supported(
+		SpvCapabilityStoragePushConstant16);
+	f->v12.storageBuffer8BitAccess = swgpu_shader_capability_supported(
+		SpvCapabilityStorageBuffer8BitAccess);
+	f->v12.uniformAndStorageBuffer8BitAccess =
+		swgpu_shader_capability_supported(
+			SpvCapabilityUniformAndStorageBuffer8BitAccess);
+	f->v12.storagePushConstant8 = swgpu_shader_capability_supported(
+		SpvCapabilityStoragePushConstant8);
+	f->v12.shaderBufferInt64Atomics = swgpu_shader_capability_supported(
+		SpvCapabilityInt64Atomics);
+	/* maintenance4: the engine takes LocalSizeId (what glslang emits
+	 * for SPIR-V 1.6), pipeline layouts are copied into what uses them
+	 * (they may go right after use), vkGetDevice*MemoryRequirements
+	 * exist and maxBufferSize is stated. */
+	f->v13.maintenance4 = VK_TRUE;
+	f->v13.subgroupSizeControl = VK_TRUE;
+	f->v13.computeFullSubgroups = VK_TRUE;
+	/* Vulkan 1.3 requires it; the engine translates every pipeline at
+	 * creation and honours FAIL_ON_PIPELINE_COMPILE_REQUIRED by
+	 * returning VK_PIPELINE_COMPILE_REQUIRED. */
+	f->v13.pipelineCreationCacheControl = VK_TRUE;
 }
 
 VkResult

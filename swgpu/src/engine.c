@@ -428,7 +428,8 @@ engine_start(struct swgpu_engine *eng)
 		               "engine thread");
 	eng->thread_started = true;
 	char name[16];
-	snprintf(name, sizeof(name), "swgpu-%s",
+	/* Thread names are at most 15 characters. */
+	snprintf(name, sizeof(name), "swgpu-%.9s",
 	         eng->dev->info.engines[eng->index].name);
 	pthread_setname_np(eng->thread, name);
 	return SWGPU_OK;

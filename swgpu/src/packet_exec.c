@@ -23,6 +23,8 @@
 #include <swgpu/swgpu_packet.h>
 
 #include "mem.h"
+#include "packet_dispatch.h"
+#include "packet_image.h"
 #include "packet_internal.h"
 #include "util.h"
 #include "vaspace.h"
@@ -435,6 +437,21 @@ static const struct op_desc op_table[SWGPU_OP_COUNT] = {
 	[SWGPU_OP_TIMESTAMP] = {
 		.name = "TIMESTAMP", .len = SWGPU_LEN_TIMESTAMP,
 		.exec = exec_timestamp },
+	[SWGPU_OP_DISPATCH] = {
+		.name = "DISPATCH", .len = SWGPU_LEN_DISPATCH,
+		.exec = exec_dispatch },
+	[SWGPU_OP_DISPATCH_INDIRECT] = {
+		.name = "DISPATCH_INDIRECT", .len = SWGPU_LEN_DISPATCH_INDIRECT,
+		.exec = exec_dispatch_indirect },
+	[SWGPU_OP_COPY_PITCHED] = {
+		.name = "COPY_PITCHED", .len = SWGPU_LEN_COPY_PITCHED,
+		.exec = exec_copy_pitched },
+	[SWGPU_OP_CLEAR_BOX] = {
+		.name = "CLEAR_BOX", .len = SWGPU_LEN_CLEAR_BOX,
+		.exec = exec_clear_box },
+	[SWGPU_OP_BLIT] = {
+		.name = "BLIT", .len = SWGPU_LEN_BLIT,
+		.flags_mask = SWGPU_BLIT_LINEAR, .exec = exec_blit },
 };
 
 static const struct op_desc *

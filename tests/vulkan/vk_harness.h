@@ -74,6 +74,9 @@ struct vkh {
 	bool timeline_semaphore;
 	bool synchronization2;
 	bool host_query_reset;
+	/* Required by Vulkan 1.3; needed by SPIR-V 1.6 compute shaders
+	 * (glslang --target-env vulkan1.3 emits LocalSizeId). */
+	bool maintenance4;
 
 	struct vkh_device *devices[VKH_MAX_DEVICES]; /* alive, for cleanup */
 
@@ -124,7 +127,7 @@ const char *vkh_result_str(VkResult r);
  * required. Queues are spread over distinct families first, then distinct
  * queues within a family; if the driver has fewer, the remaining entries
  * alias earlier queues (aliased = true). Enables timelineSemaphore,
- * synchronization2 and hostQueryReset when available. */
+ * synchronization2, hostQueryReset and maintenance4 when available. */
 VkResult vkh_device_create(struct vkh *h, VkQueueFlags required,
                            uint32_t want_queues,
                            const VkAllocationCallbacks *alloc,

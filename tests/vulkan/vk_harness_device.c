@@ -46,6 +46,7 @@ create_device(struct vkh *h, const VkAllocationCallbacks *alloc,
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
 		.pNext = &f12,
 		.synchronization2 = h->synchronization2,
+		.maintenance4 = h->maintenance4,
 	};
 	VkDeviceCreateInfo dci = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,

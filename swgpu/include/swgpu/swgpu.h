@@ -429,6 +429,144 @@ swgpu_result swgpu_queue_wait(swgpu_queue *q, uint64_t seqno,
                               uint64_t deadline_ns);
 
 /* ------------------------------------------------------------------ */
+/* Shaders                                                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A shader is a SPIR-V compute entry point, specialized and translated
+ * once (at creation) into the engine's internal form, and bound to the
+ * resource layout of the pipeline that uses it. It lives in one context:
+ * creation maps a small read-only "code" range into the context's VA
+ * space, and DISPATCH packets name the shader by that VA
+ * (swgpu_shader_code_va). A DISPATCH naming a VA that is not the code VA
+ * of a live shader of the context is a fault of the context
+ * (SWGPU_FAULT_BAD_PACKET), never a host crash.
+ *
+ * Destroy a shader only once no submitted DISPATCH uses it any more, and
+ * before its context.
+ */
+typedef struct swgpu_shader swgpu_shader;
+
+/* Engine limits: the compute engine really executes up to these. */
+#define SWGPU_SHADER_MAX_WORKGROUP_INVOCATIONS 1024u
+#define SWGPU_SHADER_MAX_WORKGROUP_SIZE_X 1024u
+#define SWGPU_SHADER_MAX_WORKGROUP_SIZE_Y 1024u
+#define SWGPU_SHADER_MAX_WORKGROUP_SIZE_Z 64u
+#define SWGPU_SHADER_MAX_WORKGROUP_COUNT 65535u   /* per dimension */
+#define SWGPU_SHADER_MAX_SHARED_MEMORY 32768u     /* bytes, Workgroup */
+#define SWGPU_SHADER_MAX_PUSH_CONSTANTS 256u      /* bytes */
+#define SWGPU_SHADER_MAX_SETS 8u                  /* descriptor sets */
+#define SWGPU_SHADER_MAX_DYNAMIC_BUFFERS 16u      /* dynamic offsets */
+#define SWGPU_SHADER_MAX_BINDINGS 64u             /* per shader_info */
+/* Fixed subgroup size: invocation i of a workgroup (LocalInvocationIndex)
+ * is lane i % 32 of subgroup i / 32. */
+#define SWGPU_SHADER_SUBGROUP_SIZE 32u
+/* Subgroup operations executed, as VkSubgroupFeatureFlagBits values:
+ * BASIC | VOTE | ARITHMETIC | BALLOT | SHUFFLE | SHUFFLE_RELATIVE. */
+#define SWGPU_SHADER_SUBGROUP_FEATURES 0x3fu
+/* Minimum alignment of a storage/uniform buffer descriptor's VA (and of
+ * a dynamic offset). */
+#define SWGPU_SHADER_MIN_BUFFER_ALIGNMENT 16u
+/* Storage/uniform buffer bytes one descriptor can address. */
+#define SWGPU_SHADER_MAX_BUFFER_RANGE 0xffffffffu
+
+/* True if the engine executes modules declaring this SPIR-V capability
+ * (spv::Capability value, e.g. 1 = Shader). shader_create rejects modules
+ * declaring any other capability. */
+bool swgpu_shader_capability_supported(uint32_t spirv_capability);
+
+/* Descriptor types of a shader binding (and of a descriptor in memory,
+ * see "Descriptors" in swgpu_packet.h). */
+typedef enum swgpu_descriptor_type {
+	SWGPU_DESCRIPTOR_NONE = 0,            /* null descriptor */
+	SWGPU_DESCRIPTOR_UNIFORM_BUFFER = 1,
+	SWGPU_DESCRIPTOR_STORAGE_BUFFER = 2,
+	SWGPU_DESCRIPTOR_UNIFORM_BUFFER_DYNAMIC = 3,
+	SWGPU_DESCRIPTOR_STORAGE_BUFFER_DYNAMIC = 4,
+	SWGPU_DESCRIPTOR_UNIFORM_TEXEL_BUFFER = 5,
+	SWGPU_DESCRIPTOR_STORAGE_TEXEL_BUFFER = 6,
+	SWGPU_DESCRIPTOR_SAMPLED_IMAGE = 7,
+	SWGPU_DESCRIPTOR_STORAGE_IMAGE = 8,
+	SWGPU_DESCRIPTOR_SAMPLER = 9,
+	SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER = 10,
+	SWGPU_DESCRIPTOR_TYPE_COUNT
+} swgpu_descriptor_type;
+
+/* True if shaders can use descriptors of this type (the engine executes
+ * them). Today: the four buffer types. */
+bool swgpu_shader_descriptor_type_supported(swgpu_descriptor_type type);
+
+/*
+ * One (set, binding) of the pipeline layout. Its descriptors are `count`
+ * consecutive SWGPU_DESCRIPTOR_SIZE-byte descriptors starting `offset`
+ * bytes into the set's descriptor memory (the set VA of the bind table).
+ * Dynamic buffer bindings take their dynamic offsets from the bind
+ * table's dynamic_offsets[dynamic_index .. dynamic_index + count - 1],
+ * added to the descriptor's VA (the range is unchanged).
+ */
+typedef struct swgpu_shader_binding {
+	uint32_t set;                /* < SWGPU_SHADER_MAX_SETS */
+	uint32_t binding;
+	swgpu_descriptor_type type;
+	uint32_t offset;             /* bytes, multiple of DESCRIPTOR_SIZE */
+	uint32_t count;              /* array size, >= 1 */
+	uint32_t dynamic_index;      /* dynamic types only */
+} swgpu_shader_binding;
+
+/* A specialization constant value: size 1, 2, 4 or 8 bytes (booleans are
+ * 4-byte values, non-zero = true); the value is in the low bits. */
+typedef struct swgpu_spec_constant {
+	uint32_t id;                 /* SpecId decoration */
+	uint32_t size;
+	uint64_t value;
+} swgpu_spec_constant;
+
+typedef struct swgpu_shader_info {
+	const uint32_t *code;        /* SPIR-V words (host endian) */
+	size_t code_size;            /* bytes, multiple of 4 */
+	const char *entry_point;     /* GLCompute entry point, e.g. "main" */
+	const swgpu_spec_constant *spec_constants;
+	uint32_t spec_constant_count;
+	const swgpu_shader_binding *bindings;
+	uint32_t binding_count;
+	uint32_t push_constant_size; /* bytes <= MAX_PUSH_CONSTANTS */
+	/* Optional: on failure a NUL-terminated message saying what was
+	 * wrong (e.g. "unsupported opcode OpImageSampleImplicitLod (87) at
+	 * word 512") is written here. */
+	char *error;
+	size_t error_size;
+} swgpu_shader_info;
+
+/* Validate, specialize and translate; map the code VA into ctx.
+ * Errors: INVALID_ARG (malformed or invalid SPIR-V, entry point missing,
+ * binding used by the shader missing from info->bindings, local size
+ * over the limits), UNSUPPORTED (valid SPIR-V using a capability,
+ * instruction or descriptor type the engine does not execute),
+ * NO_HOST_MEMORY, NO_VA_SPACE, CONTEXT_LOST. */
+swgpu_result swgpu_shader_create(swgpu_context *ctx,
+                                 const swgpu_shader_info *info,
+                                 swgpu_shader **out);
+void swgpu_shader_destroy(swgpu_shader *shader);
+
+/* GPU VA naming the shader in DISPATCH packets (read-only mapping). */
+uint64_t swgpu_shader_code_va(const swgpu_shader *shader);
+
+typedef struct swgpu_shader_properties {
+	uint32_t local_size[3];      /* after specialization */
+	uint32_t shared_memory_size; /* bytes of Workgroup variables */
+	uint32_t push_constant_size; /* bytes the shader reads (max end) */
+	uint32_t subgroup_size;      /* SWGPU_SHADER_SUBGROUP_SIZE */
+	uint32_t instruction_count;  /* internal IR instructions */
+	uint32_t register_count;     /* internal 32-bit registers per lane */
+	bool uses_barrier;           /* OpControlBarrier present */
+	bool uses_subgroup_ops;
+	bool uses_atomics;
+} swgpu_shader_properties;
+
+void swgpu_shader_query_properties(const swgpu_shader *shader,
+                                   swgpu_shader_properties *props);
+
+/* ------------------------------------------------------------------ */
 /* Fault injection (debug)                                             */
 /* ------------------------------------------------------------------ */
 

@@ -177,8 +177,333 @@ swgpu_emit_timestamp(uint32_t *p, uint64_t va)
 /* Image packets (opcodes 0x10..0x1f)                                  */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Surfaces are pitched: texel (x, y, z) of a surface lives at
+ * va + z * slice_pitch + y * row_pitch + x * block_bytes. Pitches are
+ * 64-bit byte counts; the ICD folds sub-box offsets, mip levels and array
+ * layers into va. Formats are enum swgpu_format (<swgpu/swgpu_format.h>).
+ * Every byte a packet touches (first to last, per surface) must lie in
+ * one mapping with the access it needs (src READ, dst WRITE), else a page
+ * fault; zero sizes, rows/slices/extents above SWGPU_IMAGE_MAX_EXTENT,
+ * pitch arithmetic that overflows, unknown formats and formats without
+ * the needed encoder/decoder are BAD_PACKET. Nothing is written when a
+ * packet faults. Texel packets need no alignment of va or pitches.
+ *
+ *   COPY_PITCHED (0x10), 16 dwords: a 3D box of raw bytes.
+ *                  1-2: dst va, 3-4: dst row pitch, 5-6: dst slice pitch,
+ *                  7-8: src va, 9-10: src row pitch, 11-12: src slice
+ *                  pitch, 13: row bytes, 14: rows, 15: slices (all >= 1).
+ *                  A pitch may be 0 only when its extent is 1 (rows == 1
+ *                  for the row pitch, slices == 1 for the slice pitch).
+ *                  Rows must not overlap within a surface (row pitch >=
+ *                  row bytes when rows > 1, likewise slices). Buffer <->
+ *                  image, image <-> image and compressed blocks (in block
+ *                  rows) are all this packet. Overlapping src/dst boxes
+ *                  give unspecified contents (no fault).
+ *   CLEAR_BOX (0x11), 15 dwords: fill a box of texels with one value.
+ *                  1-2: va, 3-4: row pitch, 5-6: slice pitch, 7: format,
+ *                  8: width, 9: height, 10: depth (texels, >= 1),
+ *                  11..14: clear value. R,G,B,A as float bits for
+ *                  UNORM/SNORM/SCALED/FLOAT/SRGB formats (sRGB encoded by
+ *                  the engine), as uint32/int32 bits for UINT/SINT
+ *                  formats (64-bit integer formats: the value is
+ *                  sign/zero-extended; 64-bit float: converted from the
+ *                  float). Depth formats: dword 11 = depth as float bits;
+ *                  S8_UINT: dword 11 = stencil (low 8 bits).
+ *                  Needs SWGPU_FORMAT_CAP_ENCODE.
+ *   BLIT (0x12), 33 dwords: vkCmdBlitImage semantics for one region.
+ *                  Header flag SWGPU_BLIT_LINEAR: linear filter, else
+ *                  nearest.
+ *                  1-2: src va, 3-4: src row pitch, 5-6: src slice pitch,
+ *                  7: src format, 8-10: src width, height, depth,
+ *                  11-12: dst va, 13-14: dst row pitch, 15-16: dst slice
+ *                  pitch, 17: dst format, 18-20: dst width, height, depth,
+ *                  21-26: src region corners x0, y0, z0, x1, y1, z1
+ *                  (int32), 27-32: dst region corners likewise.
+ *                  va is texel (0,0,0) of the subresource; the extents
+ *                  bound the sampled texels (clamp to edge) and the
+ *                  validated ranges. The dst region must lie inside the
+ *                  dst extent; src corners may lie outside (clamped).
+ *                  Corners reversed on an axis mirror it. Both formats
+ *                  need SWGPU_FORMAT_CAP_BLIT and the same blit class
+ *                  (float/uint/sint, swgpu_format_blit_class()); depth
+ *                  and stencil formats only to the same format; LINEAR
+ *                  only for the float class (else BAD_PACKET).
+ *                  A dst region empty on some axis is a no-op.
+ *                  Nearest between identical formats copies texel bytes.
+ *                  Texel-centre sampling: dst texel centre maps to
+ *                  src = s0 + (d + 0.5 - d0) * (s1 - s0) / (d1 - d0);
+ *                  nearest takes floor(src), linear weighs the 2x2 (2D)
+ *                  or 2x2x2 (src depth > 1) neighbours of src - 0.5,
+ *                  clamped to the extent. Validated: the whole src extent
+ *                  (readable) and the dst region's bytes (writable).
+ *                  Conversion through a
+ *                  float (double) or 64-bit integer intermediate; sRGB is
+ *                  decoded before filtering and encoded after.
+ */
+#define SWGPU_OP_COPY_PITCHED 0x10u
+#define SWGPU_OP_CLEAR_BOX 0x11u
+#define SWGPU_OP_BLIT 0x12u
+
+#define SWGPU_LEN_COPY_PITCHED 16u
+#define SWGPU_LEN_CLEAR_BOX 15u
+#define SWGPU_LEN_BLIT 33u
+
+/* Largest rows, slices, width, height or depth an image packet takes. */
+#define SWGPU_IMAGE_MAX_EXTENT (1u << 16)
+
+/* BLIT header flags. */
+#define SWGPU_BLIT_LINEAR (1u << 0)
+
+/* Where one side of an image packet lives. */
+struct swgpu_pitched {
+	uint64_t va;
+	uint64_t row_pitch;
+	uint64_t slice_pitch;
+};
+
+/* A blit surface: pitched memory plus its format and extent in texels. */
+struct swgpu_blit_surface {
+	uint64_t va;
+	uint64_t row_pitch;
+	uint64_t slice_pitch;
+	uint32_t format;        /* enum swgpu_format */
+	uint32_t width, height, depth;
+};
+
+static inline uint32_t
+swgpu_emit_copy_pitched(uint32_t *p, const struct swgpu_pitched *dst,
+                        const struct swgpu_pitched *src, uint32_t row_bytes,
+                        uint32_t rows, uint32_t slices)
+{
+	p[0] = swgpu_pkt_header(SWGPU_OP_COPY_PITCHED, 0,
+	                        SWGPU_LEN_COPY_PITCHED);
+	swgpu_pkt_put64(p + 1, dst->va);
+	swgpu_pkt_put64(p + 3, dst->row_pitch);
+	swgpu_pkt_put64(p + 5, dst->slice_pitch);
+	swgpu_pkt_put64(p + 7, src->va);
+	swgpu_pkt_put64(p + 9, src->row_pitch);
+	swgpu_pkt_put64(p + 11, src->slice_pitch);
+	p[13] = row_bytes;
+	p[14] = rows;
+	p[15] = slices;
+	return SWGPU_LEN_COPY_PITCHED;
+}
+
+/* value: 4 dwords as described for CLEAR_BOX. */
+static inline uint32_t
+swgpu_emit_clear_box(uint32_t *p, const struct swgpu_pitched *dst,
+                     uint32_t format, uint32_t width, uint32_t height,
+                     uint32_t depth, const uint32_t value[4])
+{
+	p[0] = swgpu_pkt_header(SWGPU_OP_CLEAR_BOX, 0, SWGPU_LEN_CLEAR_BOX);
+	swgpu_pkt_put64(p + 1, dst->va);
+	swgpu_pkt_put64(p + 3, dst->row_pitch);
+	swgpu_pkt_put64(p + 5, dst->slice_pitch);
+	p[7] = format;
+	p[8] = width;
+	p[9] = height;
+	p[10] = depth;
+	for (int i = 0; i < 4; i++)
+		p[11 + i] = value[i];
+	return SWGPU_LEN_CLEAR_BOX;
+}
+
+static inline void
+swgpu_put_blit_surface(uint32_t *p, const struct swgpu_blit_surface *s)
+{
+	swgpu_pkt_put64(p + 0, s->va);
+	swgpu_pkt_put64(p + 2, s->row_pitch);
+	swgpu_pkt_put64(p + 4, s->slice_pitch);
+	p[6] = s->format;
+	p[7] = s->width;
+	p[8] = s->height;
+	p[9] = s->depth;
+}
+
+/* src_box/dst_box: corners x0, y0, z0, x1, y1, z1 (vkCmdBlitImage's
+ * offsets[0] and offsets[1]). flags: 0 (nearest) or SWGPU_BLIT_LINEAR. */
+static inline uint32_t
+swgpu_emit_blit(uint32_t *p, const struct swgpu_blit_surface *src,
+                const struct swgpu_blit_surface *dst,
+                const int32_t src_box[6], const int32_t dst_box[6],
+                uint32_t flags)
+{
+	p[0] = swgpu_pkt_header(SWGPU_OP_BLIT, flags, SWGPU_LEN_BLIT);
+	swgpu_put_blit_surface(p + 1, src);
+	swgpu_put_blit_surface(p + 11, dst);
+	for (int i = 0; i < 6; i++) {
+		p[21 + i] = (uint32_t)src_box[i];
+		p[27 + i] = (uint32_t)dst_box[i];
+	}
+	return SWGPU_LEN_BLIT;
+}
+
 /* ------------------------------------------------------------------ */
 /* Compute packets (opcodes 0x20..0x2f)                                */
 /* ------------------------------------------------------------------ */
+
+/*
+ *   DISPATCH       1-2: shader code VA (swgpu_shader_code_va),
+ *                  3-4: bind table VA (8-aligned, readable for
+ *                       sizeof(struct swgpu_bind_table); 0 = none: no
+ *                       sets, no dynamic offsets, zero push constants),
+ *                  5-7: group count x, y, z (0 in any: no-op),
+ *                  8-10: base group x, y, z (WorkgroupId starts here).
+ *   DISPATCH_INDIRECT
+ *                  1-2: shader code VA, 3-4: bind table VA,
+ *                  5-6: VA (4-aligned) of three dwords x, y, z
+ *                       (VkDispatchIndirectCommand), read when the
+ *                       packet executes,
+ *                  7-9: base group x, y, z.
+ *
+ * A group count over SWGPU_SHADER_MAX_WORKGROUP_COUNT, an unknown shader
+ * VA, or a bind table that is not readable is a fault of the context. The
+ * set VAs of the bind table are translated (readable) for the byte range
+ * the shader's bindings need; an unreadable set is a page fault. A buffer
+ * descriptor's range is translated for read (uniform) or read/write
+ * (storage) access; a descriptor whose range is not accessible faults.
+ * Shader accesses outside a descriptor's range follow robustBufferAccess:
+ * loads return 0, stores are dropped, atomics do nothing and return 0.
+ * A null descriptor (type NONE, or va 0) behaves as a zero-size range.
+ * Once the DISPATCH completes its stores are visible to later packets.
+ * A dispatch still running after the hang timeout (hang_timeout_ms of
+ * swgpu_device_info) is stopped and faults with SWGPU_FAULT_HANG.
+ */
+enum swgpu_compute_opcode {
+	SWGPU_OP_DISPATCH = 0x20,
+	SWGPU_OP_DISPATCH_INDIRECT = 0x21,
+};
+
+#define SWGPU_LEN_DISPATCH 11u
+#define SWGPU_LEN_DISPATCH_INDIRECT 10u
+
+/* Bind table: what vkCmdBindDescriptorSets / vkCmdPushConstants leave
+ * for one dispatch, written by the front end into GPU memory. */
+#define SWGPU_BIND_TABLE_MAX_SETS 8u
+#define SWGPU_BIND_TABLE_MAX_DYNAMIC 16u
+#define SWGPU_BIND_TABLE_PUSH_BYTES 256u
+
+struct swgpu_bind_table {
+	uint64_t set_va[SWGPU_BIND_TABLE_MAX_SETS]; /* 0: set not bound */
+	/* Flat, in the order of swgpu_shader_binding.dynamic_index. */
+	uint32_t dynamic_offsets[SWGPU_BIND_TABLE_MAX_DYNAMIC];
+	uint8_t push_constants[SWGPU_BIND_TABLE_PUSH_BYTES];
+};
+#define SWGPU_BIND_TABLE_SIZE 384u /* sizeof(struct swgpu_bind_table) */
+
+/*
+ * Descriptors: a descriptor set is GPU memory holding an array of
+ * SWGPU_DESCRIPTOR_SIZE-byte descriptors (see swgpu_shader_binding).
+ * Every descriptor starts with its type (swgpu_descriptor_type in
+ * swgpu.h); all-zero memory is a null descriptor. Unused bytes must be 0.
+ */
+#define SWGPU_DESCRIPTOR_SIZE 64u
+
+/* UNIFORM_BUFFER, STORAGE_BUFFER and their _DYNAMIC variants. */
+struct swgpu_descriptor_buffer {
+	uint32_t type;
+	uint32_t reserved;
+	uint64_t va;          /* 0: null descriptor */
+	uint64_t range;       /* bytes (VK_WHOLE_SIZE resolved) */
+	uint32_t pad[10];
+};
+
+/* UNIFORM_TEXEL_BUFFER / STORAGE_TEXEL_BUFFER. */
+struct swgpu_descriptor_texel_buffer {
+	uint32_t type;
+	uint32_t format;      /* image format code (Image packets) */
+	uint64_t va;
+	uint64_t range;       /* bytes */
+	uint32_t element_size;/* bytes per texel */
+	uint32_t pad[9];
+};
+
+/* SAMPLED_IMAGE / STORAGE_IMAGE / COMBINED_IMAGE_SAMPLER (sampler part in
+ * the sampler fields). One subresource range of a linear image. */
+struct swgpu_descriptor_image {
+	uint32_t type;
+	uint32_t format;      /* image format code (Image packets) */
+	uint64_t va;          /* texel (0, 0, 0) of base level/layer */
+	uint32_t width, height, depth;
+	uint32_t layers;
+	uint32_t row_pitch;   /* bytes */
+	uint32_t element_size;/* bytes per texel */
+	uint64_t slice_pitch; /* bytes between depth slices / layers */
+	uint32_t view_type;   /* 1D=0, 2D=1, 3D=2, CUBE=3, arrays +4 */
+	/* COMBINED_IMAGE_SAMPLER: filter, address modes (u | v << 8 |
+	 * w << 16) and border color as in swgpu_descriptor_sampler. */
+	uint32_t sampler_filter;
+	uint32_t sampler_address;
+	uint32_t sampler_border_color;
+};
+
+/* SAMPLER. Values as the Vulkan enums (VkFilter, VkSamplerAddressMode,
+ * VkBorderColor). */
+struct swgpu_descriptor_sampler {
+	uint32_t type;
+	uint32_t filter;      /* bit 0: mag linear, bit 1: min linear */
+	uint32_t address_u, address_v, address_w;
+	uint32_t border_color;
+	uint32_t unnormalized;
+	uint32_t pad[9];
+};
+
+static inline uint32_t
+swgpu_emit_dispatch(uint32_t *p, uint64_t shader_va, uint64_t bind_table_va,
+                    uint32_t x, uint32_t y, uint32_t z,
+                    uint32_t base_x, uint32_t base_y, uint32_t base_z)
+{
+	p[0] = swgpu_pkt_header(SWGPU_OP_DISPATCH, 0, SWGPU_LEN_DISPATCH);
+	swgpu_pkt_put64(p + 1, shader_va);
+	swgpu_pkt_put64(p + 3, bind_table_va);
+	p[5] = x;
+	p[6] = y;
+	p[7] = z;
+	p[8] = base_x;
+	p[9] = base_y;
+	p[10] = base_z;
+	return SWGPU_LEN_DISPATCH;
+}
+
+static inline uint32_t
+swgpu_emit_dispatch_indirect(uint32_t *p, uint64_t shader_va,
+                             uint64_t bind_table_va, uint64_t args_va,
+                             uint32_t base_x, uint32_t base_y,
+                             uint32_t base_z)
+{
+	p[0] = swgpu_pkt_header(SWGPU_OP_DISPATCH_INDIRECT, 0,
+	                        SWGPU_LEN_DISPATCH_INDIRECT);
+	swgpu_pkt_put64(p + 1, shader_va);
+	swgpu_pkt_put64(p + 3, bind_table_va);
+	swgpu_pkt_put64(p + 5, args_va);
+	p[7] = base_x;
+	p[8] = base_y;
+	p[9] = base_z;
+	return SWGPU_LEN_DISPATCH_INDIRECT;
+}
+
+_Static_assert(sizeof(struct swgpu_bind_table) == SWGPU_BIND_TABLE_SIZE,
+               "bind table layout");
+_Static_assert(sizeof(struct swgpu_descriptor_buffer) == SWGPU_DESCRIPTOR_SIZE &&
+               sizeof(struct swgpu_descriptor_texel_buffer) ==
+               SWGPU_DESCRIPTOR_SIZE &&
+               sizeof(struct swgpu_descriptor_image) == SWGPU_DESCRIPTOR_SIZE &&
+               sizeof(struct swgpu_descriptor_sampler) ==
+               SWGPU_DESCRIPTOR_SIZE, "descriptor layout");
+
+/* Fill a buffer descriptor (dst: SWGPU_DESCRIPTOR_SIZE bytes). */
+static inline void
+swgpu_write_buffer_descriptor(void *dst, uint32_t type, uint64_t va,
+                              uint64_t range)
+{
+	struct swgpu_descriptor_buffer d = { 0 };
+
+	d.type = type;
+	d.va = va;
+	d.range = range;
+	__builtin_memcpy(dst, &d, sizeof(d));
+}
+
 
 #endif /* SWGPU_PACKET_H */

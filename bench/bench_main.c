@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swgpu_bench entry point: options, the figure groups in order, and the
+ * multi-driver mode that runs one child per --driver-files manifest (the
+ * loader reads VK_DRIVER_FILES once per process) and prints the table.
+ */
+#include "bench.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+"usage: swgpu_bench [--quick] [--runs N] [--only GROUPS]\n"
+"                   [--driver-files MANIFEST]...\n"
+"  --quick          tiny sizes, one warm-up and one run; data still checked\n"
+"  --runs N         timed runs per figure after the warm-up (default 5)\n"
+"  --only GROUPS    comma list of memcpy,copy,small,queues,sync,image,\n"
+"                   compute,load (default: all)\n"
+"  --driver-files M run on the driver of manifest M; give it twice or more\n"
+"                   to compare drivers side by side (the first is judged\n"
+"                   against the second). Without it, the loader's choice\n"
+"                   (VK_DRIVER_FILES) is measured.\n"
+"  --repeat N       with --driver-files: the whole comparison N times\n"
+"                   (1..16); the table shows the median [min..max] of\n"
+"                   the N per-run medians\n"
+"Exit status: 0 all data verified, 1 a figure moved wrong data or failed.\n");
+}
+
+static void
+opts_sizes(struct bench_opts *o)
+{
+	if (o->quick) {
+		o->warmup = 1;
+		o->runs = o->runs ? o->runs : 1;
+		o->copy_size = 4ull << 20;
+		o->rt_iters = 50;
+		o->small_batches = 2;
+		o->image_dim = 256;
+		o->compute_n = 1u << 16;
+	} else {
+		o->warmup = 1;
+		o->runs = o->runs ? o->runs : 5;
+		o->copy_size = 256ull << 20;
+		o->rt_iters = 2000;
+		o->small_batches = 100;
+		o->image_dim = 4096;
+		o->compute_n = 16u << 20;
+	}
+}
+
+/* Every figure of the driver the loader picks, in this process. */
+static int
+run_driver(const struct bench_opts *o, bool with_host)
+{
+	struct bench_vk vk;
+	VkResult r;
+	char driver[64];
+
+	if (with_host && bench_figure_wanted(o, "memcpy"))
+		bench_host_memcpy(o);
+	r = bench_vk_init(&vk);
+	if (r != VK_SUCCESS) {
+		fprintf(stderr, "swgpu_bench: no usable Vulkan device: %s\n",
+		        bench_vk_result(r));
+		bench_vk_finish(&vk);
+		return 1;
+	}
+	fprintf(stderr, "swgpu_bench: %s (%s), %s\n", vk.driver,
+	        vk.props.deviceName, o->quick ? "quick" : "full");
+	if (bench_figure_wanted(o, "copy") || bench_figure_wanted(o, "small") ||
+	    bench_figure_wanted(o, "queues"))
+		bench_transfer(&vk, o);
+	if (bench_figure_wanted(o, "sync"))
+		bench_sync(&vk, o);
+	if (bench_figure_wanted(o, "image"))
+		bench_image(&vk, o);
+	if (bench_figure_wanted(o, "compute"))
+		bench_compute(&vk, o);
+	snprintf(driver, sizeof(driver), "%s", vk.driver);
+	bench_vk_finish(&vk);
+	/* After the device is gone: the children must not share the machine
+	 * with our buffers' page faults or the driver's threads. */
+	if (bench_figure_wanted(o, "load"))
+		bench_load(o, driver);
+	return bench_failed ? 1 : 0;
+}
+
+/* Re-run ourselves on one manifest, echo and collect its lines. */
+static int
+run_child(unsigned idx, const char *manifest, char **child_argv)
+{
+	int fd[2], status;
+	pid_t pid;
+	FILE *in;
+	char line[512];
+
+	if (pipe(fd))
+		return 1;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		dup2(fd[1], STDOUT_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		setenv("VK_DRIVER_FILES", manifest, 1);
+		/* The older name would otherwise win on older loaders. */
+		unsetenv("VK_ICD_FILENAMES");
+		execv("/proc/self/exe", child_argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	in = fdopen(fd[0], "r");
+	while (in && fgets(line, sizeof(line), in)) {
+		fputs(line, stdout);
+		fflush(stdout);
+		bench_table_add_line(idx, line);
+	}
+	if (in)
+		fclose(in);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 1;
+	if (WEXITSTATUS(status))
+		fprintf(stderr, "swgpu_bench: run on %s failed (exit %d)\n",
+		        manifest, WEXITSTATUS(status));
+	return WEXITSTATUS(status) ? 1 : 0;
+}
+
+static const char *const groups[] = {
+	"memcpy", "copy", "small", "queues", "sync", "image", "compute",
+	"load",
+};
+#define NGROUPS (sizeof(groups) / sizeof(groups[0]))
+
+/* The host figures into the table too: through a temporary file, so that
+ * they are read back like a child's lines. */
+static void
+host_figures(const struct bench_opts *o)
+{
+	FILE *mem = tmpfile();
+	char line[512];
+	int saved;
+
+	if (!mem) {
+		bench_host_memcpy(o);
+		return;
+	}
+	saved = dup(STDOUT_FILENO);
+	fflush(stdout);
+	dup2(fileno(mem), STDOUT_FILENO);
+	bench_host_memcpy(o);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(mem);
+	while (fgets(line, sizeof(line), mem)) {
+		fputs(line, stdout);
+		bench_table_add_line(0, line);
+	}
+	fclose(mem);
+}
+
+static void
+build_child_argv(char **av, char *self, const struct bench_opts *o,
+                 char *runs_buf, size_t runs_size, const char *group)
+{
+	unsigned n = 0;
+
+	av[n++] = self;
+	av[n++] = "--child";
+	if (o->quick)
+		av[n++] = "--quick";
+	snprintf(runs_buf, runs_size, "%u", o->runs);
+	av[n++] = "--runs";
+	av[n++] = runs_buf;
+	av[n++] = "--only";
+	av[n++] = (char *)group;
+	av[n] = NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct bench_opts o = { 0 };
+	const char *manifests[BENCH_MAX_DRIVERS];
+	unsigned nman = 0, repeat = 1;
+	bool child = false;
+	char *child_argv[16], runs_buf[16];
+	int status = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--load-child"))
+			return bench_load_child();
+		if (!strcmp(a, "--load-baseline"))
+			return bench_load_baseline();
+		if (!strcmp(a, "--quick")) {
+			o.quick = true;
+		} else if (!strcmp(a, "--child")) {
+			child = true;
+		} else if (!strcmp(a, "--runs") && i + 1 < argc) {
+			long n = strtol(argv[++i], NULL, 10);
+
+			if (n < 1 || n > 63) {
+				fprintf(stderr, "swgpu_bench: --runs 1..63\n");
+				return 2;
+			}
+			o.runs = (unsigned)n;
+		} else if (!strcmp(a, "--repeat") && i + 1 < argc) {
+			long n = strtol(argv[++i], NULL, 10);
+
+			if (n < 1 || n > 16) {
+				fprintf(stderr, "swgpu_bench: --repeat "
+				        "1..16\n");
+				return 2;
+			}
+			repeat = (unsigned)n;
+		} else if (!strcmp(a, "--only") && i + 1 < argc) {
+			o.only = argv[++i];
+		} else if (!strcmp(a, "--driver-files") && i + 1 < argc) {
+			if (nman == BENCH_MAX_DRIVERS) {
+				fprintf(stderr, "swgpu_bench: at most %d "
+				        "drivers\n", BENCH_MAX_DRIVERS);
+				return 2;
+			}
+			manifests[nman++] = argv[++i];
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return 0;
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	opts_sizes(&o);
+	if (nman == 0)
+		return run_driver(&o, !child);
+
+	/* Group by group, every driver in its own child process in turn
+	 * (never two at once), so that a change in machine load between
+	 * groups hits all drivers alike and the ratios stay fair. The host
+	 * figures run here, right before the copies they bound. */
+	for (unsigned rep = 0; rep < repeat; rep++) {
+		for (unsigned g = 0; g < NGROUPS; g++) {
+			if (!bench_figure_wanted(&o, groups[g]))
+				continue;
+			if (!strcmp(groups[g], "memcpy")) {
+				host_figures(&o);
+				continue;
+			}
+			build_child_argv(child_argv, argv[0], &o, runs_buf,
+			                 sizeof(runs_buf), groups[g]);
+			for (unsigned d = 0; d < nman; d++) {
+				if (run_child(d, manifests[d], child_argv))
+					status = 1;
+			}
+		}
+	}
+	bench_table_print(stdout, nman);
+	if (bench_failed)
+		status = 1;
+	return status;
+}

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * descriptor_update.c — writing descriptors: vkUpdateDescriptorSets (writes
+ * and copies) and descriptor update templates.
+ *
+ * Every descriptor is written by the host straight into the set's
+ * descriptor memory in the engine's format (swgpu_packet.h "Descriptors").
+ * Buffer descriptors carry the buffer's VA and resolved range; types the
+ * engine does not execute (images, samplers, texel buffers: their view
+ * objects do not exist on this device) are written as null descriptors,
+ * and a shader using them is refused at pipeline creation.
+ */
+#include <swgpu/swgpu_packet.h>
+
+#include "pipeline.h"
+
+/* A descriptor update template: the entries, copied. */
+struct icd_update_template {
+	struct icd_object base;
+	uint32_t entry_count;
+	VkDescriptorUpdateTemplateEntry entries[];
+};
+
+ICD_DEFINE_HANDLE_CASTS(icd_update_template, VkDescriptorUpdateTemplate,
+                        VK_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE)
+
+/*
+ * Walk `count` consecutive descriptors from (binding, element): when the
+ * binding is exhausted the update continues at element 0 of the next
+ * binding with descriptors (the spec's "consecutive binding updates").
+ * Returns the host address of the descriptor, or NULL past the set's end.
+ */
+struct desc_cursor {
+	const struct icd_set_layout *layout;
+	uint8_t *base;
+	uint32_t binding;
+	uint32_t element;
+};
+
+static uint8_t *
+cursor_next(struct desc_cursor *c, const struct icd_set_binding **out)
+{
+	const struct icd_set_layout *l = c->layout;
+
+	while (c->binding < l->binding_count &&
+	       c->element >= l->bindings[c->binding].count) {
+		c->element -= l->bindings[c->binding].count;
+		c->binding++;
+	}
+	if (c->binding >= l->binding_count)
+		return NULL;
+	*out = &l->bindings[c->binding];
+	return c->base + (*out)->offset +
+	       (size_t)c->element++ * SWGPU_DESCRIPTOR_SIZE;
+}
+
+static void
+write_buffer(uint8_t *dst, VkDescriptorType type,
+             const VkDescriptorBufferInfo *bi)
+{
+	struct icd_buffer *buf = icd_buffer_from_handle(bi->buffer);
+	uint64_t range;
+
+	/* VK_NULL_HANDLE (nullDescriptor) or an unbound buffer: null. */
+	if (!buf || !buf->va) {
+		memset(dst, 0, SWGPU_DESCRIPTOR_SIZE);
+		return;
+	}
+	range = bi->range == VK_WHOLE_SIZE ? buf->size - bi->offset :
+	                                     bi->range;
+	swgpu_write_buffer_descriptor(dst, icd_descriptor_type_to_swgpu(type),
+	                              buf->va + bi->offset, range);
+}
+
+static bool
+type_is_buffer(VkDescriptorType t)
+{
+	return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
+	       t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+	       t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+	       t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+
+/* Write one descriptor of `type` from the application's data: a
+ * VkDescriptorBufferInfo for buffer types; anything else is a type whose
+ * objects this device cannot create, written as a null descriptor. */
+static void
+write_one(uint8_t *dst, VkDescriptorType type, const void *info)
+{
+	if (type_is_buffer(type)) {
+		VkDescriptorBufferInfo bi;
+
+		/* Template data need not be aligned for the struct. */
+		memcpy(&bi, info, sizeof(bi));
+		write_buffer(dst, type, &bi);
+	} else
+		memset(dst, 0, SWGPU_DESCRIPTOR_SIZE);
+}
+
+static void
+write_set(const VkWriteDescriptorSet *w)
+{
+	struct icd_descriptor_set *set =
+		icd_descriptor_set_from_handle(w->dstSet);
+	struct desc_cursor c = {
+		.layout = set->layout, .base = set->map,
+		.binding = w->dstBinding, .element = w->dstArrayElement,
+	};
+
+	for (uint32_t i = 0; i < w->descriptorCount; i++) {
+		const struct icd_set_binding *sb;
+		uint8_t *dst = cursor_next(&c, &sb);
+		const void *info = NULL;
+
+		if (!dst)
+			return;
+		if (type_is_buffer(w->descriptorType))
+			info = &w->pBufferInfo[i];
+		write_one(dst, w->descriptorType, info);
+	}
+}
+
+static void
+copy_set(const VkCopyDescriptorSet *cp)
+{
+	struct icd_descriptor_set *src =
+		icd_descriptor_set_from_handle(cp->srcSet);
+	struct icd_descriptor_set *dst =
+		icd_descriptor_set_from_handle(cp->dstSet);
+	struct desc_cursor s = {
+		.layout = src->layout, .base = src->map,
+		.binding = cp->srcBinding, .element = cp->srcArrayElement,
+	};
+	struct desc_cursor d = {
+		.layout = dst->layout, .base = dst->map,
+		.binding = cp->dstBinding, .element = cp->dstArrayElement,
+	};
+
+	/* Descriptors are self-contained (VA, range, type), so a copy is a
+	 * byte copy; memmove because src and dst may be the same set. */
+	for (uint32_t i = 0; i < cp->descriptorCount; i++) {
+		const struct icd_set_binding *sb, *db;
+		uint8_t *from = cursor_next(&s, &sb);
+		uint8_t *to = cursor_next(&d, &db);
+
+		if (!from || !to)
+			return;
+		memmove(to, from, SWGPU_DESCRIPTOR_SIZE);
+	}
+}
+
+void
+icd_UpdateDescriptorSets(VkDevice device, uint32_t writeCount,
+                         const VkWriteDescriptorSet *pWrites,
+                         uint32_t copyCount,
+                         const VkCopyDescriptorSet *pCopies)
+{
+	/* The spec: writes first, in order, then copies. */
+	for (uint32_t i = 0; i < writeCount; i++)
+		write_set(&pWrites[i]);
+	for (uint32_t i = 0; i < copyCount; i++)
+		copy_set(&pCopies[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Update templates (core 1.1)                                         */
+/* ------------------------------------------------------------------ */
+
+VkResult
+icd_CreateDescriptorUpdateTemplate(
+	VkDevice device, const VkDescriptorUpdateTemplateCreateInfo *ci,
+	const VkAllocationCallbacks *pAllocator,
+	VkDescriptorUpdateTemplate *pTemplate)
+{
+	struct icd_device *dev = icd_device_from_handle(device);
+	struct icd_update_template *t;
+
+	if (ci->templateType != VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET)
+		return icd_error(VK_ERROR_UNKNOWN, "push-descriptor template "
+		                 "(VK_KHR_push_descriptor is not offered)");
+	t = icd_alloc(pAllocator, &dev->alloc, sizeof(*t) +
+	              ci->descriptorUpdateEntryCount * sizeof(t->entries[0]),
+	              8, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+	if (!t)
+		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "update template");
+	icd_object_init(&t->base, VK_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE);
+	t->entry_count = ci->descriptorUpdateEntryCount;
+	if (t->entry_count)
+		memcpy(t->entries, ci->pDescriptorUpdateEntries,
+		       t->entry_count * sizeof(t->entries[0]));
+	*pTemplate = icd_update_template_to_handle(t);
+	return VK_SUCCESS;
+}
+
+void
+icd_DestroyDescriptorUpdateTemplate(VkDevice device,
+                                    VkDescriptorUpdateTemplate tmpl,
+                                    const VkAllocationCallbacks *pAllocator)
+{
+	struct icd_device *dev = icd_device_from_handle(device);
+	struct icd_update_template *t = icd_update_template_from_handle(tmpl);
+
+	if (t)
+		icd_free(pAllocator, &dev->alloc, t);
+}
+
+void
+icd_UpdateDescriptorSetWithTemplate(VkDevice device,
+                                    VkDescriptorSet descriptorSet,
+                                    VkDescriptorUpdateTemplate tmpl,
+                                    const void *pData)
+{
+	struct icd_descriptor_set *set =
+		icd_descriptor_set_from_handle(descriptorSet);
+	struct icd_update_template *t = icd_update_template_from_handle(tmpl);
+
+	for (uint32_t e = 0; e < t->entry_count; e++) {
+		const VkDescriptorUpdateTemplateEntry *en = &t->entries[e];
+		struct desc_cursor c = {
+			.layout = set->layout, .base = set->map,
+			.binding = en->dstBinding,
+			.element = en->dstArrayElement,
+		};
+
+		for (uint32_t i = 0; i < en->descriptorCount; i++) {
+			const struct icd_set_binding *sb;
+			uint8_t *dst = cursor_next(&c, &sb);
+			const uint8_t *info = (const uint8_t *)pData +
+			                      en->offset + i * en->stride;
+
+			if (!dst)
+				break;
+			write_one(dst, en->descriptorType, info);
+		}
+	}
+}

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DISPATCH / DISPATCH_INDIRECT: run a compute shader's workgroups.
+ *
+ * The whole packet runs under the VA space read lock, so every host
+ * pointer resolved up front (bind table, descriptors, buffer ranges)
+ * stays valid while the shader runs; an unmap waits for the dispatch.
+ * Every descriptor range is translated once, with the access the shader
+ * needs; the interpreter then only checks offsets against the range
+ * (robust buffer access), never touching memory outside it.
+ *
+ * Workgroups are shared by the engine thread and, for larger dispatches,
+ * one helper thread (the machine model has two cores), each with its own
+ * register file; they take group indices from an atomic counter.
+ */
+#include "packet_dispatch.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <swgpu/swgpu_packet.h>
+
+#include "shader/shader.h"
+#include "vaspace.h"
+
+/* Below this many workgroups a helper thread costs more than it saves. */
+#define HELPER_MIN_GROUPS 8u
+
+struct helper {
+	pthread_t thread;
+	struct ir_exec *exec;
+	struct ir_dispatch *d;
+};
+
+static void *
+helper_main(void *arg)
+{
+	struct helper *h = arg;
+
+	ir_exec_run(h->exec, h->d);
+	return NULL;
+}
+
+/* Resolve every buffer the shader uses. Read lock held. */
+static bool
+bind_buffers(struct exec_env *env, const struct pkt *p,
+             const struct ir_program *prog, const struct swgpu_bind_table *bt,
+             struct ir_dispatch *d)
+{
+	for (uint32_t i = 0; i < prog->nbuffers; i++) {
+		const struct ir_buffer *b = &prog->buffers[i];
+		struct swgpu_descriptor_buffer desc;
+		uint64_t set_va = bt->set_va[b->set], va, dva;
+		const void *src;
+		uint32_t access = SWGPU_VA_READ |
+		                  (b->writable ? SWGPU_VA_WRITE : 0);
+
+		d->buffers[i].ptr = NULL;
+		d->buffers[i].range = 0;
+		if (!b->used || !set_va)
+			continue;
+		dva = set_va + b->desc_offset;
+		src = vaspace_translate(env->vs, dva, SWGPU_DESCRIPTOR_SIZE,
+		                        SWGPU_VA_READ);
+		if (!src)
+			return page_fault(env, p, dva, SWGPU_DESCRIPTOR_SIZE,
+			                  SWGPU_VA_READ);
+		memcpy(&desc, src, sizeof(desc));
+		if (desc.type == SWGPU_DESCRIPTOR_NONE || !desc.va ||
+		    !desc.range)
+			continue;
+		if (desc.type < SWGPU_DESCRIPTOR_UNIFORM_BUFFER ||
+		    desc.type > SWGPU_DESCRIPTOR_STORAGE_BUFFER_DYNAMIC)
+			return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, dva,
+			                   "descriptor at 0x%llx has type %u, "
+			                   "not a buffer",
+			                   (unsigned long long)dva, desc.type);
+		va = desc.va;
+		if (b->dynamic_index != UINT32_MAX)
+			va += bt->dynamic_offsets[b->dynamic_index];
+		d->buffers[i].ptr = vaspace_translate(env->vs, va, desc.range,
+		                                      access);
+		if (!d->buffers[i].ptr)
+			return page_fault(env, p, va, desc.range, access);
+		d->buffers[i].range = desc.range;
+	}
+	return true;
+}
+
+static bool
+run_dispatch(struct exec_env *env, const struct ir_program *prog,
+             struct ir_dispatch *d)
+{
+	struct ir_exec *main_exec = ir_exec_create(prog);
+	struct helper h = { .d = d };
+	bool helper = false;
+
+	if (!main_exec)
+		return false;
+	if (d->total_groups >= HELPER_MIN_GROUPS) {
+		h.exec = ir_exec_create(prog);
+		if (h.exec && !pthread_create(&h.thread, NULL, helper_main,
+		                              &h))
+			helper = true;
+	}
+	ir_exec_run(main_exec, d);
+	if (helper)
+		pthread_join(h.thread, NULL);
+	ir_exec_destroy(h.exec);
+	ir_exec_destroy(main_exec);
+	(void)env;
+	return true;
+}
+
+static bool
+dispatch(struct exec_env *env, const struct pkt *p, uint64_t shader_va,
+         uint64_t bt_va, bool indirect, uint64_t args_va,
+         const uint32_t *counts, const uint32_t *base)
+{
+	struct swgpu_shader *s = NULL;
+	struct ir_dispatch *d = NULL;
+	struct swgpu_bind_table bt;
+	const struct ir_program *prog;
+	uint32_t groups[3];
+	bool ok = false;
+
+	memset(&bt, 0, sizeof(bt));
+	vaspace_read_lock(env->vs);
+	s = shader_lookup(env->vs, shader_va);
+	if (!s || !vaspace_translate(env->vs, shader_va, 4, SWGPU_VA_READ)) {
+		raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, shader_va,
+		            "no shader at code VA 0x%llx",
+		            (unsigned long long)shader_va);
+		goto out;
+	}
+	prog = shader_program(s);
+	if (indirect) {
+		const void *a;
+
+		if (args_va & 3) {
+			raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, args_va,
+			            "indirect args VA not 4-aligned");
+			goto out;
+		}
+		a = vaspace_translate(env->vs, args_va, 12, SWGPU_VA_READ);
+		if (!a) {
+			page_fault(env, p, args_va, 12, SWGPU_VA_READ);
+			goto out;
+		}
+		memcpy(groups, a, sizeof(groups));
+	} else {
+		memcpy(groups, counts, sizeof(groups));
+	}
+	for (int k = 0; k < 3; k++)
+		if (groups[k] > SWGPU_SHADER_MAX_WORKGROUP_COUNT ||
+		    (uint64_t)base[k] + groups[k] > UINT32_MAX) {
+			raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, 0,
+			            "group count %u (base %u) over the limit",
+			            groups[k], base[k]);
+			goto out;
+		}
+	if (bt_va) {
+		const void *t;
+
+		if (bt_va & 7) {
+			raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, bt_va,
+			            "bind table VA not 8-aligned");
+			goto out;
+		}
+		t = vaspace_translate(env->vs, bt_va, SWGPU_BIND_TABLE_SIZE,
+		                      SWGPU_VA_READ);
+		if (!t) {
+			page_fault(env, p, bt_va, SWGPU_BIND_TABLE_SIZE,
+			           SWGPU_VA_READ);
+			goto out;
+		}
+		memcpy(&bt, t, sizeof(bt));
+	}
+	if (!groups[0] || !groups[1] || !groups[2]) {
+		ok = true;
+		goto out;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, 0,
+		            "out of host memory");
+		goto out;
+	}
+	d->prog = prog;
+	memcpy(d->push, bt.push_constants, sizeof(d->push));
+	memcpy(d->groups, groups, sizeof(groups));
+	memcpy(d->base, base, sizeof(d->base));
+	d->total_groups = (uint64_t)groups[0] * groups[1] * groups[2];
+	d->deadline_ns = swgpu_add_sat(swgpu_now_ns(), env->hang_timeout_ns);
+	if (!bind_buffers(env, p, prog, &bt, d))
+		goto out;
+	if (!run_dispatch(env, prog, d)) {
+		raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, shader_va,
+		            "out of host memory for the register file");
+		goto out;
+	}
+	if (d->hung) {
+		raise_fault(env, p, SWGPU_FAULT_HANG, shader_va,
+		            "shader ran past the hang timeout");
+		goto out;
+	}
+	ok = true;
+out:
+	vaspace_read_unlock(env->vs);
+	shader_put(s);
+	free(d);
+	return ok;
+}
+
+bool
+exec_dispatch(struct exec_env *env, const uint32_t *pk, uint32_t len,
+              const struct pkt *p, uint32_t depth)
+{
+	(void)len;
+	(void)depth;
+	return dispatch(env, p, swgpu_pkt_get64(pk + 1),
+	                swgpu_pkt_get64(pk + 3), false, 0, pk + 5, pk + 8);
+}
+
+bool
+exec_dispatch_indirect(struct exec_env *env, const uint32_t *pk,
+                       uint32_t len, const struct pkt *p, uint32_t depth)
+{
+	(void)len;
+	(void)depth;
+	return dispatch(env, p, swgpu_pkt_get64(pk + 1),
+	                swgpu_pkt_get64(pk + 3), true, swgpu_pkt_get64(pk + 5),
+	                NULL, pk + 7);
+}

@@ -1,0 +1,749 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SIMT interpreter of the shader IR.
+ *
+ * A workgroup runs as one group of lanes. Each step picks the lowest
+ * block index any live lane sits at, builds the mask of lanes there and
+ * runs that block's instructions; each instruction is one switch
+ * dispatch followed by a tight loop over the lanes, so decoding cost is
+ * paid once per instruction, not once per invocation. Since the whole
+ * workgroup steps together, OpControlBarrier needs no waiting, and
+ * shared memory is private to the thread running the workgroup.
+ *
+ * Defined results for what SPIR-V leaves undefined (so nothing traps):
+ * integer division by zero gives all ones (UDiv/SDiv/UMod) or 0
+ * (SRem/SMod); INT_MIN / -1 wraps; shift counts are taken modulo 32;
+ * float -> int conversions saturate and map NaN to 0.
+ */
+/* The lane loops are the whole cost of a shader: let GCC vectorize them
+ * with its full cost model (plain -O2 only vectorizes loops that need no
+ * runtime alias checks, and register operands may alias). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#pragma GCC optimize("O3")
+#endif
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <swgpu/swgpu.h>
+
+#include "interp_scalar.h"
+#include "interp_util.h"
+
+/* ------------------------------------------------------------------ */
+/* Scalar helpers                                                      */
+/* ------------------------------------------------------------------ */
+
+uint16_t
+interp_f32_to_f16(float f)
+{
+	union { float f; uint32_t u; } v = { .f = f };
+	uint32_t sign = (v.u >> 16) & 0x8000u;
+	uint32_t exp = (v.u >> 23) & 0xff, mant = v.u & 0x7fffffu;
+	int32_t e;
+
+	if (exp == 0xff)
+		return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0));
+	e = (int32_t)exp - 127 + 15;
+	if (e >= 31)
+		return (uint16_t)(sign | 0x7c00u);
+	if (e <= 0) {
+		uint32_t shift;
+
+		if (e < -10)
+			return (uint16_t)sign;
+		mant |= 0x800000u;
+		shift = (uint32_t)(14 - e);
+		{
+			uint32_t h = mant >> shift;
+			uint32_t rem = mant & ((1u << shift) - 1);
+			uint32_t half = 1u << (shift - 1);
+
+			if (rem > half || (rem == half && (h & 1)))
+				h++;
+			return (uint16_t)(sign | h);
+		}
+	}
+	{
+		uint32_t h = ((uint32_t)e << 10) | (mant >> 13);
+		uint32_t rem = mant & 0x1fffu;
+
+		if (rem > 0x1000u || (rem == 0x1000u && (h & 1)))
+			h++;   /* may carry into the exponent: still right */
+		return (uint16_t)(sign | h);
+	}
+}
+
+float
+interp_f16_to_f32(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+	uint32_t exp = (h >> 10) & 0x1f, mant = h & 0x3ffu;
+	union { float f; uint32_t u; } v;
+
+	if (exp == 0) {
+		float f = ldexpf((float)mant, -24);
+
+		return sign ? -f : f;
+	}
+	if (exp == 31)
+		v.u = sign | 0x7f800000u | (mant << 13);
+	else
+		v.u = sign | ((exp - 15 + 127) << 23) | (mant << 13);
+	return v.f;
+}
+
+/* ------------------------------------------------------------------ */
+/* Block execution                                                     */
+/* ------------------------------------------------------------------ */
+
+/* True when lane l accesses byte offset A[0] + imm + 4 l, all inside the
+ * range: the access is one memcpy (the common a[gl_GlobalInvocationID]). */
+#if defined(__SANITIZE_THREAD__)
+static unsigned interp_fence_word;
+#endif
+
+static inline bool
+contiguous(const lane_t *A, uint32_t W, uint32_t imm, uint64_t range)
+{
+	uint32_t base = A[0].u, bad = 0;
+
+	if ((uint64_t)base + imm + (uint64_t)W * 4 > range)
+		return false;
+	for (uint32_t l = 0; l < W; l++)
+		bad |= A[l].u ^ (base + 4 * l);
+	return !bad;
+}
+
+#define BIN(OP, F, EXPR) case OP: LANES(D[l].F = (EXPR)); break
+#define UN(OP, F, EXPR) case OP: LANES(D[l].F = (EXPR)); break
+
+/* Runs block blk for the lanes in e->mask (all lanes when full).
+ * Returns the block every active lane branches to when they all take the
+ * same branch, IR_PC_DONE when they all return, else HINT_NONE. */
+#define HINT_NONE (IR_PC_DONE - 1)
+
+static uint32_t
+exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
+           bool full)
+{
+	const struct ir_program *p = e->p;
+	const struct ir_block *b = &p->blocks[blk];
+	const uint32_t W = e->width;
+	const uint8_t *m = e->mask;
+	lane_t *regs = e->regs;
+
+	for (uint32_t ii = 0; ii < b->count; ii++) {
+		const struct ir_instr *in = &p->code[b->first + ii];
+		lane_t *D = regs + (size_t)in->dst * W;
+		const lane_t *A = regs + (size_t)in->a * W;
+		const lane_t *B = regs + (size_t)in->b * W;
+		const lane_t *C = regs + (size_t)in->c * W;
+		const lane_t *Dd = regs + (size_t)in->d * W;
+		const uint32_t imm = in->imm;
+
+		switch ((enum ir_op)in->op) {
+		case IR_NOP: break;
+		UN(IR_MOV, u, A[l].u);
+		BIN(IR_IADD, u, A[l].u + B[l].u);
+		BIN(IR_ISUB, u, A[l].u - B[l].u);
+		BIN(IR_IMUL, u, A[l].u * B[l].u);
+		BIN(IR_UDIV, u, B[l].u ? A[l].u / B[l].u : UINT32_MAX);
+		BIN(IR_SDIV, u, !B[l].u ? UINT32_MAX : B[l].i == -1
+		    ? 0u - A[l].u : (uint32_t)(A[l].i / B[l].i));
+		BIN(IR_UMOD, u, B[l].u ? A[l].u % B[l].u : UINT32_MAX);
+		BIN(IR_SREM, i, (!B[l].u || B[l].i == -1) ? 0
+		    : A[l].i % B[l].i);
+		case IR_SMOD:
+			LANES({
+				int32_t r = (!B[l].u || B[l].i == -1) ? 0
+				            : A[l].i % B[l].i;
+				if (r && ((r < 0) != (B[l].i < 0)))
+					r += B[l].i;
+				D[l].i = r;
+			});
+			break;
+		UN(IR_INEG, u, 0u - A[l].u);
+		BIN(IR_UMULHI, u, (uint32_t)(((uint64_t)A[l].u * B[l].u) >> 32));
+		BIN(IR_SMULHI, u, (uint32_t)((uint64_t)((int64_t)A[l].i *
+		    B[l].i) >> 32));
+		BIN(IR_ADDCARRY, u, A[l].u + B[l].u < A[l].u);
+		BIN(IR_SUBBORROW, u, A[l].u < B[l].u);
+		BIN(IR_SHL, u, A[l].u << (B[l].u & 31));
+		BIN(IR_SHR, u, A[l].u >> (B[l].u & 31));
+		BIN(IR_SAR, i, A[l].i >> (B[l].u & 31));
+		BIN(IR_AND, u, A[l].u & B[l].u);
+		BIN(IR_OR, u, A[l].u | B[l].u);
+		BIN(IR_XOR, u, A[l].u ^ B[l].u);
+		UN(IR_NOT, u, ~A[l].u);
+		case IR_BFI:
+			LANES({
+				uint32_t o = C[l].u & 31, c = Dd[l].u;
+				uint32_t mk = c >= 32 - o ? bfmask(32 - o) << o
+				              : bfmask(c) << o;
+				D[l].u = (A[l].u & ~mk) | ((B[l].u << o) & mk);
+			});
+			break;
+		BIN(IR_BFE_U, u, bfe(A[l].u, B[l].u, C[l].u, false));
+		BIN(IR_BFE_S, u, bfe(A[l].u, B[l].u, C[l].u, true));
+		UN(IR_BITREV, u, bitrev(A[l].u));
+		UN(IR_BITCOUNT, u, (uint32_t)__builtin_popcount(A[l].u));
+		UN(IR_FINDLSB, u, A[l].u ? (uint32_t)__builtin_ctz(A[l].u)
+		   : UINT32_MAX);
+		UN(IR_FINDUMSB, u, A[l].u ? 31u - (uint32_t)
+		   __builtin_clz(A[l].u) : UINT32_MAX);
+		case IR_FINDSMSB:
+			LANES({
+				uint32_t v = A[l].i < 0 ? ~A[l].u : A[l].u;
+				D[l].u = v ? 31u - (uint32_t)__builtin_clz(v)
+				           : UINT32_MAX;
+			});
+			break;
+		BIN(IR_SMIN, i, A[l].i < B[l].i ? A[l].i : B[l].i);
+		BIN(IR_SMAX, i, A[l].i > B[l].i ? A[l].i : B[l].i);
+		BIN(IR_UMIN, u, A[l].u < B[l].u ? A[l].u : B[l].u);
+		BIN(IR_UMAX, u, A[l].u > B[l].u ? A[l].u : B[l].u);
+		BIN(IR_SCLAMP, i, A[l].i < B[l].i ? B[l].i
+		    : A[l].i > C[l].i ? C[l].i : A[l].i);
+		BIN(IR_UCLAMP, u, A[l].u < B[l].u ? B[l].u
+		    : A[l].u > C[l].u ? C[l].u : A[l].u);
+		UN(IR_SABS, u, A[l].i < 0 ? 0u - A[l].u : A[l].u);
+		UN(IR_SSIGN, i, A[l].i > 0 ? 1 : A[l].i < 0 ? -1 : 0);
+		BIN(IR_DOT4X8, u, dot4x8(A[l].u, B[l].u, in->aux2));
+		BIN(IR_ADDSAT_S, i, addsat_s(A[l].i, B[l].i));
+		BIN(IR_ADDSAT_U, u, A[l].u + B[l].u < A[l].u ? UINT32_MAX
+		    : A[l].u + B[l].u);
+		BIN(IR_IEQ, u, A[l].u == B[l].u);
+		BIN(IR_INE, u, A[l].u != B[l].u);
+		BIN(IR_ULT, u, A[l].u < B[l].u);
+		BIN(IR_ULE, u, A[l].u <= B[l].u);
+		BIN(IR_UGT, u, A[l].u > B[l].u);
+		BIN(IR_UGE, u, A[l].u >= B[l].u);
+		BIN(IR_SLT, u, A[l].i < B[l].i);
+		BIN(IR_SLE, u, A[l].i <= B[l].i);
+		BIN(IR_SGT, u, A[l].i > B[l].i);
+		BIN(IR_SGE, u, A[l].i >= B[l].i);
+		BIN(IR_FOEQ, u, A[l].f == B[l].f);
+		BIN(IR_FONE, u, A[l].f < B[l].f || A[l].f > B[l].f);
+		BIN(IR_FOLT, u, A[l].f < B[l].f);
+		BIN(IR_FOLE, u, A[l].f <= B[l].f);
+		BIN(IR_FOGT, u, A[l].f > B[l].f);
+		BIN(IR_FOGE, u, A[l].f >= B[l].f);
+		BIN(IR_FUEQ, u, !(A[l].f < B[l].f || A[l].f > B[l].f));
+		BIN(IR_FUNE, u, !(A[l].f == B[l].f));
+		BIN(IR_FULT, u, !(A[l].f >= B[l].f));
+		BIN(IR_FULE, u, !(A[l].f > B[l].f));
+		BIN(IR_FUGT, u, !(A[l].f <= B[l].f));
+		BIN(IR_FUGE, u, !(A[l].f < B[l].f));
+		BIN(IR_FORD, u, A[l].f == A[l].f && B[l].f == B[l].f);
+		BIN(IR_FUNORD, u, A[l].f != A[l].f || B[l].f != B[l].f);
+		UN(IR_ISNAN, u, A[l].f != A[l].f);
+		UN(IR_ISINF, u, isinf(A[l].f) != 0);
+		UN(IR_LNOT, u, !A[l].u);
+		BIN(IR_SELECT, u, A[l].u ? B[l].u : C[l].u);
+		BIN(IR_SELIDX, u, A[l].u == imm ? B[l].u : C[l].u);
+		BIN(IR_FADD, f, A[l].f + B[l].f);
+		BIN(IR_FSUB, f, A[l].f - B[l].f);
+		BIN(IR_FMUL, f, A[l].f * B[l].f);
+		BIN(IR_FDIV, f, A[l].f / B[l].f);
+		BIN(IR_FREM, f, fmodf(A[l].f, B[l].f));
+		BIN(IR_FMOD, f, A[l].f - B[l].f * floorf(A[l].f / B[l].f));
+		UN(IR_FNEG, f, -A[l].f);
+		BIN(IR_FMIN, f, fminf(A[l].f, B[l].f));
+		BIN(IR_FMAX, f, fmaxf(A[l].f, B[l].f));
+		BIN(IR_FCLAMP, f, clampf(A[l].f, B[l].f, C[l].f));
+		BIN(IR_FMIX, f, A[l].f * (1.0f - C[l].f) + B[l].f * C[l].f);
+		BIN(IR_FMA, f, fmaf(A[l].f, B[l].f, C[l].f));
+		BIN(IR_STEP, f, B[l].f < A[l].f ? 0.0f : 1.0f);
+		BIN(IR_SSTEP, f, sstep(A[l].f, B[l].f, C[l].f));
+		UN(IR_FABS, f, fabsf(A[l].f));
+		UN(IR_FSIGN, f, fsign(A[l].f));
+		UN(IR_FLOOR, f, floorf(A[l].f));
+		UN(IR_CEIL, f, ceilf(A[l].f));
+		UN(IR_FRACT, f, A[l].f - floorf(A[l].f));
+		UN(IR_ROUND, f, roundf(A[l].f));
+		UN(IR_ROUNDEVEN, f, rintf(A[l].f));
+		UN(IR_TRUNC, f, truncf(A[l].f));
+		UN(IR_SQRT, f, sqrtf(A[l].f));
+		UN(IR_RSQRT, f, 1.0f / sqrtf(A[l].f));
+		UN(IR_EXP, f, expf(A[l].f));
+		UN(IR_EXP2, f, exp2f(A[l].f));
+		UN(IR_LOG, f, logf(A[l].f));
+		UN(IR_LOG2, f, log2f(A[l].f));
+		BIN(IR_POW, f, powf(A[l].f, B[l].f));
+		UN(IR_SIN, f, sinf(A[l].f));
+		UN(IR_COS, f, cosf(A[l].f));
+		UN(IR_TAN, f, tanf(A[l].f));
+		UN(IR_ASIN, f, asinf(A[l].f));
+		UN(IR_ACOS, f, acosf(A[l].f));
+		UN(IR_ATAN, f, atanf(A[l].f));
+		BIN(IR_ATAN2, f, atan2f(A[l].f, B[l].f));
+		UN(IR_SINH, f, sinhf(A[l].f));
+		UN(IR_COSH, f, coshf(A[l].f));
+		UN(IR_TANH, f, tanhf(A[l].f));
+		UN(IR_ASINH, f, asinhf(A[l].f));
+		UN(IR_ACOSH, f, acoshf(A[l].f));
+		UN(IR_ATANH, f, atanhf(A[l].f));
+		UN(IR_RADIANS, f, A[l].f * 0.017453292519943295f);
+		UN(IR_DEGREES, f, A[l].f * 57.29577951308232f);
+		BIN(IR_LDEXP, f, ldexpf(A[l].f, B[l].i < -300 ? -300
+		    : B[l].i > 300 ? 300 : B[l].i));
+		UN(IR_FREXPM, f, frexp_m(A[l].f));
+		UN(IR_FREXPE, i, frexp_e(A[l].f));
+		UN(IR_QUANT16, f, interp_f16_to_f32(interp_f32_to_f16(A[l].f)));
+		UN(IR_F2S, i, f2s(A[l].f));
+		UN(IR_F2U, u, f2u(A[l].f));
+		UN(IR_S2F, f, (float)A[l].i);
+		UN(IR_U2F, f, (float)A[l].u);
+		BIN(IR_PACKH2, u, interp_f32_to_f16(A[l].f) |
+		    ((uint32_t)interp_f32_to_f16(B[l].f) << 16));
+		UN(IR_UNPACKH_LO, f, interp_f16_to_f32((uint16_t)A[l].u));
+		UN(IR_UNPACKH_HI, f, interp_f16_to_f32(
+		   (uint16_t)(A[l].u >> 16)));
+		case IR_PACKUN4:
+		case IR_PACKSN4: {
+			bool sn = in->op == IR_PACKSN4;
+
+			LANES(D[l].u = pack_n(A[l].f, sn, 8) |
+			      pack_n(B[l].f, sn, 8) << 8 |
+			      pack_n(C[l].f, sn, 8) << 16 |
+			      pack_n(Dd[l].f, sn, 8) << 24);
+			break;
+		}
+		BIN(IR_PACKUN2, u, pack_n(A[l].f, false, 16) |
+		    pack_n(B[l].f, false, 16) << 16);
+		BIN(IR_PACKSN2, u, pack_n(A[l].f, true, 16) |
+		    pack_n(B[l].f, true, 16) << 16);
+		UN(IR_UNPACKUN4, f, unpack_n(A[l].u, false, 8, imm));
+		UN(IR_UNPACKSN4, f, unpack_n(A[l].u, true, 8, imm));
+		UN(IR_UNPACKUN2, f, unpack_n(A[l].u, false, 16, imm));
+		UN(IR_UNPACKSN2, f, unpack_n(A[l].u, true, 16, imm));
+		case IR_LDBUF: {
+			const uint8_t *base = d->buffers[in->aux].ptr;
+			uint64_t range = d->buffers[in->aux].range;
+
+			if (full && contiguous(A, W, imm, range)) {
+				memcpy(D, base + A[0].u + imm, (size_t)W * 4);
+				break;
+			}
+			LANES({
+				uint64_t off = (uint64_t)A[l].u + imm;
+				uint32_t v = 0;
+
+				if (off + 4 <= range)
+					memcpy(&v, base + off, 4);
+				D[l].u = v;
+			});
+			break;
+		}
+		case IR_STBUF: {
+			uint8_t *base = d->buffers[in->aux].ptr;
+			uint64_t range = d->buffers[in->aux].range;
+
+			if (full && contiguous(A, W, imm, range)) {
+				memcpy(base + A[0].u + imm, B, (size_t)W * 4);
+				break;
+			}
+			LANES({
+				uint64_t off = (uint64_t)A[l].u + imm;
+
+				if (off + 4 <= range)
+					memcpy(base + off, &B[l].u, 4);
+			});
+			break;
+		}
+		case IR_LDPUSH:
+			LANES({
+				uint64_t off = (uint64_t)A[l].u + imm;
+				uint32_t v = 0;
+
+				if (off + 4 <= sizeof(d->push))
+					memcpy(&v, d->push + off, 4);
+				D[l].u = v;
+			});
+			break;
+		case IR_LDSH: {
+			uint64_t size = p->shared_bytes;
+
+			if (full && contiguous(A, W, imm, size)) {
+				memcpy(D, e->shared + A[0].u + imm,
+				       (size_t)W * 4);
+				break;
+			}
+			LANES({
+				uint64_t off = (uint64_t)A[l].u + imm;
+				uint32_t v = 0;
+
+				if (off + 4 <= size)
+					memcpy(&v, e->shared + off, 4);
+				D[l].u = v;
+			});
+			break;
+		}
+		case IR_STSH: {
+			uint64_t size = p->shared_bytes;
+
+			if (full && contiguous(A, W, imm, size)) {
+				memcpy(e->shared + A[0].u + imm, B,
+				       (size_t)W * 4);
+				break;
+			}
+			LANES({
+				uint64_t off = (uint64_t)A[l].u + imm;
+
+				if (off + 4 <= size)
+					memcpy(e->shared + off, &B[l].u, 4);
+			});
+			break;
+		}
+		case IR_LDX:
+			LANES({
+				uint64_t k = (uint64_t)A[l].u + imm;
+
+				D[l].u = k < in->c
+				         ? regs[(in->b + k) * W + l].u : 0;
+			});
+			break;
+		case IR_STX:
+			LANES({
+				uint64_t k = (uint64_t)A[l].u + imm;
+
+				if (k < in->c)
+					regs[(in->b + k) * W + l].u = Dd[l].u;
+			});
+			break;
+		case IR_ATOMBUF: {
+			uint8_t *base = d->buffers[in->aux].ptr;
+			uint64_t range = d->buffers[in->aux].range;
+
+			LANES({
+				uint64_t off = (uint64_t)A[l].u + imm;
+				uint32_t r = 0;
+
+				if (off + 4 <= range &&
+				    !((uintptr_t)(base + off) & 3))
+					r = atomic_op((uint32_t *)(void *)
+					              (base + off), in->aux2,
+					              B[l].u, C[l].u);
+				if (in->dst)
+					D[l].u = r;
+			});
+			break;
+		}
+		case IR_ATOMSH: {
+			uint64_t size = p->shared_bytes;
+
+			LANES({
+				uint64_t off = (uint64_t)A[l].u + imm;
+				uint32_t r = 0;
+
+				if (off + 4 <= size && !(off & 3))
+					r = shared_atomic((uint32_t *)(void *)
+					                  (e->shared + off),
+					                  in->aux2, B[l].u,
+					                  C[l].u);
+				if (in->dst)
+					D[l].u = r;
+			});
+			break;
+		}
+		case IR_LDBUFX:
+			LANES({
+				uint64_t k = Dd[l].u;
+				uint32_t v = 0;
+
+				if (k < in->c) {
+					const struct ir_buffer_binding *bb =
+						&d->buffers[in->aux + k];
+					uint64_t off = (uint64_t)A[l].u + imm;
+
+					if (off + 4 <= bb->range)
+						memcpy(&v, bb->ptr + off, 4);
+				}
+				D[l].u = v;
+			});
+			break;
+		case IR_STBUFX:
+			LANES({
+				uint64_t k = Dd[l].u;
+
+				if (k < in->c) {
+					const struct ir_buffer_binding *bb =
+						&d->buffers[in->aux + k];
+					uint64_t off = (uint64_t)A[l].u + imm;
+
+					if (off + 4 <= bb->range)
+						memcpy(bb->ptr + off, &B[l].u, 4);
+				}
+			});
+			break;
+		case IR_ATOMBUFX:
+			LANES({
+				uint64_t k = Dd[l].u;
+				uint64_t off = (uint64_t)A[l].u + imm;
+				uint32_t r = 0;
+
+				if (k < IR_MAX_BUFFERS - in->aux) {
+					const struct ir_buffer_binding *bb =
+						&d->buffers[in->aux + k];
+					uint8_t *base = bb->ptr;
+
+					if (off + 4 <= bb->range &&
+					    !((uintptr_t)(base + off) & 3))
+						r = atomic_op((uint32_t *)(void *)
+						              (base + off), in->aux2,
+						              B[l].u, C[l].u);
+				}
+				if (in->dst)
+					D[l].u = r;
+			});
+			break;
+		case IR_ARRLEN: {
+			uint64_t range = d->buffers[in->aux].range;
+			uint32_t v = range > imm ? (uint32_t)((range - imm) /
+			                                      in->b) : 0;
+
+			LANES(D[l].u = v);
+			break;
+		}
+		case IR_FENCE:
+#if defined(__SANITIZE_THREAD__)
+			/* gcc's TSan rejects standalone fences; a seq_cst
+			 * RMW is a full barrier on every target we build. */
+			__atomic_fetch_add(&interp_fence_word, 0,
+			                   __ATOMIC_SEQ_CST);
+#else
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+			break;
+		case IR_ELECT: case IR_VALL: case IR_VANY: case IR_VALLEQ:
+		case IR_BCAST: case IR_BCASTFIRST: case IR_BALLOT:
+		case IR_INVBALLOT: case IR_BALLOTEXT: case IR_BALLOTCOUNT:
+		case IR_BALLOTLSB: case IR_BALLOTMSB: case IR_SHUFFLE:
+		case IR_SHUFXOR: case IR_SHUFUP: case IR_SHUFDOWN:
+		case IR_GIADD: case IR_GFADD: case IR_GIMUL: case IR_GFMUL:
+		case IR_GSMIN: case IR_GUMIN: case IR_GFMIN: case IR_GSMAX:
+		case IR_GUMAX: case IR_GFMAX: case IR_GAND: case IR_GOR:
+		case IR_GXOR:
+			interp_group(e, in, full);
+			break;
+		case IR_BR:
+			LANES({ e->pc[l] = imm; e->prev[l] = blk; });
+			return imm;
+		case IR_BRC: {
+			uint32_t taken = 0, n = 0;
+
+			LANES({
+				uint32_t t = A[l].u != 0;
+
+				e->pc[l] = t ? imm : in->b;
+				e->prev[l] = blk;
+				taken += t;
+				n++;
+			});
+			return taken == n ? imm : taken == 0 ? in->b : HINT_NONE;
+		}
+		case IR_SWITCH: {
+			const uint32_t *t = p->table + in->b;
+
+			LANES({
+				uint32_t to = imm;
+
+				for (uint32_t k = 0; k < in->c; k++)
+					if (t[2 * k] == A[l].u) {
+						to = t[2 * k + 1];
+						break;
+					}
+				e->pc[l] = to;
+				e->prev[l] = blk;
+			});
+			return HINT_NONE;
+		}
+		case IR_RET:
+			LANES(e->pc[l] = IR_PC_DONE);
+			return IR_PC_DONE;
+		case IR_PHI: {
+			const uint32_t *t = p->table + in->b;
+
+			LANES({
+				for (uint32_t k = 0; k < in->c; k++)
+					if (t[2 * k] == e->prev[l]) {
+						D[l].u = regs[(size_t)t[2 * k + 1]
+						              * W + l].u;
+						break;
+					}
+			});
+			break;
+		}
+		case IR_OP_COUNT:
+			break;
+		}
+	}
+	return HINT_NONE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Workgroups                                                          */
+/* ------------------------------------------------------------------ */
+
+struct ir_exec *
+ir_exec_create(const struct ir_program *p)
+{
+	struct ir_exec *e = calloc(1, sizeof(*e));
+	uint32_t lx = p->local_size[0], ly = p->local_size[1];
+	size_t n;
+
+	if (!e)
+		return NULL;
+	e->p = p;
+	e->lanes = lx * ly * p->local_size[2];
+	e->width = (e->lanes + SG - 1) / SG * SG;
+	n = (size_t)p->nregs * e->width;
+	e->regs = calloc(n, sizeof(lane_t));
+	e->pc = calloc(e->width, 4);
+	e->prev = calloc(e->width, 4);
+	e->mask = calloc(e->width, 1);
+	e->shared = calloc(p->shared_bytes ? p->shared_bytes : 4, 1);
+	if (!e->regs || !e->pc || !e->prev || !e->mask || !e->shared) {
+		ir_exec_destroy(e);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < p->nconsts; i++) {
+		lane_t *r = e->regs + (size_t)p->const_regs[i] * e->width;
+
+		for (uint32_t l = 0; l < e->width; l++)
+			r[l].u = p->const_vals[i];
+	}
+	for (uint32_t l = 0; l < e->width; l++) {
+		lane_t *R = e->regs;
+		uint32_t W = e->width, sl = l % SG;
+
+#define SET(reg, v) (R[(size_t)(reg) * W + l].u = (v))
+		SET(IR_REG_LOCAL_ID + 0, l % lx);
+		SET(IR_REG_LOCAL_ID + 1, l / lx % ly);
+		SET(IR_REG_LOCAL_ID + 2, l / (lx * ly));
+		SET(IR_REG_WORKGROUP_SIZE + 0, lx);
+		SET(IR_REG_WORKGROUP_SIZE + 1, ly);
+		SET(IR_REG_WORKGROUP_SIZE + 2, p->local_size[2]);
+		SET(IR_REG_LOCAL_INDEX, l);
+		SET(IR_REG_SUBGROUP_SIZE, SG);
+		SET(IR_REG_SUBGROUP_LOCAL_ID, sl);
+		SET(IR_REG_SUBGROUP_ID, l / SG);
+		SET(IR_REG_NUM_SUBGROUPS, e->width / SG);
+		SET(IR_REG_EQ_MASK, 1u << sl);
+		SET(IR_REG_GE_MASK, ~0u << sl);
+		SET(IR_REG_GT_MASK, sl == 31 ? 0 : ~0u << (sl + 1));
+		SET(IR_REG_LE_MASK, sl == 31 ? ~0u : (2u << sl) - 1);
+		SET(IR_REG_LT_MASK, (1u << sl) - 1);
+#undef SET
+	}
+	return e;
+}
+
+void
+ir_exec_destroy(struct ir_exec *e)
+{
+	if (!e)
+		return;
+	free(e->regs);
+	free(e->pc);
+	free(e->prev);
+	free(e->mask);
+	free(e->shared);
+	free(e);
+}
+
+static bool
+run_group(struct ir_exec *e, struct ir_dispatch *d)
+{
+	const uint32_t W = e->width;
+	uint32_t *pc = e->pc;
+
+	for (uint32_t l = 0; l < W; l++) {
+		pc[l] = l < e->lanes ? 0 : IR_PC_DONE;
+		e->prev[l] = IR_PC_DONE;
+	}
+	if (e->p->shared_bytes)
+		memset(e->shared, 0, e->p->shared_bytes);
+	/* Block 0 starts with every live lane; as long as the whole live
+	 * set branches together the mask stays and no scan is needed. */
+	uint32_t blk = 0, hint;
+	bool uniform = true, full = e->lanes == W;
+
+	for (uint32_t l = 0; l < W; l++)
+		e->mask[l] = l < e->lanes;
+	for (;;) {
+		if (!uniform) {
+			uint32_t count = 0, live = 0;
+
+			blk = IR_PC_DONE;
+			for (uint32_t l = 0; l < W; l++) {
+				blk = pc[l] < blk ? pc[l] : blk;
+				live += pc[l] != IR_PC_DONE;
+			}
+			if (blk == IR_PC_DONE)
+				return true;
+			for (uint32_t l = 0; l < W; l++) {
+				e->mask[l] = pc[l] == blk;
+				count += e->mask[l];
+			}
+			full = count == W;
+			uniform = count == live;
+		}
+		hint = exec_block(e, d, blk, full);
+		if (uniform && hint == IR_PC_DONE)
+			return true;
+		if (uniform && hint != HINT_NONE)
+			blk = hint;
+		else
+			uniform = false;
+		if (!(++e->blocks_run & 0xfff) &&
+		    (swgpu_now_ns() > d->deadline_ns ||
+		     __atomic_load_n(&d->hung, __ATOMIC_RELAXED)))
+			return false;
+	}
+}
+
+bool
+ir_exec_run(struct ir_exec *e, struct ir_dispatch *d)
+{
+	const uint32_t W = e->width;
+	lane_t *R = e->regs;
+
+	for (uint32_t k = 0; k < 3; k++)
+		for (uint32_t l = 0; l < W; l++)
+			R[(size_t)(IR_REG_NUM_WORKGROUPS + k) * W + l].u =
+				d->groups[k];
+	for (;;) {
+		uint64_t g = __atomic_fetch_add(&d->next_group, 1,
+		                                __ATOMIC_RELAXED);
+		uint32_t id[3];
+
+		if (g >= d->total_groups)
+			return true;
+		id[0] = (uint32_t)(g % d->groups[0]);
+		id[1] = (uint32_t)(g / d->groups[0] % d->groups[1]);
+		id[2] = (uint32_t)(g / ((uint64_t)d->groups[0] *
+		                        d->groups[1]));
+		for (uint32_t k = 0; k < 3; k++) {
+			uint64_t used = e->p->builtins_used;
+			uint32_t wg = d->base[k] + id[k];
+			uint32_t gbase = wg * e->p->local_size[k];
+			lane_t *wr = R + (size_t)(IR_REG_WORKGROUP_ID + k) * W;
+			lane_t *gr = R + (size_t)(IR_REG_GLOBAL_ID + k) * W;
+			const lane_t *lr = R + (size_t)(IR_REG_LOCAL_ID + k) * W;
+
+			if (used >> (IR_REG_WORKGROUP_ID + k) & 1)
+				for (uint32_t l = 0; l < W; l++)
+					wr[l].u = wg;
+			if (used >> (IR_REG_GLOBAL_ID + k) & 1)
+				for (uint32_t l = 0; l < W; l++)
+					gr[l].u = gbase + lr[l].u;
+		}
+		if (!run_group(e, d)) {
+			__atomic_store_n(&d->hung, true, __ATOMIC_RELAXED);
+			return false;
+		}
+	}
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SIMT interpreter: subgroup operations. A subgroup is 32 consecutive
+ * lanes of the workgroup; only active lanes take part (the reduction of
+ * an inactive lane's value is never observed).
+ */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "interp_util.h"
+
+static uint32_t
+identity(uint32_t op)
+{
+	union { float f; uint32_t u; } v;
+
+	switch (op) {
+	case IR_GIMUL: return 1;
+	case IR_GFMUL: v.f = 1.0f; return v.u;
+	case IR_GSMIN: return INT32_MAX;
+	case IR_GUMIN: return UINT32_MAX;
+	case IR_GFMIN: v.f = INFINITY; return v.u;
+	case IR_GSMAX: return (uint32_t)INT32_MIN;
+	case IR_GFMAX: v.f = -INFINITY; return v.u;
+	case IR_GAND: return UINT32_MAX;
+	default: return 0;
+	}
+}
+
+static uint32_t
+combine(uint32_t op, lane_t a, lane_t b)
+{
+	lane_t r;
+
+	switch (op) {
+	case IR_GIADD: return a.u + b.u;
+	case IR_GFADD: r.f = a.f + b.f; return r.u;
+	case IR_GIMUL: return a.u * b.u;
+	case IR_GFMUL: r.f = a.f * b.f; return r.u;
+	case IR_GSMIN: return a.i < b.i ? a.u : b.u;
+	case IR_GUMIN: return a.u < b.u ? a.u : b.u;
+	case IR_GFMIN: r.f = fminf(a.f, b.f); return r.u;
+	case IR_GSMAX: return a.i > b.i ? a.u : b.u;
+	case IR_GUMAX: return a.u > b.u ? a.u : b.u;
+	case IR_GFMAX: r.f = fmaxf(a.f, b.f); return r.u;
+	case IR_GAND: return a.u & b.u;
+	case IR_GOR: return a.u | b.u;
+	default: return a.u ^ b.u;
+	}
+}
+
+void
+interp_group(struct ir_exec *e, const struct ir_instr *in, bool full)
+{
+	const uint32_t W = e->width;
+	lane_t *D = e->regs + (size_t)in->dst * W;
+	const lane_t *A = e->regs + (size_t)in->a * W;
+	const lane_t *B = e->regs + (size_t)in->b * W;
+	const uint8_t *m = e->mask;
+
+	for (uint32_t s = 0; s < W; s += SG) {
+		uint32_t act = 0, first;
+
+		for (uint32_t i = 0; i < SG; i++)
+			if (full || m[s + i])
+				act |= 1u << i;
+		if (!act)
+			continue;
+		first = s + (uint32_t)__builtin_ctz(act);
+#define EACH(...) for (uint32_t i = 0; i < SG; i++) \
+		if (act & (1u << i)) { uint32_t l = s + i; __VA_ARGS__; }
+		switch (in->op) {
+		case IR_ELECT:
+			EACH(D[l].u = l == first);
+			break;
+		case IR_VALL: {
+			uint32_t v = 1;
+
+			EACH(v &= A[l].u != 0);
+			EACH(D[l].u = v);
+			break;
+		}
+		case IR_VANY: {
+			uint32_t v = 0;
+
+			EACH(v |= A[l].u != 0);
+			EACH(D[l].u = v);
+			break;
+		}
+		case IR_VALLEQ: {
+			uint32_t v = 1, f = A[first].u;
+
+			EACH(v &= A[l].u == f);
+			EACH(D[l].u = v);
+			break;
+		}
+		case IR_BCAST: {
+			uint32_t v = A[s + (B[first].u & (SG - 1))].u;
+
+			EACH(D[l].u = v);
+			break;
+		}
+		case IR_BCASTFIRST: {
+			uint32_t v = A[first].u;
+
+			EACH(D[l].u = v);
+			break;
+		}
+		case IR_BALLOT: {
+			uint32_t v = 0;
+
+			EACH(if (A[l].u) v |= 1u << i);
+			EACH(D[l].u = v);
+			break;
+		}
+		case IR_INVBALLOT:
+			EACH(D[l].u = (A[l].u >> i) & 1);
+			break;
+		case IR_BALLOTEXT:
+			EACH(D[l].u = B[l].u < SG ? (A[l].u >> B[l].u) & 1 : 0);
+			break;
+		case IR_BALLOTCOUNT:
+			EACH({
+				uint32_t mk = in->aux2 == IR_GROUP_REDUCE
+				              ? UINT32_MAX
+				              : in->aux2 == IR_GROUP_INCLUSIVE
+				              ? (uint32_t)((2ull << i) - 1)
+				              : (uint32_t)((1ull << i) - 1);
+				D[l].u = (uint32_t)__builtin_popcount(
+				                 A[l].u & mk);
+			});
+			break;
+		case IR_BALLOTLSB:
+			EACH(D[l].u = A[l].u ? (uint32_t)__builtin_ctz(A[l].u)
+			                     : UINT32_MAX);
+			break;
+		case IR_BALLOTMSB:
+			EACH(D[l].u = A[l].u ? 31u - (uint32_t)
+			                       __builtin_clz(A[l].u)
+			                     : UINT32_MAX);
+			break;
+		case IR_SHUFFLE:
+			EACH(D[l].u = A[s + (B[l].u & (SG - 1))].u);
+			break;
+		case IR_SHUFXOR:
+			EACH(D[l].u = A[s + ((i ^ B[l].u) & (SG - 1))].u);
+			break;
+		case IR_SHUFUP:
+			EACH(D[l].u = B[l].u <= i ? A[l - B[l].u].u : A[l].u);
+			break;
+		case IR_SHUFDOWN:
+			EACH(D[l].u = B[l].u < SG - i ? A[l + B[l].u].u
+			                              : A[l].u);
+			break;
+		default: {
+			/* Reductions and scans, in lane order. */
+			lane_t acc;
+
+			acc.u = identity(in->op);
+			if (in->aux2 == IR_GROUP_REDUCE) {
+				EACH(acc.u = combine(in->op, acc, A[l]));
+				EACH(D[l].u = acc.u);
+			} else if (in->aux2 == IR_GROUP_INCLUSIVE) {
+				EACH({
+					acc.u = combine(in->op, acc, A[l]);
+					D[l].u = acc.u;
+				});
+			} else {
+				EACH({
+					lane_t v = A[l];
+
+					D[l].u = acc.u;
+					acc.u = combine(in->op, acc, v);
+				});
+			}
+			break;
+		}
+		}
+#undef EACH
+	}
+}

@@ -1,0 +1,730 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SPIR-V -> IR translator: module level (header, capabilities,
+ * decorations, types, constants and specialization) and the shared
+ * helpers (pools, registers, emission).
+ */
+#include "xlate.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+_Noreturn void
+xl_fail(struct xl *x, swgpu_result r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->msg, sizeof(x->msg), fmt, ap);
+	va_end(ap);
+	x->err = r;
+	longjmp(x->fail, 1);
+}
+
+void *
+xl_grow(struct xl *x, void *arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+	uint32_t n = *cap ? *cap : 16;
+	void *p;
+
+	if (need <= *cap)
+		return arr;
+	if (need > (1u << 26))
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "shader too large");
+	while (n < need)
+		n *= 2;
+	p = realloc(arr, (size_t)n * elem);
+	if (!p)
+		xl_fail(x, SWGPU_ERR_NO_HOST_MEMORY, "out of host memory");
+	memset((char *)p + (size_t)*cap * elem, 0, (size_t)(n - *cap) * elem);
+	*cap = n;
+	return p;
+}
+
+struct xid *
+xl_id(struct xl *x, uint32_t id)
+{
+	if (id == 0 || id >= x->bound)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u out of bound %u", id,
+		        x->bound);
+	return &x->ids[id];
+}
+
+const struct xtype *
+xl_type(struct xl *x, uint32_t id)
+{
+	if (xl_id(x, id)->kind != XK_TYPE)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u is not a type", id);
+	return &x->types[id];
+}
+
+uint32_t
+xl_scalar_type(struct xl *x, uint32_t type)
+{
+	const struct xtype *t = xl_type(x, type);
+
+	while (t->op == SpvOpTypeVector || t->op == SpvOpTypeMatrix) {
+		type = t->elem;
+		t = xl_type(x, type);
+	}
+	return type;
+}
+
+uint32_t
+xl_new_regs(struct xl *x, uint32_t n)
+{
+	uint32_t r = x->p->nregs;
+
+	if (r + n > (1u << 20))
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "too many registers");
+	x->p->nregs += n;
+	return r;
+}
+
+uint32_t
+xl_const_reg(struct xl *x, uint32_t value)
+{
+	struct ir_program *p = x->p;
+	uint32_t h;
+
+	if (value == 0)
+		return IR_REG_ZERO;
+	if (p->nconsts * 2 + 2 > x->cmap_cap) {
+		uint32_t cap = x->cmap_cap ? x->cmap_cap * 2 : 256;
+		uint32_t *v = calloc(cap, 4), *r = calloc(cap, 4);
+
+		if (!v || !r) {
+			free(v);
+			free(r);
+			xl_fail(x, SWGPU_ERR_NO_HOST_MEMORY, "out of memory");
+		}
+		for (uint32_t i = 0; i < x->cmap_cap; i++) {
+			if (!x->cmap_reg[i])
+				continue;
+			h = (x->cmap_val[i] * 2654435761u) & (cap - 1);
+			while (r[h])
+				h = (h + 1) & (cap - 1);
+			v[h] = x->cmap_val[i];
+			r[h] = x->cmap_reg[i];
+		}
+		free(x->cmap_val);
+		free(x->cmap_reg);
+		x->cmap_val = v;
+		x->cmap_reg = r;
+		x->cmap_cap = cap;
+	}
+	h = (value * 2654435761u) & (x->cmap_cap - 1);
+	while (x->cmap_reg[h]) {
+		if (x->cmap_val[h] == value)
+			return x->cmap_reg[h];
+		h = (h + 1) & (x->cmap_cap - 1);
+	}
+	p->const_regs = xl_grow(x, p->const_regs, &x->capconsts,
+	                        p->nconsts + 1, 4);
+	p->const_vals = xl_grow(x, p->const_vals, &x->capconstvals,
+	                        p->nconsts + 1, 4);
+	x->cmap_val[h] = value;
+	x->cmap_reg[h] = xl_new_regs(x, 1);
+	p->const_regs[p->nconsts] = x->cmap_reg[h];
+	p->const_vals[p->nconsts] = value;
+	p->nconsts++;
+	return x->cmap_reg[h];
+}
+
+void
+xl_set_val(struct xl *x, uint32_t id, uint32_t type, const uint32_t *regs,
+           uint32_t n)
+{
+	struct xid *d = xl_id(x, id);
+	uint32_t at = x->nrpool;
+	bool inside = regs && x->rpool && regs >= x->rpool &&
+	              regs < x->rpool + x->nrpool;
+	size_t roff = inside ? (size_t)(regs - x->rpool) : 0;
+
+	x->rpool = xl_grow(x, x->rpool, &x->caprpool, at + n, 4);
+	/* regs may point into rpool, which just moved. */
+	if (inside)
+		regs = x->rpool + roff;
+	for (uint32_t i = 0; i < n; i++)
+		x->rpool[at + i] = regs ? regs[i] : 0;
+	x->nrpool += n;
+	d->kind = XK_VALUE;
+	d->type = type;
+	d->regs = at;
+	d->nregs = n;
+}
+
+const uint32_t *
+xl_val(struct xl *x, uint32_t id, uint32_t *n)
+{
+	struct xid *d = xl_id(x, id);
+
+	if (d->kind == XK_CONST && d->nregs == 0) {
+		uint32_t cnt = xl_type(x, d->type)->scalars;
+		uint32_t at;
+
+		x->rpool = xl_grow(x, x->rpool, &x->caprpool,
+		                   x->nrpool + cnt, 4);
+		at = x->nrpool;
+		for (uint32_t i = 0; i < cnt; i++)
+			x->rpool[at + i] = xl_const_reg(x,
+			                                x->cpool[d->cval + i]);
+		x->nrpool += cnt;
+		d->regs = at;
+		d->nregs = cnt;
+	}
+	if (d->kind != XK_CONST && d->kind != XK_VALUE)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "id %u used as a value before its definition", id);
+	*n = d->nregs;
+	return x->rpool + d->regs;
+}
+
+uint32_t
+xl_val1(struct xl *x, uint32_t id)
+{
+	uint32_t n;
+	const uint32_t *r = xl_val(x, id, &n);
+
+	if (n != 1)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u is not a scalar", id);
+	return r[0];
+}
+
+bool
+xl_const_u32(struct xl *x, uint32_t id, uint32_t *out)
+{
+	struct xid *d = xl_id(x, id);
+
+	if (d->kind != XK_CONST || xl_type(x, d->type)->scalars != 1)
+		return false;
+	*out = x->cpool[d->cval];
+	return true;
+}
+
+uint32_t
+xl_emit(struct xl *x, uint32_t op, uint32_t dst, uint32_t a, uint32_t b,
+        uint32_t c)
+{
+	struct ir_program *p = x->p;
+	struct ir_instr *in;
+
+	p->code = xl_grow(x, p->code, &x->capcode, p->ninstr + 1,
+	                  sizeof(*p->code));
+	in = &p->code[p->ninstr];
+	memset(in, 0, sizeof(*in));
+	in->op = (uint16_t)op;
+	in->dst = dst;
+	in->a = a;
+	in->b = b;
+	in->c = c;
+	return p->ninstr++;
+}
+
+struct ir_instr *
+xl_instr(struct xl *x, uint32_t index)
+{
+	return &x->p->code[index];
+}
+
+uint32_t
+xl_table_add(struct xl *x, uint32_t v)
+{
+	struct ir_program *p = x->p;
+
+	p->table = xl_grow(x, p->table, &x->captable, p->ntable + 1, 4);
+	p->table[p->ntable] = v;
+	return p->ntable++;
+}
+
+void
+xl_fixup(struct xl *x, uint8_t kind, uint32_t at, uint32_t id,
+         uint32_t comp)
+{
+	x->fix = xl_grow(x, x->fix, &x->capfix, x->nfix + 1, sizeof(*x->fix));
+	x->fix[x->nfix++] = (struct xfixup){ kind, at, id, comp };
+}
+
+void
+xl_start_block(struct xl *x)
+{
+	struct ir_program *p = x->p;
+
+	p->blocks = xl_grow(x, p->blocks, &x->capblocks, p->nblocks + 1,
+	                    sizeof(*p->blocks));
+	p->blocks[p->nblocks].first = p->ninstr;
+	p->blocks[p->nblocks].count = 0;
+	x->cur_block = p->nblocks++;
+}
+
+void
+xl_end_block(struct xl *x)
+{
+	struct ir_block *b = &x->p->blocks[x->cur_block];
+
+	b->count = x->p->ninstr - b->first;
+}
+
+/* ------------------------------------------------------------------ */
+/* Module level                                                        */
+/* ------------------------------------------------------------------ */
+
+static const uint32_t supported_caps[] = {
+	SpvCapabilityMatrix, SpvCapabilityShader,
+	SpvCapabilityGroupNonUniform, SpvCapabilityGroupNonUniformVote,
+	SpvCapabilityGroupNonUniformArithmetic,
+	SpvCapabilityGroupNonUniformBallot,
+	SpvCapabilityGroupNonUniformShuffle,
+	SpvCapabilityGroupNonUniformShuffleRelative,
+	SpvCapabilityVulkanMemoryModel,
+	SpvCapabilityUniformBufferArrayDynamicIndexing,
+	SpvCapabilityStorageBufferArrayDynamicIndexing,
+	SpvCapabilityShaderNonUniform,
+	SpvCapabilityRuntimeDescriptorArray,
+	SpvCapabilityUniformBufferArrayNonUniformIndexing,
+	SpvCapabilityStorageBufferArrayNonUniformIndexing,
+	SpvCapabilityDotProduct, SpvCapabilityDotProductInputAll,
+	SpvCapabilityDotProductInput4x8BitPacked,
+	SpvCapabilityVulkanMemoryModelDeviceScope,
+};
+
+bool
+swgpu_shader_capability_supported(uint32_t cap)
+{
+	for (size_t i = 0;
+	     i < sizeof(supported_caps) / sizeof(supported_caps[0]); i++)
+		if (supported_caps[i] == cap)
+			return true;
+	return false;
+}
+
+static void
+need(struct xl *x, uint32_t wc, uint32_t n, uint32_t op)
+{
+	if (wc < n)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "instruction (opcode %u) has %u words, needs %u", op,
+		        wc, n);
+}
+
+static void
+decorate(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	struct xid *d = xl_id(x, in[1]);
+	uint32_t v = wc > 3 ? in[3] : 0;
+
+	switch (in[2]) {
+	case SpvDecorationBuiltIn: d->builtin = v + 1; break;
+	case SpvDecorationDescriptorSet: d->set = v; d->has_set = true; break;
+	case SpvDecorationBinding: d->binding = v; d->has_binding = true;
+		break;
+	case SpvDecorationSpecId: d->spec_id = v; d->has_spec = true; break;
+	case SpvDecorationArrayStride: d->array_stride = v; break;
+	case SpvDecorationBlock: d->is_block = true; break;
+	case SpvDecorationBufferBlock: d->is_buffer_block = true; break;
+	default: break;
+	}
+}
+
+static void
+member_decorate(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	need(x, wc, 4, in[0] & 0xffff);
+	xl_id(x, in[1]);
+	x->mdecos = xl_grow(x, x->mdecos, &x->capmdecos, x->nmdecos + 1,
+	                    sizeof(*x->mdecos));
+	x->mdecos[x->nmdecos++] = (struct xmdeco){
+		in[1], in[2], in[3], wc > 4 ? in[4] : 1 };
+}
+
+static struct xtype *
+new_type(struct xl *x, uint32_t id, uint32_t op)
+{
+	struct xid *d = xl_id(x, id);
+
+	if (d->kind != XK_NONE)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u defined twice", id);
+	/* kind becomes XK_TYPE once complete: no type can contain itself */
+	d->type = id;
+	memset(&x->types[id], 0, sizeof(x->types[id]));
+	x->types[id].op = op;
+	return &x->types[id];
+}
+
+static void
+type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	uint32_t op = in[0] & 0xffff;
+	struct xtype *t;
+
+	need(x, wc, 2, op);
+	t = new_type(x, in[1], op);
+	switch (op) {
+	case SpvOpTypeVoid:
+	case SpvOpTypeFunction:
+		t->scalars = 0;
+		break;
+	case SpvOpTypeBool:
+		t->scalars = 1;
+		t->width = 32;
+		break;
+	case SpvOpTypeInt:
+	case SpvOpTypeFloat:
+		need(x, wc, 3, op);
+		if (in[2] != 32)
+			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+			        "%u-bit %s type not supported (32 only)",
+			        in[2], op == SpvOpTypeInt ? "integer" : "float");
+		t->width = 32;
+		t->is_signed = op == SpvOpTypeInt && wc > 3 && in[3];
+		t->scalars = 1;
+		break;
+	case SpvOpTypeVector:
+	case SpvOpTypeMatrix:
+		need(x, wc, 4, op);
+		t->elem = in[2];
+		t->count = in[3];
+		if (t->count < 2 || t->count > 4)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad vector size");
+		t->scalars = xl_type(x, in[2])->scalars * t->count;
+		break;
+	case SpvOpTypeArray: {
+		uint32_t len;
+
+		need(x, wc, 4, op);
+		t->elem = in[2];
+		if (!xl_const_u32(x, in[3], &len) || len == 0)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad array length");
+		t->count = len;
+		if ((uint64_t)len * xl_type(x, in[2])->scalars > (1u << 20))
+			xl_fail(x, SWGPU_ERR_UNSUPPORTED, "array too large");
+		t->scalars = xl_type(x, in[2])->scalars * len;
+		break;
+	}
+	case SpvOpTypeRuntimeArray:
+		need(x, wc, 3, op);
+		t->elem = in[2];
+		xl_type(x, in[2]);
+		t->scalars = 0;
+		break;
+	case SpvOpTypeStruct:
+		t->members = x->npool;
+		t->nmembers = wc - 2;
+		x->pool = xl_grow(x, x->pool, &x->cappool, x->npool + wc, 4);
+		for (uint32_t i = 2; i < wc; i++) {
+			x->pool[x->npool++] = in[i];
+			t->scalars += xl_type(x, in[i])->scalars;
+		}
+		break;
+	case SpvOpTypePointer:
+		need(x, wc, 4, op);
+		t->storage = in[2];
+		t->elem = in[3];
+		/* The pointee may be a forward-declared struct? Not in
+		 * logical addressing: it is declared already. */
+		xl_type(x, in[3]);
+		t->scalars = 0;
+		break;
+	case SpvOpTypeImage:
+	case SpvOpTypeSampler:
+	case SpvOpTypeSampledImage:
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "image and sampler types are not supported");
+	default:
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "unsupported type opcode %u",
+		        op);
+	}
+	xl_id(x, in[1])->kind = XK_TYPE;
+}
+
+static void
+entry_point(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	const char *name = (const char *)(in + 3);
+	size_t max = (size_t)(wc - 3) * 4;
+
+	need(x, wc, 4, SpvOpEntryPoint);
+	if (strnlen(name, max) == max)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "unterminated entry name");
+	if (strcmp(name, x->info->entry_point))
+		return;
+	if (in[1] != SpvExecutionModelGLCompute)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "entry point \"%s\" is not a GLCompute shader", name);
+	x->entry_func = in[2];
+}
+
+static void
+execution_mode(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	need(x, wc, 3, SpvOpExecutionMode);
+	if (in[1] != x->entry_func)
+		return;
+	if (in[2] == SpvExecutionModeLocalSize) {
+		need(x, wc, 6, SpvOpExecutionMode);
+		memcpy(x->p->local_size, in + 3, 12);
+	} else if (in[2] == SpvExecutionModeLocalSizeId) {
+		need(x, wc, 6, SpvOpExecutionMode);
+		memcpy(x->local_size_ids, in + 3, 12);
+		x->local_size_from_id = true;
+	}
+}
+
+static void
+module_pass(struct xl *x)
+{
+	uint32_t i = 5;
+
+	while (i < x->nw) {
+		const uint32_t *in = x->w + i;
+		uint32_t wc = in[0] >> 16, op = in[0] & 0xffff;
+
+		if (wc == 0 || wc > x->nw - i)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG,
+			        "truncated instruction at word %u", i);
+		if (op == SpvOpFunction) {
+			need(x, wc, 5, op);
+			struct xid *d = xl_id(x, in[2]);
+			if (d->kind != XK_NONE)
+				xl_fail(x, SWGPU_ERR_INVALID_ARG,
+				        "id %u defined twice", in[2]);
+			d->kind = XK_FUNC;
+			d->type = in[1];
+			d->def = i;
+			/* skip to OpFunctionEnd, checking lengths */
+			while (i < x->nw) {
+				wc = x->w[i] >> 16;
+				op = x->w[i] & 0xffff;
+				if (wc == 0 || wc > x->nw - i)
+					xl_fail(x, SWGPU_ERR_INVALID_ARG,
+					        "truncated instruction at "
+					        "word %u", i);
+				i += wc;
+				if (op == SpvOpFunctionEnd)
+					break;
+			}
+			if (op != SpvOpFunctionEnd)
+				xl_fail(x, SWGPU_ERR_INVALID_ARG,
+				        "function without OpFunctionEnd");
+			continue;
+		}
+		switch (op) {
+		case SpvOpCapability:
+			need(x, wc, 2, op);
+			if (!swgpu_shader_capability_supported(in[1]))
+				xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+				        "capability %u not supported", in[1]);
+			break;
+		case SpvOpExtension:
+		case SpvOpSource: case SpvOpSourceContinued:
+		case SpvOpSourceExtension: case SpvOpName:
+		case SpvOpMemberName: case SpvOpLine: case SpvOpNoLine:
+		case SpvOpModuleProcessed: case SpvOpNop:
+			break;
+		case SpvOpString:
+			need(x, wc, 2, op);
+			xl_id(x, in[1])->kind = XK_STRING;
+			break;
+		case SpvOpExtInstImport: {
+			const char *name = (const char *)(in + 2);
+			size_t max = (size_t)(wc - 2) * 4;
+
+			need(x, wc, 3, op);
+			if (strnlen(name, max) == max)
+				xl_fail(x, SWGPU_ERR_INVALID_ARG,
+				        "unterminated string");
+			if (!strcmp(name, "GLSL.std.450")) {
+				x->glsl_set = in[1];
+				xl_id(x, in[1])->kind = XK_EXTINST;
+			} else if (!strncmp(name, "NonSemantic.", 12)) {
+				xl_id(x, in[1])->kind = XK_IGNORED;
+			} else {
+				xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+				        "extended instruction set \"%s\" not "
+				        "supported", name);
+			}
+			break;
+		}
+		case SpvOpMemoryModel:
+			need(x, wc, 3, op);
+			if (in[1] != SpvAddressingModelLogical)
+				xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+				        "addressing model %u not supported",
+				        in[1]);
+			break;
+		case SpvOpEntryPoint:
+			entry_point(x, in, wc);
+			break;
+		case SpvOpExecutionMode:
+		case SpvOpExecutionModeId:
+			execution_mode(x, in, wc);
+			break;
+		case SpvOpDecorate:
+		case SpvOpDecorateId:
+			need(x, wc, 3, op);
+			decorate(x, in, wc);
+			break;
+		case SpvOpMemberDecorate:
+			member_decorate(x, in, wc);
+			break;
+		case SpvOpDecorateString:
+		case SpvOpMemberDecorateString:
+			break;
+		case SpvOpTypeVoid: case SpvOpTypeBool: case SpvOpTypeInt:
+		case SpvOpTypeFloat: case SpvOpTypeVector:
+		case SpvOpTypeMatrix: case SpvOpTypeArray:
+		case SpvOpTypeRuntimeArray: case SpvOpTypeStruct:
+		case SpvOpTypePointer: case SpvOpTypeFunction:
+		case SpvOpTypeImage: case SpvOpTypeSampler:
+		case SpvOpTypeSampledImage:
+			type_decl(x, in, wc);
+			break;
+		case SpvOpConstantTrue: case SpvOpConstantFalse:
+		case SpvOpConstant: case SpvOpConstantComposite:
+		case SpvOpConstantNull: case SpvOpSpecConstantTrue:
+		case SpvOpSpecConstantFalse: case SpvOpSpecConstant:
+		case SpvOpSpecConstantComposite: case SpvOpSpecConstantOp:
+			xl_constant_decl(x, in, wc);
+			break;
+		case SpvOpUndef:
+			need(x, wc, 3, op);
+			xl_new_const(x, in[1], in[2]);
+			break;
+		case SpvOpVariable:
+			xl_global_var(x, in, wc);
+			break;
+		case SpvOpExtInst:
+			/* NonSemantic debug info at module level */
+			need(x, wc, 5, op);
+			if (xl_id(x, in[3])->kind != XK_IGNORED)
+				xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+				        "OpExtInst outside a function");
+			xl_id(x, in[2])->kind = XK_IGNORED;
+			break;
+		default:
+			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+			        "unsupported opcode %u at word %u", op, i);
+		}
+		i += wc;
+	}
+}
+
+static void
+resolve_local_size(struct xl *x)
+{
+	uint32_t *ls = x->p->local_size;
+
+	if (x->local_size_from_id)
+		for (int i = 0; i < 3; i++)
+			if (!xl_const_u32(x, x->local_size_ids[i], &ls[i]))
+				xl_fail(x, SWGPU_ERR_INVALID_ARG,
+				        "LocalSizeId operand not a constant");
+	for (uint32_t id = 1; id < x->bound; id++) {
+		const struct xid *d = &x->ids[id];
+
+		if (d->kind == XK_CONST &&
+		    d->builtin == SpvBuiltInWorkgroupSize + 1) {
+			if (xl_type(x, d->type)->scalars != 3)
+				xl_fail(x, SWGPU_ERR_INVALID_ARG,
+				        "WorkgroupSize is not a uvec3");
+			memcpy(ls, x->cpool + d->cval, 12);
+		}
+	}
+	if (!ls[0] || !ls[1] || !ls[2])
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "no local size");
+	if (ls[0] > SWGPU_SHADER_MAX_WORKGROUP_SIZE_X ||
+	    ls[1] > SWGPU_SHADER_MAX_WORKGROUP_SIZE_Y ||
+	    ls[2] > SWGPU_SHADER_MAX_WORKGROUP_SIZE_Z ||
+	    (uint64_t)ls[0] * ls[1] * ls[2] >
+	    SWGPU_SHADER_MAX_WORKGROUP_INVOCATIONS)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "local size %ux%ux%u over the limits", ls[0], ls[1],
+		        ls[2]);
+}
+
+void
+ir_program_free(struct ir_program *p)
+{
+	if (!p)
+		return;
+	free(p->code);
+	free(p->blocks);
+	free(p->table);
+	free(p->const_regs);
+	free(p->const_vals);
+	free(p->buffers);
+	free(p);
+}
+
+swgpu_result
+xlate_module(const swgpu_shader_info *info, struct ir_program **out,
+             char *msg, size_t msg_size)
+{
+	struct xl *x = calloc(1, sizeof(*x));
+	swgpu_result r;
+
+	if (!x)
+		return SWGPU_ERR_NO_HOST_MEMORY;
+	x->info = info;
+	x->w = info->code;
+	x->nw = (uint32_t)(info->code_size / 4);
+	if (setjmp(x->fail)) {
+		if (msg && msg_size)
+			snprintf(msg, msg_size, "%s", x->msg);
+		ir_program_free(x->p);
+		goto done;
+	}
+	if (!info->code || info->code_size % 4 || info->code_size < 20 ||
+	    info->code_size > (64u << 20))
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "SPIR-V size %zu is not a positive multiple of 4",
+		        info->code_size);
+	if (x->w[0] != SpvMagicNumber)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad SPIR-V magic 0x%08x",
+		        x->w[0]);
+	if (x->w[1] > 0x00010600u || x->w[1] < 0x00010000u)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "SPIR-V version 0x%x",
+		        x->w[1]);
+	x->bound = x->w[3];
+	if (x->bound == 0 || x->bound > (1u << 22))
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad id bound %u", x->bound);
+	if (!info->entry_point)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "no entry point name");
+	x->ids = calloc(x->bound, sizeof(*x->ids));
+	x->types = calloc(x->bound, sizeof(*x->types));
+	x->p = calloc(1, sizeof(*x->p));
+	if (!x->ids || !x->types || !x->p)
+		xl_fail(x, SWGPU_ERR_NO_HOST_MEMORY, "out of host memory");
+	x->p->nregs = IR_REG_FIRST_FREE;
+	module_pass(x);
+	if (!x->entry_func)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "no GLCompute entry point \"%s\"", info->entry_point);
+	if (xl_id(x, x->entry_func)->kind != XK_FUNC)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "entry point not a function");
+	resolve_local_size(x);
+	xl_translate_entry(x);
+	*out = x->p;
+done:
+	r = x->err;
+	free(x->ids);
+	free(x->types);
+	free(x->pool);
+	free(x->rpool);
+	free(x->cpool);
+	free(x->ptrs);
+	free(x->mdecos);
+	free(x->fix);
+	free(x->cmap_val);
+	free(x->cmap_reg);
+	free(x->globals);
+	free(x->s_offs);
+	free(x->s_regs);
+	free(x->s_copy);
+	free(x);
+	return r;
+}

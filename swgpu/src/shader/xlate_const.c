@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SPIR-V -> IR translator: constants and specialization. Constants are
+ * kept as flattened 32-bit words (one per scalar); specialization
+ * replaces OpSpec* defaults with the pipeline's values as they are
+ * declared, and OpSpecConstantOp is folded right away, so array lengths,
+ * the local size and every later use see specialized values.
+ */
+#include "xlate.h"
+
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+static void
+need(struct xl *x, uint32_t wc, uint32_t n, uint32_t op)
+{
+	if (wc < n)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "instruction (opcode %u) has %u words, needs %u", op,
+		        wc, n);
+}
+
+uint32_t *
+xl_new_const(struct xl *x, uint32_t type, uint32_t id)
+{
+	struct xid *d = xl_id(x, id);
+	uint32_t n = xl_type(x, type)->scalars;
+
+	if (d->kind != XK_NONE)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u defined twice", id);
+	if (n == 0)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "constant of opaque type");
+	x->cpool = xl_grow(x, x->cpool, &x->capcpool, x->ncpool + n, 4);
+	d->kind = XK_CONST;
+	d->type = type;
+	d->cval = x->ncpool;
+	x->ncpool += n;
+	memset(x->cpool + d->cval, 0, n * 4);
+	return x->cpool + d->cval;
+}
+
+static const swgpu_spec_constant *
+spec_value(struct xl *x, uint32_t id)
+{
+	const struct xid *d = &x->ids[id];
+
+	if (!d->has_spec)
+		return NULL;
+	for (uint32_t i = 0; i < x->info->spec_constant_count; i++)
+		if (x->info->spec_constants[i].id == d->spec_id)
+			return &x->info->spec_constants[i];
+	return NULL;
+}
+
+static uint32_t
+eval_op(struct xl *x, uint32_t op, uint32_t a, uint32_t b, uint32_t c)
+{
+	int32_t sa = (int32_t)a, sb = (int32_t)b;
+
+	switch (op) {
+	case SpvOpIAdd: return a + b;
+	case SpvOpISub: return a - b;
+	case SpvOpIMul: return a * b;
+	case SpvOpUDiv: return b ? a / b : UINT32_MAX;
+	case SpvOpSDiv:
+		return !b ? UINT32_MAX : (sb == -1 ? 0u - a : (uint32_t)(sa / sb));
+	case SpvOpUMod: return b ? a % b : UINT32_MAX;
+	case SpvOpSRem:
+	case SpvOpSMod: {
+		int32_t r = (!b || sb == -1) ? 0 : sa % sb;
+
+		if (op == SpvOpSMod && r && ((r < 0) != (sb < 0)))
+			r += sb;
+		return (uint32_t)r;
+	}
+	case SpvOpShiftLeftLogical: return a << (b & 31);
+	case SpvOpShiftRightLogical: return a >> (b & 31);
+	case SpvOpShiftRightArithmetic: return (uint32_t)(sa >> (b & 31));
+	case SpvOpBitwiseOr: case SpvOpLogicalOr: return a | b;
+	case SpvOpBitwiseAnd: case SpvOpLogicalAnd: return a & b;
+	case SpvOpBitwiseXor: return a ^ b;
+	case SpvOpNot: return ~a;
+	case SpvOpLogicalNot: return !a;
+	case SpvOpSNegate: return 0u - a;
+	case SpvOpIEqual: case SpvOpLogicalEqual: return a == b;
+	case SpvOpINotEqual: case SpvOpLogicalNotEqual: return a != b;
+	case SpvOpULessThan: return a < b;
+	case SpvOpSLessThan: return sa < sb;
+	case SpvOpUGreaterThan: return a > b;
+	case SpvOpSGreaterThan: return sa > sb;
+	case SpvOpULessThanEqual: return a <= b;
+	case SpvOpSLessThanEqual: return sa <= sb;
+	case SpvOpUGreaterThanEqual: return a >= b;
+	case SpvOpSGreaterThanEqual: return sa >= sb;
+	case SpvOpSelect: return a ? b : c;
+	case SpvOpUConvert: case SpvOpSConvert: return a;
+	default:
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "OpSpecConstantOp with opcode %u not supported", op);
+	}
+}
+
+static void
+spec_constant_op(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	uint32_t op = in[3];
+	uint32_t *v;
+
+	need(x, wc, 5, SpvOpSpecConstantOp);
+	if (op == SpvOpCompositeExtract) {
+		const struct xid *s = xl_id(x, in[4]);
+		uint32_t type = s->type, off = 0;
+
+		if (s->kind != XK_CONST)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad spec operand");
+		for (uint32_t i = 5; i < wc; i++) {
+			const struct xtype *t = xl_type(x, type);
+
+			if (t->op == SpvOpTypeStruct) {
+				if (in[i] >= t->nmembers)
+					xl_fail(x, SWGPU_ERR_INVALID_ARG,
+					        "bad index");
+				for (uint32_t m = 0; m < in[i]; m++)
+					off += xl_type(x,
+					    x->pool[t->members + m])->scalars;
+				type = x->pool[t->members + in[i]];
+			} else {
+				if (in[i] >= t->count)
+					xl_fail(x, SWGPU_ERR_INVALID_ARG,
+					        "bad index");
+				off += in[i] * xl_type(x, t->elem)->scalars;
+				type = t->elem;
+			}
+		}
+		if (type != in[1] &&
+		    xl_type(x, type)->scalars != xl_type(x, in[1])->scalars)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "type mismatch");
+		uint32_t base = s->cval;
+		v = xl_new_const(x, in[1], in[2]);
+		for (uint32_t i = 0; i < xl_type(x, in[1])->scalars; i++)
+			v[i] = x->cpool[base + off + i];
+		return;
+	}
+	uint32_t n = xl_type(x, in[1])->scalars;
+	uint32_t ops[3] = { 0, 0, 0 };
+
+	for (uint32_t k = 0; k + 4 < wc && k < 3; k++) {
+		const struct xid *s = xl_id(x, in[4 + k]);
+
+		if (s->kind != XK_CONST)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad spec operand");
+		ops[k] = s->cval;
+	}
+	/* Compute into a scratch first: new_const may move cpool. */
+	uint32_t tmp[16];
+	if (n > 16)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "spec op too wide");
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t a = x->cpool[ops[0] + (wc > 4 && xl_type(x,
+		                  x->ids[in[4]].type)->scalars > 1 ? i : 0)];
+		uint32_t b = wc > 5 ? x->cpool[ops[1] + (xl_type(x,
+		                  x->ids[in[5]].type)->scalars > 1 ? i : 0)] : 0;
+		uint32_t c = wc > 6 ? x->cpool[ops[2] + (xl_type(x,
+		                  x->ids[in[6]].type)->scalars > 1 ? i : 0)] : 0;
+		tmp[i] = eval_op(x, op, a, b, c);
+	}
+	v = xl_new_const(x, in[1], in[2]);
+	memcpy(v, tmp, n * 4);
+	x->ids[in[2]].is_spec = true;
+}
+
+void
+xl_constant_decl(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	uint32_t op = in[0] & 0xffff;
+	uint32_t *v;
+	const swgpu_spec_constant *sc;
+
+	need(x, wc, 3, op);
+	switch (op) {
+	case SpvOpConstantTrue:
+	case SpvOpConstantFalse:
+	case SpvOpSpecConstantTrue:
+	case SpvOpSpecConstantFalse:
+		v = xl_new_const(x, in[1], in[2]);
+		v[0] = op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue;
+		sc = op >= SpvOpSpecConstantTrue ? spec_value(x, in[2]) : NULL;
+		if (sc)
+			v[0] = sc->value != 0;
+		break;
+	case SpvOpConstant:
+	case SpvOpSpecConstant:
+		need(x, wc, 4, op);
+		v = xl_new_const(x, in[1], in[2]);
+		v[0] = in[3];
+		sc = op == SpvOpSpecConstant ? spec_value(x, in[2]) : NULL;
+		if (sc)
+			v[0] = (uint32_t)sc->value;
+		break;
+	case SpvOpConstantComposite:
+	case SpvOpSpecConstantComposite: {
+		uint32_t n = xl_type(x, in[1])->scalars, k = 0;
+		uint32_t tmp_at = x->ncpool;
+
+		v = xl_new_const(x, in[1], in[2]);
+		(void)v;
+		for (uint32_t i = 3; i < wc; i++) {
+			const struct xid *s = xl_id(x, in[i]);
+			uint32_t m;
+
+			if (s->kind != XK_CONST)
+				xl_fail(x, SWGPU_ERR_INVALID_ARG,
+				        "composite constant operand %u is not "
+				        "a constant", in[i]);
+			m = xl_type(x, s->type)->scalars;
+			if (k + m > n)
+				xl_fail(x, SWGPU_ERR_INVALID_ARG,
+				        "composite constant too long");
+			memcpy(x->cpool + tmp_at + k, x->cpool + s->cval,
+			       m * 4);
+			k += m;
+		}
+		if (k != n)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG,
+			        "composite constant too short");
+		break;
+	}
+	case SpvOpConstantNull:
+		xl_new_const(x, in[1], in[2]);
+		break;
+	case SpvOpSpecConstantOp:
+		spec_constant_op(x, in, wc);
+		break;
+	}
+	if (op >= SpvOpSpecConstantTrue && op <= SpvOpSpecConstantOp)
+		x->ids[in[2]].is_spec = true;
+}

@@ -1,0 +1,788 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SPIR-V -> IR translator: variables, pointers and memory access.
+ *
+ * Logical addressing lets every pointer be resolved at translation time
+ * to a root (a buffer descriptor, push constants, shared memory, or a
+ * range of registers for Function/Private variables and built-ins) plus
+ * a constant offset and at most one register with the dynamic part of
+ * the offset. Loads and stores then become one scalar IR memory access
+ * per scalar of the value, with the layout (Offset, ArrayStride,
+ * MatrixStride, RowMajor) folded into constant offsets.
+ */
+#include "xlate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+#include <swgpu/swgpu_packet.h>
+
+static bool
+mdeco(struct xl *x, uint32_t sid, uint32_t member, uint32_t deco,
+      uint32_t *value)
+{
+	for (uint32_t i = 0; i < x->nmdecos; i++) {
+		const struct xmdeco *m = &x->mdecos[i];
+
+		if (m->id == sid && m->member == member && m->deco == deco) {
+			if (value)
+				*value = m->value;
+			return true;
+		}
+	}
+	return false;
+}
+
+struct xptr *
+xl_ptr(struct xl *x, uint32_t id)
+{
+	struct xid *d = xl_id(x, id);
+
+	if (d->kind != XK_PTR)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u is not a pointer", id);
+	return &x->ptrs[d->ptr];
+}
+
+static void
+set_ptr(struct xl *x, uint32_t id, uint32_t ptr_type, const struct xptr *p)
+{
+	struct xid *d = xl_id(x, id);
+
+	x->ptrs = xl_grow(x, x->ptrs, &x->capptrs, x->nptrs + 1,
+	                  sizeof(*x->ptrs));
+	x->ptrs[x->nptrs] = *p;
+	d->kind = XK_PTR;
+	d->type = ptr_type;
+	d->ptr = x->nptrs++;
+}
+
+static uint32_t
+unit_scale(const struct xptr *p)
+{
+	return p->space == XS_SHARED ? 4 : 1;
+}
+
+static const swgpu_shader_binding *
+find_binding(struct xl *x, uint32_t set, uint32_t binding)
+{
+	for (uint32_t i = 0; i < x->info->binding_count; i++) {
+		const swgpu_shader_binding *b = &x->info->bindings[i];
+
+		if (b->set == set && b->binding == binding)
+			return b;
+	}
+	return NULL;
+}
+
+static void
+buffer_var(struct xl *x, uint32_t id, uint32_t ptr_type, uint32_t pointee,
+           uint32_t storage)
+{
+	const struct xid *d = xl_id(x, id);
+	const struct xtype *t = xl_type(x, pointee);
+	const struct xid *bd;
+	const swgpu_shader_binding *b;
+	struct ir_program *p = x->p;
+	struct xptr ptr = { 0 };
+	uint32_t count = 1, block = pointee;
+	bool storage_buf;
+
+	if (t->op == SpvOpTypeArray || t->op == SpvOpTypeRuntimeArray) {
+		count = t->op == SpvOpTypeArray ? t->count : 0;
+		block = t->elem;
+	}
+	bd = xl_id(x, block);
+	if (xl_type(x, block)->op != SpvOpTypeStruct)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "buffer variable %u is not a block", id);
+	storage_buf = storage == SpvStorageClassStorageBuffer ||
+	              bd->is_buffer_block;
+	if (!d->has_set || !d->has_binding)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "buffer variable %u without set/binding", id);
+	b = find_binding(x, d->set, d->binding);
+	if (b && t->op == SpvOpTypeRuntimeArray)
+		count = b->count;    /* the layout sizes runtime arrays */
+	if (!b) {
+		/* Fine as long as the shader never accesses it (the layout
+		 * only needs statically used bindings). */
+		ptr.space = XS_BUF;
+		ptr.explicit_layout = true;
+		ptr.desc_array = t->op != SpvOpTypeStruct;
+		ptr.type = pointee;
+		ptr.nslots = count;
+		ptr.comp_stride = 4;
+		ptr.unbound = true;
+		ptr.set = d->set;
+		ptr.binding = d->binding;
+		set_ptr(x, id, ptr_type, &ptr);
+		return;
+	}
+	if (b->set >= SWGPU_SHADER_MAX_SETS || count > b->count)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "binding (set %u, binding %u): bad set or count",
+		        d->set, d->binding);
+	if (storage_buf ? (b->type != SWGPU_DESCRIPTOR_STORAGE_BUFFER &&
+	                   b->type != SWGPU_DESCRIPTOR_STORAGE_BUFFER_DYNAMIC)
+	                : (b->type != SWGPU_DESCRIPTOR_UNIFORM_BUFFER &&
+	                   b->type != SWGPU_DESCRIPTOR_UNIFORM_BUFFER_DYNAMIC))
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "binding (set %u, binding %u): layout type %u does not "
+		        "match the shader's %s buffer", d->set, d->binding,
+		        b->type, storage_buf ? "storage" : "uniform");
+	if (p->nbuffers + count > IR_MAX_BUFFERS)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "too many buffers");
+	p->buffers = realloc(p->buffers,
+	                     (p->nbuffers + count) * sizeof(*p->buffers));
+	if (!p->buffers)
+		xl_fail(x, SWGPU_ERR_NO_HOST_MEMORY, "out of memory");
+	for (uint32_t i = 0; i < count; i++) {
+		struct ir_buffer *ib = &p->buffers[p->nbuffers + i];
+		bool dyn = b->type == SWGPU_DESCRIPTOR_STORAGE_BUFFER_DYNAMIC ||
+		           b->type == SWGPU_DESCRIPTOR_UNIFORM_BUFFER_DYNAMIC;
+
+		ib->set = b->set;
+		ib->desc_offset = b->offset + i * SWGPU_DESCRIPTOR_SIZE;
+		ib->dynamic_index = dyn ? b->dynamic_index + i : UINT32_MAX;
+		if (dyn && b->dynamic_index + i >= SWGPU_BIND_TABLE_MAX_DYNAMIC)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG,
+			        "dynamic index over the limit");
+		ib->writable = storage_buf;
+		ib->used = false;
+	}
+	ptr.space = XS_BUF;
+	ptr.explicit_layout = true;
+	ptr.desc_array = t->op != SpvOpTypeStruct;
+	ptr.type = pointee;
+	ptr.slot = p->nbuffers;
+	ptr.nslots = count;
+	ptr.comp_stride = 4;
+	ptr.writable = storage_buf;
+	p->nbuffers += count;
+	set_ptr(x, id, ptr_type, &ptr);
+}
+
+static uint32_t
+builtin_reg(struct xl *x, uint32_t builtin, uint32_t *n)
+{
+	*n = 1;
+	switch (builtin) {
+	case SpvBuiltInLocalInvocationId: *n = 3; return IR_REG_LOCAL_ID;
+	case SpvBuiltInGlobalInvocationId: *n = 3; return IR_REG_GLOBAL_ID;
+	case SpvBuiltInWorkgroupId: *n = 3; return IR_REG_WORKGROUP_ID;
+	case SpvBuiltInNumWorkgroups: *n = 3; return IR_REG_NUM_WORKGROUPS;
+	case SpvBuiltInWorkgroupSize: *n = 3; return IR_REG_WORKGROUP_SIZE;
+	case SpvBuiltInLocalInvocationIndex: return IR_REG_LOCAL_INDEX;
+	case SpvBuiltInSubgroupSize: return IR_REG_SUBGROUP_SIZE;
+	case SpvBuiltInSubgroupLocalInvocationId:
+		return IR_REG_SUBGROUP_LOCAL_ID;
+	case SpvBuiltInSubgroupId: return IR_REG_SUBGROUP_ID;
+	case SpvBuiltInNumSubgroups: return IR_REG_NUM_SUBGROUPS;
+	case SpvBuiltInSubgroupEqMask: *n = 4; return IR_REG_EQ_MASK;
+	case SpvBuiltInSubgroupGeMask: *n = 4; return IR_REG_GE_MASK;
+	case SpvBuiltInSubgroupGtMask: *n = 4; return IR_REG_GT_MASK;
+	case SpvBuiltInSubgroupLeMask: *n = 4; return IR_REG_LE_MASK;
+	case SpvBuiltInSubgroupLtMask: *n = 4; return IR_REG_LT_MASK;
+	default:
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "built-in %u not supported in compute", builtin);
+	}
+}
+
+void
+xl_global_var(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	const struct xtype *pt;
+	uint32_t pointee, storage, id;
+	struct xptr ptr = { 0 };
+
+	if (wc < 4)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpVariable");
+	pt = xl_type(x, in[1]);
+	id = in[2];
+	storage = in[3];
+	if (pt->op != SpvOpTypePointer || pt->storage != storage)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad OpVariable type");
+	if (xl_id(x, id)->kind != XK_NONE)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u defined twice", id);
+	pointee = pt->elem;
+	switch (storage) {
+	case SpvStorageClassStorageBuffer:
+	case SpvStorageClassUniform:
+		buffer_var(x, id, in[1], pointee, storage);
+		return;
+	case SpvStorageClassPushConstant:
+		ptr.space = XS_PUSH;
+		ptr.explicit_layout = true;
+		ptr.comp_stride = 4;
+		break;
+	case SpvStorageClassWorkgroup: {
+		uint64_t size = (uint64_t)xl_type(x, pointee)->scalars * 4;
+
+		if (x->p->shared_bytes + size > SWGPU_SHADER_MAX_SHARED_MEMORY)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG,
+			        "shared memory over %u bytes",
+			        SWGPU_SHADER_MAX_SHARED_MEMORY);
+		ptr.space = XS_SHARED;
+		ptr.off = x->p->shared_bytes;
+		ptr.comp_stride = 4;
+		ptr.nslots = (uint32_t)size;
+		ptr.writable = true;
+		x->p->shared_bytes += (uint32_t)size;
+		break;
+	}
+	case SpvStorageClassPrivate:
+		ptr.space = XS_PRIV;
+		ptr.nslots = xl_type(x, pointee)->scalars;
+		ptr.slot = xl_new_regs(x, ptr.nslots);
+		ptr.comp_stride = 1;
+		ptr.writable = true;
+		if (wc > 4) {
+			x->globals = xl_grow(x, x->globals, &x->capglobals,
+			                     x->nglobals + 2, 4);
+			x->globals[x->nglobals++] = id;
+			x->globals[x->nglobals++] = in[4];
+		}
+		break;
+	case SpvStorageClassInput: {
+		uint32_t n, b = xl_id(x, id)->builtin;
+
+		if (!b)
+			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+			        "Input variable %u is not a built-in", id);
+		ptr.space = XS_INPUT;
+		ptr.slot = builtin_reg(x, b - 1, &n);
+		ptr.nslots = n;
+		ptr.comp_stride = 1;
+		if (xl_type(x, pointee)->scalars != n)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG,
+			        "built-in %u has the wrong type", b - 1);
+		break;
+	}
+	default:
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "storage class %u not supported", storage);
+	}
+	ptr.type = pointee;
+	set_ptr(x, id, in[1], &ptr);
+}
+
+void
+xl_function_var(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	const struct xtype *pt;
+	struct xptr ptr = { 0 };
+
+	if (wc < 4)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpVariable");
+	pt = xl_type(x, in[1]);
+	if (pt->op != SpvOpTypePointer || in[3] != SpvStorageClassFunction)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "function variable %u with storage class %u", in[2],
+		        in[3]);
+	ptr.space = XS_PRIV;
+	ptr.type = pt->elem;
+	ptr.nslots = xl_type(x, pt->elem)->scalars;
+	ptr.slot = xl_new_regs(x, ptr.nslots);
+	ptr.comp_stride = 1;
+	ptr.writable = true;
+	/* Inlined again for every call: a fresh variable each time. */
+	xl_id(x, in[2])->kind = XK_NONE;
+	set_ptr(x, in[2], in[1], &ptr);
+	if (wc > 4) {
+		uint32_t n;
+		const uint32_t *r = xl_val(x, in[4], &n);
+
+		xl_store_regs(x, xl_ptr(x, in[2]), r, n);
+	}
+}
+
+void
+xl_init_privates(struct xl *x)
+{
+	for (uint32_t i = 0; i < x->nglobals; i += 2) {
+		uint32_t n;
+		const uint32_t *r = xl_val(x, x->globals[i + 1], &n);
+
+		xl_store_regs(x, xl_ptr(x, x->globals[i]), r, n);
+	}
+}
+
+static void
+add_dyn(struct xl *x, struct xptr *p, uint32_t idx_reg, uint32_t stride)
+{
+	uint32_t t = idx_reg;
+
+	if (stride != 1) {
+		t = xl_new_regs(x, 1);
+		xl_emit(x, IR_IMUL, t, idx_reg, xl_const_reg(x, stride), 0);
+	}
+	if (p->dyn) {
+		uint32_t s = xl_new_regs(x, 1);
+
+		xl_emit(x, IR_IADD, s, p->dyn, t, 0);
+		t = s;
+	}
+	p->dyn = t;
+}
+
+static uint32_t
+array_stride(struct xl *x, const struct xptr *p, uint32_t type)
+{
+	const struct xtype *t = xl_type(x, type);
+
+	if (p->explicit_layout) {
+		uint32_t s = x->ids[type].array_stride;
+
+		if (!s)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG,
+			        "array type %u without ArrayStride", type);
+		return s;
+	}
+	return xl_type(x, t->elem)->scalars * unit_scale(p);
+}
+
+void
+xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	struct xptr p;
+
+	if (wc < 4)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpAccessChain");
+	p = *xl_ptr(x, in[3]);
+	for (uint32_t i = 4; i < wc; i++) {
+		const struct xtype *t = xl_type(x, p.type);
+		uint32_t c = 0;
+		bool is_const = xl_const_u32(x, in[i], &c);
+
+		if (p.desc_array) {
+			if (!is_const) {
+				/* chosen per lane at run time */
+				p.desc_idx = xl_val1(x, in[i]);
+			} else if (c >= p.nslots) {
+				xl_fail(x, SWGPU_ERR_INVALID_ARG,
+				        "descriptor array index %u out of "
+				        "range", c);
+			} else {
+				p.slot += c;
+				p.nslots = 1;
+			}
+			p.desc_array = false;
+			p.type = t->elem;
+			continue;
+		}
+		switch (t->op) {
+		case SpvOpTypeStruct:
+			if (!is_const || c >= t->nmembers)
+				xl_fail(x, SWGPU_ERR_INVALID_ARG,
+				        "bad struct index");
+			if (p.explicit_layout) {
+				uint32_t o;
+
+				if (!mdeco(x, p.type, c, SpvDecorationOffset,
+				           &o))
+					xl_fail(x, SWGPU_ERR_INVALID_ARG,
+					        "member %u of %u without "
+					        "Offset", c, p.type);
+				p.off += o;
+				p.row_major = mdeco(x, p.type, c,
+				                    SpvDecorationRowMajor, NULL);
+				mdeco(x, p.type, c, SpvDecorationMatrixStride,
+				      &p.mstride);
+			} else {
+				for (uint32_t m = 0; m < c; m++)
+					p.off += xl_type(x,
+					    x->pool[t->members + m])->scalars *
+					    unit_scale(&p);
+			}
+			p.comp_stride = p.explicit_layout ? 4 : unit_scale(&p);
+			p.type = x->pool[t->members + c];
+			break;
+		case SpvOpTypeArray:
+		case SpvOpTypeRuntimeArray: {
+			uint32_t s = array_stride(x, &p, p.type);
+
+			if (is_const)
+				p.off += c * s;
+			else
+				add_dyn(x, &p, xl_val1(x, in[i]), s);
+			p.type = t->elem;
+			break;
+		}
+		case SpvOpTypeMatrix: {
+			uint32_t rows = xl_type(x, t->elem)->count, s;
+
+			if (p.explicit_layout) {
+				s = p.row_major ? 4 : p.mstride;
+				p.comp_stride = p.row_major ? p.mstride : 4;
+			} else {
+				s = rows * unit_scale(&p);
+				p.comp_stride = unit_scale(&p);
+			}
+			if (is_const)
+				p.off += c * s;
+			else
+				add_dyn(x, &p, xl_val1(x, in[i]), s);
+			p.type = t->elem;
+			break;
+		}
+		case SpvOpTypeVector:
+			if (is_const)
+				p.off += c * p.comp_stride;
+			else
+				add_dyn(x, &p, xl_val1(x, in[i]),
+				        p.comp_stride);
+			p.type = t->elem;
+			break;
+		default:
+			xl_fail(x, SWGPU_ERR_INVALID_ARG,
+			        "access chain into a scalar");
+		}
+	}
+	if ((p.space == XS_PRIV || p.space == XS_INPUT) && !p.dyn &&
+	    p.off + xl_type(x, p.type)->scalars > p.nslots)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "constant index out of the variable's range");
+	set_ptr(x, in[2], in[1], &p);
+}
+
+/* Offsets (in the pointer's units) of every scalar of a value of type. */
+static void
+flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
+        uint32_t comp_stride, uint32_t mstride, bool row_major,
+        uint32_t *outs, uint32_t *n, uint32_t max)
+{
+	const struct xtype *t = xl_type(x, type);
+	uint32_t scale = unit_scale(p);
+
+	switch (t->op) {
+	case SpvOpTypeBool:
+	case SpvOpTypeInt:
+	case SpvOpTypeFloat:
+		if (*n >= max)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "value too large");
+		outs[(*n)++] = off;
+		break;
+	case SpvOpTypeVector:
+		for (uint32_t i = 0; i < t->count; i++)
+			flatten(x, p, t->elem, off + i * comp_stride,
+			        comp_stride, mstride, row_major, outs, n, max);
+		break;
+	case SpvOpTypeMatrix: {
+		uint32_t rows = xl_type(x, t->elem)->count;
+		uint32_t cs, es;
+
+		if (p->explicit_layout) {
+			cs = row_major ? 4 : mstride;
+			es = row_major ? mstride : 4;
+		} else {
+			cs = rows * scale;
+			es = scale;
+		}
+		for (uint32_t i = 0; i < t->count; i++)
+			flatten(x, p, t->elem, off + i * cs, es, mstride,
+			        row_major, outs, n, max);
+		break;
+	}
+	case SpvOpTypeArray: {
+		uint32_t s = array_stride(x, p, type);
+
+		for (uint32_t i = 0; i < t->count; i++)
+			flatten(x, p, t->elem, off + i * s,
+			        p->explicit_layout ? 4 : scale, mstride,
+			        row_major, outs, n, max);
+		break;
+	}
+	case SpvOpTypeStruct: {
+		uint32_t run = 0;
+
+		for (uint32_t m = 0; m < t->nmembers; m++) {
+			uint32_t mt = x->pool[t->members + m];
+			uint32_t mo = off + run * scale, ms = 0;
+			bool rm = false;
+
+			if (p->explicit_layout) {
+				if (!mdeco(x, type, m, SpvDecorationOffset,
+				           &mo))
+					xl_fail(x, SWGPU_ERR_INVALID_ARG,
+					        "member without Offset");
+				mo += off;
+				rm = mdeco(x, type, m, SpvDecorationRowMajor,
+				           NULL);
+				mdeco(x, type, m, SpvDecorationMatrixStride,
+				      &ms);
+			}
+			flatten(x, p, mt, mo, p->explicit_layout ? 4 : scale,
+			        ms, rm, outs, n, max);
+			run += xl_type(x, mt)->scalars;
+		}
+		break;
+	}
+	default:
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "load/store of type %u (opcode %u) not supported",
+		        type, t->op);
+	}
+}
+
+static uint32_t *
+ptr_offsets(struct xl *x, const struct xptr *p, uint32_t *n)
+{
+	uint32_t cnt = xl_type(x, p->type)->scalars;
+	uint32_t *outs;
+
+	if (cnt == 0)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "load/store of opaque type");
+	x->s_offs = xl_grow(x, x->s_offs, &x->cap_offs, cnt, 4);
+	outs = x->s_offs;
+	*n = 0;
+	flatten(x, p, p->type, p->off, p->comp_stride, p->mstride,
+	        p->row_major, outs, n, cnt);
+	return outs;
+}
+
+static void
+mark_used(struct xl *x, const struct xptr *p)
+{
+	if (p->space == XS_BUF) {
+		if (p->unbound)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG,
+			        "binding (set %u, binding %u) used by the shader "
+			        "is missing from the layout", p->set, p->binding);
+		if (p->desc_array)
+			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+			        "whole descriptor array access");
+		for (uint32_t i = 0; i < (p->desc_idx ? p->nslots : 1); i++)
+			x->p->buffers[p->slot + i].used = true;
+	}
+}
+
+void
+xl_load(struct xl *x, uint32_t type, uint32_t result, uint32_t ptr_id)
+{
+	struct xptr p = *xl_ptr(x, ptr_id);
+	uint32_t n, *offs, *regs;
+
+	mark_used(x, &p);
+	if (p.space == XS_INPUT)
+		for (uint32_t i = 0; i < p.nslots; i++)
+			x->p->builtins_used |= 1ull << (p.slot + i);
+	offs = ptr_offsets(x, &p, &n);
+	x->s_regs = xl_grow(x, x->s_regs, &x->cap_regs, n, 4);
+	regs = x->s_regs;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t r, k;
+
+		if (p.space == XS_INPUT && !p.dyn) {
+			regs[i] = p.slot + offs[i];
+			continue;
+		}
+		r = regs[i] = xl_new_regs(x, 1);
+		switch (p.space) {
+		case XS_PRIV:
+		case XS_INPUT:
+			if (!p.dyn) {
+				xl_emit(x, IR_MOV, r, p.slot + offs[i], 0, 0);
+			} else {
+				k = xl_emit(x, IR_LDX, r, p.dyn, p.slot,
+				            p.nslots);
+				xl_instr(x, k)->imm = offs[i];
+			}
+			break;
+		case XS_SHARED:
+			k = xl_emit(x, IR_LDSH, r, p.dyn, 0, 0);
+			xl_instr(x, k)->imm = offs[i];
+			break;
+		case XS_PUSH:
+			k = xl_emit(x, IR_LDPUSH, r, p.dyn, 0, 0);
+			xl_instr(x, k)->imm = offs[i];
+			if (p.dyn)
+				x->p->push_bytes = SWGPU_SHADER_MAX_PUSH_CONSTANTS;
+			else if (offs[i] + 4 > x->p->push_bytes)
+				x->p->push_bytes = offs[i] + 4;
+			break;
+		case XS_BUF:
+			k = xl_emit(x, p.desc_idx ? IR_LDBUFX : IR_LDBUF, r,
+			            p.dyn, 0, p.nslots);
+			xl_instr(x, k)->imm = offs[i];
+			xl_instr(x, k)->aux = (uint8_t)p.slot;
+			xl_instr(x, k)->d = p.desc_idx;
+			break;
+		}
+	}
+	if (n != xl_type(x, type)->scalars)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "load type mismatch");
+	xl_set_val(x, result, type, regs, n);
+}
+
+void
+xl_store_regs(struct xl *x, const struct xptr *pp, const uint32_t *regs,
+              uint32_t nregs)
+{
+	struct xptr p = *pp;
+	uint32_t n, *offs;
+	uint32_t *copy;
+
+	x->s_copy = xl_grow(x, x->s_copy, &x->cap_copy, nregs + 1, 4);
+	copy = x->s_copy;
+	/* regs may live in a pool that grows while emitting. */
+	memcpy(copy, regs, nregs * sizeof(*copy));
+	mark_used(x, &p);
+	if (!p.writable)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "store through a read-only pointer");
+	offs = ptr_offsets(x, &p, &n);
+	if (n != nregs)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "store type mismatch");
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k;
+
+		switch (p.space) {
+		case XS_PRIV:
+			if (!p.dyn) {
+				xl_emit(x, IR_MOV, p.slot + offs[i], copy[i],
+				        0, 0);
+			} else {
+				k = xl_emit(x, IR_STX, 0, p.dyn, p.slot,
+				            p.nslots);
+				xl_instr(x, k)->d = copy[i];
+				xl_instr(x, k)->imm = offs[i];
+			}
+			break;
+		case XS_SHARED:
+			k = xl_emit(x, IR_STSH, 0, p.dyn, copy[i], 0);
+			xl_instr(x, k)->imm = offs[i];
+			break;
+		case XS_BUF:
+			k = xl_emit(x, p.desc_idx ? IR_STBUFX : IR_STBUF, 0,
+			            p.dyn, copy[i], p.nslots);
+			xl_instr(x, k)->imm = offs[i];
+			xl_instr(x, k)->aux = (uint8_t)p.slot;
+			xl_instr(x, k)->d = p.desc_idx;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+void
+xl_store(struct xl *x, uint32_t ptr_id, uint32_t value)
+{
+	uint32_t n;
+	const uint32_t *r = xl_val(x, value, &n);
+
+	xl_store_regs(x, xl_ptr(x, ptr_id), r, n);
+}
+
+void
+xl_array_length(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	struct xptr p;
+	const struct xtype *t;
+	uint32_t off, rt, r, k;
+
+	if (wc < 5)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpArrayLength");
+	p = *xl_ptr(x, in[3]);
+	t = xl_type(x, p.type);
+	if (p.space != XS_BUF || p.desc_array || p.desc_idx ||
+	    t->op != SpvOpTypeStruct ||
+	    in[4] >= t->nmembers ||
+	    !mdeco(x, p.type, in[4], SpvDecorationOffset, &off))
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad OpArrayLength");
+	rt = x->pool[t->members + in[4]];
+	if (xl_type(x, rt)->op != SpvOpTypeRuntimeArray ||
+	    !x->ids[rt].array_stride)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "OpArrayLength of non "
+		        "runtime array");
+	mark_used(x, &p);
+	r = xl_new_regs(x, 1);
+	k = xl_emit(x, IR_ARRLEN, r, 0, x->ids[rt].array_stride, 0);
+	xl_instr(x, k)->imm = p.off + off;
+	xl_instr(x, k)->aux = (uint8_t)p.slot;
+	xl_set_val(x, in[2], in[1], &r, 1);
+}
+
+void
+xl_atomic(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	uint32_t op = in[0] & 0xffff;
+	uint32_t ptr_id, kind, value = 0, cmp = 0, dst = 0, k;
+	struct xptr p;
+
+	switch (op) {
+	case SpvOpAtomicStore:
+		if (wc < 5)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "short atomic");
+		ptr_id = in[1];
+		value = xl_val1(x, in[4]);
+		kind = IR_AT_STORE;
+		break;
+	case SpvOpAtomicCompareExchange:
+		if (wc < 9)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "short atomic");
+		ptr_id = in[3];
+		value = xl_val1(x, in[7]);
+		cmp = xl_val1(x, in[8]);
+		kind = IR_AT_CMPXCHG;
+		break;
+	default:
+		if (wc < 6)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "short atomic");
+		ptr_id = in[3];
+		switch (op) {
+		case SpvOpAtomicLoad: kind = IR_AT_LOAD; break;
+		case SpvOpAtomicIIncrement:
+			kind = IR_AT_ADD;
+			value = xl_const_reg(x, 1);
+			break;
+		case SpvOpAtomicIDecrement:
+			kind = IR_AT_SUB;
+			value = xl_const_reg(x, 1);
+			break;
+		default:
+			if (wc < 7)
+				xl_fail(x, SWGPU_ERR_INVALID_ARG,
+				        "short atomic");
+			value = xl_val1(x, in[6]);
+			switch (op) {
+			case SpvOpAtomicExchange: kind = IR_AT_XCHG; break;
+			case SpvOpAtomicIAdd: kind = IR_AT_ADD; break;
+			case SpvOpAtomicISub: kind = IR_AT_SUB; break;
+			case SpvOpAtomicSMin: kind = IR_AT_SMIN; break;
+			case SpvOpAtomicUMin: kind = IR_AT_UMIN; break;
+			case SpvOpAtomicSMax: kind = IR_AT_SMAX; break;
+			case SpvOpAtomicUMax: kind = IR_AT_UMAX; break;
+			case SpvOpAtomicAnd: kind = IR_AT_AND; break;
+			case SpvOpAtomicOr: kind = IR_AT_OR; break;
+			case SpvOpAtomicXor: kind = IR_AT_XOR; break;
+			default:
+				xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+				        "atomic opcode %u not supported", op);
+			}
+		}
+	}
+	p = *xl_ptr(x, ptr_id);
+	mark_used(x, &p);
+	if (xl_type(x, p.type)->scalars != 1 ||
+	    (p.space != XS_BUF && p.space != XS_SHARED))
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "atomics only on 32-bit storage buffer or shared "
+		        "memory scalars");
+	if (p.space == XS_BUF && !p.writable)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "atomic on a uniform buffer");
+	mark_used(x, &p);
+	if (op != SpvOpAtomicStore) {
+		dst = xl_new_regs(x, 1);
+		xl_set_val(x, in[2], in[1], &dst, 1);
+	}
+	k = xl_emit(x, p.space != XS_BUF ? IR_ATOMSH : p.desc_idx ? IR_ATOMBUFX
+	            : IR_ATOMBUF, dst, p.dyn, value, cmp);
+	xl_instr(x, k)->d = p.desc_idx;
+	xl_instr(x, k)->imm = p.off;
+	xl_instr(x, k)->aux = (uint8_t)p.slot;
+	xl_instr(x, k)->aux2 = (uint8_t)kind;
+	x->p->uses_atomics = true;
+}
