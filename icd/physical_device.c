@@ -431,6 +431,28 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 		SpvCapabilityStoragePushConstant8);
 	f->v12.shaderBufferInt64Atomics = swgpu_shader_capability_supported(
 		SpvCapabilityInt64Atomics);
+	f->core.shaderUniformBufferArrayDynamicIndexing =
+		swgpu_shader_capability_supported(
+			SpvCapabilityUniformBufferArrayDynamicIndexing);
+	f->core.shaderStorageBufferArrayDynamicIndexing =
+		swgpu_shader_capability_supported(
+			SpvCapabilityStorageBufferArrayDynamicIndexing);
+	f->v12.runtimeDescriptorArray = swgpu_shader_capability_supported(
+		SpvCapabilityRuntimeDescriptorArray);
+	f->v12.shaderUniformBufferArrayNonUniformIndexing =
+		swgpu_shader_capability_supported(
+			SpvCapabilityUniformBufferArrayNonUniformIndexing);
+	f->v12.shaderStorageBufferArrayNonUniformIndexing =
+		swgpu_shader_capability_supported(
+			SpvCapabilityStorageBufferArrayNonUniformIndexing);
+	f->v12.vulkanMemoryModel = swgpu_shader_capability_supported(
+		SpvCapabilityVulkanMemoryModel);
+	f->v12.vulkanMemoryModelDeviceScope =
+		swgpu_shader_capability_supported(
+			SpvCapabilityVulkanMemoryModelDeviceScope);
+	/* Required by Vulkan 1.3; executed as scalar multiply-adds. */
+	f->v13.shaderIntegerDotProduct = swgpu_shader_capability_supported(
+		SpvCapabilityDotProduct);
 	/* maintenance4: the engine takes LocalSizeId (what glslang emits
 	 * for SPIR-V 1.6), pipeline layouts are copied into what uses them
 	 * (they may go right after use), vkGetDevice*MemoryRequirements

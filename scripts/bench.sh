@@ -31,10 +31,8 @@ if [ ! -e "$lavapipe" ]; then
   echo "bench.sh: no lavapipe ($lavapipe): apt-get install mesa-vulkan-drivers" >&2
   exit 1
 fi
-if grep -q '"CMAKE_BUILD_TYPE:STRING=Release"' "$build/CMakeCache.txt" 2>/dev/null ||
-   grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$build/CMakeCache.txt" 2>/dev/null; then
-  :
-else
+if ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$build/CMakeCache.txt" \
+     2>/dev/null; then
   echo "bench.sh: warning: $build is not a Release build" >&2
 fi
 

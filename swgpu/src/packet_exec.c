@@ -23,6 +23,7 @@
 #include <swgpu/swgpu_packet.h>
 
 #include "mem.h"
+#include "memops.h"
 #include "packet_dispatch.h"
 #include "packet_image.h"
 #include "packet_internal.h"
@@ -116,13 +117,16 @@ page_fault(struct exec_env *env, const struct pkt *p, uint64_t va,
 /* Memory operations                                                   */
 /* ------------------------------------------------------------------ */
 
-/* memmove in SWGPU_EXEC_CHUNK pieces (each boundary is a future
- * preemption point). Overlap decides the direction so that no chunk
- * overwrites source bytes a later chunk still needs. */
+/* Copy in SWGPU_EXEC_CHUNK pieces (each boundary is a future preemption
+ * point). Disjoint ranges large enough stream (memops.h); overlapping
+ * ones are memmoved in the direction that never overwrites source bytes
+ * a later chunk still needs. */
 static void
 copy_chunked(uint8_t *dst, const uint8_t *src, uint64_t size)
 {
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+	const bool disjoint = d + size <= s || s + size <= d;
+	const bool stream = disjoint && size >= MEMOPS_STREAM_MIN;
 
 	if (d == s)
 		return;
@@ -130,7 +134,7 @@ copy_chunked(uint8_t *dst, const uint8_t *src, uint64_t size)
 		for (uint64_t off = 0; off < size;) {
 			uint64_t n = size - off < SWGPU_EXEC_CHUNK
 			             ? size - off : SWGPU_EXEC_CHUNK;
-			memmove(dst + off, src + off, n);
+			memops_copy(dst + off, src + off, n, stream);
 			off += n;
 		}
 	} else {
@@ -142,34 +146,24 @@ copy_chunked(uint8_t *dst, const uint8_t *src, uint64_t size)
 			memmove(dst + off, src + off, n);
 		}
 	}
+	if (stream)
+		memops_stream_done();
 }
 
 /* Fill size bytes (multiple of 4) at dst (4-aligned) with pattern. */
 static void
 fill_chunked(uint8_t *dst, uint64_t size, uint32_t pattern)
 {
-	uint8_t b = (uint8_t)pattern;
+	const bool stream = size >= MEMOPS_STREAM_MIN;
 
-	if (pattern == b * 0x01010101u) {
-		for (uint64_t off = 0; off < size;) {
-			uint64_t n = size - off < SWGPU_EXEC_CHUNK
-			             ? size - off : SWGPU_EXEC_CHUNK;
-			memset(dst + off, b, n);
-			off += n;
-		}
-		return;
-	}
-	/* Seed one small block, then replicate it: memcpy of a cache-hot
-	 * block runs at memset speed. Blocks are multiples of 4 bytes, so
-	 * the pattern phase is kept. */
-	const uint64_t seed = size < 4096 ? size : 4096;
-	for (uint64_t off = 0; off < seed; off += 4)
-		memcpy(dst + off, &pattern, 4);
-	for (uint64_t off = seed; off < size;) {
-		uint64_t n = size - off < seed ? size - off : seed;
-		memcpy(dst + off, dst, n);
+	for (uint64_t off = 0; off < size;) {
+		uint64_t n = size - off < SWGPU_EXEC_CHUNK
+		             ? size - off : SWGPU_EXEC_CHUNK;
+		memops_fill32(dst + off, n, pattern, stream);
 		off += n;
 	}
+	if (stream)
+		memops_stream_done();
 }
 
 /* ------------------------------------------------------------------ */

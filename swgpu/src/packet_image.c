@@ -18,6 +18,7 @@
 #include <swgpu/swgpu_packet.h>
 
 #include "format.h"
+#include "memops.h"
 #include "vaspace.h"
 
 /* One pitched box: where it starts, its pitches and its shape. */
@@ -97,16 +98,17 @@ map_box(struct exec_env *env, const struct pkt *p, const struct box *b,
 	return host;
 }
 
-/* memmove n bytes in SWGPU_EXEC_CHUNK pieces; memmove because the
- * source and destination boxes may overlap (unspecified result, but no
- * undefined behaviour on the host). */
+/* Copy n bytes in SWGPU_EXEC_CHUNK pieces. Overlapping boxes get memmove
+ * (unspecified result, but no undefined behaviour on the host); a large
+ * packet's disjoint runs stream (memops.h). */
 static void
-move_run(uint8_t *d, const uint8_t *s, uint64_t n)
+move_run(uint8_t *d, const uint8_t *s, uint64_t n, bool stream)
 {
+	stream = stream && (d + n <= s || s + n <= d);
 	for (uint64_t off = 0; off < n;) {
 		uint64_t k = n - off < SWGPU_EXEC_CHUNK ? n - off
 		                                        : SWGPU_EXEC_CHUNK;
-		memmove(d + off, s + off, k);
+		memops_copy(d + off, s + off, k, stream);
 		off += k;
 	}
 }
@@ -147,15 +149,17 @@ exec_copy_pitched(struct exec_env *env, const uint32_t *pk, uint32_t len,
 	const bool rows_packed = db.rows == 1 ||
 	                         (db.row_pitch == rb && sb.row_pitch == rb);
 
+	const bool stream = plane * db.slices >= MEMOPS_STREAM_MIN;
+
 	if (rows_packed && (db.slices == 1 ||
 	                    (db.slice_pitch == plane &&
 	                     sb.slice_pitch == plane))) {
 		/* Both sides contiguous: one run. */
-		move_run(d, s, plane * db.slices);
+		move_run(d, s, plane * db.slices, stream);
 	} else if (rows_packed) {
 		for (uint32_t z = 0; z < db.slices; z++)
 			move_run(d + z * db.slice_pitch,
-			         s + z * sb.slice_pitch, plane);
+			         s + z * sb.slice_pitch, plane, stream);
 	} else {
 		for (uint32_t z = 0; z < db.slices; z++) {
 			uint8_t *dz = d + z * db.slice_pitch;
@@ -163,9 +167,11 @@ exec_copy_pitched(struct exec_env *env, const uint32_t *pk, uint32_t len,
 
 			for (uint32_t y = 0; y < db.rows; y++)
 				move_run(dz + y * db.row_pitch,
-				         sz + y * sb.row_pitch, rb);
+				         sz + y * sb.row_pitch, rb, stream);
 		}
 	}
+	if (stream)
+		memops_stream_done();
 	vaspace_read_unlock(env->vs);
 	if (env->stats)
 		stat_add(&env->stats->bytes_written, plane * db.slices);

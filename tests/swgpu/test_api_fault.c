@@ -395,6 +395,12 @@ check_a_lost(struct ctx_a *a, swgpu_syncobj *const *objs,
 {
 	struct api_cmd *c = &a->cmd;
 	for (int i = 0; i < 2; i++) {
+		/* Let jobs already queued finish (in error) first: only
+		 * the refused submits below must not move the counter. */
+		swgpu_result drained = swgpu_queue_wait(
+			a->q[i], 0, api_deadline_ms(API_WAIT_MS));
+		assert_true(drained == SWGPU_OK ||
+		            drained == SWGPU_ERR_CONTEXT_LOST);
 		uint64_t before = swgpu_queue_completed(a->q[i]);
 		api_emit_write32(c, a->ok.va + 512, 0xdead);
 		swgpu_ib ib = api_cmd_end(c);
