@@ -210,6 +210,7 @@ swgpu_device_open(const swgpu_config *cfg, swgpu_device **out)
 		abort();
 	}
 	atomic_init(&dev->event_serial, 0);
+	spin_budget_init(&dev->host_spin, (uint64_t)dev->cfg.spin_us * 1000u);
 	atomic_init(&dev->gpu_waiters, 0);
 	atomic_init(&dev->closing, false);
 	atomic_init(&dev->abort, false);

@@ -28,6 +28,7 @@
 
 #include "config.h"
 #include "mem.h"
+#include "spin.h"
 #include "util.h"
 
 /* Intrusive doubly linked list (circular, head is a sentinel). */
@@ -103,6 +104,8 @@ struct swgpu_device {
 	/* Bumped (under lock) on every completion / host signal, so a host
 	 * waiter can spin without taking the lock. */
 	atomic_uint_fast64_t event_serial;
+	/* How long host waiters poll before sleeping (spin.h). */
+	struct spin_budget host_spin;
 
 	/* Sleeping on GPU memory: ring SEM_WAIT on another engine's fence,
 	 * IB SEM_WAIT on user memory. Woken on every fence write and host

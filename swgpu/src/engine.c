@@ -44,6 +44,7 @@ engine_create(struct swgpu_device *dev, uint32_t index,
 	atomic_init(&eng->fence, 0);
 	for (uint32_t p = 0; p < SWGPU_PRIORITY_COUNT; p++)
 		dlist_init(&eng->runlist[p]);
+	spin_budget_init(&eng->idle_spin, (uint64_t)dev->cfg.spin_us * 1000u);
 	if (ring_init(&eng->ring, dev->cfg.ring_size)) {
 		free(eng);
 		return DEV_ERR(dev, SWGPU_ERR_NO_HOST_MEMORY, "ring");
@@ -91,14 +92,17 @@ static bool
 engine_poll(struct swgpu_engine *eng, uint64_t rptr)
 {
 	uint64_t end = swgpu_add_sat(swgpu_now_ns(),
-	                             (uint64_t)eng->dev->cfg.spin_us * 1000u);
+	                             spin_budget_get(&eng->idle_spin));
 
 	do {
 		if (atomic_load_explicit(&eng->ring.wptr,
-		                         memory_order_acquire) != rptr)
+		                         memory_order_acquire) != rptr) {
+			spin_budget_feedback(&eng->idle_spin, true);
 			return true;
+		}
 		cpu_relax();
 	} while (swgpu_now_ns() < end);
+	spin_budget_feedback(&eng->idle_spin, false);
 	return false;
 }
 
@@ -298,8 +302,11 @@ job_end(struct swgpu_engine *eng, struct swgpu_job *job, uint64_t seqno,
 {
 	struct swgpu_device *dev = eng->dev;
 
-	if (job && !job->skipped)
-		eng->busy_local += swgpu_now_ns() - t0;
+	if (job) {
+		/* Read by completion after the fence store below. */
+		job->run_ns = job->skipped ? 0 : swgpu_now_ns() - t0;
+		eng->busy_local += job->run_ns;
+	}
 	/* Release: everything the job wrote is visible to whoever reads
 	 * the fence with acquire (other engines' SEM_WAIT, completion). */
 	atomic_store_explicit(&eng->fence, seqno, memory_order_release);

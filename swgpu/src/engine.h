@@ -20,6 +20,7 @@
 #include "device.h"
 #include "doorbell.h"
 #include "ring.h"
+#include "spin.h"
 
 struct swgpu_engine {
 	struct swgpu_device *dev;
@@ -28,6 +29,7 @@ struct swgpu_engine {
 	uint32_t index_in_class;
 	struct swgpu_ring ring;
 	struct swgpu_doorbell doorbell;
+	struct spin_budget idle_spin;   /* ring poll before sleeping */
 	pthread_t thread;
 	bool thread_started;
 
@@ -42,6 +44,8 @@ struct swgpu_engine {
 	uint64_t pending_jobs;          /* PENDING jobs of its queues */
 	struct dlist runlist[SWGPU_PRIORITY_COUNT];
 	uint32_t runlist_len[SWGPU_PRIORITY_COUNT];
+	uint64_t vclock;                /* largest vruntime picked (sched.c) */
+	uint64_t sched_pass;            /* sched_engine pass counter */
 	uint64_t jobs_completed;
 	uint64_t jobs_failed;
 	swgpu_engine_stats stats;       /* packet counters, copied from

@@ -165,7 +165,7 @@ swgpu_queue_wait(swgpu_queue *q, uint64_t seqno, uint64_t deadline_ns)
 		               (unsigned long long)q->submitted);
 	}
 	uint64_t spin_end = swgpu_add_sat(swgpu_now_ns(),
-	                                  (uint64_t)dev->cfg.spin_us * 1000u);
+	                                  spin_budget_get(&dev->host_spin));
 	uint32_t qid = q->id;
 	dev_api_wait_enter(dev);
 	for (;;) {
@@ -202,6 +202,11 @@ swgpu_queue_wait(swgpu_queue *q, uint64_t seqno, uint64_t deadline_ns)
 			       !atomic_load_explicit(&dev->closing,
 			                             memory_order_relaxed))
 				;
+			spin_budget_feedback(&dev->host_spin,
+			                     atomic_load_explicit(
+			                             &q->completed,
+			                             memory_order_relaxed) >=
+			                             seqno);
 			pthread_mutex_lock(&dev->lock);
 			continue;
 		}

@@ -329,7 +329,7 @@ swgpu_syncobj_wait(swgpu_syncobj *const *objs, const uint64_t *values,
 			               "timeline wait without values");
 	}
 	uint64_t spin_end = swgpu_add_sat(swgpu_now_ns(),
-	                                  (uint64_t)dev->cfg.spin_us * 1000u);
+	                                  spin_budget_get(&dev->host_spin));
 	struct host_wait hw_local[8];
 	struct host_wait *hw = hw_local;
 	bool registered = false;
@@ -372,6 +372,12 @@ swgpu_syncobj_wait(swgpu_syncobj *const *objs, const uint64_t *values,
 			       !atomic_load_explicit(&dev->closing,
 			                             memory_order_relaxed))
 				cpu_relax();
+			/* Something completed while we polled: a hit. */
+			spin_budget_feedback(&dev->host_spin,
+			                     atomic_load_explicit(
+			                             &dev->event_serial,
+			                             memory_order_relaxed) !=
+			                             serial);
 			pthread_mutex_lock(&dev->lock);
 			continue;
 		}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Adaptive spinning (internal). A thread about to sleep first polls for
+ * up to a budget: on an idle machine the event usually arrives within
+ * microseconds, far sooner than a futex wake-up. On a busy machine the
+ * thread that would produce the event may be waiting for the very CPU the
+ * poller burns, so a spin that ran out (a miss) halves the budget, down to
+ * 1/16 of SWGPU_SPIN_US, and a spin that saw its event (a hit) restores
+ * it. Measured on the 2-core VM with both cores busy: a fixed 20 µs spin
+ * made a submit→fence round trip 50 µs; no spin, 12 µs.
+ *
+ * The budget is a heuristic shared by threads: relaxed atomics, races
+ * only blur it.
+ */
+#ifndef SWGPU_SPIN_H
+#define SWGPU_SPIN_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct spin_budget {
+	_Atomic uint64_t ns;
+	uint64_t max_ns;
+};
+
+static inline void
+spin_budget_init(struct spin_budget *b, uint64_t max_ns)
+{
+	atomic_init(&b->ns, max_ns);
+	b->max_ns = max_ns;
+}
+
+static inline uint64_t
+spin_budget_get(struct spin_budget *b)
+{
+	return atomic_load_explicit(&b->ns, memory_order_relaxed);
+}
+
+static inline void
+spin_budget_feedback(struct spin_budget *b, bool hit)
+{
+	uint64_t cur = atomic_load_explicit(&b->ns, memory_order_relaxed);
+	uint64_t floor = b->max_ns / 16;
+	uint64_t next = hit ? b->max_ns : (cur / 2 > floor ? cur / 2 : floor);
+
+	if (next != cur)
+		atomic_store_explicit(&b->ns, next, memory_order_relaxed);
+}
+
+#endif
