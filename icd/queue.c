@@ -133,76 +133,127 @@ set_point(swgpu_sync_point *p, VkSemaphore sem, uint64_t value)
 	p->flags = 0;
 }
 
+/*
+ * One batch of vkQueueSubmit (VkSubmitInfo + timeline values) or of
+ * vkQueueSubmit2 (VkSubmitInfo2), seen through one shape so both become a
+ * job by the same code. Exactly one of each pair of arrays is set.
+ */
+struct batch {
+	uint32_t cb_count, wait_count, signal_count;
+	const VkCommandBuffer *cbs;
+	const VkCommandBufferSubmitInfo *cb_infos;
+	const VkSemaphore *wait_sems, *signal_sems;
+	const uint64_t *wait_values, *signal_values; /* may be NULL */
+	uint32_t wait_value_count, signal_value_count;
+	const VkSemaphoreSubmitInfo *wait_infos, *signal_infos;
+};
+
+static struct icd_cmd_buffer *
+batch_cb(const struct batch *b, uint32_t i)
+{
+	return icd_cmd_buffer_from_handle(b->cbs ? b->cbs[i]
+	                                         : b->cb_infos[i].commandBuffer);
+}
+
+static void
+batch_point(swgpu_sync_point *p, const VkSemaphore *sems,
+            const uint64_t *values, uint32_t value_count,
+            const VkSemaphoreSubmitInfo *infos, uint32_t i)
+{
+	if (infos)
+		set_point(p, infos[i].semaphore, infos[i].value);
+	else
+		set_point(p, sems[i],
+		          values && i < value_count ? values[i] : 0);
+}
+
+static VkResult
+submit_batch(struct icd_queue *q, const struct batch *b,
+             struct icd_fence *fence)
+{
+	struct icd_device *dev = q->device;
+	swgpu_submit_info info = { 0 };
+	struct job_arrays a;
+	uint32_t ib_count = 0, nsig = 0;
+	VkResult res;
+
+	for (uint32_t i = 0; i < b->cb_count; i++)
+		ib_count += batch_cb(b, i)->ib_count;
+	res = job_arrays_get(dev, &a, ib_count, b->wait_count,
+	                     b->signal_count + 1);
+	if (res != VK_SUCCESS)
+		return res;
+
+	if (b->cb_count == 1) {
+		/* The common case: the recorded list, as is. */
+		info.ibs = batch_cb(b, 0)->ibs;
+	} else {
+		uint32_t n = 0;
+
+		for (uint32_t i = 0; i < b->cb_count; i++)
+			append_ibs(&a, &n, batch_cb(b, i));
+		info.ibs = a.ibs;
+	}
+	info.ib_count = ib_count;
+	for (uint32_t i = 0; i < b->wait_count; i++)
+		batch_point(&a.waits[i], b->wait_sems, b->wait_values,
+		            b->wait_value_count, b->wait_infos, i);
+	for (uint32_t i = 0; i < b->signal_count; i++)
+		batch_point(&a.signals[nsig++], b->signal_sems,
+		            b->signal_values, b->signal_value_count,
+		            b->signal_infos, i);
+	add_fence(a.signals, &nsig, fence);
+	info.waits = a.waits;
+	info.wait_count = b->wait_count;
+	info.signals = a.signals;
+	info.signal_count = nsig;
+
+	res = submit_job(q, &info);
+	job_arrays_put(dev, &a);
+	if (res != VK_SUCCESS)
+		return res;
+	for (uint32_t i = 0; i < b->cb_count; i++)
+		mark_submitted(batch_cb(b, i));
+	return VK_SUCCESS;
+}
+
 VkResult
 icd_QueueSubmit(VkQueue queue, uint32_t submitCount,
                 const VkSubmitInfo *pSubmits, VkFence fence)
 {
 	struct icd_queue *q = icd_queue_from_handle(queue);
-	struct icd_device *dev = q->device;
 	struct icd_fence *f = icd_fence_from_handle(fence);
-	VkResult res = icd_device_check_lost(dev);
+	VkResult res = icd_device_check_lost(q->device);
 
 	if (res != VK_SUCCESS)
 		return res;
 	if (submitCount == 0)
 		return f ? submit_fence_only(q, f) : VK_SUCCESS;
 
-	for (uint32_t s = 0; s < submitCount; s++) {
+	for (uint32_t s = 0; s < submitCount && res == VK_SUCCESS; s++) {
 		const VkSubmitInfo *si = &pSubmits[s];
 		const VkTimelineSemaphoreSubmitInfo *tl = icd_find_struct(
 			si->pNext,
 			VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
-		struct icd_fence *job_fence = s + 1 == submitCount ? f : NULL;
-		swgpu_submit_info info = { 0 };
-		struct job_arrays a;
-		uint32_t ib_count = 0, nsig = 0;
+		const struct batch b = {
+			.cb_count = si->commandBufferCount,
+			.cbs = si->pCommandBuffers,
+			.wait_count = si->waitSemaphoreCount,
+			.wait_sems = si->pWaitSemaphores,
+			.wait_values = tl ? tl->pWaitSemaphoreValues : NULL,
+			.wait_value_count = tl ? tl->waitSemaphoreValueCount
+			                       : 0,
+			.signal_count = si->signalSemaphoreCount,
+			.signal_sems = si->pSignalSemaphores,
+			.signal_values = tl ? tl->pSignalSemaphoreValues : NULL,
+			.signal_value_count = tl ? tl->signalSemaphoreValueCount
+			                         : 0,
+		};
 
-		for (uint32_t i = 0; i < si->commandBufferCount; i++)
-			ib_count += icd_cmd_buffer_from_handle(
-				si->pCommandBuffers[i])->ib_count;
-		res = job_arrays_get(dev, &a, ib_count, si->waitSemaphoreCount,
-		                     si->signalSemaphoreCount + 1);
-		if (res != VK_SUCCESS)
-			return res;
-
-		if (si->commandBufferCount == 1) {
-			/* The common case: the recorded list, as is. */
-			info.ibs = icd_cmd_buffer_from_handle(
-				si->pCommandBuffers[0])->ibs;
-		} else {
-			uint32_t n = 0;
-
-			for (uint32_t i = 0; i < si->commandBufferCount; i++)
-				append_ibs(&a, &n, icd_cmd_buffer_from_handle(
-					si->pCommandBuffers[i]));
-			info.ibs = a.ibs;
-		}
-		info.ib_count = ib_count;
-		for (uint32_t i = 0; i < si->waitSemaphoreCount; i++)
-			set_point(&a.waits[i], si->pWaitSemaphores[i],
-			          tl && i < tl->waitSemaphoreValueCount &&
-			          tl->pWaitSemaphoreValues ?
-			          tl->pWaitSemaphoreValues[i] : 0);
-		for (uint32_t i = 0; i < si->signalSemaphoreCount; i++)
-			set_point(&a.signals[nsig++], si->pSignalSemaphores[i],
-			          tl && i < tl->signalSemaphoreValueCount &&
-			          tl->pSignalSemaphoreValues ?
-			          tl->pSignalSemaphoreValues[i] : 0);
-		add_fence(a.signals, &nsig, job_fence);
-		info.waits = a.waits;
-		info.wait_count = si->waitSemaphoreCount;
-		info.signals = a.signals;
-		info.signal_count = nsig;
-
-		res = submit_job(q, &info);
-		job_arrays_put(dev, &a);
-		if (res != VK_SUCCESS)
-			return res;
-		for (uint32_t i = 0; i < si->commandBufferCount; i++)
-			mark_submitted(icd_cmd_buffer_from_handle(
-				si->pCommandBuffers[i]));
+		/* The fence rides on the last job of the call. */
+		res = submit_batch(q, &b, s + 1 == submitCount ? f : NULL);
 	}
-	return VK_SUCCESS;
+	return res;
 }
 
 VkResult
@@ -210,69 +261,28 @@ icd_QueueSubmit2(VkQueue queue, uint32_t submitCount,
                  const VkSubmitInfo2 *pSubmits, VkFence fence)
 {
 	struct icd_queue *q = icd_queue_from_handle(queue);
-	struct icd_device *dev = q->device;
 	struct icd_fence *f = icd_fence_from_handle(fence);
-	VkResult res = icd_device_check_lost(dev);
+	VkResult res = icd_device_check_lost(q->device);
 
 	if (res != VK_SUCCESS)
 		return res;
 	if (submitCount == 0)
 		return f ? submit_fence_only(q, f) : VK_SUCCESS;
 
-	for (uint32_t s = 0; s < submitCount; s++) {
+	for (uint32_t s = 0; s < submitCount && res == VK_SUCCESS; s++) {
 		const VkSubmitInfo2 *si = &pSubmits[s];
-		struct icd_fence *job_fence = s + 1 == submitCount ? f : NULL;
-		swgpu_submit_info info = { 0 };
-		struct job_arrays a;
-		uint32_t ib_count = 0, nsig = 0;
+		const struct batch b = {
+			.cb_count = si->commandBufferInfoCount,
+			.cb_infos = si->pCommandBufferInfos,
+			.wait_count = si->waitSemaphoreInfoCount,
+			.wait_infos = si->pWaitSemaphoreInfos,
+			.signal_count = si->signalSemaphoreInfoCount,
+			.signal_infos = si->pSignalSemaphoreInfos,
+		};
 
-		for (uint32_t i = 0; i < si->commandBufferInfoCount; i++)
-			ib_count += icd_cmd_buffer_from_handle(
-				si->pCommandBufferInfos[i].commandBuffer)
-				->ib_count;
-		res = job_arrays_get(dev, &a, ib_count,
-		                     si->waitSemaphoreInfoCount,
-		                     si->signalSemaphoreInfoCount + 1);
-		if (res != VK_SUCCESS)
-			return res;
-
-		if (si->commandBufferInfoCount == 1) {
-			info.ibs = icd_cmd_buffer_from_handle(
-				si->pCommandBufferInfos[0].commandBuffer)->ibs;
-		} else {
-			uint32_t n = 0;
-
-			for (uint32_t i = 0; i < si->commandBufferInfoCount;
-			     i++)
-				append_ibs(&a, &n, icd_cmd_buffer_from_handle(
-					si->pCommandBufferInfos[i]
-					.commandBuffer));
-			info.ibs = a.ibs;
-		}
-		info.ib_count = ib_count;
-		for (uint32_t i = 0; i < si->waitSemaphoreInfoCount; i++)
-			set_point(&a.waits[i],
-			          si->pWaitSemaphoreInfos[i].semaphore,
-			          si->pWaitSemaphoreInfos[i].value);
-		for (uint32_t i = 0; i < si->signalSemaphoreInfoCount; i++)
-			set_point(&a.signals[nsig++],
-			          si->pSignalSemaphoreInfos[i].semaphore,
-			          si->pSignalSemaphoreInfos[i].value);
-		add_fence(a.signals, &nsig, job_fence);
-		info.waits = a.waits;
-		info.wait_count = si->waitSemaphoreInfoCount;
-		info.signals = a.signals;
-		info.signal_count = nsig;
-
-		res = submit_job(q, &info);
-		job_arrays_put(dev, &a);
-		if (res != VK_SUCCESS)
-			return res;
-		for (uint32_t i = 0; i < si->commandBufferInfoCount; i++)
-			mark_submitted(icd_cmd_buffer_from_handle(
-				si->pCommandBufferInfos[i].commandBuffer));
+		res = submit_batch(q, &b, s + 1 == submitCount ? f : NULL);
 	}
-	return VK_SUCCESS;
+	return res;
 }
 
 VkResult
