@@ -139,15 +139,11 @@ static VkResult
 icd_buffer_bind(struct icd_buffer *buf, struct icd_device_memory *mem,
                 VkDeviceSize offset)
 {
-	if (offset % ICD_RESOURCE_ALIGNMENT || offset >= mem->size ||
-	    buf->size > mem->size - offset) {
-		icd_log("vkBindBufferMemory: %llu bytes at offset %llu do not "
-		        "fit %llu bytes of memory (alignment %u)",
-		        (unsigned long long)buf->size,
-		        (unsigned long long)offset,
-		        (unsigned long long)mem->size, ICD_RESOURCE_ALIGNMENT);
-		return VK_ERROR_OUT_OF_DEVICE_MEMORY;
-	}
+	VkResult r = icd_memory_check_bind("vkBindBufferMemory", mem, offset,
+	                                   buf->size, ICD_RESOURCE_ALIGNMENT);
+
+	if (r != VK_SUCCESS)
+		return r;
 	buf->mem = mem;
 	buf->mem_offset = offset;
 	buf->va = mem->va + offset;

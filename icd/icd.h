@@ -281,6 +281,14 @@ struct icd_image {
 	uint64_t va;                 /* mem->va + mem_offset once bound */
 };
 
+/* A resource of size bytes bound at offset must fit the memory and be
+ * aligned: else a log line naming the call and
+ * VK_ERROR_OUT_OF_DEVICE_MEMORY (the bind's only failure code). */
+VkResult icd_memory_check_bind(const char *call,
+                               const struct icd_device_memory *mem,
+                               VkDeviceSize offset, VkDeviceSize size,
+                               VkDeviceSize alignment);
+
 ICD_DEFINE_HANDLE_CASTS(icd_instance, VkInstance, VK_OBJECT_TYPE_INSTANCE)
 ICD_DEFINE_HANDLE_CASTS(icd_physical_device, VkPhysicalDevice,
                         VK_OBJECT_TYPE_PHYSICAL_DEVICE)

@@ -283,16 +283,11 @@ static VkResult
 icd_image_bind(struct icd_image *img, struct icd_device_memory *mem,
                VkDeviceSize offset)
 {
-	if (offset % img->alignment || offset >= mem->size ||
-	    img->size > mem->size - offset) {
-		icd_log("vkBindImageMemory: %llu bytes at offset %llu do not "
-		        "fit %llu bytes of memory (alignment %llu)",
-		        (unsigned long long)img->size,
-		        (unsigned long long)offset,
-		        (unsigned long long)mem->size,
-		        (unsigned long long)img->alignment);
-		return VK_ERROR_OUT_OF_DEVICE_MEMORY;
-	}
+	VkResult r = icd_memory_check_bind("vkBindImageMemory", mem, offset,
+	                                   img->size, img->alignment);
+
+	if (r != VK_SUCCESS)
+		return r;
 	img->mem = mem;
 	img->mem_offset = offset;
 	img->va = mem->va + offset;

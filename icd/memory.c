@@ -257,3 +257,18 @@ icd_GetDeviceMemoryCommitment(VkDevice device, VkDeviceMemory memory,
 	*pCommittedMemoryInBytes =
 		icd_device_memory_from_handle(memory)->size;
 }
+
+VkResult
+icd_memory_check_bind(const char *call, const struct icd_device_memory *mem,
+                      VkDeviceSize offset, VkDeviceSize size,
+                      VkDeviceSize alignment)
+{
+	if (offset % alignment == 0 && offset < mem->size &&
+	    size <= mem->size - offset)
+		return VK_SUCCESS;
+	icd_log("%s: %llu bytes at offset %llu do not fit %llu bytes of "
+	        "memory (alignment %llu)", call, (unsigned long long)size,
+	        (unsigned long long)offset, (unsigned long long)mem->size,
+	        (unsigned long long)alignment);
+	return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+}
