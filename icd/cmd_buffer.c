@@ -67,7 +67,8 @@ chunk_destroy(struct icd_cmd_pool *pool, struct icd_cmd_chunk *c)
 	 * the BO may go right after; the Vulkan rules already forbid
 	 * freeing command memory of a pending command buffer. */
 	swgpu_va_unmap(pool->device->ctx, c->va);
-	swgpu_bo_unmap(c->bo);
+	if (!c->offered)
+		swgpu_bo_unmap(c->bo);
 	swgpu_bo_destroy(c->bo);
 	icd_cmd_free(pool, c);
 }
@@ -113,6 +114,56 @@ fail_free:
 	icd_cmd_free(pool, c);
 	return icd_error(icd_result_from_swgpu(r), "command chunk: %s",
 	                 swgpu_result_str(r));
+}
+
+/* An idle chunk goes to the free list offered: swgpu may discard its
+ * pages under memory pressure. swgpu only offers BOs without a host
+ * mapping; the pointer comes back the same on the next map. */
+static void
+chunk_offer(struct icd_cmd_chunk *c)
+{
+	swgpu_result r;
+
+	swgpu_bo_unmap(c->bo);
+	r = swgpu_bo_offer(c->bo, SWGPU_OFFER_LOW);
+	if (r == SWGPU_OK) {
+		c->offered = true;
+		return;
+	}
+	/* Cannot happen (never offered twice, mapped once); keep it
+	 * resident and mapped then. */
+	icd_log("command chunk: swgpu_bo_offer: %s", swgpu_result_str(r));
+	if (swgpu_bo_map(c->bo, (void **)&c->map) != SWGPU_OK)
+		icd_log("command chunk: could not map it again");
+}
+
+/* Take an offered chunk back for recording. Its contents do not matter
+ * (recording overwrites them), so OK and DISCARDED are both success. */
+static VkResult
+chunk_reclaim(struct icd_cmd_chunk *c)
+{
+	swgpu_result r;
+	void *map;
+
+	if (!c->offered)
+		return VK_SUCCESS;
+	r = swgpu_bo_reclaim(c->bo);
+	if (r != SWGPU_OK && r != SWGPU_DISCARDED)
+		return icd_error(icd_result_from_swgpu(r),
+		                 "command chunk: swgpu_bo_reclaim: %s",
+		                 swgpu_result_str(r));
+	c->offered = false;
+	r = swgpu_bo_map(c->bo, &map);
+	if (r != SWGPU_OK) {
+		/* Leave it offered again so chunk_destroy does not unmap. */
+		if (swgpu_bo_offer(c->bo, SWGPU_OFFER_LOW) == SWGPU_OK)
+			c->offered = true;
+		return icd_error(icd_result_from_swgpu(r),
+		                 "command chunk: swgpu_bo_map: %s",
+		                 swgpu_result_str(r));
+	}
+	c->map = map;
+	return VK_SUCCESS;
 }
 
 static void
@@ -177,6 +228,9 @@ next_chunk(struct icd_cmd_buffer *cb)
 		return r;
 	if (pool->free_chunks) {
 		c = pool->free_chunks;
+		r = chunk_reclaim(c);
+		if (r != VK_SUCCESS)
+			return r; /* stays on the free list, offered */
 		pool->free_chunks = c->next;
 	} else {
 		r = chunk_create(pool, &c);
@@ -222,6 +276,8 @@ cmd_reset(struct icd_cmd_buffer *cb, bool release)
 	struct icd_cmd_pool *pool = cb->pool;
 
 	if (cb->cur) {
+		for (struct icd_cmd_chunk *c = cb->chunks; c; c = c->next)
+			chunk_offer(c);
 		cb->cur->next = pool->free_chunks;
 		pool->free_chunks = cb->chunks;
 	}

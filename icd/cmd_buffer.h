@@ -14,6 +14,11 @@
  * Pools own the chunks: a reset command buffer gives its chunks back to
  * the pool's free list, the next recording reuses them, and
  * vkTrimCommandPool (or a reset with RELEASE_RESOURCES) frees them.
+ * Chunks on the free list are idle (the Vulkan rules forbid resetting or
+ * freeing a pending command buffer) and are offered to swgpu at LOW
+ * priority (swgpu_bo_offer, host mapping dropped, VA mapping kept), so
+ * memory pressure can take their pages; reuse reclaims them, and a
+ * DISCARDED chunk is as good as a kept one since recording rewrites it.
  * Everything here is externally synchronised by the Vulkan rules (a pool
  * and its command buffers are used by one thread at a time), so there is
  * no lock.
@@ -30,6 +35,7 @@ struct icd_cmd_chunk {
 	uint32_t *map;          /* host pointer of the first dword */
 	uint64_t va;            /* GPU VA of the first dword (READ only) */
 	uint32_t capacity_dw;
+	bool offered;           /* on the free list, offered, not host-mapped */
 };
 
 struct icd_cmd_pool {

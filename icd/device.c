@@ -26,6 +26,32 @@ icd_device_destroy_queues(struct icd_device *dev,
 	}
 }
 
+/*
+ * VK_KHR/EXT_global_priority: the global level picks the swgpu level.
+ * MEDIUM is the default level; inside it the float priority keeps its
+ * old meaning (discreteQueuePriorities = 2: below 0.5 is LOW). LOW, HIGH
+ * and REALTIME are taken as they are (no privilege needed here).
+ */
+static swgpu_priority
+icd_queue_swgpu_priority(const VkDeviceQueueCreateInfo *qci, float prio)
+{
+	const VkDeviceQueueGlobalPriorityCreateInfoKHR *gp =
+		icd_find_struct(qci->pNext,
+		    VK_STRUCTURE_TYPE_DEVICE_QUEUE_GLOBAL_PRIORITY_CREATE_INFO_KHR);
+
+	switch (gp ? gp->globalPriority : VK_QUEUE_GLOBAL_PRIORITY_MEDIUM_KHR) {
+	case VK_QUEUE_GLOBAL_PRIORITY_LOW_KHR:
+		return SWGPU_PRIORITY_LOW;
+	case VK_QUEUE_GLOBAL_PRIORITY_HIGH_KHR:
+		return SWGPU_PRIORITY_HIGH;
+	case VK_QUEUE_GLOBAL_PRIORITY_REALTIME_KHR:
+		return SWGPU_PRIORITY_REALTIME;
+	default:
+		return prio < 0.5f ? SWGPU_PRIORITY_LOW :
+		                     SWGPU_PRIORITY_NORMAL;
+	}
+}
+
 static VkResult
 icd_device_create_queues(struct icd_device *dev,
                          const VkDeviceQueueCreateInfo *qci,
@@ -53,11 +79,10 @@ icd_device_create_queues(struct icd_device *dev,
 		q->index = i;
 		q->flags = qci->flags;
 		q->priority = prio;
-		/* discreteQueuePriorities = 2: below 0.5 is LOW. Queue i runs
-		 * on engine i of the class, so queues of a family overlap. */
+		/* Queue i runs on engine i of the class, so queues of a
+		 * family overlap. */
 		sr = swgpu_queue_create(dev->ctx, fam->engine_class, i,
-		                        prio < 0.5f ? SWGPU_PRIORITY_LOW :
-		                                      SWGPU_PRIORITY_NORMAL,
+		                        icd_queue_swgpu_priority(qci, prio),
 		                        &q->swq);
 		if (sr != SWGPU_OK)
 			return icd_error(icd_result_from_swgpu(sr),
@@ -238,4 +263,78 @@ icd_device_check_lost(struct icd_device *dev)
 	if (swgpu_context_query_state(dev->ctx, NULL) != SWGPU_CONTEXT_OK)
 		return VK_ERROR_DEVICE_LOST;
 	return VK_SUCCESS;
+}
+
+/*
+ * VK_EXT_device_fault: the swgpu fault record of the device's context.
+ * Address infos: the faulting VA of a page fault (READ/WRITE_INVALID),
+ * then the VA of the faulting packet (INSTRUCTION_POINTER_FAULT) when it
+ * came from an indirect buffer. One vendor info: the swgpu message, the
+ * fault kind as code, engine << 32 | queue id as data. No vendor binary.
+ */
+VKAPI_ATTR VkResult VKAPI_CALL
+icd_GetDeviceFaultInfoEXT(VkDevice device, VkDeviceFaultCountsEXT *pCounts,
+                          VkDeviceFaultInfoEXT *pInfo)
+{
+	struct icd_device *dev = icd_device_from_handle(device);
+	swgpu_fault_info f;
+	VkDeviceFaultAddressInfoEXT addr[2];
+	uint32_t naddr = 0, nvendor = 0;
+
+	memset(&f, 0, sizeof(f));
+	if (swgpu_context_query_state(dev->ctx, &f) != SWGPU_CONTEXT_OK &&
+	    f.kind != SWGPU_FAULT_NONE) {
+		if (f.kind == SWGPU_FAULT_PAGE_READ ||
+		    f.kind == SWGPU_FAULT_PAGE_WRITE ||
+		    (f.kind == SWGPU_FAULT_INJECTED && f.address)) {
+			addr[naddr++] = (VkDeviceFaultAddressInfoEXT){
+				.addressType = f.kind == SWGPU_FAULT_PAGE_WRITE ?
+				  VK_DEVICE_FAULT_ADDRESS_TYPE_WRITE_INVALID_EXT :
+				  VK_DEVICE_FAULT_ADDRESS_TYPE_READ_INVALID_EXT,
+				.reportedAddress = f.address,
+				.addressPrecision = 1,
+			};
+		}
+		if (f.packet_va)
+			addr[naddr++] = (VkDeviceFaultAddressInfoEXT){
+				.addressType = VK_DEVICE_FAULT_ADDRESS_TYPE_INSTRUCTION_POINTER_FAULT_EXT,
+				.reportedAddress = f.packet_va,
+				.addressPrecision = 4,
+			};
+		nvendor = 1;
+	}
+	if (!pInfo) {
+		pCounts->addressInfoCount = naddr;
+		pCounts->vendorInfoCount = nvendor;
+		pCounts->vendorBinarySize = 0;
+		return VK_SUCCESS;
+	}
+	VkResult r = VK_SUCCESS;
+	if (pCounts->addressInfoCount < naddr ||
+	    pCounts->vendorInfoCount < nvendor)
+		r = VK_INCOMPLETE;
+	if (pCounts->addressInfoCount > naddr)
+		pCounts->addressInfoCount = naddr;
+	if (pCounts->vendorInfoCount > nvendor)
+		pCounts->vendorInfoCount = nvendor;
+	pCounts->vendorBinarySize = 0;
+	if (nvendor)
+		snprintf(pInfo->description, sizeof(pInfo->description),
+		         "swgpu engine %u queue %u job %llu: %s", f.engine,
+		         f.queue_id, (unsigned long long)f.job_seqno,
+		         f.message);
+	else
+		snprintf(pInfo->description, sizeof(pInfo->description),
+		         "no fault");
+	if (pInfo->pAddressInfos)
+		memcpy(pInfo->pAddressInfos, addr,
+		       pCounts->addressInfoCount * sizeof(addr[0]));
+	if (pInfo->pVendorInfos && pCounts->vendorInfoCount) {
+		VkDeviceFaultVendorInfoEXT *v = pInfo->pVendorInfos;
+		snprintf(v->description, sizeof(v->description), "%s",
+		         f.message);
+		v->vendorFaultCode = (uint64_t)f.kind;
+		v->vendorFaultData = (uint64_t)f.engine << 32 | f.queue_id;
+	}
+	return r;
 }

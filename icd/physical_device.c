@@ -431,6 +431,8 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 		SpvCapabilityStoragePushConstant8);
 	f->v12.shaderBufferInt64Atomics = swgpu_shader_capability_supported(
 		SpvCapabilityInt64Atomics);
+	/* The same engine path serves shared memory. */
+	f->v12.shaderSharedInt64Atomics = f->v12.shaderBufferInt64Atomics;
 	f->core.shaderUniformBufferArrayDynamicIndexing =
 		swgpu_shader_capability_supported(
 			SpvCapabilityUniformBufferArrayDynamicIndexing);
@@ -533,6 +535,25 @@ icd_GetPhysicalDeviceFeatures(VkPhysicalDevice physicalDevice,
 		->features.core;
 }
 
+/* Feature structs of extensions outside core 1.3. */
+static void
+icd_features_write_ext(VkBaseOutStructure *s)
+{
+	switch (s->sType) {
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GLOBAL_PRIORITY_QUERY_FEATURES_KHR:
+		((VkPhysicalDeviceGlobalPriorityQueryFeaturesKHR *)s)
+			->globalPriorityQuery = VK_TRUE;
+		break;
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT:
+		((VkPhysicalDeviceFaultFeaturesEXT *)s)->deviceFault = VK_TRUE;
+		((VkPhysicalDeviceFaultFeaturesEXT *)s)
+			->deviceFaultVendorBinary = VK_FALSE;
+		break;
+	default:
+		break;
+	}
+}
+
 VKAPI_ATTR void VKAPI_CALL
 icd_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
                                VkPhysicalDeviceFeatures2 *pFeatures)
@@ -541,7 +562,8 @@ icd_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
 		icd_physical_device_from_handle(physicalDevice);
 
 	pFeatures->features = pdev->features.core;
-	icd_features_write_chain(pFeatures->pNext, &pdev->features, NULL);
+	icd_features_write_chain(pFeatures->pNext, &pdev->features,
+	                         icd_features_write_ext);
 }
 
 VKAPI_ATTR void VKAPI_CALL
@@ -565,6 +587,28 @@ icd_GetPhysicalDeviceQueueFamilyProperties(
 	                     sizeof(props[0]));
 }
 
+/* VK_KHR/EXT_global_priority(_query): every family offers every level
+ * (the scheduler weights them, see swgpu sched.c). */
+static void
+icd_queue_family_global_priorities(void *chain)
+{
+	for (VkBaseOutStructure *s = chain; s; s = s->pNext) {
+		if (s->sType !=
+		    VK_STRUCTURE_TYPE_QUEUE_FAMILY_GLOBAL_PRIORITY_PROPERTIES_KHR)
+			continue;
+		VkQueueFamilyGlobalPriorityPropertiesKHR *gp = (void *)s;
+		static const VkQueueGlobalPriorityKHR levels[] = {
+			VK_QUEUE_GLOBAL_PRIORITY_LOW_KHR,
+			VK_QUEUE_GLOBAL_PRIORITY_MEDIUM_KHR,
+			VK_QUEUE_GLOBAL_PRIORITY_HIGH_KHR,
+			VK_QUEUE_GLOBAL_PRIORITY_REALTIME_KHR,
+		};
+		gp->priorityCount = sizeof(levels) / sizeof(levels[0]);
+		memset(gp->priorities, 0, sizeof(gp->priorities));
+		memcpy(gp->priorities, levels, sizeof(levels));
+	}
+}
+
 VKAPI_ATTR void VKAPI_CALL
 icd_GetPhysicalDeviceQueueFamilyProperties2(
 	VkPhysicalDevice physicalDevice, uint32_t *pCount,
@@ -582,8 +626,10 @@ icd_GetPhysicalDeviceQueueFamilyProperties2(
 	}
 	if (*pCount > pdev->queue_family_count)
 		*pCount = pdev->queue_family_count;
-	for (uint32_t i = 0; i < *pCount; i++)
+	for (uint32_t i = 0; i < *pCount; i++) {
 		pProps[i].queueFamilyProperties = props[i];
+		icd_queue_family_global_priorities(pProps[i].pNext);
+	}
 }
 
 VKAPI_ATTR void VKAPI_CALL
@@ -595,13 +641,80 @@ icd_GetPhysicalDeviceMemoryProperties(
 		->memory;
 }
 
+#define ICD_STYPE_MEMORY_BUDGET \
+	VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT
+
+static uint64_t
+icd_sat_sub_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/*
+ * VK_EXT_memory_budget: the swgpu VRAM budget is shared by heap 0 (VRAM
+ * outside the BAR window) and heap 2 (the window), so each heap's budget
+ * is what is left of it after the other heap's usage, capped at the heap
+ * size: an allocation within a heap's budget fits. Usage is the process's
+ * (every VkDevice and the driver's own command memory on this swgpu
+ * device), page rounded.
+ */
+static void
+icd_memory_budget(const struct icd_physical_device *pdev,
+                  VkPhysicalDeviceMemoryBudgetPropertiesEXT *b)
+{
+	const VkPhysicalDeviceMemoryProperties *m = &pdev->memory;
+	uint64_t vram_used, vram_budget, sys_used, sys_budget, bar_used;
+	uint64_t heap0_used;
+
+	memset(b->heapBudget, 0, sizeof(b->heapBudget));
+	memset(b->heapUsage, 0, sizeof(b->heapUsage));
+	if (swgpu_heap_budget(pdev->swdev, SWGPU_HEAP_VRAM, &vram_used,
+	                      &vram_budget) != SWGPU_OK ||
+	    swgpu_heap_budget(pdev->swdev, SWGPU_HEAP_SYSTEM, &sys_used,
+	                      &sys_budget) != SWGPU_OK) {
+		icd_log("memory budget: swgpu_heap_budget failed");
+		return;
+	}
+	/* Two reads: clamp so a racing allocation cannot wrap a figure. */
+	bar_used = swgpu_bar_usage(pdev->swdev);
+	if (bar_used > vram_used)
+		bar_used = vram_used;
+	heap0_used = vram_used - bar_used;
+	b->heapUsage[0] = heap0_used;
+	b->heapBudget[0] = icd_min_u64(m->memoryHeaps[0].size,
+	                               icd_sat_sub_u64(vram_budget, bar_used));
+	b->heapUsage[1] = sys_used;
+	b->heapBudget[1] = icd_min_u64(m->memoryHeaps[1].size, sys_budget);
+	if (m->memoryHeapCount > 2) {
+		b->heapUsage[2] = bar_used;
+		b->heapBudget[2] = icd_min_u64(
+			m->memoryHeaps[2].size,
+			icd_sat_sub_u64(vram_budget, heap0_used));
+	}
+	/* The spec wants a non-zero budget for every heap; 0 happens only
+	 * when the other VRAM heap holds the whole budget. One page is an
+	 * honest "next to nothing" (allocations will fail until the other
+	 * heap shrinks). */
+	for (uint32_t i = 0; i < m->memoryHeapCount; i++)
+		if (!b->heapBudget[i])
+			b->heapBudget[i] = icd_min_u64(pdev->info.page_size,
+			                               m->memoryHeaps[i].size);
+}
+
 VKAPI_ATTR void VKAPI_CALL
 icd_GetPhysicalDeviceMemoryProperties2(
 	VkPhysicalDevice physicalDevice,
 	VkPhysicalDeviceMemoryProperties2 *pMemoryProperties)
 {
-	pMemoryProperties->memoryProperties =
-		icd_physical_device_from_handle(physicalDevice)->memory;
+	const struct icd_physical_device *pdev =
+		icd_physical_device_from_handle(physicalDevice);
+
+	pMemoryProperties->memoryProperties = pdev->memory;
+	for (VkBaseOutStructure *s = pMemoryProperties->pNext; s;
+	     s = s->pNext) {
+		if (s->sType == ICD_STYPE_MEMORY_BUDGET)
+			icd_memory_budget(pdev, (void *)s);
+	}
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL

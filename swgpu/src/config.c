@@ -105,6 +105,9 @@ env_heaps(swgpu_config *cfg)
 
 	env_mib("SWGPU_VRAM_MB", &cfg->vram_size, false);
 	env_mib("SWGPU_SYSTEM_MB", &cfg->system_size, false);
+	/* 0 (unset) keeps "the whole VRAM"; a budget above VRAM is clamped
+	 * by mem_init, so it follows a vram_size changed after init. */
+	env_mib("SWGPU_VRAM_BUDGET_MB", &cfg->vram_budget, false);
 	bar_set = env_mib("SWGPU_BAR_MB", &bar, true);
 	if (bar > cfg->vram_size) {
 		if (bar_set)

@@ -107,6 +107,7 @@ job_finish(struct swgpu_job *job, bool failed)
 		eng->jobs_completed++;
 	}
 	if (in_ring) {
+		sched_charge(job);
 		q->inflight--;
 		ctx->inflight--;
 	}

@@ -10,8 +10,10 @@
  *   DONE / ERROR
  * A queue's jobs leave the FIFO strictly in order (in-order queue); a job
  * whose waits are not ready, or that does not fit in the ring, blocks only
- * its own queue. Run lists: per engine, one list of queues per priority,
- * served from high to low, round-robin within a level.
+ * its own queue. Run lists: per engine, one list of queues per priority;
+ * the engine is shared by virtual runtime (sched.c): each queue is
+ * charged the engine time its jobs use, divided by its level's weight,
+ * and the runnable queue with the smallest charge goes next.
  */
 #ifndef SWGPU_JOB_H
 #define SWGPU_JOB_H
@@ -66,6 +68,8 @@ struct swgpu_job {
 	bool exec_failed;            /* a packet faulted: context guilty */
 	bool skipped;                /* not run: doomed or aborted */
 	swgpu_fault_info fault;
+	uint64_t run_ns;             /* engine time, JOB_BEGIN to fence */
+	uint64_t vcharge_ns;         /* estimate charged at push (sched.c) */
 
 	uint32_t ib_count, wait_count, signal_count;
 	swgpu_ib *ibs;
@@ -93,6 +97,10 @@ struct swgpu_queue {
 	uint64_t wait_min;           /* smallest seqno they wait for */
 	bool cancelled;              /* destroy: pending jobs fail */
 	atomic_bool aborting;        /* destroy timed out: drop ring jobs */
+	/* Fair share (sched.c), under dev->lock. */
+	uint64_t vruntime;           /* weighted engine time charged */
+	uint64_t avg_run_ns;         /* running mean of its jobs' run_ns */
+	uint64_t blocked_pass;       /* eng->sched_pass it was blocked in */
 	struct dlist ctx_link, dev_link, run_link;
 };
 
@@ -104,6 +112,15 @@ void job_unref(struct swgpu_job *job);
 
 /* Try to move jobs from software queues into rings. dev->lock held. */
 void sched_run(struct swgpu_device *dev);
+
+/* Settle a finished job's fair-share charge: its measured engine time
+ * replaces the estimate charged when it entered the ring. dev->lock held,
+ * the engine's fence has passed the job. */
+void sched_charge(struct swgpu_job *job);
+
+/* A queue gets work again: start it at the engine's virtual clock so
+ * time it was idle cannot be banked. dev->lock held. */
+void sched_queue_activate(struct swgpu_queue *q);
 
 /* True if the job must not run (context lost, queue cancelled, device
  * closing). dev->lock held. */

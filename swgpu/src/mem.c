@@ -5,6 +5,14 @@
  * A heap is only an accounting budget: the backing of a BO is host memory
  * from mmap (large BOs, so pages nobody touches cost nothing) or
  * aligned_alloc (small ones). The BAR window is a sub-budget of VRAM.
+ *
+ * Offer/reclaim: an offered BO is a discard candidate. Under pressure (an
+ * allocation or reclaim that does not fit its heap's budget) candidates
+ * of that heap are discarded lowest priority first, oldest offer first,
+ * but only when discarding them all would make the request fit, so a
+ * failing allocation never throws contents away for nothing. Discarding
+ * keeps the backing's address (VA mappings point at it) and only drops
+ * its pages, so nothing can ever reach freed memory.
  */
 #include "mem.h"
 
@@ -35,6 +43,11 @@ mem_init(struct swgpu_mem *mem, const swgpu_config *cfg)
 	pthread_mutex_init(&mem->lock, NULL);
 	mem->heap_size[SWGPU_HEAP_VRAM] = cfg->vram_size;
 	mem->heap_size[SWGPU_HEAP_SYSTEM] = cfg->system_size;
+	/* 0 means "no budget below the heap size" (older initializers). */
+	mem->heap_budget[SWGPU_HEAP_VRAM] =
+		cfg->vram_budget && cfg->vram_budget < cfg->vram_size ?
+		cfg->vram_budget : cfg->vram_size;
+	mem->heap_budget[SWGPU_HEAP_SYSTEM] = cfg->system_size;
 	mem->bar_size = cfg->bar_size < cfg->vram_size ? cfg->bar_size
 	                                                : cfg->vram_size;
 	mem->page_size = SWGPU_PAGE_SIZE;
@@ -54,11 +67,30 @@ backing_free(struct swgpu_bo *bo)
 }
 
 static void
+offer_unlink(struct swgpu_mem *mem, struct swgpu_bo *bo)
+{
+	if (bo->offer_prev)
+		bo->offer_prev->offer_next = bo->offer_next;
+	else
+		mem->offer_head = bo->offer_next;
+	if (bo->offer_next)
+		bo->offer_next->offer_prev = bo->offer_prev;
+	else
+		mem->offer_tail = bo->offer_prev;
+	bo->offer_prev = bo->offer_next = NULL;
+}
+
+static void
 account_release(struct swgpu_mem *mem, struct swgpu_bo *bo)
 {
-	mem->heap_used[bo->heap] -= bo->size;
-	if (bo->flags & SWGPU_BO_BAR)
-		mem->bar_used -= bo->size;
+	/* A discarded BO already gave its bytes back. */
+	if (!bo->discarded) {
+		mem->heap_used[bo->heap] -= bo->size;
+		if (bo->flags & SWGPU_BO_BAR)
+			mem->bar_used -= bo->size;
+		if (bo->offered)
+			offer_unlink(mem, bo);
+	}
 	if (bo->prev)
 		bo->prev->next = bo->next;
 	else
@@ -114,6 +146,92 @@ backing_alloc(struct swgpu_bo *bo, uint32_t page_size)
 	return true;
 }
 
+/* Drop the pages of an offered BO: its contents read as zero afterwards.
+ * The address stays (VA mappings and the host pointer keep pointing at
+ * it). Small BOs live in the malloc heap, where only zeroing is safe; the
+ * accounting is released either way, as the heap is a budget. */
+static void
+backing_discard(struct swgpu_bo *bo)
+{
+	if (bo->cpu_mmapped &&
+	    madvise(bo->cpu, bo->size, MADV_DONTNEED) == 0)
+		return;
+	memset(bo->cpu, 0, bo->size);
+}
+
+static void
+bo_discard_locked(struct swgpu_mem *mem, struct swgpu_bo *bo)
+{
+	offer_unlink(mem, bo);
+	backing_discard(bo);
+	mem->heap_used[bo->heap] -= bo->size;
+	if (bo->flags & SWGPU_BO_BAR)
+		mem->bar_used -= bo->size;
+	bo->discarded = true;
+	mem->discard_count++;
+}
+
+/* Bytes missing for size more bytes within limit (0: it fits). */
+static uint64_t
+shortfall(uint64_t limit, uint64_t used, uint64_t size)
+{
+	if (used >= limit)
+		return size;
+	return limit - used >= size ? 0 : size - (limit - used);
+}
+
+/* Whether size bytes of heap (flags: SWGPU_BO_BAR) fit the budget,
+ * discarding offered BOs of the heap if that is what it takes. Discards
+ * nothing when even discarding every candidate would not be enough. */
+static bool
+make_room_locked(struct swgpu_mem *mem, swgpu_heap heap, uint32_t flags,
+                 uint64_t size)
+{
+	bool bar = flags & SWGPU_BO_BAR;
+	uint64_t need = shortfall(mem->heap_budget[heap], mem->heap_used[heap],
+	                          size);
+	uint64_t need_bar = bar ? shortfall(mem->bar_size, mem->bar_used,
+	                                    size) : 0;
+	uint64_t avail = 0, avail_bar = 0;
+
+	if (!need && !need_bar)
+		return true;
+	for (struct swgpu_bo *b = mem->offer_head; b; b = b->offer_next) {
+		if (b->heap != heap)
+			continue;
+		avail += b->size;
+		if (b->flags & SWGPU_BO_BAR)
+			avail_bar += b->size;
+	}
+	if (avail < need || avail_bar < need_bar)
+		return false;
+	while (need || need_bar) {
+		struct swgpu_bo *victim = NULL;
+
+		/* Lowest priority first; the list is in offer order, so
+		 * the first of a priority is its oldest offer. A BO helps
+		 * if its heap still lacks bytes, or it is in the BAR window
+		 * and the window does. */
+		for (struct swgpu_bo *b = mem->offer_head; b;
+		     b = b->offer_next) {
+			bool helps = b->heap == heap &&
+			             (need || (need_bar &&
+			                       (b->flags & SWGPU_BO_BAR)));
+			if (helps && (!victim || b->offer_priority <
+			                         victim->offer_priority))
+				victim = b;
+		}
+		if (!victim)
+			return false; /* cannot happen: avail was enough */
+		need -= victim->size < need ? victim->size : need;
+		if (victim->flags & SWGPU_BO_BAR)
+			need_bar -= victim->size < need_bar ? victim->size
+			                                    : need_bar;
+		bo_discard_locked(mem, victim);
+	}
+	return true;
+}
+
 swgpu_result
 bo_create_in(struct swgpu_mem *mem, struct swgpu_device *dev, uint64_t size,
              swgpu_heap heap, uint32_t flags, struct swgpu_bo **out)
@@ -161,14 +279,15 @@ bo_create_in(struct swgpu_mem *mem, struct swgpu_device *dev, uint64_t size,
 	/* Reserve the budget first so two racing creates cannot both fit
 	 * into the last free bytes. */
 	pthread_mutex_lock(&mem->lock);
-	if (mem->heap_size[heap] - mem->heap_used[heap] < size ||
-	    ((flags & SWGPU_BO_BAR) && mem->bar_size - mem->bar_used < size)) {
+	if (!make_room_locked(mem, heap, flags, size)) {
 		pthread_mutex_unlock(&mem->lock);
 		free(bo);
 		return SWGPU_ERR(debug, SWGPU_ERR_NO_DEVICE_MEMORY,
 		                 "%s exhausted allocating %llu bytes",
-		                 (flags & SWGPU_BO_BAR) ? "BAR window or VRAM"
-		                 : heap == SWGPU_HEAP_VRAM ? "VRAM" : "SYSTEM",
+		                 (flags & SWGPU_BO_BAR) ?
+		                 "BAR window or VRAM budget"
+		                 : heap == SWGPU_HEAP_VRAM ? "VRAM budget"
+		                 : "SYSTEM",
 		                 (unsigned long long)size);
 	}
 	mem->heap_used[heap] += size;
@@ -291,9 +410,18 @@ swgpu_bo_map(swgpu_bo *bo, void **ptr)
 	if (bo->heap == SWGPU_HEAP_VRAM && !(bo->flags & SWGPU_BO_BAR))
 		return SWGPU_ERR(bo->mem->debug, SWGPU_ERR_NOT_MAPPABLE,
 		                 "VRAM BO without SWGPU_BO_BAR");
+	/* Under the lock, so a map and an offer cannot both succeed: a host
+	 * pointer into memory that may be discarded would lose writes. */
+	pthread_mutex_lock(&bo->mem->lock);
+	if (bo->offered) {
+		pthread_mutex_unlock(&bo->mem->lock);
+		return SWGPU_ERR(bo->mem->debug, SWGPU_ERR_DEVICE_BUSY,
+		                 "mapping an offered BO (reclaim it first)");
+	}
 	/* The backing never moves, so every map returns the same pointer;
 	 * map_count only tells unbalanced unmaps apart. */
 	atomic_fetch_add_explicit(&bo->map_count, 1, memory_order_relaxed);
+	pthread_mutex_unlock(&bo->mem->lock);
 	*ptr = bo->cpu;
 	return SWGPU_OK;
 }
@@ -323,4 +451,145 @@ swgpu_heap_usage(const swgpu_device *dev, swgpu_heap heap)
 	/* The lock is not part of the logical state: casting const away to
 	 * take it is the usual "mutable mutex". */
 	return mem_heap_usage((struct swgpu_mem *)&dev->mem, heap);
+}
+
+swgpu_result
+swgpu_heap_budget(const swgpu_device *dev, swgpu_heap heap, uint64_t *usage,
+                  uint64_t *budget)
+{
+	struct swgpu_mem *mem;
+
+	if (usage)
+		*usage = 0;
+	if (budget)
+		*budget = 0;
+	if (!dev || (unsigned)heap >= SWGPU_HEAP_COUNT)
+		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
+		                 "NULL device or bad heap %d", (int)heap);
+	mem = (struct swgpu_mem *)&dev->mem; /* mutable mutex, see above */
+	pthread_mutex_lock(&mem->lock);
+	if (usage)
+		*usage = mem->heap_used[heap];
+	if (budget)
+		*budget = mem->heap_budget[heap];
+	pthread_mutex_unlock(&mem->lock);
+	return SWGPU_OK;
+}
+
+uint64_t
+swgpu_bar_usage(const swgpu_device *dev)
+{
+	return dev ? mem_bar_usage((struct swgpu_mem *)&dev->mem) : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Offer and reclaim                                                   */
+/* ------------------------------------------------------------------ */
+
+swgpu_result
+mem_bo_offer(struct swgpu_bo *bo, swgpu_offer_priority prio)
+{
+	struct swgpu_mem *mem;
+
+	if (!bo)
+		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
+		                 "NULL BO");
+	mem = bo->mem;
+	if ((unsigned)prio >= SWGPU_OFFER_PRIORITY_COUNT)
+		return SWGPU_ERR(mem->debug, SWGPU_ERR_INVALID_ARG,
+		                 "bad offer priority %d", (int)prio);
+	pthread_mutex_lock(&mem->lock);
+	if (bo->offered) {
+		pthread_mutex_unlock(&mem->lock);
+		return SWGPU_ERR(mem->debug, SWGPU_ERR_INVALID_ARG,
+		                 "BO is already offered");
+	}
+	if (atomic_load_explicit(&bo->map_count, memory_order_relaxed)) {
+		pthread_mutex_unlock(&mem->lock);
+		return SWGPU_ERR(mem->debug, SWGPU_ERR_DEVICE_BUSY,
+		                 "offering a host-mapped BO");
+	}
+	bo->offered = true;
+	bo->discarded = false;
+	bo->offer_priority = prio;
+	bo->offer_next = NULL;
+	bo->offer_prev = mem->offer_tail;
+	if (mem->offer_tail)
+		mem->offer_tail->offer_next = bo;
+	else
+		mem->offer_head = bo;
+	mem->offer_tail = bo;
+	pthread_mutex_unlock(&mem->lock);
+	return SWGPU_OK;
+}
+
+swgpu_result
+mem_bo_reclaim(struct swgpu_bo *bo)
+{
+	struct swgpu_mem *mem;
+
+	if (!bo)
+		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
+		                 "NULL BO");
+	mem = bo->mem;
+	pthread_mutex_lock(&mem->lock);
+	if (!bo->offered) {
+		pthread_mutex_unlock(&mem->lock);
+		return SWGPU_ERR(mem->debug, SWGPU_ERR_INVALID_ARG,
+		                 "reclaiming a BO that is not offered");
+	}
+	if (!bo->discarded) {
+		offer_unlink(mem, bo);
+		bo->offered = false;
+		pthread_mutex_unlock(&mem->lock);
+		return SWGPU_OK;
+	}
+	/* The pages are gone: the BO needs its budget back first. */
+	if (!make_room_locked(mem, bo->heap, bo->flags, bo->size)) {
+		pthread_mutex_unlock(&mem->lock);
+		return SWGPU_ERR(mem->debug, SWGPU_ERR_NO_DEVICE_MEMORY,
+		                 "no room to reclaim a discarded %llu-byte BO",
+		                 (unsigned long long)bo->size);
+	}
+	mem->heap_used[bo->heap] += bo->size;
+	if (bo->flags & SWGPU_BO_BAR)
+		mem->bar_used += bo->size;
+	bo->discarded = false;
+	bo->offered = false;
+	pthread_mutex_unlock(&mem->lock);
+	return SWGPU_DISCARDED;
+}
+
+uint64_t
+mem_trim(struct swgpu_mem *mem)
+{
+	uint64_t bytes = 0;
+
+	if (!mem)
+		return 0;
+	pthread_mutex_lock(&mem->lock);
+	while (mem->offer_head) {
+		bytes += mem->offer_head->size;
+		bo_discard_locked(mem, mem->offer_head);
+	}
+	pthread_mutex_unlock(&mem->lock);
+	return bytes;
+}
+
+swgpu_result
+swgpu_bo_offer(swgpu_bo *bo, swgpu_offer_priority priority)
+{
+	return mem_bo_offer(bo, priority);
+}
+
+swgpu_result
+swgpu_bo_reclaim(swgpu_bo *bo)
+{
+	return mem_bo_reclaim(bo);
+}
+
+uint64_t
+swgpu_debug_trim(swgpu_device *dev)
+{
+	return dev ? mem_trim(&dev->mem) : 0;
 }

@@ -14,12 +14,14 @@
 #define SWGPU_PAGE_SIZE 4096u
 
 /* Heap accounting. Protected by lock; usage changes only on BO
- * create/free, never on the submit path. The BAR window is part of VRAM:
- * a BAR BO counts in heap_used[VRAM] and in bar_used. */
+ * create/free, offer discards and reclaims, never on the submit path. The
+ * BAR window is part of VRAM: a BAR BO counts in heap_used[VRAM] and in
+ * bar_used. A discarded offered BO counts nowhere until reclaimed. */
 struct swgpu_mem {
 	pthread_mutex_t lock;
 	uint64_t heap_size[SWGPU_HEAP_COUNT];
-	uint64_t heap_used[SWGPU_HEAP_COUNT];
+	uint64_t heap_budget[SWGPU_HEAP_COUNT]; /* <= heap_size */
+	uint64_t heap_used[SWGPU_HEAP_COUNT];   /* <= heap_budget */
 	uint64_t bar_size;
 	uint64_t bar_used;
 	uint32_t page_size;
@@ -27,6 +29,10 @@ struct swgpu_mem {
 	/* Every live BO, so mem_fini() can free what the owner leaked. */
 	struct swgpu_bo *bo_list;
 	uint32_t bo_count;
+	/* Offered BOs whose pages are still there, oldest offer first: the
+	 * discard candidates. */
+	struct swgpu_bo *offer_head, *offer_tail;
+	uint64_t discard_count;  /* BOs discarded so far (statistics) */
 };
 
 struct swgpu_bo {
@@ -42,6 +48,12 @@ struct swgpu_bo {
 	bool cpu_mmapped;       /* cpu came from mmap (else aligned_alloc) */
 	atomic_uint map_count;
 	struct swgpu_bo *prev, *next; /* mem->bo_list, under mem->lock */
+	/* Offer state, under mem->lock. On the offer list while offered
+	 * and not discarded. */
+	bool offered;
+	bool discarded;         /* pages released, not in heap_used */
+	swgpu_offer_priority offer_priority;
+	struct swgpu_bo *offer_prev, *offer_next;
 };
 
 /* Sizes from cfg (heap sizes, BAR window); cfg NULL: config defaults. */
@@ -62,5 +74,12 @@ void bo_unref(struct swgpu_bo *bo);
 /* Heap usage of mem (what swgpu_heap_usage() reports), and BAR usage. */
 uint64_t mem_heap_usage(struct swgpu_mem *mem, swgpu_heap heap);
 uint64_t mem_bar_usage(struct swgpu_mem *mem);
+
+/* Offer/reclaim on a BO of any mem (the bodies of swgpu_bo_offer/reclaim,
+ * usable without a device). */
+swgpu_result mem_bo_offer(struct swgpu_bo *bo, swgpu_offer_priority prio);
+swgpu_result mem_bo_reclaim(struct swgpu_bo *bo);
+/* Discard every offered BO; returns the heap bytes released. */
+uint64_t mem_trim(struct swgpu_mem *mem);
 
 #endif

@@ -192,7 +192,8 @@ dispatch(struct exec_env *env, const struct pkt *p, uint64_t shader_va,
 	memcpy(d->groups, groups, sizeof(groups));
 	memcpy(d->base, base, sizeof(d->base));
 	d->total_groups = (uint64_t)groups[0] * groups[1] * groups[2];
-	d->deadline_ns = swgpu_add_sat(swgpu_now_ns(), env->hang_timeout_ns);
+	d->hang_timeout_ns = env->hang_timeout_ns;
+	d->progress_ns = swgpu_now_ns();
 	if (!bind_buffers(env, p, prog, &bt, d))
 		goto out;
 	if (!run_dispatch(env, prog, d)) {
@@ -202,7 +203,9 @@ dispatch(struct exec_env *env, const struct pkt *p, uint64_t shader_va,
 	}
 	if (d->hung) {
 		raise_fault(env, p, SWGPU_FAULT_HANG, shader_va,
-		            "shader ran past the hang timeout");
+		            "shader: no workgroup completed for %llu ms",
+		            (unsigned long long)(env->hang_timeout_ns /
+		                                 1000000u));
 		goto out;
 	}
 	ok = true;

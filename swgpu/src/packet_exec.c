@@ -304,7 +304,7 @@ exec_sem_wait(struct exec_env *env, const uint32_t *pk, uint32_t len,
 	uint64_t va = swgpu_pkt_get64(pk + 1);
 	uint64_t want = swgpu_pkt_get64(pk + 3);
 	uint64_t deadline = 0;
-	uint64_t cur;
+	uint64_t cur, seen = 0;
 
 	if (va & 7)
 		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, va,
@@ -326,9 +326,13 @@ exec_sem_wait(struct exec_env *env, const uint32_t *pk, uint32_t len,
 		if (cur >= want)
 			return true;
 
+		/* Watchdog: a hang is no progress for the timeout. The
+		 * value moving (another engine or the host counting up
+		 * towards it) is progress and restarts the clock. */
 		uint64_t now = swgpu_now_ns();
-		if (deadline == 0)
+		if (deadline == 0 || cur != seen)
 			deadline = swgpu_add_sat(now, env->hang_timeout_ns);
+		seen = cur;
 		if (now >= deadline)
 			return raise_fault(env, p, SWGPU_FAULT_HANG, va,
 			                   "sem_wait VA 0x%llx >= %llu timed "

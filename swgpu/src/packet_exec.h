@@ -39,7 +39,8 @@ struct exec_env {
 	uint32_t engine;            /* for fault records */
 	uint32_t max_ib_depth;
 	uint32_t max_ib_size_dw;
-	uint64_t hang_timeout_ns;   /* SEM_WAIT unsatisfied this long: hang */
+	uint64_t hang_timeout_ns;   /* no progress this long: hang (SEM_WAIT
+	                               value unchanged, no workgroup done) */
 	swgpu_fault_info *fault;    /* filled on failure */
 	/* packets_executed, bytes_written: updated with relaxed __atomic
 	 * adds (readers on other threads use __atomic loads). May be NULL. */

@@ -24,6 +24,119 @@
 
 #define JOB_CHUNK 64u
 
+/*
+ * Fair share. A queue's vruntime grows by the engine time its jobs use
+ * times SCHED_VSCALE / weight of its level: a HIGH queue (16) is charged
+ * a sixteenth of what a LOW one (1) is for the same time, so among
+ * saturated queues of one engine each gets time in proportion to its
+ * weight, and every queue with work is picked once its vruntime is the
+ * smallest: no level starves another. A job is charged an estimate
+ * (the queue's mean run time) when it enters the ring, so choices made
+ * before it completes already count it; completion adds what the
+ * measured time exceeds it by. Never a refund: a queue's vruntime only
+ * grows, so a queue that arrives at the smallest vruntime of the busy
+ * ones (ties go to the higher level) runs next, ahead of the backlog of
+ * a lower level, whatever the backlog's jobs turn out to cost.
+ *
+ * Bounded wait: when a job completes, its queue's vruntime is capped at
+ * the smallest vruntime of the engine's other active queues plus
+ * SCHED_MAX_LAG_JOBS of its own mean jobs (plus those still in the
+ * ring). So a queue that got more than its share (e.g. jobs pushed while
+ * nobody competed, or one job far longer than its mean) waits at most
+ * that many of its jobs' worth, weighted, before it runs again: a LOW
+ * queue behind HIGH about 4 * 16 HIGH jobs of the same size.
+ */
+#define SCHED_VSCALE 64u
+#define SCHED_EST_MIN_NS 1000u   /* also the first estimate */
+#define SCHED_MAX_LAG_JOBS 4u
+
+static const uint32_t sched_weight[SWGPU_PRIORITY_COUNT] = {
+	[SWGPU_PRIORITY_LOW] = 1,
+	[SWGPU_PRIORITY_NORMAL] = 4,
+	[SWGPU_PRIORITY_HIGH] = 16,
+	[SWGPU_PRIORITY_REALTIME] = 64,
+};
+
+/* Wrap-safe vruntime order (charges are added modulo 2^64). */
+static bool
+vr_before(uint64_t a, uint64_t b)
+{
+	return (int64_t)(a - b) < 0;
+}
+
+static uint64_t
+vr_scale(const struct swgpu_queue *q, uint64_t ns)
+{
+	return ns * (SCHED_VSCALE / sched_weight[q->priority]);
+}
+
+/* Smallest vruntime among the other queues of q's engine that have work
+ * (waiting or in the ring); false if there is none. */
+static bool
+sched_min_other(const struct swgpu_queue *q, uint64_t *min)
+{
+	struct swgpu_engine *eng = q->dev->engines[q->engine];
+	bool found = false;
+
+	for (int p = 0; p < SWGPU_PRIORITY_COUNT; p++) {
+		struct dlist *it;
+
+		for (it = eng->runlist[p].next; it != &eng->runlist[p];
+		     it = it->next) {
+			const struct swgpu_queue *o =
+				dlist_entry(it, struct swgpu_queue, run_link);
+			if (o == q || (dlist_empty(&o->fifo) && !o->inflight))
+				continue;
+			if (!found || vr_before(o->vruntime, *min))
+				*min = o->vruntime;
+			found = true;
+		}
+	}
+	return found;
+}
+
+void
+sched_queue_activate(struct swgpu_queue *q)
+{
+	struct swgpu_engine *eng = q->dev->engines[q->engine];
+	uint64_t start;
+
+	/* Level with the busy queues; with none busy, with the last pick,
+	 * so idle time is never banked. */
+	if (!sched_min_other(q, &start))
+		start = eng->vclock;
+	if (vr_before(q->vruntime, start))
+		q->vruntime = start;
+}
+
+void
+sched_charge(struct swgpu_job *job)
+{
+	struct swgpu_queue *q = job->q;
+	uint64_t run = job->skipped ? 0 : job->run_ns;
+
+	if (run > job->vcharge_ns)
+		q->vruntime += vr_scale(q, run - job->vcharge_ns);
+	if (!job->skipped) {
+		/* Mean over about the last 8 jobs; one outlier (a host
+		 * preemption of the engine thread) moves it by 1/8 at most. */
+		uint64_t r = run < 2 * q->avg_run_ns ? run : 2 * q->avg_run_ns;
+		q->avg_run_ns = q->avg_run_ns - q->avg_run_ns / 8 + r / 8;
+		if (q->avg_run_ns < SCHED_EST_MIN_NS)
+			q->avg_run_ns = SCHED_EST_MIN_NS;
+	}
+	job->vcharge_ns = 0;
+
+	/* Bounded wait (see the top): q->inflight still counts this job. */
+	uint64_t min;
+	if (sched_min_other(q, &min)) {
+		uint64_t lim = min + vr_scale(q, q->avg_run_ns) *
+		               (SCHED_MAX_LAG_JOBS + q->inflight - 1u);
+		if (vr_before(lim, q->vruntime))
+			q->vruntime = lim;
+	}
+}
+
 void
 job_pool_init(struct job_pool *pool)
 {
@@ -276,6 +389,12 @@ sched_push_head(struct swgpu_queue *q)
 	eng->pending_jobs--;
 	job->engine_seqno = seqno;
 	job->state = JOB_QUEUED;
+	if (!q->avg_run_ns)
+		q->avg_run_ns = SCHED_EST_MIN_NS;
+	if (vr_before(eng->vclock, q->vruntime))
+		eng->vclock = q->vruntime;
+	job->vcharge_ns = q->avg_run_ns;
+	q->vruntime += vr_scale(q, job->vcharge_ns);
 	eng->inflight[seqno & eng->inflight_mask] = job;
 	eng->emitted = seqno;
 	q->inflight++;
@@ -291,39 +410,57 @@ sched_push_head(struct swgpu_queue *q)
 }
 
 /*
- * Serve one engine's run lists, highest priority first. Within a level,
- * round-robin: the queue served goes to the back of its list, one job at
- * a time, until a whole round moves nothing. A full ring stops the
- * engine's pass (back-pressure: nobody overtakes the blocked job).
- * Returns true if any job moved.
+ * The runnable queue of eng with the smallest vruntime: work waiting and
+ * not found blocked in this pass. Ties go to the higher level, then to
+ * the queue first in its list (the one served goes to the back).
+ */
+static struct swgpu_queue *
+sched_pick(struct swgpu_engine *eng)
+{
+	struct swgpu_queue *best = NULL;
+
+	for (int p = SWGPU_PRIORITY_COUNT - 1; p >= 0; p--) {
+		struct dlist *it;
+
+		for (it = eng->runlist[p].next; it != &eng->runlist[p];
+		     it = it->next) {
+			struct swgpu_queue *q =
+				dlist_entry(it, struct swgpu_queue, run_link);
+			if (dlist_empty(&q->fifo) ||
+			    q->blocked_pass == eng->sched_pass)
+				continue;
+			if (!best || vr_before(q->vruntime, best->vruntime))
+				best = q;
+		}
+	}
+	return best;
+}
+
+/*
+ * Fill one engine's ring from its queues, one job at a time, always from
+ * the runnable queue with the smallest vruntime (each push charges it, so
+ * the choice moves on). A queue whose head job waits is skipped for the
+ * rest of the pass. A full ring stops the pass (back-pressure: nobody
+ * overtakes the job that did not fit). Returns true if any job moved.
  */
 static bool
 sched_engine(struct swgpu_engine *eng)
 {
 	bool moved = false;
+	struct swgpu_queue *q;
 
-	for (int p = SWGPU_PRIORITY_COUNT - 1; p >= 0; p--) {
-		struct dlist *list = &eng->runlist[p];
-		uint32_t n = eng->runlist_len[p], idle = 0;
-
-		while (n && idle < n) {
-			struct swgpu_queue *q = dlist_entry(
-				list->next, struct swgpu_queue, run_link);
+	eng->sched_pass++;
+	while ((q = sched_pick(eng))) {
+		enum push_result r = sched_push_head(q);
+		if (r == PUSH_RING_FULL)
+			return moved;
+		if (r == PUSH_DONE) {
+			moved = true;
 			dlist_del(&q->run_link);
-			dlist_add_tail(&q->run_link, list);
-			if (dlist_empty(&q->fifo)) {
-				idle++;
-				continue;
-			}
-			enum push_result r = sched_push_head(q);
-			if (r == PUSH_RING_FULL)
-				return moved;
-			if (r == PUSH_DONE) {
-				moved = true;
-				idle = 0;
-			} else {
-				idle++;
-			}
+			dlist_add_tail(&q->run_link,
+			               &eng->runlist[q->priority]);
+		} else {
+			q->blocked_pass = eng->sched_pass;
 		}
 	}
 	return moved;
@@ -510,6 +647,8 @@ swgpu_submit(swgpu_queue *q, const swgpu_submit_info *info,
 	job->skipped = false;
 	job->inject = SWGPU_FAULT_NONE;
 	memset(&job->fault, 0, sizeof(job->fault));
+	job->run_ns = 0;
+	job->vcharge_ns = 0;
 	job->ib_count = info->ib_count;
 	job->wait_count = info->wait_count;
 	job->signal_count = info->signal_count;
@@ -522,6 +661,8 @@ swgpu_submit(swgpu_queue *q, const swgpu_submit_info *info,
 	trace_job(job, JOB_PENDING);
 
 	bool was_idle = dlist_empty(&q->fifo) && !eng->pending_jobs;
+	if (dlist_empty(&q->fifo) && !q->inflight)
+		sched_queue_activate(q);
 	dlist_add_tail(&job->link, &q->fifo);
 	dev->pending_jobs++;
 	eng->pending_jobs++;

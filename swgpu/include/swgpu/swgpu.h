@@ -103,6 +103,10 @@ typedef enum swgpu_heap {
  *   SWGPU_VRAM_MB          VRAM heap size in MiB             (default 4096)
  *   SWGPU_BAR_MB           host-visible VRAM window in MiB   (default 256)
  *   SWGPU_SYSTEM_MB        SYSTEM heap size in MiB           (default 8192)
+ *   SWGPU_VRAM_BUDGET_MB   VRAM this process may use, in MiB: VRAM
+ *                          allocations beyond it fail (after discarding
+ *                          offered BOs), see swgpu_heap_budget()
+ *                                                  (default: SWGPU_VRAM_MB)
  *   SWGPU_RING_KB          ring size per engine in KiB, power of two
  *                                                            (default 64)
  *   SWGPU_TIMEOUT_MS       hang timeout: a job making no progress for
@@ -126,6 +130,10 @@ typedef struct swgpu_config {
 	const char *fault;       /* SWGPU_FAULT syntax, or NULL */
 	const char *trace;       /* "stderr", a path, or NULL */
 	bool debug;
+	/* bytes of VRAM (BAR window included) allocations may use; 0 or
+	 * more than vram_size means vram_size. Last so that older
+	 * initializers leave it 0. */
+	uint64_t vram_budget;
 } swgpu_config;
 
 void swgpu_config_init(swgpu_config *cfg);
@@ -274,6 +282,60 @@ void swgpu_bo_unmap(swgpu_bo *bo);
 
 /* Heap usage in bytes (for budgets). */
 uint64_t swgpu_heap_usage(const swgpu_device *dev, swgpu_heap heap);
+
+/* Usage and budget of a heap, in bytes (both may be NULL). usage is what
+ * swgpu_heap_usage() reports: every live BO, page rounded, minus offered
+ * BOs whose pages were discarded. budget is what allocations of the heap
+ * may use in total: VRAM min(vram_size, SWGPU_VRAM_BUDGET_MB), SYSTEM its
+ * size. An allocation that would go over the budget first discards
+ * offered BOs (see swgpu_bo_offer), then fails with NO_DEVICE_MEMORY.
+ * Errors: INVALID_ARG. */
+swgpu_result swgpu_heap_budget(const swgpu_device *dev, swgpu_heap heap,
+                               uint64_t *usage, uint64_t *budget);
+
+/* Bytes of the BAR window in use (SWGPU_BO_BAR BOs; they count in the
+ * VRAM usage too). */
+uint64_t swgpu_bar_usage(const swgpu_device *dev);
+
+/*
+ * Offer and reclaim (the WDDM sense). An offered BO's contents may be
+ * discarded by swgpu: under memory pressure (an allocation that would go
+ * over its heap's budget, or the BAR window) offered BOs of that heap are
+ * discarded lowest priority first, oldest offer first within a priority,
+ * and only when discarding them makes the allocation fit. Discarding
+ * releases the BO's pages (madvise(MADV_DONTNEED)) and its heap usage;
+ * the BO object, its host address and its VA mappings stay valid, and its
+ * contents read as zero afterwards.
+ *
+ * Rules: the BO must not be host-mapped when offered (else DEVICE_BUSY)
+ * and swgpu_bo_map fails with DEVICE_BUSY while it is offered. VA
+ * mappings may stay, but no job may use the BO between offer and reclaim
+ * (the caller waits for the jobs that used it first, as WDDM requires an
+ * idle allocation): a job that does reads zeros or stale data, never
+ * freed memory. Offering an offered BO is INVALID_ARG. Destroying an
+ * offered BO is allowed.
+ */
+typedef enum swgpu_offer_priority {
+	SWGPU_OFFER_LOW = 0,     /* discarded first */
+	SWGPU_OFFER_NORMAL = 1,
+	SWGPU_OFFER_HIGH = 2,    /* discarded last */
+	SWGPU_OFFER_PRIORITY_COUNT
+} swgpu_offer_priority;
+
+/* Errors: INVALID_ARG (NULL, bad priority, already offered), DEVICE_BUSY
+ * (host-mapped). */
+swgpu_result swgpu_bo_offer(swgpu_bo *bo, swgpu_offer_priority priority);
+
+/* Take an offered BO back. OK: contents intact. DISCARDED: the pages were
+ * released, the BO is usable again and reads as zero. Errors: INVALID_ARG
+ * (NULL, not offered), NO_DEVICE_MEMORY (a discarded BO no longer fits
+ * its heap's budget even after discarding other offered BOs; the BO
+ * stays offered and discarded, so reclaim may be retried). */
+swgpu_result swgpu_bo_reclaim(swgpu_bo *bo);
+
+/* Discard every offered BO of the device now (tests, or an application
+ * going idle). Returns the bytes of heap usage released. */
+uint64_t swgpu_debug_trim(swgpu_device *dev);
 
 /* ------------------------------------------------------------------ */
 /* GPU virtual address space                                           */

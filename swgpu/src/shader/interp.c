@@ -528,6 +528,15 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 		case IR_GXOR:
 			interp_group(e, in, full);
 			break;
+		case IR_ADD64: case IR_SUB64: case IR_MUL64: case IR_UDIV64:
+		case IR_SDIV64: case IR_UMOD64: case IR_SREM64: case IR_SMOD64:
+		case IR_SHL64: case IR_SHR64: case IR_SAR64: case IR_IEQ64:
+		case IR_INE64: case IR_ULT64: case IR_ULE64: case IR_UGT64:
+		case IR_UGE64: case IR_SLT64: case IR_SLE64: case IR_SGT64:
+		case IR_SGE64: case IR_S64TOF: case IR_U64TOF: case IR_F2S64:
+		case IR_F2U64: case IR_ATOMBUF64: case IR_ATOMSH64:
+			interp_int64(e, d, in, full);
+			break;
 		case IR_BR:
 			LANES({ e->pc[l] = imm; e->prev[l] = blk; });
 			return imm;
@@ -654,6 +663,21 @@ ir_exec_destroy(struct ir_exec *e)
 	free(e);
 }
 
+/*
+ * Watchdog (see ir_dispatch): no workgroup of the dispatch completed for
+ * the hang timeout, or another thread found that already. Signed: another
+ * thread may store a progress time later than our clock reading.
+ */
+static bool
+run_group_stalled(struct ir_dispatch *d)
+{
+	uint64_t last = __atomic_load_n(&d->progress_ns, __ATOMIC_RELAXED);
+	int64_t idle = (int64_t)(swgpu_now_ns() - last);
+
+	return idle > (int64_t)d->hang_timeout_ns ||
+	       __atomic_load_n(&d->hung, __ATOMIC_RELAXED);
+}
+
 static bool
 run_group(struct ir_exec *e, struct ir_dispatch *d)
 {
@@ -698,9 +722,7 @@ run_group(struct ir_exec *e, struct ir_dispatch *d)
 			blk = hint;
 		else
 			uniform = false;
-		if (!(++e->blocks_run & 0xfff) &&
-		    (swgpu_now_ns() > d->deadline_ns ||
-		     __atomic_load_n(&d->hung, __ATOMIC_RELAXED)))
+		if (!(++e->blocks_run & 0xfff) && run_group_stalled(d))
 			return false;
 	}
 }
@@ -745,5 +767,8 @@ ir_exec_run(struct ir_exec *e, struct ir_dispatch *d)
 			__atomic_store_n(&d->hung, true, __ATOMIC_RELAXED);
 			return false;
 		}
+		/* Progress for the watchdog (see ir_dispatch). */
+		__atomic_store_n(&d->progress_ns, swgpu_now_ns(),
+		                 __ATOMIC_RELAXED);
 	}
 }

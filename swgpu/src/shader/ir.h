@@ -5,7 +5,8 @@
  *
  * Everything is scalar: a SPIR-V vector, matrix, array or struct value is
  * a list of 32-bit registers (one per scalar), so one IR instruction does
- * one scalar operation for every lane of a workgroup. Registers hold all
+ * one scalar operation for every lane of a workgroup. A 64-bit scalar
+ * is two registers, low word first. Registers hold all
  * lanes of the workgroup side by side (structure of arrays):
  * regs[reg * width + lane]. Register 0 always reads 0.
  *
@@ -43,6 +44,18 @@ enum ir_op {
 	IR_SABS, IR_SSIGN,
 	IR_DOT4X8,       /* packed 4x8 dot; aux2: 0 s*s, 1 u*u, 2 s*u */
 	IR_ADDSAT_S, IR_ADDSAT_U,
+	/* 64-bit integers as register pairs: operands (a lo, b hi) and
+	 * (c lo, d hi); results dst (lo), dst + 1 (hi); shifts use c only */
+	IR_ADD64, IR_SUB64, IR_MUL64, IR_UDIV64, IR_SDIV64, IR_UMOD64,
+	IR_SREM64, IR_SMOD64, IR_SHL64, IR_SHR64, IR_SAR64,
+	IR_IEQ64, IR_INE64, IR_ULT64, IR_ULE64, IR_UGT64, IR_UGE64,
+	IR_SLT64, IR_SLE64, IR_SGT64, IR_SGE64, /* -> 0/1 in dst */
+	IR_S64TOF, IR_U64TOF,  /* dst float = (a, b) */
+	IR_F2S64, IR_F2U64,    /* dst pair = float a, saturated */
+	/* 64-bit atomics: like IR_ATOMBUF(X) / IR_ATOMSH, but b and c name
+	 * consecutive register pairs, dst a pair; d: descriptor array
+	 * index register (0: none) */
+	IR_ATOMBUF64, IR_ATOMSH64,
 	/* comparisons -> 0/1 */
 	IR_IEQ, IR_INE, IR_ULT, IR_ULE, IR_UGT, IR_UGE, IR_SLT, IR_SLE,
 	IR_SGT, IR_SGE,
@@ -192,7 +205,12 @@ struct ir_dispatch {
 	uint8_t push[256];
 	uint32_t groups[3];        /* group counts */
 	uint32_t base[3];          /* base group */
-	uint64_t deadline_ns;      /* hang: give up past this */
+	/* Watchdog: hung when no workgroup completed for hang_timeout_ns.
+	 * progress_ns (__atomic) is when a workgroup last completed (or
+	 * the dispatch started): a long dispatch whose groups keep
+	 * finishing is not hung; one group in an endless loop is. */
+	uint64_t hang_timeout_ns;
+	uint64_t progress_ns;
 	/* Next flattened group index to run (shared by the threads). */
 	uint64_t next_group;
 	uint64_t total_groups;

@@ -290,6 +290,8 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityDotProduct, SpvCapabilityDotProductInputAll,
 	SpvCapabilityDotProductInput4x8BitPacked,
 	SpvCapabilityVulkanMemoryModelDeviceScope,
+	SpvCapabilityInt64,          /* register pairs: xlate_int64.c */
+	SpvCapabilityInt64Atomics,   /* xlate_atomic.c */
 };
 
 bool
@@ -375,13 +377,14 @@ type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvOpTypeInt:
 	case SpvOpTypeFloat:
 		need(x, wc, 3, op);
-		if (in[2] != 32)
+		/* 64-bit integers are register pairs (xlate_int64.c) */
+		if (in[2] != 32 && !(in[2] == 64 && op == SpvOpTypeInt))
 			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-			        "%u-bit %s type not supported (32 only)",
-			        in[2], op == SpvOpTypeInt ? "integer" : "float");
-		t->width = 32;
+			        "%u-bit %s type not supported", in[2],
+			        op == SpvOpTypeInt ? "integer" : "float");
+		t->width = in[2];
 		t->is_signed = op == SpvOpTypeInt && wc > 3 && in[3];
-		t->scalars = 1;
+		t->scalars = in[2] / 32;
 		break;
 	case SpvOpTypeVector:
 	case SpvOpTypeMatrix:

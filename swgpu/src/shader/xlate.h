@@ -182,11 +182,16 @@ void xl_store_regs(struct xl *x, const struct xptr *p, const uint32_t *regs,
                    uint32_t n);
 void xl_array_length(struct xl *x, const uint32_t *in, uint32_t wc);
 struct xptr *xl_ptr(struct xl *x, uint32_t id);
+void xl_mark_used(struct xl *x, const struct xptr *p);
+/* xlate_atomic.c */
 void xl_atomic(struct xl *x, const uint32_t *in, uint32_t wc);
 void xl_init_privates(struct xl *x);
 
 /* xlate_ops.c: value instructions; false if in[0] is not one of them */
 bool xl_value_op(struct xl *x, const uint32_t *in, uint32_t wc);
+/* xlate_int64.c: instructions on 64-bit integers; false if in is not
+ * one (or needs nothing special) */
+bool xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc);
 
 /* xlate_func.c */
 void xl_translate_entry(struct xl *x);

@@ -101,6 +101,110 @@ eval_op(struct xl *x, uint32_t op, uint32_t a, uint32_t b, uint32_t c)
 	}
 }
 
+/* eval_op on 64-bit integers (Int64): same defined results. */
+static uint64_t
+eval_op64(struct xl *x, uint32_t op, uint64_t a, uint64_t b, uint64_t c)
+{
+	int64_t sa = (int64_t)a, sb = (int64_t)b;
+
+	switch (op) {
+	case SpvOpIAdd: return a + b;
+	case SpvOpISub: return a - b;
+	case SpvOpIMul: return a * b;
+	case SpvOpUDiv: return b ? a / b : UINT64_MAX;
+	case SpvOpSDiv:
+		return !b ? UINT64_MAX : (sb == -1 ? 0 - a : (uint64_t)(sa / sb));
+	case SpvOpUMod: return b ? a % b : UINT64_MAX;
+	case SpvOpSRem:
+	case SpvOpSMod: {
+		int64_t r = (!b || sb == -1) ? 0 : sa % sb;
+
+		if (op == SpvOpSMod && r && ((r < 0) != (sb < 0)))
+			r += sb;
+		return (uint64_t)r;
+	}
+	case SpvOpShiftLeftLogical: return a << (b & 63);
+	case SpvOpShiftRightLogical: return a >> (b & 63);
+	case SpvOpShiftRightArithmetic: return (uint64_t)(sa >> (b & 63));
+	case SpvOpBitwiseOr: return a | b;
+	case SpvOpBitwiseAnd: return a & b;
+	case SpvOpBitwiseXor: return a ^ b;
+	case SpvOpNot: return ~a;
+	case SpvOpSNegate: return 0 - a;
+	case SpvOpIEqual: return a == b;
+	case SpvOpINotEqual: return a != b;
+	case SpvOpULessThan: return a < b;
+	case SpvOpSLessThan: return sa < sb;
+	case SpvOpUGreaterThan: return a > b;
+	case SpvOpSGreaterThan: return sa > sb;
+	case SpvOpULessThanEqual: return a <= b;
+	case SpvOpSLessThanEqual: return sa <= sb;
+	case SpvOpUGreaterThanEqual: return a >= b;
+	case SpvOpSGreaterThanEqual: return sa >= sb;
+	case SpvOpSelect: return a ? b : c;
+	case SpvOpUConvert: case SpvOpSConvert: return a;
+	default:
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "OpSpecConstantOp with opcode %u on 64-bit values not "
+		        "supported", op);
+	}
+}
+
+static uint32_t
+width_of(struct xl *x, uint32_t type)
+{
+	return xl_type(x, xl_scalar_type(x, type))->width;
+}
+
+/* Component i of constant operand id as a 64-bit value (32-bit ones
+ * zero-extended, or sign-extended when sext); scalars broadcast. */
+static uint64_t
+spec_operand64(struct xl *x, uint32_t id, uint32_t i, bool sext)
+{
+	const struct xid *s = xl_id(x, id);
+	uint32_t w = width_of(x, s->type);
+	uint32_t comps = xl_type(x, s->type)->scalars / (w == 64 ? 2 : 1);
+	uint32_t k = comps > 1 ? i : 0;
+
+	if (k >= comps)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad spec operand");
+	if (w == 64)
+		return x->cpool[s->cval + 2 * k] |
+		       (uint64_t)x->cpool[s->cval + 2 * k + 1] << 32;
+	if (sext)
+		return (uint64_t)(int64_t)(int32_t)x->cpool[s->cval + k];
+	return x->cpool[s->cval + k];
+}
+
+/* OpSpecConstantOp where a result or operand is 64-bit. */
+static void
+spec_constant_op64(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	uint32_t op = in[3], rw = width_of(x, in[1]);
+	uint32_t n = xl_type(x, in[1])->scalars / (rw == 64 ? 2 : 1);
+	uint32_t tmp[16], *v;
+
+	if (n > 8)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "spec op too wide");
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t o[3] = { 0, 0, 0 }, r;
+
+		for (uint32_t k = 0; k + 4 < wc && k < 3; k++)
+			o[k] = spec_operand64(x, in[4 + k], i,
+			                      op == SpvOpSConvert);
+		r = eval_op64(x, op, o[0], o[1], o[2]);
+		if (rw == 64) {
+			tmp[2 * i] = (uint32_t)r;
+			tmp[2 * i + 1] = (uint32_t)(r >> 32);
+		} else {
+			tmp[i] = (uint32_t)r;
+		}
+	}
+	v = xl_new_const(x, in[1], in[2]);
+	memcpy(v, tmp, xl_type(x, in[1])->scalars * 4);
+	x->ids[in[2]].is_spec = true;
+}
+
 static void
 spec_constant_op(struct xl *x, const uint32_t *in, uint32_t wc)
 {
@@ -150,7 +254,14 @@ spec_constant_op(struct xl *x, const uint32_t *in, uint32_t wc)
 
 		if (s->kind != XK_CONST)
 			xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad spec operand");
+		if (width_of(x, s->type) == 64)
+			n = 0;
 		ops[k] = s->cval;
+	}
+	/* eval_op works on 32-bit words */
+	if (n == 0 || width_of(x, in[1]) == 64) {
+		spec_constant_op64(x, in, wc);
+		return;
 	}
 	/* Compute into a scratch first: new_const may move cpool. */
 	uint32_t tmp[16];
@@ -194,9 +305,13 @@ xl_constant_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 		need(x, wc, 4, op);
 		v = xl_new_const(x, in[1], in[2]);
 		v[0] = in[3];
+		if (xl_type(x, in[1])->scalars == 2)   /* 64-bit: lo, hi */
+			v[1] = wc > 4 ? in[4] : 0;
 		sc = op == SpvOpSpecConstant ? spec_value(x, in[2]) : NULL;
 		if (sc)
 			v[0] = (uint32_t)sc->value;
+		if (sc && xl_type(x, in[1])->scalars == 2)
+			v[1] = (uint32_t)((uint64_t)sc->value >> 32);
 		break;
 	case SpvOpConstantComposite:
 	case SpvOpSpecConstantComposite: {

@@ -343,6 +343,20 @@ array_stride(struct xl *x, const struct xptr *p, uint32_t type)
 	return xl_type(x, t->elem)->scalars * unit_scale(p);
 }
 
+/* A dynamic index: 32-bit, or the low word of a 64-bit one (indices
+ * past 4 G are out of range anyway). */
+static uint32_t
+index_reg(struct xl *x, uint32_t id)
+{
+	uint32_t n;
+	const uint32_t *r = xl_val(x, id, &n);
+
+	if (n != 1 && n != 2)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "index %u is not a scalar",
+		        id);
+	return r[0];
+}
+
 void
 xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 {
@@ -406,7 +420,7 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 			if (is_const)
 				p.off += c * s;
 			else
-				add_dyn(x, &p, xl_val1(x, in[i]), s);
+				add_dyn(x, &p, index_reg(x, in[i]), s);
 			p.type = t->elem;
 			break;
 		}
@@ -423,18 +437,21 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 			if (is_const)
 				p.off += c * s;
 			else
-				add_dyn(x, &p, xl_val1(x, in[i]), s);
+				add_dyn(x, &p, index_reg(x, in[i]), s);
 			p.type = t->elem;
 			break;
 		}
-		case SpvOpTypeVector:
+		case SpvOpTypeVector: {
+			uint32_t s = p.comp_stride *
+			             xl_type(x, t->elem)->scalars;
+
 			if (is_const)
-				p.off += c * p.comp_stride;
+				p.off += c * s;
 			else
-				add_dyn(x, &p, xl_val1(x, in[i]),
-				        p.comp_stride);
+				add_dyn(x, &p, index_reg(x, in[i]), s);
 			p.type = t->elem;
 			break;
+		}
 		default:
 			xl_fail(x, SWGPU_ERR_INVALID_ARG,
 			        "access chain into a scalar");
@@ -460,13 +477,19 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 	case SpvOpTypeBool:
 	case SpvOpTypeInt:
 	case SpvOpTypeFloat:
-		if (*n >= max)
+		if (*n + t->scalars > max)
 			xl_fail(x, SWGPU_ERR_INVALID_ARG, "value too large");
 		outs[(*n)++] = off;
+		if (t->scalars == 2)   /* 64-bit: high word next */
+			outs[(*n)++] = off + (p->space == XS_PRIV ||
+			                      p->space == XS_INPUT ? 1 : 4);
 		break;
 	case SpvOpTypeVector:
+		/* comp_stride is per 32-bit component: 64-bit ones take
+		 * twice the room */
 		for (uint32_t i = 0; i < t->count; i++)
-			flatten(x, p, t->elem, off + i * comp_stride,
+			flatten(x, p, t->elem, off + i * comp_stride *
+			        xl_type(x, t->elem)->scalars,
 			        comp_stride, mstride, row_major, outs, n, max);
 		break;
 	case SpvOpTypeMatrix: {
@@ -542,8 +565,8 @@ ptr_offsets(struct xl *x, const struct xptr *p, uint32_t *n)
 	return outs;
 }
 
-static void
-mark_used(struct xl *x, const struct xptr *p)
+void
+xl_mark_used(struct xl *x, const struct xptr *p)
 {
 	if (p->space == XS_BUF) {
 		if (p->unbound)
@@ -564,7 +587,7 @@ xl_load(struct xl *x, uint32_t type, uint32_t result, uint32_t ptr_id)
 	struct xptr p = *xl_ptr(x, ptr_id);
 	uint32_t n, *offs, *regs;
 
-	mark_used(x, &p);
+	xl_mark_used(x, &p);
 	if (p.space == XS_INPUT)
 		for (uint32_t i = 0; i < p.nslots; i++)
 			x->p->builtins_used |= 1ull << (p.slot + i);
@@ -628,7 +651,7 @@ xl_store_regs(struct xl *x, const struct xptr *pp, const uint32_t *regs,
 	copy = x->s_copy;
 	/* regs may live in a pool that grows while emitting. */
 	memcpy(copy, regs, nregs * sizeof(*copy));
-	mark_used(x, &p);
+	xl_mark_used(x, &p);
 	if (!p.writable)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG,
 		        "store through a read-only pointer");
@@ -697,92 +720,10 @@ xl_array_length(struct xl *x, const uint32_t *in, uint32_t wc)
 	    !x->ids[rt].array_stride)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "OpArrayLength of non "
 		        "runtime array");
-	mark_used(x, &p);
+	xl_mark_used(x, &p);
 	r = xl_new_regs(x, 1);
 	k = xl_emit(x, IR_ARRLEN, r, 0, x->ids[rt].array_stride, 0);
 	xl_instr(x, k)->imm = p.off + off;
 	xl_instr(x, k)->aux = (uint8_t)p.slot;
 	xl_set_val(x, in[2], in[1], &r, 1);
-}
-
-void
-xl_atomic(struct xl *x, const uint32_t *in, uint32_t wc)
-{
-	uint32_t op = in[0] & 0xffff;
-	uint32_t ptr_id, kind, value = 0, cmp = 0, dst = 0, k;
-	struct xptr p;
-
-	switch (op) {
-	case SpvOpAtomicStore:
-		if (wc < 5)
-			xl_fail(x, SWGPU_ERR_INVALID_ARG, "short atomic");
-		ptr_id = in[1];
-		value = xl_val1(x, in[4]);
-		kind = IR_AT_STORE;
-		break;
-	case SpvOpAtomicCompareExchange:
-		if (wc < 9)
-			xl_fail(x, SWGPU_ERR_INVALID_ARG, "short atomic");
-		ptr_id = in[3];
-		value = xl_val1(x, in[7]);
-		cmp = xl_val1(x, in[8]);
-		kind = IR_AT_CMPXCHG;
-		break;
-	default:
-		if (wc < 6)
-			xl_fail(x, SWGPU_ERR_INVALID_ARG, "short atomic");
-		ptr_id = in[3];
-		switch (op) {
-		case SpvOpAtomicLoad: kind = IR_AT_LOAD; break;
-		case SpvOpAtomicIIncrement:
-			kind = IR_AT_ADD;
-			value = xl_const_reg(x, 1);
-			break;
-		case SpvOpAtomicIDecrement:
-			kind = IR_AT_SUB;
-			value = xl_const_reg(x, 1);
-			break;
-		default:
-			if (wc < 7)
-				xl_fail(x, SWGPU_ERR_INVALID_ARG,
-				        "short atomic");
-			value = xl_val1(x, in[6]);
-			switch (op) {
-			case SpvOpAtomicExchange: kind = IR_AT_XCHG; break;
-			case SpvOpAtomicIAdd: kind = IR_AT_ADD; break;
-			case SpvOpAtomicISub: kind = IR_AT_SUB; break;
-			case SpvOpAtomicSMin: kind = IR_AT_SMIN; break;
-			case SpvOpAtomicUMin: kind = IR_AT_UMIN; break;
-			case SpvOpAtomicSMax: kind = IR_AT_SMAX; break;
-			case SpvOpAtomicUMax: kind = IR_AT_UMAX; break;
-			case SpvOpAtomicAnd: kind = IR_AT_AND; break;
-			case SpvOpAtomicOr: kind = IR_AT_OR; break;
-			case SpvOpAtomicXor: kind = IR_AT_XOR; break;
-			default:
-				xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-				        "atomic opcode %u not supported", op);
-			}
-		}
-	}
-	p = *xl_ptr(x, ptr_id);
-	mark_used(x, &p);
-	if (xl_type(x, p.type)->scalars != 1 ||
-	    (p.space != XS_BUF && p.space != XS_SHARED))
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-		        "atomics only on 32-bit storage buffer or shared "
-		        "memory scalars");
-	if (p.space == XS_BUF && !p.writable)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG, "atomic on a uniform buffer");
-	mark_used(x, &p);
-	if (op != SpvOpAtomicStore) {
-		dst = xl_new_regs(x, 1);
-		xl_set_val(x, in[2], in[1], &dst, 1);
-	}
-	k = xl_emit(x, p.space != XS_BUF ? IR_ATOMSH : p.desc_idx ? IR_ATOMBUFX
-	            : IR_ATOMBUF, dst, p.dyn, value, cmp);
-	xl_instr(x, k)->d = p.desc_idx;
-	xl_instr(x, k)->imm = p.off;
-	xl_instr(x, k)->aux = (uint8_t)p.slot;
-	xl_instr(x, k)->aux2 = (uint8_t)kind;
-	x->p->uses_atomics = true;
 }
