@@ -116,6 +116,9 @@ void *icd_zalloc(const VkAllocationCallbacks *obj, const VkAllocationCallbacks *
 void icd_free(const VkAllocationCallbacks *obj, const VkAllocationCallbacks *parent,
               void *p);
 
+/* Drop the private data (vkSetPrivateData) of an object being freed. */
+void icd_private_data_forget(const void *object);
+
 /* Walk a pNext chain for a structure type. */
 static inline const void *
 icd_find_struct(const void *chain, VkStructureType type)

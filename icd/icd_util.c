@@ -198,6 +198,9 @@ icd_free(const VkAllocationCallbacks *obj, const VkAllocationCallbacks *parent,
 {
 	const VkAllocationCallbacks *a = icd_pick(obj, parent);
 
-	if (p)
+	if (p) {
+		/* Its private data must not reach a new object here. */
+		icd_private_data_forget(p);
 		a->pfnFree(a->pUserData, p);
+	}
 }

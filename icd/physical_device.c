@@ -466,6 +466,9 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 	 * creation and honours FAIL_ON_PIPELINE_COMPILE_REQUIRED by
 	 * returning VK_PIPELINE_COMPILE_REQUIRED. */
 	f->v13.pipelineCreationCacheControl = VK_TRUE;
+	/* private_data.c: values per (object, slot), dropped when either
+	 * goes away. */
+	f->v13.privateData = VK_TRUE;
 }
 
 VkResult

@@ -262,6 +262,7 @@ query_physical_device(struct vkh *h)
 	h->host_query_reset = f12.hostQueryReset;
 	h->synchronization2 = f13.synchronization2;
 	h->maintenance4 = f13.maintenance4;
+	h->private_data = f13.privateData;
 	vkGetPhysicalDeviceMemoryProperties(h->phys, &h->mem);
 	h->family_count = 16;
 	vkGetPhysicalDeviceQueueFamilyProperties(h->phys, &h->family_count,

@@ -77,6 +77,7 @@ struct vkh {
 	/* Required by Vulkan 1.3; needed by SPIR-V 1.6 compute shaders
 	 * (glslang --target-env vulkan1.3 emits LocalSizeId). */
 	bool maintenance4;
+	bool private_data;
 
 	struct vkh_device *devices[VKH_MAX_DEVICES]; /* alive, for cleanup */
 

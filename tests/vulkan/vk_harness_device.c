@@ -47,6 +47,7 @@ create_device(struct vkh *h, const VkAllocationCallbacks *alloc,
 		.pNext = &f12,
 		.synchronization2 = h->synchronization2,
 		.maintenance4 = h->maintenance4,
+		.privateData = h->private_data,
 	};
 	VkDeviceCreateInfo dci = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
