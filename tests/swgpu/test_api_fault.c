@@ -14,6 +14,8 @@
  */
 #include "api_util.h"
 
+#include <sched.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -396,11 +398,18 @@ check_a_lost(struct ctx_a *a, swgpu_syncobj *const *objs,
 	struct api_cmd *c = &a->cmd;
 	for (int i = 0; i < 2; i++) {
 		/* Let jobs already queued finish (in error) first: only
-		 * the refused submits below must not move the counter. */
-		swgpu_result drained = swgpu_queue_wait(
-			a->q[i], 0, api_deadline_ms(API_WAIT_MS));
-		assert_true(drained == SWGPU_OK ||
-		            drained == SWGPU_ERR_CONTEXT_LOST);
+		 * the refused submits below must not move the counter. A
+		 * wait returns CONTEXT_LOST at once on a lost context, so
+		 * poll (bounded) until the next seqno lies past the last
+		 * submitted one, i.e. every submitted job has completed. */
+		uint64_t end = api_deadline_ms(API_WAIT_MS);
+		while (swgpu_queue_wait(a->q[i],
+		                        swgpu_queue_completed(a->q[i]) + 1,
+		                        swgpu_now_ns()) !=
+		       SWGPU_ERR_INVALID_ARG) {
+			assert_true(swgpu_now_ns() < end);
+			sched_yield();
+		}
 		uint64_t before = swgpu_queue_completed(a->q[i]);
 		api_emit_write32(c, a->ok.va + 512, 0xdead);
 		swgpu_ib ib = api_cmd_end(c);
