@@ -481,10 +481,6 @@ void icd_features_read_chain(const VkPhysicalDeviceFeatures *enabled,
 const char *icd_features_missing(const struct icd_features *req,
                                  const struct icd_features *sup);
 
-/* Bytes per texel block of a core 1.0 uncompressed color format with one
- * texel per block; 0 for every other format (depth/stencil, compressed,
- * multi-planar, extension formats). */
-uint32_t icd_format_color_block_size(VkFormat format);
 """,
          "#endif /* ICD_STRUCTS_H */"]
     out_h.write("\n".join(h) + "\n")
@@ -574,22 +570,6 @@ uint32_t icd_format_color_block_size(VkFormat format);
                          "\t\treturn \"%s\";" % (f, m[0], f, m[0], m[0]))
     c.append("\treturn NULL;\n}\n")
 
-    # plain color formats
-    base = reg.root.find("enums[@name='VkFormat']")
-    core_formats = {e.get("name") for e in base.findall("enum")}
-    c.append("uint32_t\nicd_format_color_block_size(VkFormat format)\n{")
-    c.append("\tswitch (format) {")
-    for fmt in reg.root.find("formats"):
-        name = fmt.get("name")
-        comps = {x.get("name") for x in fmt.findall("component")}
-        if (name not in core_formats or fmt.get("compressed") or
-                fmt.get("chroma") or fmt.get("texelsPerBlock") != "1" or
-                comps & {"D", "S"} or fmt.findall("plane")):
-            continue
-        bs = int(fmt.get("blockSize"))
-        if 1 <= bs <= 16:
-            c.append("\tcase %s: return %d;" % (name, bs))
-    c.append("\tdefault: return 0;\n\t}\n}")
     out_c.write("\n".join(c) + "\n")
 
 
