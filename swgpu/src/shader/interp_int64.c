@@ -60,45 +60,7 @@ srem64(uint64_t a, uint64_t b, bool floor_mod)
 	return (uint64_t)r;
 }
 
-static inline uint64_t
-atomic_op64(uint64_t *p, uint32_t kind, uint64_t v, uint64_t cmp)
-{
-	uint64_t old, nv;
-
-	switch (kind) {
-	case IR_AT_LOAD: return __atomic_load_n(p, __ATOMIC_ACQUIRE);
-	case IR_AT_STORE: __atomic_store_n(p, v, __ATOMIC_RELEASE); return 0;
-	case IR_AT_XCHG: return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);
-	case IR_AT_CMPXCHG:
-		old = cmp;
-		__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_ACQ_REL,
-		                            __ATOMIC_ACQUIRE);
-		return old;
-	case IR_AT_ADD: return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
-	case IR_AT_SUB: return __atomic_fetch_sub(p, v, __ATOMIC_ACQ_REL);
-	case IR_AT_AND: return __atomic_fetch_and(p, v, __ATOMIC_ACQ_REL);
-	case IR_AT_OR: return __atomic_fetch_or(p, v, __ATOMIC_ACQ_REL);
-	case IR_AT_XOR: return __atomic_fetch_xor(p, v, __ATOMIC_ACQ_REL);
-	default:
-		break;
-	}
-	old = __atomic_load_n(p, __ATOMIC_RELAXED);
-	do {
-		switch (kind) {
-		case IR_AT_SMIN:
-			nv = (int64_t)v < (int64_t)old ? v : old;
-			break;
-		case IR_AT_SMAX:
-			nv = (int64_t)v > (int64_t)old ? v : old;
-			break;
-		case IR_AT_UMIN: nv = v < old ? v : old; break;
-		default: nv = v > old ? v : old; break;
-		}
-	} while (!__atomic_compare_exchange_n(p, &old, nv, true,
-	                                      __ATOMIC_ACQ_REL,
-	                                      __ATOMIC_RELAXED));
-	return old;
-}
+/* atomic_op64: interp_util.h. */
 
 /* Shared memory belongs to the one thread running the workgroup: plain
  * read-modify-write, through memcpy since its 64-bit variables need not

@@ -151,41 +151,7 @@ unpack_n(uint32_t v, bool snorm, uint32_t bits, uint32_t comp)
 	return (float)raw / s;
 }
 
-static inline uint32_t
-atomic_op(uint32_t *p, uint32_t kind, uint32_t v, uint32_t cmp)
-{
-	uint32_t old, nv;
-
-	switch (kind) {
-	case IR_AT_LOAD: return __atomic_load_n(p, __ATOMIC_ACQUIRE);
-	case IR_AT_STORE: __atomic_store_n(p, v, __ATOMIC_RELEASE); return 0;
-	case IR_AT_XCHG: return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);
-	case IR_AT_CMPXCHG:
-		old = cmp;
-		__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_ACQ_REL,
-		                            __ATOMIC_ACQUIRE);
-		return old;
-	case IR_AT_ADD: return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
-	case IR_AT_SUB: return __atomic_fetch_sub(p, v, __ATOMIC_ACQ_REL);
-	case IR_AT_AND: return __atomic_fetch_and(p, v, __ATOMIC_ACQ_REL);
-	case IR_AT_OR: return __atomic_fetch_or(p, v, __ATOMIC_ACQ_REL);
-	case IR_AT_XOR: return __atomic_fetch_xor(p, v, __ATOMIC_ACQ_REL);
-	default:
-		break;
-	}
-	old = __atomic_load_n(p, __ATOMIC_RELAXED);
-	do {
-		switch (kind) {
-		case IR_AT_SMIN: nv = (int32_t)v < (int32_t)old ? v : old; break;
-		case IR_AT_SMAX: nv = (int32_t)v > (int32_t)old ? v : old; break;
-		case IR_AT_UMIN: nv = v < old ? v : old; break;
-		default: nv = v > old ? v : old; break;
-		}
-	} while (!__atomic_compare_exchange_n(p, &old, nv, true,
-	                                      __ATOMIC_ACQ_REL,
-	                                      __ATOMIC_RELAXED));
-	return old;
-}
+/* Device-memory atomics: atomic_op (32-bit) in interp_util.h. */
 
 /* Shared memory belongs to one thread: plain read-modify-write. */
 static inline uint32_t

@@ -46,4 +46,68 @@ void interp_int64(struct ir_exec *e, const struct ir_dispatch *d,
 uint16_t interp_f32_to_f16(float f);
 float interp_f16_to_f32(uint16_t h);
 
+/*
+ * An atomic on device memory (storage buffers: other engines and the host
+ * may touch the word concurrently), one definition for 32- and 64-bit
+ * words. Returns the old value (0 for a store).
+ */
+#define DEFINE_DEVICE_ATOMIC(name, T, ST)                                    \
+	static inline T                                                      \
+	name(T *p, uint32_t kind, T v, T cmp)                                \
+	{                                                                    \
+		T old, nv;                                                   \
+                                                                             \
+		switch (kind) {                                              \
+		case IR_AT_LOAD:                                             \
+			return __atomic_load_n(p, __ATOMIC_ACQUIRE);         \
+		case IR_AT_STORE:                                            \
+			__atomic_store_n(p, v, __ATOMIC_RELEASE);            \
+			return 0;                                            \
+		case IR_AT_XCHG:                                             \
+			return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);  \
+		case IR_AT_CMPXCHG:                                          \
+			old = cmp;                                           \
+			__atomic_compare_exchange_n(p, &old, v, false,       \
+			                            __ATOMIC_ACQ_REL,        \
+			                            __ATOMIC_ACQUIRE);       \
+			return old;                                          \
+		case IR_AT_ADD:                                              \
+			return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);   \
+		case IR_AT_SUB:                                              \
+			return __atomic_fetch_sub(p, v, __ATOMIC_ACQ_REL);   \
+		case IR_AT_AND:                                              \
+			return __atomic_fetch_and(p, v, __ATOMIC_ACQ_REL);   \
+		case IR_AT_OR:                                               \
+			return __atomic_fetch_or(p, v, __ATOMIC_ACQ_REL);    \
+		case IR_AT_XOR:                                              \
+			return __atomic_fetch_xor(p, v, __ATOMIC_ACQ_REL);   \
+		default:                                                     \
+			break;                                               \
+		}                                                            \
+		/* min/max: compare-and-swap loop */                         \
+		old = __atomic_load_n(p, __ATOMIC_RELAXED);                  \
+		do {                                                         \
+			switch (kind) {                                      \
+			case IR_AT_SMIN:                                     \
+				nv = (ST)v < (ST)old ? v : old;              \
+				break;                                       \
+			case IR_AT_SMAX:                                     \
+				nv = (ST)v > (ST)old ? v : old;              \
+				break;                                       \
+			case IR_AT_UMIN:                                     \
+				nv = v < old ? v : old;                      \
+				break;                                       \
+			default:                                             \
+				nv = v > old ? v : old;                      \
+				break;                                       \
+			}                                                    \
+		} while (!__atomic_compare_exchange_n(p, &old, nv, true,     \
+		                                      __ATOMIC_ACQ_REL,      \
+		                                      __ATOMIC_RELAXED));    \
+		return old;                                                  \
+	}
+
+DEFINE_DEVICE_ATOMIC(atomic_op, uint32_t, int32_t)
+DEFINE_DEVICE_ATOMIC(atomic_op64, uint64_t, int64_t)
+
 #endif
