@@ -171,6 +171,9 @@ swgpu_config_init(swgpu_config *cfg)
 	env_u32_range("SWGPU_TIMEOUT_MS", &cfg->hang_timeout_ms, 1,
 	              UINT32_MAX);
 	env_u32_range("SWGPU_SPIN_US", &cfg->spin_us, 0, UINT32_MAX);
+	uint32_t preempt = 1;
+	env_u32_range("SWGPU_PREEMPT", &preempt, 0, 1);
+	cfg->no_preempt = !preempt;
 	env_strings(cfg);
 }
 

@@ -13,34 +13,53 @@
 #include "job.h"
 #include "syncobj.h"
 
-void
-fence_process(struct swgpu_engine *eng, uint64_t upto)
+static void
+hwq_process(struct swgpu_engine *eng, uint32_t h, uint64_t upto)
 {
-	uint64_t fence = engine_fence_read(eng);
+	struct engine_hwq *hq = &eng->hwq[h];
+	uint64_t fence = engine_hwq_fence_read(eng, h);
 
 	if (seqno_passed(upto, fence))
 		upto = fence;
-	while (eng->processed != upto &&
-	       seqno_passed(upto, eng->processed + 1)) {
-		uint64_t s = eng->processed + 1;
-		struct swgpu_job *job = eng->inflight[s & eng->inflight_mask];
+	while (hq->processed != upto &&
+	       seqno_passed(upto, hq->processed + 1)) {
+		uint64_t s = hq->processed + 1;
+		struct swgpu_job *job = hq->inflight[s & hq->inflight_mask];
 
 		/* Signals land in dependency order: finish what this job
-		 * waited on (other engines; their fences have passed, since
-		 * this job's ring SEM_WAIT did) before this job. */
+		 * waited on (other engines or HWQs; their fences have
+		 * passed, since this job's ring SEM_WAIT did) before this
+		 * job. */
 		for (uint32_t i = 0; i < job->wait_count; i++) {
 			struct swgpu_job *d = job->waits[i].dep;
-			if (d && d->engine_seqno && d->engine != eng->index &&
+			if (d && d->engine_seqno &&
+			    (d->engine != eng->index || d->hwq != h) &&
 			    (d->state == JOB_QUEUED ||
 			     d->state == JOB_RUNNING))
 				fence_process(eng->dev->engines[d->engine],
-				              d->engine_seqno);
+				              d->hwq, d->engine_seqno);
 		}
-		eng->processed = s;
-		eng->inflight[s & eng->inflight_mask] = NULL;
+		hq->processed = s;
+		hq->inflight[s & hq->inflight_mask] = NULL;
 		job_finish(job, job->exec_failed || job->dep_failed ||
 		                job->skipped);
 	}
+}
+
+void
+fence_process(struct swgpu_engine *eng, uint32_t hwq, uint64_t upto)
+{
+	if (hwq == ENGINE_HWQ_MAIN) {
+		/* HWQ 0's fence is read first: every HWQ 1 job that ran
+		 * before a HWQ 0 job seen done is then seen done too, and
+		 * is finished first (queue and dependency order). */
+		uint64_t f = engine_hwq_fence_read(eng, ENGINE_HWQ_MAIN);
+		if (seqno_passed(upto, f))
+			upto = f;
+		hwq_process(eng, ENGINE_HWQ_PRIO,
+		            engine_hwq_fence_read(eng, ENGINE_HWQ_PRIO));
+	}
+	hwq_process(eng, hwq, upto);
 }
 
 static bool
@@ -97,7 +116,9 @@ job_finish(struct swgpu_job *job, bool failed)
 	job->state = failed ? JOB_ERROR : JOB_DONE;
 	trace_job(job, job->state);
 
-	/* Jobs of a queue finish in order (one ring, FIFO before it). */
+	/* Jobs of a queue finish in order (FIFO before the rings; a queue
+	 * enters HWQ 1 only with nothing in HWQ 0, and fence_process
+	 * finishes HWQ 1 first). */
 	atomic_store_explicit(&q->completed, job->seqno,
 	                      memory_order_release);
 	if (failed) {
@@ -108,6 +129,8 @@ job_finish(struct swgpu_job *job, bool failed)
 	}
 	if (in_ring) {
 		sched_charge(job);
+		if (job->hwq == ENGINE_HWQ_MAIN)
+			q->main_inflight--;
 		q->inflight--;
 		ctx->inflight--;
 	}

@@ -25,6 +25,7 @@
 #include <swgpu/swgpu.h>
 
 #include "device.h"
+#include "packet_exec.h"
 
 enum job_state {
 	JOB_PENDING,
@@ -60,7 +61,8 @@ struct swgpu_job {
 	enum job_state state;
 	uint32_t refcount;
 	uint32_t engine;
-	uint64_t engine_seqno;       /* 0 until written into a ring */
+	uint32_t hwq;                /* engine HWQ it went to (engine.h) */
+	uint64_t engine_seqno;       /* in that HWQ; 0 until in a ring */
 	bool dep_failed;             /* a wait's signaller failed */
 	swgpu_fault_kind inject;     /* armed fault, or NONE */
 
@@ -70,6 +72,11 @@ struct swgpu_job {
 	swgpu_fault_info fault;
 	uint64_t run_ns;             /* engine time, JOB_BEGIN to fence */
 	uint64_t vcharge_ns;         /* estimate charged at push (sched.c) */
+	uint64_t start_ns;           /* JOB_BEGIN time (dev->lock), or 0 */
+	uint64_t prio_busy_start;    /* engine prio_busy_ns then */
+	/* Engine thread only: where the job stopped when it was preempted
+	 * (its context save area), and its IB being run. */
+	struct exec_save save;
 
 	uint32_t ib_count, wait_count, signal_count;
 	swgpu_ib *ibs;
@@ -89,7 +96,8 @@ struct swgpu_queue {
 	uint32_t engine;
 	swgpu_priority priority;
 	struct dlist fifo;           /* PENDING jobs, submission order */
-	uint32_t inflight;           /* jobs in the ring */
+	uint32_t inflight;           /* jobs in the rings */
+	uint32_t main_inflight;      /* of them in the engine's HWQ 0 */
 	uint64_t submitted;          /* last seqno handed out */
 	_Atomic uint64_t completed;  /* last seqno finished (in order) */
 	uint64_t last_failed;        /* last seqno that ended in ERROR */

@@ -117,53 +117,93 @@ page_fault(struct exec_env *env, const struct pkt *p, uint64_t va,
 /* Memory operations                                                   */
 /* ------------------------------------------------------------------ */
 
-/* Copy in SWGPU_EXEC_CHUNK pieces (each boundary is a future preemption
- * point). Disjoint ranges large enough stream (memops.h); overlapping
- * ones are memmoved in the direction that never overwrites source bytes
- * a later chunk still needs. */
-static void
-copy_chunked(uint8_t *dst, const uint8_t *src, uint64_t size)
+/* ------------------------------------------------------------------ */
+/* Preemption points                                                   */
+/* ------------------------------------------------------------------ */
+
+bool
+exec_preempt_point(struct exec_env *env, uint64_t done)
+{
+	if (!env->save || !env->preempt_hook ||
+	    !env->preempt_hook(env->wait_cookie))
+		return false;
+	/* The innermost exec_stream records its depth and position, the
+	 * outer ones their positions, on the way out. */
+	env->save->valid = false;
+	env->save->offset = done;
+	env->preempted = true;
+	return true;
+}
+
+uint64_t
+exec_resume_offset(struct exec_env *env)
+{
+	struct exec_save *sv = env->save;
+
+	if (!sv || !sv->resuming)
+		return 0;
+	sv->resuming = false;
+	sv->valid = false;
+	return sv->offset;
+}
+
+/* Copy in SWGPU_EXEC_CHUNK pieces from done bytes on; each boundary after
+ * the first piece is a preemption point (returns false: preempted, the
+ * save area holds the bytes done). Disjoint ranges large enough stream
+ * (memops.h); overlapping ones are memmoved in the direction that never
+ * overwrites source bytes a later chunk still needs (back to front: done
+ * counts from the end), so a copy stopped between two chunks and resumed
+ * gives every byte an uninterrupted one gives. */
+static bool
+copy_chunked(struct exec_env *env, uint8_t *dst, const uint8_t *src,
+             uint64_t size, uint64_t done)
 {
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
 	const bool disjoint = d + size <= s || s + size <= d;
 	const bool stream = disjoint && size >= MEMOPS_STREAM_MIN;
+	const bool forward = d < s || d - s >= size;
+	const uint64_t start = done;
 
 	if (d == s)
-		return;
-	if (d < s || d - s >= size) {
-		for (uint64_t off = 0; off < size;) {
-			uint64_t n = size - off < SWGPU_EXEC_CHUNK
-			             ? size - off : SWGPU_EXEC_CHUNK;
-			memops_copy(dst + off, src + off, n, stream);
-			off += n;
-		}
-	} else {
-		/* dst above src and overlapping: back to front. */
-		for (uint64_t off = size; off > 0;) {
-			uint64_t n = off < SWGPU_EXEC_CHUNK
-			             ? off : SWGPU_EXEC_CHUNK;
-			off -= n;
+		return true;
+	while (done < size) {
+		if (done != start && exec_preempt_point(env, done))
+			break;
+		uint64_t n = size - done < SWGPU_EXEC_CHUNK
+		             ? size - done : SWGPU_EXEC_CHUNK;
+		if (forward) {
+			memops_copy(dst + done, src + done, n, stream);
+		} else {
+			uint64_t off = size - done - n;
 			memmove(dst + off, src + off, n);
 		}
+		done += n;
 	}
 	if (stream)
 		memops_stream_done();
+	return done == size;
 }
 
-/* Fill size bytes (multiple of 4) at dst (4-aligned) with pattern. */
-static void
-fill_chunked(uint8_t *dst, uint64_t size, uint32_t pattern)
+/* Fill size bytes (multiple of 4) at dst (4-aligned) with pattern, from
+ * done bytes on; preemptible between chunks like copy_chunked. */
+static bool
+fill_chunked(struct exec_env *env, uint8_t *dst, uint64_t size,
+             uint32_t pattern, uint64_t done)
 {
 	const bool stream = size >= MEMOPS_STREAM_MIN;
+	const uint64_t start = done;
 
-	for (uint64_t off = 0; off < size;) {
-		uint64_t n = size - off < SWGPU_EXEC_CHUNK
-		             ? size - off : SWGPU_EXEC_CHUNK;
-		memops_fill32(dst + off, n, pattern, stream);
-		off += n;
+	while (done < size) {
+		if (done != start && exec_preempt_point(env, done))
+			break;
+		uint64_t n = size - done < SWGPU_EXEC_CHUNK
+		             ? size - done : SWGPU_EXEC_CHUNK;
+		memops_fill32(dst + done, n, pattern, stream);
+		done += n;
 	}
 	if (stream)
 		memops_stream_done();
+	return done == size;
 }
 
 /* ------------------------------------------------------------------ */
@@ -194,6 +234,7 @@ exec_copy(struct exec_env *env, const uint32_t *pk, uint32_t len,
 	uint64_t dst = swgpu_pkt_get64(pk + 1);
 	uint64_t src = swgpu_pkt_get64(pk + 3);
 	uint64_t size = swgpu_pkt_get64(pk + 5);
+	uint64_t done = exec_resume_offset(env);
 	const uint8_t *s;
 	uint8_t *d;
 
@@ -211,8 +252,10 @@ exec_copy(struct exec_env *env, const uint32_t *pk, uint32_t len,
 		page_fault(env, p, dst, size, SWGPU_VA_WRITE);
 		goto fail;
 	}
-	copy_chunked(d, s, size);
+	bool complete = copy_chunked(env, d, s, size, done);
 	vaspace_read_unlock(env->vs);
+	if (!complete)
+		return false; /* preempted */
 	if (env->stats)
 		stat_add(&env->stats->bytes_written, size);
 	return true;
@@ -227,6 +270,7 @@ exec_fill(struct exec_env *env, const uint32_t *pk, uint32_t len,
 {
 	uint64_t dst = swgpu_pkt_get64(pk + 1);
 	uint64_t size = swgpu_pkt_get64(pk + 3);
+	uint64_t done = exec_resume_offset(env);
 	uint8_t *d;
 
 	if ((dst | size) & 3 || size == 0)
@@ -241,8 +285,10 @@ exec_fill(struct exec_env *env, const uint32_t *pk, uint32_t len,
 		vaspace_read_unlock(env->vs);
 		return false;
 	}
-	fill_chunked(d, size, pk[5]);
+	bool complete = fill_chunked(env, d, size, pk[5], done);
 	vaspace_read_unlock(env->vs);
+	if (!complete)
+		return false; /* preempted */
 	if (env->stats)
 		stat_add(&env->stats->bytes_written, size);
 	return true;
@@ -306,6 +352,9 @@ exec_sem_wait(struct exec_env *env, const uint32_t *pk, uint32_t len,
 	uint64_t deadline = 0;
 	uint64_t cur, seen = 0;
 
+	/* Resumed after a preemption: the watchdog clock starts again (the
+	 * job was not running meanwhile). */
+	exec_resume_offset(env);
 	if (va & 7)
 		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, va,
 		                   "semaphore VA 0x%llx not 8-aligned",
@@ -340,6 +389,9 @@ exec_sem_wait(struct exec_env *env, const uint32_t *pk, uint32_t len,
 			                   (unsigned long long)va,
 			                   (unsigned long long)want,
 			                   (unsigned long long)cur);
+		/* A waiting stream yields the engine to ready work. */
+		if (exec_preempt_point(env, 0))
+			return false;
 		if (!env->wait_hook)
 			poll_pause(deadline);
 		else if (!env->wait_hook(env->wait_cookie, deadline))
@@ -468,7 +520,24 @@ bool
 exec_stream(struct exec_env *env, const uint32_t *dw, uint32_t ndw,
             uint64_t stream_va, uint32_t depth)
 {
-	for (uint32_t pos = 0; pos < ndw;) {
+	struct exec_save *sv = env->save;
+	uint32_t pos = 0;
+
+	if (sv && sv->resuming) {
+		if (depth > sv->depth || depth > EXEC_SAVE_MAX_DEPTH ||
+		    sv->pos[depth] >= ndw) {
+			const struct pkt p = { .opcode = SWGPU_OP_NOP,
+			                       .stream_va = stream_va };
+			sv->resuming = false;
+			return raise_fault(env, &p, SWGPU_FAULT_BAD_PACKET, 0,
+			                   "resume point of a preempted job "
+			                   "is outside its IB");
+		}
+		pos = sv->pos[depth];
+	}
+	const uint32_t first = pos;
+
+	while (pos < ndw) {
 		uint32_t h = dw[pos];
 		uint32_t len = swgpu_pkt_len(h);
 		struct pkt p = {
@@ -478,6 +547,10 @@ exec_stream(struct exec_env *env, const uint32_t *dw, uint32_t ndw,
 		};
 		const struct op_desc *d = op_desc(p.opcode);
 
+		/* A packet boundary is a preemption point (not before the
+		 * first packet: every (re)start makes progress). */
+		if (pos != first && exec_preempt_point(env, 0))
+			goto preempted;
 		if (!d)
 			return raise_fault(env, &p, SWGPU_FAULT_BAD_PACKET, 0,
 			                   "unknown opcode 0x%x (header "
@@ -498,13 +571,44 @@ exec_stream(struct exec_env *env, const uint32_t *dw, uint32_t ndw,
 			return raise_fault(env, &p, SWGPU_FAULT_BAD_PACKET, 0,
 			                   "bad flags 0x%x",
 			                   swgpu_pkt_flags(h));
-		if (!d->exec(env, dw + pos, len, &p, depth))
+		if (sv && sv->resuming &&
+		    p.opcode == SWGPU_OP_INDIRECT_BUFFER) {
+			/* Stopped inside this IB, or right before it. */
+			if (depth == sv->depth)
+				sv->resuming = sv->valid = false;
+		} else if (sv && sv->resuming && depth < sv->depth) {
+			sv->resuming = false;
+			return raise_fault(env, &p, SWGPU_FAULT_BAD_PACKET, 0,
+			                   "resume point of a preempted job: "
+			                   "IB changed while it was saved");
+		}
+		bool ok = d->exec(env, dw + pos, len, &p, depth);
+		if (sv && sv->resuming && depth >= sv->depth) {
+			/* The resume point is reached (the handler took its
+			 * offset or had none to take). */
+			sv->resuming = sv->valid = false;
+		}
+		if (!ok) {
+			if (env->preempted)
+				goto preempted;
 			return false;
+		}
 		if (env->stats)
 			stat_add(&env->stats->packets_executed, 1);
 		pos += len;
 	}
 	return true;
+
+preempted:
+	/* Unwinding: the innermost stream names the depth, every stream
+	 * its position. */
+	if (!sv->valid) {
+		sv->valid = true;
+		sv->depth = depth;
+	}
+	if (depth <= EXEC_SAVE_MAX_DEPTH)
+		sv->pos[depth] = pos;
+	return false;
 }
 
 /* Run the IB at nesting depth; p is the packet that started it (for

@@ -28,9 +28,32 @@
 #define SWGPU_DEFAULT_MAX_IB_DEPTH 4u
 #define SWGPU_DEFAULT_MAX_IB_SIZE_DW (1u << 20) /* 4 MiB of packets */
 
-/* COPY/FILL work in chunks of this many bytes: the points where a later
- * preemption or abort check goes. */
+/* COPY/FILL work in chunks of this many bytes; every chunk boundary is a
+ * preemption point. */
 #define SWGPU_EXEC_CHUNK (1u << 20)
+
+/* Deepest IB nesting a save area records (device max_ib_depth is 8). */
+#define EXEC_SAVE_MAX_DEPTH 16u
+
+/*
+ * The save area of a preemptible job: where its packet stream stopped,
+ * so that it goes on exactly there later (a GPU's context save area).
+ * pos[d] is the dword offset, in the IB running at nesting depth d, of
+ * the packet that was executing (an INDIRECT_BUFFER for d < depth, the
+ * stopped packet itself at d == depth); offset is the progress inside
+ * that packet (bytes of a COPY/FILL done). Resuming replays the same IB
+ * chain (each IB translated again) and starts the stopped packet at
+ * offset; the packet is validated again in full, so a mapping that went
+ * away meanwhile faults like on a real GPU.
+ */
+struct exec_save {
+	bool valid;        /* holds a resume point */
+	bool resuming;     /* exec_stream is on its way back to it */
+	uint32_t depth;
+	uint32_t pos[EXEC_SAVE_MAX_DEPTH + 1];
+	uint64_t offset;
+	uint32_t ib_index; /* which IB of the job (kept by the engine) */
+};
 
 struct swgpu_vaspace;
 
@@ -57,7 +80,29 @@ struct exec_env {
 	/* Optional (NULL: none): called with wait_cookie after every
 	 * SEM_SIGNAL, so engines stalled in SEM_WAIT can re-check at once. */
 	void (*signal_hook)(void *cookie);
+	/*
+	 * Preemption (NULL save: the stream runs to its end). At every
+	 * preemption point — between two packets of an IB, between two
+	 * chunks of a long packet, while a SEM_WAIT waits — after at least
+	 * one packet or chunk of progress since the stream (re)started,
+	 * preempt_hook(wait_cookie) is asked; true stops the stream: the
+	 * resume point goes to *save, env->preempted is set and exec_*
+	 * return false with no fault. Calling exec_ib again with the same
+	 * save (save->resuming set) goes on from there.
+	 */
+	struct exec_save *save;
+	bool (*preempt_hook)(void *cookie);
+	bool preempted;
 };
+
+/* At a preemption point with done units of the current packet behind
+ * it: true if the stream must stop now (the save area records done).
+ * Handlers return false right after a true, without a fault. */
+bool exec_preempt_point(struct exec_env *env, uint64_t done);
+
+/* A handler starting its packet: the progress to resume from (0 when not
+ * resuming). Consumes the resume point. */
+uint64_t exec_resume_offset(struct exec_env *env);
 
 /* Execute ndw dwords of packets held at host pointer dw; stream_va is
  * their GPU VA (0 for ring/kernel streams), used in fault reports.

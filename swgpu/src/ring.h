@@ -39,9 +39,12 @@
 #define RING_LEN_JOB_BEGIN 3u
 #define RING_LEN_JOB_IBS 1u
 
-/* Kernel address of engine e's fence word. */
+/* Kernel address of engine e's fence word of hardware queue h
+ * (engine.h); RING_KVA_FENCE(e) is HWQ 0's. */
 #define RING_KVA_FENCE_BASE 0x1000ull
-#define RING_KVA_FENCE(e) (RING_KVA_FENCE_BASE + 8ull * (e))
+#define RING_KVA_HWQ_FENCE(e, h) \
+	(RING_KVA_FENCE_BASE + 8ull * ((h) * SWGPU_MAX_ENGINES + (e)))
+#define RING_KVA_FENCE(e) RING_KVA_HWQ_FENCE(e, 0)
 
 /* IBs written inline per job; more go through JOB_IBS. */
 #define RING_INLINE_IBS 4u

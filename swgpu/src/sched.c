@@ -306,6 +306,65 @@ job_waits_ready(struct swgpu_job *job)
 enum push_result { PUSH_DONE, PUSH_BLOCKED, PUSH_RING_FULL };
 
 /*
+ * Preemption policy: does job of q go to HWQ 1, ahead of (and at the
+ * next preemption point of) the job HWQ 0 is running? Yes when
+ *  - preemption is on and the job can start at once: each wait is
+ *    satisfied by a finished job (HWQ 1 never waits, so it can never
+ *    deadlock behind the job it preempted);
+ *  - q has nothing in HWQ 0 (its jobs finish in order);
+ *  - HWQ 0 runs a job of a lower level whose queue the fair-share
+ *    policy would not pick before q: q's vruntime is at most the running
+ *    queue's, charged with the time its job has used so far (ties go to
+ *    the higher level, as in sched_pick). So a HIGH stream preempts LOW
+ *    work only while it is within its weighted share, and a LOW job
+ *    still progresses under a saturated HIGH queue.
+ * HWQ 1 holds at most SCHED_PREEMPT_DEPTH jobs: a queue that wants to
+ * preempt while it is full waits in its software queue (PREEMPT_BUSY)
+ * and is judged again, with fresh charges, when one completes — so a
+ * burst cannot pile up in HWQ 1 on estimates alone.
+ */
+#define SCHED_PREEMPT_DEPTH 2u
+
+enum preempt_choice { PREEMPT_NO, PREEMPT_YES, PREEMPT_BUSY };
+
+static enum preempt_choice
+sched_wants_preempt(struct swgpu_engine *eng, struct swgpu_queue *q,
+                    const struct swgpu_job *job)
+{
+	const struct engine_hwq *m = &eng->hwq[ENGINE_HWQ_MAIN];
+	const struct engine_hwq *p = &eng->hwq[ENGINE_HWQ_PRIO];
+
+	if (eng->dev->cfg.no_preempt || q->main_inflight ||
+	    m->emitted == m->processed)
+		return PREEMPT_NO;
+	for (uint32_t i = 0; i < job->wait_count; i++) {
+		const struct swgpu_job *d = job->waits[i].dep;
+		if (d && job_in_ring(d))
+			return PREEMPT_NO;
+	}
+	const struct swgpu_job *run =
+		m->inflight[(m->processed + 1) & m->inflight_mask];
+	const struct swgpu_queue *rq = run->q;
+	if (!rq || rq == q || rq->priority >= q->priority)
+		return PREEMPT_NO;
+	uint64_t run_vr = rq->vruntime;
+	if (run->start_ns) {
+		/* Its time so far, without what HWQ 1 took meanwhile. */
+		uint64_t used = swgpu_now_ns() - run->start_ns;
+		uint64_t stolen = atomic_load_explicit(&eng->prio_busy_ns,
+		                                       memory_order_relaxed) -
+		                  run->prio_busy_start;
+		used = used > stolen ? used - stolen : 0;
+		if (used > run->vcharge_ns)
+			run_vr += vr_scale(rq, used - run->vcharge_ns);
+	}
+	if (vr_before(run_vr, q->vruntime))
+		return PREEMPT_NO;
+	return p->emitted - p->processed < SCHED_PREEMPT_DEPTH
+	       ? PREEMPT_YES : PREEMPT_BUSY;
+}
+
+/*
  * Write the head job of q into its engine's ring (or finish it directly
  * if it is doomed and nothing of its queue is in flight, which keeps the
  * queue's completion order).
@@ -330,8 +389,10 @@ sched_push_head(struct swgpu_queue *q)
 	if (!job_waits_ready(job))
 		return PUSH_BLOCKED;
 
-	/* One SEM_WAIT per other engine, on the newest seqno needed. */
-	uint64_t wait_seqno[SWGPU_MAX_ENGINES] = { 0 };
+	/* One SEM_WAIT per other engine HWQ, on the newest seqno needed.
+	 * Same engine: ring order within a HWQ, and HWQ 1 jobs pushed
+	 * earlier always run before a HWQ 0 job starts. */
+	uint64_t wait_seqno[SWGPU_MAX_ENGINES][ENGINE_HWQ_COUNT] = { { 0 } };
 	uint32_t nwait = 0;
 	for (uint32_t i = 0; i < job->wait_count; i++) {
 		struct swgpu_job *d = job->waits[i].dep;
@@ -341,53 +402,69 @@ sched_push_head(struct swgpu_queue *q)
 			job->dep_failed = true;
 		if (!job_in_ring(d) || d->engine == q->engine)
 			continue;
-		if (!wait_seqno[d->engine])
+		uint64_t *ws = &wait_seqno[d->engine][d->hwq];
+		if (!*ws)
 			nwait++;
-		if (!wait_seqno[d->engine] ||
-		    seqno_passed(d->engine_seqno, wait_seqno[d->engine]))
-			wait_seqno[d->engine] = d->engine_seqno;
+		if (!*ws || seqno_passed(d->engine_seqno, *ws))
+			*ws = d->engine_seqno;
 	}
 	uint32_t ib_dw = job->ib_count <= RING_INLINE_IBS ?
 		job->ib_count * SWGPU_LEN_INDIRECT_BUFFER : RING_LEN_JOB_IBS;
 	uint32_t need = nwait * SWGPU_LEN_SEM_WAIT + RING_LEN_JOB_BEGIN +
 		ib_dw + SWGPU_LEN_SEM_SIGNAL;
+	uint32_t h = ENGINE_HWQ_MAIN;
+	struct engine_hwq *hq = &eng->hwq[ENGINE_HWQ_PRIO];
 
-	if (ring_space(&eng->ring) < need ||
-	    eng->emitted - eng->processed > eng->inflight_mask)
+	if (nwait == 0) {
+		enum preempt_choice c = sched_wants_preempt(eng, q, job);
+		if (c == PREEMPT_BUSY)
+			return PUSH_BLOCKED;
+		if (c == PREEMPT_YES && ring_space(&hq->ring) >= need)
+			h = ENGINE_HWQ_PRIO;
+	}
+	hq = &eng->hwq[h];
+	if (ring_space(&hq->ring) < need ||
+	    hq->emitted - hq->processed > hq->inflight_mask)
 		return PUSH_RING_FULL;
 
-	uint64_t seqno = eng->emitted + 1;
-	uint64_t pos = atomic_load_explicit(&eng->ring.wptr,
+	uint64_t seqno = hq->emitted + 1;
+	uint64_t pos = atomic_load_explicit(&hq->ring.wptr,
 	                                    memory_order_relaxed);
 	uint32_t pkt[8];
 	for (uint32_t e = 0; e < dev->engine_count; e++) {
-		if (!wait_seqno[e])
-			continue;
-		swgpu_emit_sem_wait(pkt, RING_KVA_FENCE(e), wait_seqno[e]);
-		ring_put(&eng->ring, &pos, pkt, SWGPU_LEN_SEM_WAIT);
+		for (uint32_t w = 0; w < ENGINE_HWQ_COUNT; w++) {
+			if (!wait_seqno[e][w])
+				continue;
+			swgpu_emit_sem_wait(pkt, RING_KVA_HWQ_FENCE(e, w),
+			                    wait_seqno[e][w]);
+			ring_put(&hq->ring, &pos, pkt, SWGPU_LEN_SEM_WAIT);
+		}
 	}
 	pkt[0] = swgpu_pkt_header(RING_OP_JOB_BEGIN, 0, RING_LEN_JOB_BEGIN);
 	swgpu_pkt_put64(pkt + 1, seqno);
-	ring_put(&eng->ring, &pos, pkt, RING_LEN_JOB_BEGIN);
+	ring_put(&hq->ring, &pos, pkt, RING_LEN_JOB_BEGIN);
 	if (job->ib_count <= RING_INLINE_IBS) {
 		for (uint32_t i = 0; i < job->ib_count; i++) {
 			swgpu_emit_indirect(pkt, job->ibs[i].va,
 			                    job->ibs[i].size_dw);
-			ring_put(&eng->ring, &pos, pkt,
+			ring_put(&hq->ring, &pos, pkt,
 			         SWGPU_LEN_INDIRECT_BUFFER);
 		}
 	} else {
 		pkt[0] = swgpu_pkt_header(RING_OP_JOB_IBS, 0,
 		                          RING_LEN_JOB_IBS);
-		ring_put(&eng->ring, &pos, pkt, RING_LEN_JOB_IBS);
+		ring_put(&hq->ring, &pos, pkt, RING_LEN_JOB_IBS);
 	}
-	swgpu_emit_sem_signal(pkt, RING_KVA_FENCE(eng->index), seqno, 0);
-	ring_put(&eng->ring, &pos, pkt, SWGPU_LEN_SEM_SIGNAL);
+	swgpu_emit_sem_signal(pkt, RING_KVA_HWQ_FENCE(eng->index, h), seqno,
+	                      0);
+	ring_put(&hq->ring, &pos, pkt, SWGPU_LEN_SEM_SIGNAL);
 
 	dlist_del(&job->link);
 	dev->pending_jobs--;
 	eng->pending_jobs--;
 	job->engine_seqno = seqno;
+	job->hwq = h;
+	job->start_ns = 0;
 	job->state = JOB_QUEUED;
 	if (!q->avg_run_ns)
 		q->avg_run_ns = SCHED_EST_MIN_NS;
@@ -395,8 +472,10 @@ sched_push_head(struct swgpu_queue *q)
 		eng->vclock = q->vruntime;
 	job->vcharge_ns = q->avg_run_ns;
 	q->vruntime += vr_scale(q, job->vcharge_ns);
-	eng->inflight[seqno & eng->inflight_mask] = job;
-	eng->emitted = seqno;
+	hq->inflight[seqno & hq->inflight_mask] = job;
+	hq->emitted = seqno;
+	if (h == ENGINE_HWQ_MAIN)
+		q->main_inflight++;
 	q->inflight++;
 	job->ctx->inflight++;
 	for (uint32_t i = 0; i < job->signal_count; i++)
@@ -404,8 +483,10 @@ sched_push_head(struct swgpu_queue *q)
 			syncobj_signal_in_ring(&job->signals[i]);
 	trace_job(job, JOB_QUEUED);
 
-	ring_publish(&eng->ring, pos);
+	ring_publish(&hq->ring, pos);
 	doorbell_ring(&eng->doorbell);
+	if (h == ENGINE_HWQ_PRIO)
+		dev_wake_gpu(dev); /* the engine may sleep in a SEM_WAIT */
 	return PUSH_DONE;
 }
 
@@ -642,6 +723,9 @@ swgpu_submit(swgpu_queue *q, const swgpu_submit_info *info,
 	job->refcount = 1; /* dropped when the job is finished */
 	job->engine = q->engine;
 	job->engine_seqno = 0;
+	job->hwq = ENGINE_HWQ_MAIN;
+	job->start_ns = 0;
+	memset(&job->save, 0, sizeof(job->save));
 	job->dep_failed = false;
 	job->exec_failed = false;
 	job->skipped = false;

@@ -27,6 +27,9 @@ test_high_overtakes_pending_low(void **state)
 	swgpu_config cfg;
 	api_config_small(&cfg);
 	cfg.ring_size = 4096;
+	/* Ring order is what is checked here: with preemption, HIGH would
+	 * run while LOW job 1 waits (test_api_preempt covers that). */
+	cfg.no_preempt = true;
 	swgpu_device *dev = api_open(&cfg);
 	swgpu_context *ctx;
 	api_ok(swgpu_context_create(dev, &ctx));

@@ -113,6 +113,11 @@ typedef enum swgpu_heap {
  *                          this long is a hang               (default 5000)
  *   SWGPU_SPIN_US          host waiters spin this long before
  *                          sleeping                          (default 20)
+ *   SWGPU_PREEMPT          0: jobs run to their end in ring order; 1:
+ *                          ready higher-priority work preempts a running
+ *                          job at its next packet or 1 MiB chunk
+ *                          boundary, which resumes exactly there after
+ *                                                            (default 1)
  *   SWGPU_FAULT            fault injection, see "Fault injection" below
  *   SWGPU_TRACE            job trace: "stderr" or a file path (default off)
  *   SWGPU_DEBUG            1: log every error with its origin to stderr
@@ -134,6 +139,9 @@ typedef struct swgpu_config {
 	 * more than vram_size means vram_size. Last so that older
 	 * initializers leave it 0. */
 	uint64_t vram_budget;
+	/* true: no preemption (SWGPU_PREEMPT=0). Negative so that older
+	 * initializers keep the default, preemption on. */
+	bool no_preempt;
 } swgpu_config;
 
 void swgpu_config_init(swgpu_config *cfg);
@@ -191,6 +199,9 @@ typedef struct swgpu_engine_stats {
 	uint64_t busy_ns;            /* time spent executing packets */
 	uint64_t doorbells;          /* doorbell rings that woke the engine */
 	uint64_t fence_seqno;        /* last seqno the engine wrote */
+	uint64_t preemptions;        /* jobs stopped for higher-priority
+	                                work and resumed later */
+	uint64_t preempt_jobs;       /* jobs that ran by preempting */
 } swgpu_engine_stats;
 
 swgpu_result swgpu_engine_query_stats(const swgpu_device *dev,
