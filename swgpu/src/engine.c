@@ -118,12 +118,6 @@ hwq_has_work(struct swgpu_engine *eng, uint32_t h)
 	                            memory_order_acquire) != eng->run[h].rptr;
 }
 
-/* exec preemption hook of HWQ 0 streams: HWQ 1 holds work. */
-static bool
-engine_preempt_hook(void *cookie)
-{
-	return hwq_has_work(cookie, ENGINE_HWQ_PRIO);
-}
 
 static bool
 engine_poll(struct swgpu_engine *eng)
@@ -157,6 +151,23 @@ engine_should_abort(struct swgpu_engine *eng)
 	                                    memory_order_relaxed) ||
 	               atomic_load_explicit(&job->q->aborting,
 	                                    memory_order_relaxed));
+}
+
+/* exec preemption hook of HWQ 0 streams: stop at this boundary when
+ * HWQ 1 holds work, or when the job is to end anyway (context lost,
+ * queue aborted, device closing: the next step skips it). */
+static bool
+engine_preempt_hook(void *cookie)
+{
+	return hwq_has_work(cookie, ENGINE_HWQ_PRIO) ||
+	       engine_should_abort(cookie);
+}
+
+/* HWQ 1 streams are never preempted, but stop the same way to end. */
+static bool
+engine_abort_hook(void *cookie)
+{
+	return engine_should_abort(cookie);
 }
 
 /* SEM_WAIT hook: sleep a slice on the device GPU condvar. */
@@ -349,16 +360,17 @@ job_run_ib(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 	struct exec_env env;
 
 	exec_env_init(eng, job, &env);
-	if (h == ENGINE_HWQ_MAIN) {
-		env.save = &job->save;
-		env.preempt_hook = engine_preempt_hook;
-		job->save.resuming = job->save.valid;
-	}
+	env.save = &job->save;
+	env.preempt_hook = h == ENGINE_HWQ_MAIN ? engine_preempt_hook
+	                                        : engine_abort_hook;
+	job->save.resuming = job->save.valid;
 	/* The ring is depth 0: a ring IB runs at depth 1. */
 	if (exec_ib(&env, va, size_dw, 1))
 		return IB_DONE;
 	if (!env.preempted)
 		return IB_FAULT;
+	if (engine_should_abort(eng))
+		return IB_PREEMPTED; /* stopped to be skipped */
 	__atomic_fetch_add(&eng->exec_stats.preemptions, 1, __ATOMIC_RELAXED);
 	if (swgpu_debug_env())
 		swgpu_log("engine %u: job %u:%u:%llu preempted at IB depth %u "

@@ -351,10 +351,13 @@ exec_sem_wait(struct exec_env *env, const uint32_t *pk, uint32_t len,
 	uint64_t want = swgpu_pkt_get64(pk + 3);
 	uint64_t deadline = 0;
 	uint64_t cur, seen = 0;
+	/* Resumed after a preemption: the watchdog goes on with the value
+	 * seen and the stall time so far (time preempted does not count,
+	 * and frequent preemptions cannot hide a hang). */
+	const bool resumed = env->save && env->save->resuming;
+	const uint64_t stalled = resumed ? env->save->stalled_ns : 0;
+	const uint64_t seen_before = exec_resume_offset(env);
 
-	/* Resumed after a preemption: the watchdog clock starts again (the
-	 * job was not running meanwhile). */
-	exec_resume_offset(env);
 	if (va & 7)
 		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, va,
 		                   "semaphore VA 0x%llx not 8-aligned",
@@ -379,7 +382,11 @@ exec_sem_wait(struct exec_env *env, const uint32_t *pk, uint32_t len,
 		 * value moving (another engine or the host counting up
 		 * towards it) is progress and restarts the clock. */
 		uint64_t now = swgpu_now_ns();
-		if (deadline == 0 || cur != seen)
+		if (deadline == 0 && resumed && cur == seen_before)
+			deadline = swgpu_add_sat(now, env->hang_timeout_ns -
+			           (stalled < env->hang_timeout_ns
+			            ? stalled : env->hang_timeout_ns));
+		else if (deadline == 0 || cur != seen)
 			deadline = swgpu_add_sat(now, env->hang_timeout_ns);
 		seen = cur;
 		if (now >= deadline)
@@ -390,8 +397,11 @@ exec_sem_wait(struct exec_env *env, const uint32_t *pk, uint32_t len,
 			                   (unsigned long long)want,
 			                   (unsigned long long)cur);
 		/* A waiting stream yields the engine to ready work. */
-		if (exec_preempt_point(env, 0))
+		if (exec_preempt_point(env, cur)) {
+			env->save->stalled_ns = now + env->hang_timeout_ns -
+			                        deadline;
 			return false;
+		}
 		if (!env->wait_hook)
 			poll_pause(deadline);
 		else if (!env->wait_hook(env->wait_cookie, deadline))

@@ -41,10 +41,11 @@
  * pos[d] is the dword offset, in the IB running at nesting depth d, of
  * the packet that was executing (an INDIRECT_BUFFER for d < depth, the
  * stopped packet itself at d == depth); offset is the progress inside
- * that packet (bytes of a COPY/FILL done). Resuming replays the same IB
- * chain (each IB translated again) and starts the stopped packet at
- * offset; the packet is validated again in full, so a mapping that went
- * away meanwhile faults like on a real GPU.
+ * that packet (bytes of a COPY/FILL done, rows of an image packet done,
+ * the value a SEM_WAIT saw). Resuming replays the same IB chain (each IB
+ * translated again) and starts the stopped packet at offset; the packet
+ * is validated again in full, so a mapping that went away meanwhile
+ * faults like on a real GPU.
  */
 struct exec_save {
 	bool valid;        /* holds a resume point */
@@ -52,6 +53,8 @@ struct exec_save {
 	uint32_t depth;
 	uint32_t pos[EXEC_SAVE_MAX_DEPTH + 1];
 	uint64_t offset;
+	uint64_t stalled_ns; /* SEM_WAIT: no-progress time so far (offset:
+	                        the value it saw), for the watchdog */
 	uint32_t ib_index; /* which IB of the job (kept by the engine) */
 };
 

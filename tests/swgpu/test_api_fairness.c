@@ -54,8 +54,10 @@ test_low_high_share(void **state)
 	                          SWGPU_PRIORITY_LOW, &lo));
 	api_ok(swgpu_queue_create(ctx, SWGPU_ENGINE_COPY, 0,
 	                          SWGPU_PRIORITY_HIGH, &hi));
+	/* REALTIME: no other queue's level is higher, so nothing preempts
+	 * the gate job while it holds the engine. */
 	api_ok(swgpu_queue_create(ctx, SWGPU_ENGINE_COPY, 0,
-	                          SWGPU_PRIORITY_NORMAL, &gq));
+	                          SWGPU_PRIORITY_REALTIME, &gq));
 	struct api_buf src, dst_lo, dst_hi, ts, gate;
 	struct api_cmd cmd;
 	api_buf_init(&src, dev, ctx, COPY_SIZE, SWGPU_HEAP_SYSTEM,

@@ -16,6 +16,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define LONG_SIZE (API_TSAN ? 48ull << 20 : 384ull << 20)
 #define PROBE 4096u
@@ -340,6 +341,72 @@ test_hang_spares_innocent_jobs(void **state)
 	rig_fini(&r);
 }
 
+/*
+ * The watchdog of a preempted SEM_WAIT keeps its stall time: a LOW job
+ * waiting for a value nobody writes is preempted every 20 ms by a HIGH
+ * stream of another context, and is still declared hung after about
+ * the hang timeout of stall, while the stream goes on (were the clock
+ * restarted at each resume, it would never fire while the stream runs).
+ */
+static void
+test_hang_detected_under_preemption(void **state)
+{
+	const uint32_t hang_ms = 300, max_jobs = 150; /* 3 s of stream */
+	struct rig r;
+	swgpu_context *bad;
+	swgpu_queue *badq;
+	struct api_buf word;
+	struct api_cmd bcmd;
+
+	rig_init(&r, false, hang_ms);
+	api_ok(swgpu_context_create(r.dev, &bad));
+	api_ok(swgpu_queue_create(bad, SWGPU_ENGINE_COPY, 0,
+	                          SWGPU_PRIORITY_LOW, &badq));
+	api_buf_init(&word, r.dev, bad, 4096, SWGPU_HEAP_SYSTEM,
+	             SWGPU_BO_CACHED, SWGPU_VA_READ);
+	api_cmd_init(&bcmd, r.dev, bad, 64);
+	memset(word.cpu, 0, 8);
+	api_emit_sem_wait(&bcmd, word.va, 1);
+	swgpu_ib bib = api_cmd_end(&bcmd);
+	uint64_t t0 = swgpu_now_ns();
+	api_ok(api_submit(badq, &bib, NULL, 0, NULL, 0, NULL));
+
+	swgpu_fault_info fi;
+	uint32_t n = 0;
+	while (swgpu_context_query_state(bad, &fi) == SWGPU_CONTEXT_OK &&
+	       n < max_jobs) {
+		api_emit_write32(&r.hi_cmd, r.ts.va + 4 * n, n + 1);
+		swgpu_ib ib = api_cmd_end(&r.hi_cmd); /* 4 of 1024 dwords */
+		api_ok(api_submit(r.hi, &ib, NULL, 0, NULL, 0, NULL));
+		n++;
+		struct timespec pause = { 0, 20 * 1000000 };
+		nanosleep(&pause, NULL);
+	}
+	uint64_t dt = swgpu_now_ns() - t0;
+	api_queue_idle(r.hi);
+	swgpu_engine_stats st;
+	api_ok(swgpu_engine_query_stats(r.dev, api_engine(r.dev,
+	                                SWGPU_ENGINE_COPY, 0), &st));
+	print_message("hang declared after %.0f ms and %u HIGH jobs "
+	              "(%llu preemptions)\n", dt / 1e6, n,
+	              (unsigned long long)st.preemptions);
+	assert_int_equal(swgpu_context_query_state(bad, &fi),
+	                 SWGPU_CONTEXT_GUILTY);
+	assert_int_equal(fi.kind, SWGPU_FAULT_HANG);
+	assert_true(n < max_jobs);
+	assert_true(st.preemptions >= 5);
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(api_load32(r.ts.cpu + 4 * i), i + 1);
+	api_check(SWGPU_ERR_CONTEXT_LOST,
+	          swgpu_queue_wait(badq, 0, api_deadline_ms(API_WAIT_MS)));
+
+	api_cmd_fini(&bcmd);
+	api_buf_fini(&word);
+	swgpu_queue_destroy(badq);
+	swgpu_context_destroy(bad);
+	rig_fini(&r);
+}
+
 int
 main(void)
 {
@@ -350,6 +417,7 @@ main(void)
 		cmocka_unit_test(test_no_preempt_runs_in_ring_order),
 		cmocka_unit_test(test_waiting_job_yields),
 		cmocka_unit_test(test_hang_spares_innocent_jobs),
+		cmocka_unit_test(test_hang_detected_under_preemption),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
