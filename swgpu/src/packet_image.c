@@ -6,8 +6,12 @@
  * arithmetic (overflow-checked), formats, and then translates every
  * surface's touched byte range (first byte to last) once, with the
  * access it needs. Only then does it touch memory, so a faulting packet
- * writes nothing. Work is done row by row (a row, or a 1 MiB chunk of a
- * contiguous run, is where a later preemption check goes).
+ * writes nothing. Work is done row by row, or in 1 MiB chunks of a
+ * contiguous run; once 1 MiB was written since the last one, a row or
+ * chunk boundary is a preemption point (packet_exec.h): the save area
+ * gets the bytes (COPY_PITCHED) or rows (CLEAR_BOX, BLIT) done, and the
+ * resumed packet writes each remaining byte exactly once, as an
+ * uninterrupted one would.
  */
 #include "packet_image.h"
 
@@ -98,19 +102,60 @@ map_box(struct exec_env *env, const struct pkt *p, const struct box *b,
 	return host;
 }
 
-/* Copy n bytes in SWGPU_EXEC_CHUNK pieces. Overlapping boxes get memmove
- * (unspecified result, but no undefined behaviour on the host); a large
- * packet's disjoint runs stream (memops.h). */
-static void
-move_run(uint8_t *d, const uint8_t *s, uint64_t n, bool stream)
+/*
+ * The bytes of a pitched copy in order (slice by slice, row by row), from
+ * done bytes on, in pieces contiguous on both sides of at most
+ * SWGPU_EXEC_CHUNK bytes: one run when rows and slices are packed, a run
+ * per slice when rows are, else a run per row. Overlapping boxes get
+ * memmove (unspecified result, but no undefined behaviour on the host); a
+ * large packet's disjoint pieces stream (memops.h). Returns false when
+ * preempted (the save area holds the bytes done).
+ */
+static bool
+pitched_move(struct exec_env *env, uint8_t *d, const uint8_t *s,
+             const struct box *db, const struct box *sb, uint64_t done)
 {
-	stream = stream && (d + n <= s || s + n <= d);
-	for (uint64_t off = 0; off < n;) {
-		uint64_t k = n - off < SWGPU_EXEC_CHUNK ? n - off
-		                                        : SWGPU_EXEC_CHUNK;
-		memops_copy(d + off, s + off, k, stream);
-		off += k;
+	const uint64_t rb = db->row_bytes;
+	const uint64_t plane = rb * db->rows;   /* < 2^48: no overflow */
+	const uint64_t total = plane * db->slices;
+	const bool rows_packed = db->rows == 1 ||
+	                         (db->row_pitch == rb && sb->row_pitch == rb);
+	const bool all_packed = rows_packed &&
+	                        (db->slices == 1 ||
+	                         (db->slice_pitch == plane &&
+	                          sb->slice_pitch == plane));
+	const uint64_t run = all_packed ? total : rows_packed ? plane : rb;
+	const bool stream = total >= MEMOPS_STREAM_MIN;
+	uint64_t since = 0;
+
+	while (done < total) {
+		if (since >= SWGPU_EXEC_CHUNK) {
+			if (exec_preempt_point(env, done))
+				break;
+			since = 0;
+		}
+		const uint64_t r = done / run, in = done % run;
+		const uint64_t n = run - in < SWGPU_EXEC_CHUNK
+		                   ? run - in : SWGPU_EXEC_CHUNK;
+		uint64_t doff = in, soff = in;
+		if (!all_packed && rows_packed) {
+			doff += r * db->slice_pitch;
+			soff += r * sb->slice_pitch;
+		} else if (!all_packed) {
+			const uint64_t z = r / db->rows, y = r % db->rows;
+			doff += z * db->slice_pitch + y * db->row_pitch;
+			soff += z * sb->slice_pitch + y * sb->row_pitch;
+		}
+		uint8_t *dp = d + doff;
+		const uint8_t *sp = s + soff;
+		memops_copy(dp, sp, n,
+		            stream && (dp + n <= sp || sp + n <= dp));
+		done += n;
+		since += n;
 	}
+	if (stream)
+		memops_stream_done();
+	return done == total;
 }
 
 /* ------------------------------------------------------------------ */
@@ -133,6 +178,7 @@ exec_copy_pitched(struct exec_env *env, const uint32_t *pk, uint32_t len,
 		.slice_pitch = swgpu_pkt_get64(pk + 11),
 		.row_bytes = pk[13], .rows = pk[14], .slices = pk[15],
 	};
+	const uint64_t done = exec_resume_offset(env);
 	const uint8_t *s;
 	uint8_t *d;
 
@@ -143,38 +189,13 @@ exec_copy_pitched(struct exec_env *env, const uint32_t *pk, uint32_t len,
 	d = map_box(env, p, &db, SWGPU_VA_WRITE, "dst");
 	if (!d)
 		goto fail;
-
-	const uint64_t rb = db.row_bytes;
-	const uint64_t plane = rb * db.rows;   /* < 2^48: no overflow */
-	const bool rows_packed = db.rows == 1 ||
-	                         (db.row_pitch == rb && sb.row_pitch == rb);
-
-	const bool stream = plane * db.slices >= MEMOPS_STREAM_MIN;
-
-	if (rows_packed && (db.slices == 1 ||
-	                    (db.slice_pitch == plane &&
-	                     sb.slice_pitch == plane))) {
-		/* Both sides contiguous: one run. */
-		move_run(d, s, plane * db.slices, stream);
-	} else if (rows_packed) {
-		for (uint32_t z = 0; z < db.slices; z++)
-			move_run(d + z * db.slice_pitch,
-			         s + z * sb.slice_pitch, plane, stream);
-	} else {
-		for (uint32_t z = 0; z < db.slices; z++) {
-			uint8_t *dz = d + z * db.slice_pitch;
-			const uint8_t *sz = s + z * sb.slice_pitch;
-
-			for (uint32_t y = 0; y < db.rows; y++)
-				move_run(dz + y * db.row_pitch,
-				         sz + y * sb.row_pitch, rb, stream);
-		}
-	}
-	if (stream)
-		memops_stream_done();
+	bool complete = pitched_move(env, d, s, &db, &sb, done);
 	vaspace_read_unlock(env->vs);
+	if (!complete)
+		return false; /* preempted */
 	if (env->stats)
-		stat_add(&env->stats->bytes_written, plane * db.slices);
+		stat_add(&env->stats->bytes_written,
+		         db.row_bytes * db.rows * db.slices);
 	return true;
 fail:
 	vaspace_read_unlock(env->vs);
@@ -225,23 +246,36 @@ exec_clear_box(struct exec_env *env, const uint32_t *pk, uint32_t len,
 		vaspace_read_unlock(env->vs);
 		return false;
 	}
-	/* Seed the first row by doubling, then copy it: rows of one box
-	 * never overlap (map_box checked the pitches). */
+	/* Rows in order, from the rows done on (resumed) or 0: seed the
+	 * first one by doubling, then copy it to the others (rows of one
+	 * box never overlap: map_box checked the pitches). Every row is
+	 * written once, also across a preemption. */
 	const uint64_t bb = fi->block_bytes;
-	memcpy(d, blk, bb);
+	const uint64_t nrows = (uint64_t)h * dep;
+	uint64_t r = exec_resume_offset(env);
+	uint8_t *seed = d + (r / h) * b.slice_pitch + (r % h) * b.row_pitch;
+	uint64_t since = b.row_bytes;
+
+	memcpy(seed, blk, bb);
 	for (uint64_t done = bb; done < b.row_bytes;) {
 		uint64_t n = b.row_bytes - done < done ? b.row_bytes - done
 		                                       : done;
-		memcpy(d + done, d, n);
+		memcpy(seed + done, seed, n);
 		done += n;
 	}
-	for (uint32_t z = 0; z < dep; z++) {
-		uint8_t *dz = d + z * b.slice_pitch;
-
-		for (uint32_t y = z ? 0 : 1; y < h; y++)
-			memcpy(dz + y * b.row_pitch, d, b.row_bytes);
+	for (r++; r < nrows; r++) {
+		if (since >= SWGPU_EXEC_CHUNK) {
+			if (exec_preempt_point(env, r))
+				break;
+			since = 0;
+		}
+		memcpy(d + (r / h) * b.slice_pitch + (r % h) * b.row_pitch,
+		       seed, b.row_bytes);
+		since += b.row_bytes;
 	}
 	vaspace_read_unlock(env->vs);
+	if (r < nrows)
+		return false; /* preempted */
 	if (env->stats)
 		stat_add(&env->stats->bytes_written,
 		         b.row_bytes * h * dep);
@@ -443,6 +477,10 @@ map_surf(struct exec_env *env, const struct pkt *p, struct surf *s,
 	return true;
 }
 
+/* A blit row costs per texel (decode, filter, encode): preemption points
+ * come every this many texels written. */
+#define BLIT_PREEMPT_TEXELS (256u * 1024u)
+
 bool
 exec_blit(struct exec_env *env, const uint32_t *pk, uint32_t len,
           const struct pkt *p, uint32_t depth)
@@ -518,13 +556,34 @@ exec_blit(struct exec_env *env, const uint32_t *pk, uint32_t len,
 	                      ux >= 0.0 &&
 	                      ux + (hi[0] - lo[0]) <= src.ext[0];
 
-	for (uint32_t z = lo[2]; z < hi[2]; z++) {
+	/* Rows in order from the rows done on (resumed); preemptible
+	 * between rows once BLIT_PREEMPT_TEXELS were written. */
+	const uint64_t ny = hi[1] - lo[1];
+	const uint64_t row_texels = hi[0] - lo[0];
+	const uint64_t first = exec_resume_offset(env);
+	uint64_t since = 0;
+	bool preempted = false;
+
+	for (uint32_t z = lo[2] + (uint32_t)(first / ny);
+	     z < hi[2] && !preempted; z++) {
 		double w = axis_src(&ax[2], z);
 		uint32_t sz = clamp_index(floor_fast(w), src.ext[2]);
 		struct tap tz;
+		uint32_t y0 = z == lo[2] + first / ny
+		              ? lo[1] + (uint32_t)(first % ny) : lo[1];
 
 		axis_tap(w, src.ext[2], &tz);
-		for (uint32_t y = lo[1]; y < hi[1]; y++) {
+		for (uint32_t y = y0; y < hi[1]; y++) {
+			if (since >= BLIT_PREEMPT_TEXELS) {
+				uint64_t row = (uint64_t)(z - lo[2]) * ny +
+				               (y - lo[1]);
+				if (exec_preempt_point(env, row)) {
+					preempted = true;
+					break;
+				}
+				since = 0;
+			}
+			since += row_texels;
 			double v = axis_src(&ax[1], y);
 			uint32_t sy = clamp_index(floor_fast(v), src.ext[1]);
 			uint8_t *drow = texel_at(&dst, lo[0], y, z);
@@ -566,6 +625,8 @@ exec_blit(struct exec_env *env, const uint32_t *pk, uint32_t len,
 		}
 	}
 	vaspace_read_unlock(env->vs);
+	if (preempted)
+		return false;
 	if (env->stats)
 		stat_add(&env->stats->bytes_written,
 		         (uint64_t)(hi[0] - lo[0]) * (hi[1] - lo[1]) *

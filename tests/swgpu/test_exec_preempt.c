@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include <swgpu/swgpu_format.h>
 #include <swgpu/swgpu_packet.h>
 
 #include "mem.h"
@@ -233,6 +234,99 @@ test_preempt_everywhere_exact(void **state)
 	free(want);
 }
 
+/* Run ndw dwords at cmd offset 0: once uninterrupted from the initial
+ * data, once preempted at every point; same bytes. Returns the stops. */
+static uint32_t
+run_both_ways(struct fixture *f, uint32_t ndw)
+{
+	uint8_t *want = malloc(f->data.size);
+	struct exec_env env;
+	struct exec_save save;
+	uint32_t stops = 0;
+
+	assert_non_null(want);
+	fill_initial(f->data.cpu, f->data.size);
+	env_init(f, &env, NULL);
+	assert_true(exec_ib(&env, f->cmd.va, ndw, 1));
+	memcpy(want, f->data.cpu, f->data.size);
+
+	fill_initial(f->data.cpu, f->data.size);
+	memset(&save, 0, sizeof(save));
+	f->stops_wanted = 1;
+	for (;;) {
+		env_init(f, &env, &save);
+		save.resuming = save.valid;
+		if (exec_ib(&env, f->cmd.va, ndw, 1))
+			break;
+		assert_true(env.preempted && save.valid);
+		assert_int_equal(save.depth, 1);
+		assert_true(++stops < 1000);
+		run_other(f, stops);
+	}
+	assert_int_equal(memcmp(f->data.cpu, want, f->data.size), 0);
+	free(want);
+	return stops;
+}
+
+/* COPY_PITCHED (per row, per slice, one run), CLEAR_BOX and BLIT stop
+ * at row / chunk boundaries once 1 MiB (BLIT: 256 K texels) was written,
+ * and resume with every byte as an uninterrupted run. */
+static void
+test_image_packets_preempted_exact(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t *c = (uint32_t *)(void *)f->cmd.cpu;
+	const uint64_t d = f->data.va;
+	uint32_t n;
+
+	/* Rows with pitches on both sides: 3000 x 1500 x 2 = 9 MB. */
+	struct swgpu_pitched dst = { d + 10 * MIB, 3072, 3072 * 1500 };
+	struct swgpu_pitched src = { d, 3008, 3008 * 1500 };
+	n = swgpu_emit_copy_pitched(c, &dst, &src, 3000, 1500, 2);
+	uint32_t stops = run_both_ways(f, n);
+	print_message("COPY_PITCHED rows: %u stops\n", stops);
+	assert_int_equal(stops, 8);
+
+	/* Packed rows, pitched slices: 3 x 2 MiB. */
+	dst = (struct swgpu_pitched){ d + 12 * MIB, 1024, 3 * MIB };
+	src = (struct swgpu_pitched){ d, 1024, 2 * MIB };
+	n = swgpu_emit_copy_pitched(c, &dst, &src, 1024, 2048, 3);
+	stops = run_both_ways(f, n);
+	assert_int_equal(stops, 5);
+
+	/* One packed run of 5 MiB + 512. */
+	dst = (struct swgpu_pitched){ d + 12 * MIB, 5 * MIB + 512, 0 };
+	src = (struct swgpu_pitched){ d + 1, 5 * MIB + 512, 0 };
+	n = swgpu_emit_copy_pitched(c, &dst, &src, 5 * MIB + 512, 1, 1);
+	stops = run_both_ways(f, n);
+	assert_int_equal(stops, 5);
+
+	/* CLEAR_BOX 1024 x 700 x 2 RGBA8, pitched: 4 KiB rows. */
+	const uint32_t value[4] = { 0x3f800000u, 0, 0x3f000000u,
+	                            0x3f800000u };
+	dst = (struct swgpu_pitched){ d + 64, 4160, 4160 * 700 };
+	n = swgpu_emit_clear_box(c, &dst, SWGPU_FORMAT_R8G8B8A8_UNORM, 1024,
+	                         700, 2, value);
+	stops = run_both_ways(f, n);
+	print_message("CLEAR_BOX: %u stops\n", stops);
+	assert_int_equal(stops, 5);
+
+	/* BLIT 512x512 -> 1024x1024 RGBA8, linear: 1 M texels. */
+	struct swgpu_blit_surface bs = {
+		d, 2048, 2048 * 512, SWGPU_FORMAT_R8G8B8A8_UNORM, 512, 512, 1,
+	};
+	struct swgpu_blit_surface bd = {
+		d + 2 * MIB, 4096, 4096 * 1024, SWGPU_FORMAT_R8G8B8A8_UNORM,
+		1024, 1024, 1,
+	};
+	const int32_t sbox[6] = { 0, 0, 0, 512, 512, 1 };
+	const int32_t dbox[6] = { 0, 0, 0, 1024, 1024, 1 };
+	n = swgpu_emit_blit(c, &bs, &bd, sbox, dbox, SWGPU_BLIT_LINEAR);
+	stops = run_both_ways(f, n);
+	print_message("BLIT: %u stops\n", stops);
+	assert_int_equal(stops, 3);
+}
+
 /* A save area that names a position outside the IB (the IB changed
  * under a preempted job) is a clean fault, not a wild read. */
 static void
@@ -265,6 +359,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_preempt_everywhere_exact,
 		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_image_packets_preempted_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_resume_point_faults,
 		                                setup, teardown),
 	};
