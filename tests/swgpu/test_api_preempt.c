@@ -264,6 +264,49 @@ test_waiting_job_yields(void **state)
 	rig_fini(&r);
 }
 
+/* The same for a ring-level wait: a LOW job whose ring entry waits (GPU
+ * side, SEM_WAIT on another engine's fence) for a job stalled on a gate
+ * yields the engine to a HIGH job, which completes first. */
+static void
+test_ring_wait_yields(void **state)
+{
+	struct rig r;
+	swgpu_queue *other;
+	swgpu_syncobj *tl;
+	struct api_cmd ocmd;
+
+	rig_init(&r, false, 0);
+	api_ok(swgpu_queue_create(r.ctx, SWGPU_ENGINE_COPY, 1,
+	                          SWGPU_PRIORITY_NORMAL, &other));
+	api_ok(swgpu_syncobj_create(r.dev, SWGPU_SYNCOBJ_TIMELINE, 0, &tl));
+	api_cmd_init(&ocmd, r.dev, r.ctx, 64);
+	memset(r.probe.cpu, 0, 16);
+	/* copy1: waits for the host gate, then signals tl = 1. */
+	api_emit_sem_wait(&ocmd, r.probe.va, 1);
+	swgpu_ib oib = api_cmd_end(&ocmd);
+	swgpu_sync_point sig = { tl, 1, 0 };
+	api_ok(api_submit(other, &oib, NULL, 0, &sig, 1, NULL));
+	/* copy0 LOW: waits for tl >= 1 in its ring, then writes 7. */
+	api_emit_write32(&r.lo_cmd, r.probe.va + 8, 7);
+	swgpu_ib ib = api_cmd_end(&r.lo_cmd);
+	api_ok(api_submit(r.lo, &ib, &sig, 1, NULL, 0, NULL));
+	/* copy0 HIGH. */
+	api_emit_copy(&r.hi_cmd, r.small_dst.va, r.small_src.va, PROBE);
+	ib = api_cmd_end(&r.hi_cmd);
+	api_ok(api_submit(r.hi, &ib, NULL, 0, NULL, 0, NULL));
+	api_queue_idle(r.hi);
+	assert_memory_equal(r.small_dst.cpu, r.small_src.cpu, PROBE);
+	assert_int_equal(api_load32(r.probe.cpu + 8), 0);
+	api_store64(r.probe.cpu, 1);
+	api_queue_idle(r.lo);
+	api_queue_idle(other);
+	assert_int_equal(api_load32(r.probe.cpu + 8), 7);
+	api_cmd_fini(&ocmd);
+	swgpu_syncobj_destroy(tl);
+	swgpu_queue_destroy(other);
+	rig_fini(&r);
+}
+
 /*
  * A HIGH job of a guilty context hangs (injected) while it preempts an
  * innocent context's long COPY, with more innocent jobs queued behind it
@@ -416,6 +459,7 @@ main(void)
 		cmocka_unit_test(test_fill_preempted_resumes_exactly),
 		cmocka_unit_test(test_no_preempt_runs_in_ring_order),
 		cmocka_unit_test(test_waiting_job_yields),
+		cmocka_unit_test(test_ring_wait_yields),
 		cmocka_unit_test(test_hang_spares_innocent_jobs),
 		cmocka_unit_test(test_hang_detected_under_preemption),
 	};
