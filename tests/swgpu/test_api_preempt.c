@@ -103,13 +103,15 @@ ts_get(const struct rig *r, int slot)
 /* Submit the LOW job (TIMESTAMP, one long COPY or FILL, TIMESTAMP) and
  * wait until it has started. */
 static void
-submit_long(struct rig *r, bool fill)
+submit_long_gated(struct rig *r, bool fill, uint64_t gate_va)
 {
 	api_emit_timestamp(&r->lo_cmd, ts_va(r, TS_LO_START));
 	if (fill)
 		api_emit_fill(&r->lo_cmd, r->dst.va, LONG_SIZE, 0xa55a0ff0);
 	else
 		api_emit_copy(&r->lo_cmd, r->dst.va, r->src.va, LONG_SIZE);
+	if (gate_va)
+		api_emit_sem_wait(&r->lo_cmd, gate_va, 1);
 	api_emit_timestamp(&r->lo_cmd, ts_va(r, TS_LO_END));
 	swgpu_ib ib = api_cmd_end(&r->lo_cmd);
 	api_ok(api_submit(r->lo, &ib, NULL, 0, NULL, 0, NULL));
@@ -117,6 +119,12 @@ submit_long(struct rig *r, bool fill)
 	while (!ts_get(r, TS_LO_START) && swgpu_now_ns() < deadline)
 		;
 	assert_true(ts_get(r, TS_LO_START) != 0);
+}
+
+static void
+submit_long(struct rig *r, bool fill)
+{
+	submit_long_gated(r, fill, 0);
 }
 
 /* The HIGH job: a 4 KiB copy, plus copies of the first and the last
@@ -173,20 +181,34 @@ preempt_long_packet(bool fill)
 {
 	struct rig r;
 	swgpu_engine_stats st;
+	uint64_t lo0, lo1, hi0, hi1, t_sub;
+	uint32_t attempt = 0;
 
 	rig_init(&r, false, 0);
-	submit_long(&r, fill);
-	submit_short(&r);
-	api_queue_idle(r.hi);
-	api_queue_idle(r.lo);
-
-	uint64_t lo0 = ts_get(&r, TS_LO_START), lo1 = ts_get(&r, TS_LO_END);
-	uint64_t hi0 = ts_get(&r, TS_HI_START), hi1 = ts_get(&r, TS_HI_END);
+	/* The HIGH job must be submitted while the long packet runs; a
+	 * host that slept past its end (loaded machine) tries again. */
+	do {
+		assert_true(++attempt <= 5);
+		memset(r.ts.cpu, 0, 32);
+		memset(r.dst.cpu, 0, LONG_SIZE);
+		memset(r.probe.cpu, 0xee, 2 * PROBE);
+		memset(r.small_dst.cpu, 0, PROBE);
+		submit_long(&r, fill);
+		t_sub = swgpu_now_ns();
+		submit_short(&r);
+		api_queue_idle(r.hi);
+		api_queue_idle(r.lo);
+		lo0 = ts_get(&r, TS_LO_START);
+		lo1 = ts_get(&r, TS_LO_END);
+		hi0 = ts_get(&r, TS_HI_START);
+		hi1 = ts_get(&r, TS_HI_END);
+	} while (t_sub >= lo1);
 	print_message("%s of %llu MiB: LOW %.2f ms; HIGH started %.3f ms "
-	              "into it and took %.1f us\n", fill ? "FILL" : "COPY",
+	              "into it and took %.1f us (attempt %u)\n",
+	              fill ? "FILL" : "COPY",
 	              (unsigned long long)(LONG_SIZE >> 20),
 	              (lo1 - lo0) / 1e6, (hi0 - lo0) / 1e6,
-	              (hi1 - hi0) / 1e3);
+	              (hi1 - hi0) / 1e3, attempt);
 	/* HIGH ran inside LOW's one long packet ... */
 	assert_true(lo0 < hi0 && hi0 <= hi1 && hi1 < lo1);
 	/* ... which had started writing and had not finished. */
@@ -198,7 +220,7 @@ preempt_long_packet(bool fill)
 	api_ok(swgpu_engine_query_stats(r.dev, api_engine(r.dev,
 	                                SWGPU_ENGINE_COPY, 0), &st));
 	assert_true(st.preemptions >= 1);
-	assert_int_equal(st.preempt_jobs, 1);
+	assert_true(st.preempt_jobs >= 1);
 	assert_int_equal(st.jobs_failed, 0);
 	rig_fini(&r);
 }
@@ -334,8 +356,12 @@ test_hang_spares_innocent_jobs(void **state)
 	api_cmd_init(&bcmd, r.dev, bad, 256);
 	memset(bdst.cpu, 0, PROBE);
 
-	/* Innocent: the long copy, then three short jobs behind it. */
-	submit_long(&r, false);
+	/* Innocent: the long copy (then a gate, so that it is surely
+	 * still running when the guilty job comes), then three short jobs
+	 * behind it. */
+	uint8_t *gate = r.probe.cpu + 64;
+	memset(gate, 0, 8);
+	submit_long_gated(&r, false, r.probe.va + 64);
 	for (uint32_t i = 0; i < 3; i++) {
 		api_emit_write32(&r.lo_cmd, r.ts.va + 256 + 4 * i, 100 + i);
 		swgpu_ib ib = api_cmd_end(&r.lo_cmd);
@@ -350,6 +376,7 @@ test_hang_spares_innocent_jobs(void **state)
 
 	api_check(SWGPU_ERR_CONTEXT_LOST,
 	          swgpu_queue_wait(badq, 0, api_deadline_ms(API_WAIT_MS)));
+	api_store64(gate, 1);
 	api_queue_idle(r.lo);
 	swgpu_fault_info fi;
 	assert_int_equal(swgpu_context_query_state(bad, &fi),
