@@ -24,6 +24,7 @@
 
 #include "context.h"
 #include "fence.h"
+#include "residency.h"
 #include "packet_exec.h"
 #include "job.h"
 #include "vaspace.h"
@@ -508,6 +509,10 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 		if (!x->skip && h == ENGINE_HWQ_PRIO)
 			__atomic_fetch_add(&eng->exec_stats.preempt_jobs, 1,
 			                   __ATOMIC_RELAXED);
+		/* Its context's memory stays put until its end. */
+		if (!x->skip)
+			x->pinned = residency_job_begin(&eng->dev->mem,
+			                                job->ctx->vs);
 		/* Armed: fault before the first IB (or the fence of a
 		 * sync-only job). */
 		if (!x->skip && job->inject != SWGPU_FAULT_NONE)
@@ -537,6 +542,10 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 		bool defer = next != wptr &&
 		             swgpu_pkt_opcode(ring_dw(ring, next)) ==
 		                     RING_OP_JOB_BEGIN;
+		/* Before the fence: a host that saw the job done finds its
+		 * memory evictable. */
+		residency_job_end(x->pinned);
+		x->pinned = NULL;
 		x->job = NULL;
 		eng->cur = NULL;
 		job_end(eng, h, job, swgpu_pkt_get64(pkt + 3), defer);

@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "device.h"
+#include "residency.h"
 #include "util.h"
 
 /* From this size on the backing comes straight from mmap: zero pages on
@@ -40,6 +41,7 @@ mem_init(struct swgpu_mem *mem, const swgpu_config *cfg)
 		cfg = &defaults;
 	}
 	memset(mem, 0, sizeof(*mem));
+	pthread_mutex_init(&mem->res_lock, NULL);
 	pthread_mutex_init(&mem->lock, NULL);
 	mem->heap_size[SWGPU_HEAP_VRAM] = cfg->vram_size;
 	mem->heap_size[SWGPU_HEAP_SYSTEM] = cfg->system_size;
@@ -54,16 +56,40 @@ mem_init(struct swgpu_mem *mem, const swgpu_config *cfg)
 	mem->debug = cfg->debug;
 }
 
+void
+mem_backing_free(uint8_t *cpu, uint64_t size, bool mmapped)
+{
+	if (!cpu)
+		return;
+	if (mmapped)
+		munmap(cpu, size);
+	else
+		free(cpu);
+}
+
 static void
 backing_free(struct swgpu_bo *bo)
 {
-	if (!bo->cpu)
-		return;
-	if (bo->cpu_mmapped)
-		munmap(bo->cpu, bo->size);
-	else
-		free(bo->cpu);
+	mem_backing_free(bo->cpu, bo->size, bo->cpu_mmapped);
 	bo->cpu = NULL;
+}
+
+void
+mem_account_add_locked(struct swgpu_mem *mem, swgpu_heap loc, uint32_t flags,
+                       uint64_t size)
+{
+	mem->heap_used[loc] += size;
+	if (loc == SWGPU_HEAP_VRAM && (flags & SWGPU_BO_BAR))
+		mem->bar_used += size;
+}
+
+void
+mem_account_sub_locked(struct swgpu_mem *mem, swgpu_heap loc, uint32_t flags,
+                       uint64_t size)
+{
+	mem->heap_used[loc] -= size;
+	if (loc == SWGPU_HEAP_VRAM && (flags & SWGPU_BO_BAR))
+		mem->bar_used -= size;
 }
 
 static void
@@ -85,12 +111,15 @@ account_release(struct swgpu_mem *mem, struct swgpu_bo *bo)
 {
 	/* A discarded BO already gave its bytes back. */
 	if (!bo->discarded) {
-		mem->heap_used[bo->heap] -= bo->size;
-		if (bo->flags & SWGPU_BO_BAR)
-			mem->bar_used -= bo->size;
+		mem_account_sub_locked(mem, bo->loc, bo->flags, bo->size);
 		if (bo->offered)
 			offer_unlink(mem, bo);
 	}
+	if (bo->loc != bo->heap)
+		mem->demoted_bytes -= bo->size;
+	/* Every VA mapping held a reference, so none is left. */
+	free(bo->vs_refs);
+	bo->vs_refs = NULL;
 	if (bo->prev)
 		bo->prev->next = bo->next;
 	else
@@ -120,30 +149,31 @@ mem_fini(struct swgpu_mem *mem)
 	}
 	pthread_mutex_unlock(&mem->lock);
 	pthread_mutex_destroy(&mem->lock);
+	pthread_mutex_destroy(&mem->res_lock);
 }
 
-/* Zero-filled, page-aligned backing of bo->size bytes. */
-static bool
-backing_alloc(struct swgpu_bo *bo, uint32_t page_size)
+uint8_t *
+mem_backing_alloc(uint64_t size, uint32_t page_size, bool *mmapped)
 {
-	if (bo->size >= BO_MMAP_THRESHOLD) {
+	uint8_t *cpu;
+
+	if (size >= BO_MMAP_THRESHOLD) {
 		/* MAP_NORESERVE: a 4 GiB VRAM heap is a budget, not a
 		 * promise the host must back up front. */
-		void *p = mmap(NULL, bo->size, PROT_READ | PROT_WRITE,
+		void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		               -1, 0);
 		if (p == MAP_FAILED)
-			return false;
-		bo->cpu = p;
-		bo->cpu_mmapped = true;
-		return true;
+			return NULL;
+		*mmapped = true;
+		return p;
 	}
-	bo->cpu = aligned_alloc(page_size, bo->size);
-	if (!bo->cpu)
-		return false;
-	memset(bo->cpu, 0, bo->size);
-	bo->cpu_mmapped = false;
-	return true;
+	cpu = aligned_alloc(page_size, size);
+	if (!cpu)
+		return NULL;
+	memset(cpu, 0, size);
+	*mmapped = false;
+	return cpu;
 }
 
 /* Drop the pages of an offered BO: its contents read as zero afterwards.
@@ -159,21 +189,27 @@ backing_discard(struct swgpu_bo *bo)
 	memset(bo->cpu, 0, bo->size);
 }
 
-static void
-bo_discard_locked(struct swgpu_mem *mem, struct swgpu_bo *bo)
+void
+mem_discard_locked(struct swgpu_mem *mem, struct swgpu_bo *bo)
 {
 	offer_unlink(mem, bo);
 	backing_discard(bo);
-	mem->heap_used[bo->heap] -= bo->size;
-	if (bo->flags & SWGPU_BO_BAR)
-		mem->bar_used -= bo->size;
+	mem_account_sub_locked(mem, bo->loc, bo->flags, bo->size);
 	bo->discarded = true;
 	mem->discard_count++;
+	mem->discard_bytes += bo->size;
+	if (mem->debug || swgpu_debug_env())
+		swgpu_log("mem: discarded an offered %llu-byte BO of %s "
+		          "(offer priority %d; %llu discards)",
+		          (unsigned long long)bo->size,
+		          bo->loc == SWGPU_HEAP_VRAM ? "VRAM" : "SYSTEM",
+		          (int)bo->offer_priority,
+		          (unsigned long long)mem->discard_count);
 }
 
 /* Bytes missing for size more bytes within limit (0: it fits). */
-static uint64_t
-shortfall(uint64_t limit, uint64_t used, uint64_t size)
+uint64_t
+mem_shortfall(uint64_t limit, uint64_t used, uint64_t size)
 {
 	if (used >= limit)
 		return size;
@@ -183,21 +219,21 @@ shortfall(uint64_t limit, uint64_t used, uint64_t size)
 /* Whether size bytes of heap (flags: SWGPU_BO_BAR) fit the budget,
  * discarding offered BOs of the heap if that is what it takes. Discards
  * nothing when even discarding every candidate would not be enough. */
-static bool
-make_room_locked(struct swgpu_mem *mem, swgpu_heap heap, uint32_t flags,
-                 uint64_t size)
+bool
+mem_make_room_locked(struct swgpu_mem *mem, swgpu_heap heap, uint32_t flags,
+                     uint64_t size)
 {
 	bool bar = flags & SWGPU_BO_BAR;
-	uint64_t need = shortfall(mem->heap_budget[heap], mem->heap_used[heap],
+	uint64_t need = mem_shortfall(mem->heap_budget[heap], mem->heap_used[heap],
 	                          size);
-	uint64_t need_bar = bar ? shortfall(mem->bar_size, mem->bar_used,
+	uint64_t need_bar = bar ? mem_shortfall(mem->bar_size, mem->bar_used,
 	                                    size) : 0;
 	uint64_t avail = 0, avail_bar = 0;
 
 	if (!need && !need_bar)
 		return true;
 	for (struct swgpu_bo *b = mem->offer_head; b; b = b->offer_next) {
-		if (b->heap != heap)
+		if (b->loc != heap || b->moving)
 			continue;
 		avail += b->size;
 		if (b->flags & SWGPU_BO_BAR)
@@ -214,7 +250,7 @@ make_room_locked(struct swgpu_mem *mem, swgpu_heap heap, uint32_t flags,
 		 * and the window does. */
 		for (struct swgpu_bo *b = mem->offer_head; b;
 		     b = b->offer_next) {
-			bool helps = b->heap == heap &&
+			bool helps = b->loc == heap && !b->moving &&
 			             (need || (need_bar &&
 			                       (b->flags & SWGPU_BO_BAR)));
 			if (helps && (!victim || b->offer_priority <
@@ -227,7 +263,7 @@ make_room_locked(struct swgpu_mem *mem, swgpu_heap heap, uint32_t flags,
 		if (victim->flags & SWGPU_BO_BAR)
 			need_bar -= victim->size < need_bar ? victim->size
 			                                    : need_bar;
-		bo_discard_locked(mem, victim);
+		mem_discard_locked(mem, victim);
 	}
 	return true;
 }
@@ -272,27 +308,44 @@ bo_create_in(struct swgpu_mem *mem, struct swgpu_device *dev, uint64_t size,
 	bo->mem = mem;
 	bo->size = size;
 	bo->heap = heap;
+	bo->loc = heap;
 	bo->flags = flags;
+	bo->priority = SWGPU_BO_PRIORITY_DEFAULT;
 	atomic_init(&bo->refcount, 1);
 	atomic_init(&bo->map_count, 0);
 
-	/* Reserve the budget first so two racing creates cannot both fit
-	 * into the last free bytes. */
-	pthread_mutex_lock(&mem->lock);
-	if (!make_room_locked(mem, heap, flags, size)) {
+	/* VRAM BOs may evict others or be placed in SYSTEM (residency.c);
+	 * res_lock stays held until the BO has its backing, so no eviction
+	 * sees it half made. */
+	if (heap == SWGPU_HEAP_VRAM) {
+		pthread_mutex_lock(&mem->res_lock);
+		bo->loc = residency_reserve(mem, flags, size);
+		pthread_mutex_lock(&mem->lock);
+		bo->last_use = ++mem->use_clock;
+	} else {
+		/* Reserve the budget first so two racing creates cannot
+		 * both fit into the last free bytes. */
+		pthread_mutex_lock(&mem->lock);
+		if (mem_make_room_locked(mem, heap, flags, size))
+			mem_account_add_locked(mem, heap, flags, size);
+		else
+			bo->loc = SWGPU_HEAP_COUNT;
+	}
+	if (bo->loc == SWGPU_HEAP_COUNT) {
 		pthread_mutex_unlock(&mem->lock);
+		if (heap == SWGPU_HEAP_VRAM)
+			pthread_mutex_unlock(&mem->res_lock);
 		free(bo);
 		return SWGPU_ERR(debug, SWGPU_ERR_NO_DEVICE_MEMORY,
 		                 "%s exhausted allocating %llu bytes",
 		                 (flags & SWGPU_BO_BAR) ?
 		                 "BAR window or VRAM budget"
-		                 : heap == SWGPU_HEAP_VRAM ? "VRAM budget"
-		                 : "SYSTEM",
+		                 : heap == SWGPU_HEAP_VRAM ?
+		                 "VRAM budget and SYSTEM" : "SYSTEM",
 		                 (unsigned long long)size);
 	}
-	mem->heap_used[heap] += size;
-	if (flags & SWGPU_BO_BAR)
-		mem->bar_used += size;
+	if (bo->loc != heap)
+		mem->demoted_bytes += size;
 	bo->next = mem->bo_list;
 	if (mem->bo_list)
 		mem->bo_list->prev = bo;
@@ -300,15 +353,20 @@ bo_create_in(struct swgpu_mem *mem, struct swgpu_device *dev, uint64_t size,
 	mem->bo_count++;
 	pthread_mutex_unlock(&mem->lock);
 
-	if (!backing_alloc(bo, mem->page_size)) {
+	bo->cpu = mem_backing_alloc(size, mem->page_size, &bo->cpu_mmapped);
+	if (!bo->cpu) {
 		pthread_mutex_lock(&mem->lock);
 		account_release(mem, bo);
 		pthread_mutex_unlock(&mem->lock);
+		if (heap == SWGPU_HEAP_VRAM)
+			pthread_mutex_unlock(&mem->res_lock);
 		free(bo);
 		return SWGPU_ERR(debug, SWGPU_ERR_NO_HOST_MEMORY,
 		                 "no host memory for a %llu-byte BO",
 		                 (unsigned long long)size);
 	}
+	if (heap == SWGPU_HEAP_VRAM)
+		pthread_mutex_unlock(&mem->res_lock);
 	*out = bo;
 	return SWGPU_OK;
 }
@@ -317,6 +375,20 @@ void
 bo_ref(struct swgpu_bo *bo)
 {
 	atomic_fetch_add_explicit(&bo->refcount, 1, memory_order_relaxed);
+}
+
+bool
+bo_ref_live(struct swgpu_bo *bo)
+{
+	unsigned n = atomic_load_explicit(&bo->refcount, memory_order_relaxed);
+
+	do {
+		if (n == 0)
+			return false;
+	} while (!atomic_compare_exchange_weak_explicit(
+		&bo->refcount, &n, n + 1, memory_order_relaxed,
+		memory_order_relaxed));
+	return true;
 }
 
 void
@@ -410,19 +482,29 @@ swgpu_bo_map(swgpu_bo *bo, void **ptr)
 	if (bo->heap == SWGPU_HEAP_VRAM && !(bo->flags & SWGPU_BO_BAR))
 		return SWGPU_ERR(bo->mem->debug, SWGPU_ERR_NOT_MAPPABLE,
 		                 "VRAM BO without SWGPU_BO_BAR");
+	/* A BAR BO may move (eviction): res_lock keeps it still, and a
+	 * demoted one is brought back first if VRAM has room. A mapped BO
+	 * never moves, so the pointer stays valid until the last unmap. */
+	bool bar = bo->heap == SWGPU_HEAP_VRAM;
+	if (bar) {
+		pthread_mutex_lock(&bo->mem->res_lock);
+		residency_prepare_map(bo);
+	}
 	/* Under the lock, so a map and an offer cannot both succeed: a host
 	 * pointer into memory that may be discarded would lose writes. */
 	pthread_mutex_lock(&bo->mem->lock);
 	if (bo->offered) {
 		pthread_mutex_unlock(&bo->mem->lock);
+		if (bar)
+			pthread_mutex_unlock(&bo->mem->res_lock);
 		return SWGPU_ERR(bo->mem->debug, SWGPU_ERR_DEVICE_BUSY,
 		                 "mapping an offered BO (reclaim it first)");
 	}
-	/* The backing never moves, so every map returns the same pointer;
-	 * map_count only tells unbalanced unmaps apart. */
 	atomic_fetch_add_explicit(&bo->map_count, 1, memory_order_relaxed);
-	pthread_mutex_unlock(&bo->mem->lock);
 	*ptr = bo->cpu;
+	pthread_mutex_unlock(&bo->mem->lock);
+	if (bar)
+		pthread_mutex_unlock(&bo->mem->res_lock);
 	return SWGPU_OK;
 }
 
@@ -512,6 +594,7 @@ mem_bo_offer(struct swgpu_bo *bo, swgpu_offer_priority prio)
 	bo->offered = true;
 	bo->discarded = false;
 	bo->offer_priority = prio;
+	bo->offer_seq = ++mem->offer_seq;
 	bo->offer_next = NULL;
 	bo->offer_prev = mem->offer_tail;
 	if (mem->offer_tail)
@@ -532,9 +615,14 @@ mem_bo_reclaim(struct swgpu_bo *bo)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL BO");
 	mem = bo->mem;
+	bool vram = bo->heap == SWGPU_HEAP_VRAM;
+	if (vram)
+		pthread_mutex_lock(&mem->res_lock);
 	pthread_mutex_lock(&mem->lock);
 	if (!bo->offered) {
 		pthread_mutex_unlock(&mem->lock);
+		if (vram)
+			pthread_mutex_unlock(&mem->res_lock);
 		return SWGPU_ERR(mem->debug, SWGPU_ERR_INVALID_ARG,
 		                 "reclaiming a BO that is not offered");
 	}
@@ -542,21 +630,38 @@ mem_bo_reclaim(struct swgpu_bo *bo)
 		offer_unlink(mem, bo);
 		bo->offered = false;
 		pthread_mutex_unlock(&mem->lock);
+		if (vram)
+			pthread_mutex_unlock(&mem->res_lock);
 		return SWGPU_OK;
 	}
-	/* The pages are gone: the BO needs its budget back first. */
-	if (!make_room_locked(mem, bo->heap, bo->flags, bo->size)) {
+	/* The pages are gone: the BO needs its budget back first. A VRAM
+	 * BO may evict others, or come back in SYSTEM (its pages are zero,
+	 * so only the accounting moves). */
+	swgpu_heap loc = bo->heap;
+	if (vram) {
 		pthread_mutex_unlock(&mem->lock);
+		loc = residency_reserve(mem, bo->flags, bo->size);
+		pthread_mutex_lock(&mem->lock);
+	} else if (mem_make_room_locked(mem, loc, bo->flags, bo->size)) {
+		mem_account_add_locked(mem, loc, bo->flags, bo->size);
+	} else {
+		loc = SWGPU_HEAP_COUNT;
+	}
+	if (loc == SWGPU_HEAP_COUNT) {
+		pthread_mutex_unlock(&mem->lock);
+		if (vram)
+			pthread_mutex_unlock(&mem->res_lock);
 		return SWGPU_ERR(mem->debug, SWGPU_ERR_NO_DEVICE_MEMORY,
 		                 "no room to reclaim a discarded %llu-byte BO",
 		                 (unsigned long long)bo->size);
 	}
-	mem->heap_used[bo->heap] += bo->size;
-	if (bo->flags & SWGPU_BO_BAR)
-		mem->bar_used += bo->size;
 	bo->discarded = false;
 	bo->offered = false;
 	pthread_mutex_unlock(&mem->lock);
+	if (vram) {
+		residency_set_loc(bo, loc);
+		pthread_mutex_unlock(&mem->res_lock);
+	}
 	return SWGPU_DISCARDED;
 }
 
@@ -568,9 +673,12 @@ mem_trim(struct swgpu_mem *mem)
 	if (!mem)
 		return 0;
 	pthread_mutex_lock(&mem->lock);
-	while (mem->offer_head) {
-		bytes += mem->offer_head->size;
-		bo_discard_locked(mem, mem->offer_head);
+	for (struct swgpu_bo *b = mem->offer_head, *next; b; b = next) {
+		next = b->offer_next;
+		if (b->moving)
+			continue; /* an eviction is copying it */
+		bytes += b->size;
+		mem_discard_locked(mem, b);
 	}
 	pthread_mutex_unlock(&mem->lock);
 	return bytes;

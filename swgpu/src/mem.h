@@ -14,10 +14,18 @@
 #define SWGPU_PAGE_SIZE 4096u
 
 /* Heap accounting. Protected by lock; usage changes only on BO
- * create/free, offer discards and reclaims, never on the submit path. The
- * BAR window is part of VRAM: a BAR BO counts in heap_used[VRAM] and in
- * bar_used. A discarded offered BO counts nowhere until reclaimed. */
+ * create/free, offer discards and reclaims, evictions and promotions,
+ * never on the submit path. A BO counts in the heap it lives in now
+ * (bo->loc): a demoted VRAM BO counts in SYSTEM. The BAR window is part of
+ * VRAM: a BAR BO living in VRAM counts in heap_used[VRAM] and in
+ * bar_used. A discarded offered BO counts nowhere until reclaimed.
+ *
+ * Lock order: res_lock, then a VA space's lock, then lock. res_lock
+ * serializes everything that moves a BO or decides whether it may move
+ * (residency.c): VRAM allocations and reclaims, evictions, promotions,
+ * job pins, VA (un)mappings of VRAM BOs and host maps of BAR BOs. */
 struct swgpu_mem {
+	pthread_mutex_t res_lock;
 	pthread_mutex_t lock;
 	uint64_t heap_size[SWGPU_HEAP_COUNT];
 	uint64_t heap_budget[SWGPU_HEAP_COUNT]; /* <= heap_size */
@@ -33,6 +41,20 @@ struct swgpu_mem {
 	 * discard candidates. */
 	struct swgpu_bo *offer_head, *offer_tail;
 	uint64_t discard_count;  /* BOs discarded so far (statistics) */
+	uint64_t discard_bytes;
+	uint64_t offer_seq;      /* offer order, for oldest-first discards */
+	/* Residency (residency.c), under res_lock except where noted. */
+	uint64_t use_clock;      /* LRU stamps: bumped at every job start */
+	uint64_t evictions, evicted_bytes;       /* under lock */
+	uint64_t promotions, promoted_bytes;     /* under lock */
+	uint64_t system_placements;              /* under lock */
+	uint64_t demoted_bytes;  /* VRAM BOs living in SYSTEM; under lock */
+};
+
+/* A VA space that maps a VRAM BO (count: how many of its mappings). */
+struct bo_vs_ref {
+	struct swgpu_vaspace *vs;
+	uint32_t count;
 };
 
 struct swgpu_bo {
@@ -42,9 +64,15 @@ struct swgpu_bo {
 	 * when the last goes, so an engine never sees freed memory. */
 	atomic_uint refcount;
 	uint64_t size;          /* rounded to page_size */
-	swgpu_heap heap;
+	swgpu_heap heap;        /* the heap it was created for */
+	/* Where it lives now: heap, or SYSTEM for a demoted VRAM BO.
+	 * Changes under res_lock and lock. */
+	swgpu_heap loc;
 	uint32_t flags;         /* SWGPU_BO_* */
-	uint8_t *cpu;           /* backing store (page aligned, zero-filled) */
+	/* Backing store (page aligned, zero-filled). Replaced only by an
+	 * eviction or promotion, under res_lock, the write lock of every VA
+	 * space mapping the BO, and lock. */
+	uint8_t *cpu;
 	bool cpu_mmapped;       /* cpu came from mmap (else aligned_alloc) */
 	atomic_uint map_count;
 	struct swgpu_bo *prev, *next; /* mem->bo_list, under mem->lock */
@@ -53,7 +81,14 @@ struct swgpu_bo {
 	bool offered;
 	bool discarded;         /* pages released, not in heap_used */
 	swgpu_offer_priority offer_priority;
+	uint64_t offer_seq;
 	struct swgpu_bo *offer_prev, *offer_next;
+	/* Residency (VRAM BOs), under res_lock. */
+	bool moving;            /* being evicted/promoted; also under lock */
+	uint32_t priority;      /* SWGPU_BO_PRIORITY_*: evicted lowest first */
+	uint64_t last_use;      /* mem->use_clock at creation / host map */
+	struct bo_vs_ref *vs_refs; /* VA spaces mapping it */
+	uint32_t vs_ref_count, vs_ref_cap;
 };
 
 /* Sizes from cfg (heap sizes, BAR window); cfg NULL: config defaults. */
@@ -81,5 +116,24 @@ swgpu_result mem_bo_offer(struct swgpu_bo *bo, swgpu_offer_priority prio);
 swgpu_result mem_bo_reclaim(struct swgpu_bo *bo);
 /* Discard every offered BO; returns the heap bytes released. */
 uint64_t mem_trim(struct swgpu_mem *mem);
+
+/* Helpers shared with residency.c; mem->lock held. */
+uint64_t mem_shortfall(uint64_t limit, uint64_t used, uint64_t size);
+void mem_discard_locked(struct swgpu_mem *mem, struct swgpu_bo *bo);
+/* Discard offered BOs of heap until size bytes (flags: SWGPU_BO_BAR)
+ * fit, only if discarding them all would be enough. */
+bool mem_make_room_locked(struct swgpu_mem *mem, swgpu_heap heap,
+                          uint32_t flags, uint64_t size);
+/* Count size bytes of a BO with flags in heap loc (+) or release them. */
+void mem_account_add_locked(struct swgpu_mem *mem, swgpu_heap loc,
+                            uint32_t flags, uint64_t size);
+void mem_account_sub_locked(struct swgpu_mem *mem, swgpu_heap loc,
+                            uint32_t flags, uint64_t size);
+/* Page-aligned zero-filled host memory for a BO of size bytes (mmap from
+ * 64 KiB on); *mmapped tells how to free it. NULL on failure. */
+uint8_t *mem_backing_alloc(uint64_t size, uint32_t page_size, bool *mmapped);
+void mem_backing_free(uint8_t *cpu, uint64_t size, bool mmapped);
+/* bo_ref() unless the BO is already dying (refcount 0). */
+bool bo_ref_live(struct swgpu_bo *bo);
 
 #endif

@@ -11,16 +11,21 @@
 #include "vaspace.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mem.h"
+#include "residency.h"
 #include "util.h"
 
+/* The host address is bo->cpu + bo_offset, read at each translation: an
+ * eviction replaces bo->cpu under this VA space's write lock (and only
+ * while no job of the context runs, see residency.c). */
 struct vmapping {
 	uint64_t va;
 	uint64_t size;          /* bytes, as requested (not rounded) */
-	uint8_t *host;          /* bo->cpu + bo_offset */
+	uint64_t bo_offset;
 	struct swgpu_bo *bo;    /* the mapping's reference */
 	uint32_t flags;         /* SWGPU_VA_READ | SWGPU_VA_WRITE */
 };
@@ -36,6 +41,11 @@ struct swgpu_vaspace {
 	struct vmapping *maps;
 	uint32_t count;
 	uint32_t cap;
+	/* Residency (residency.c): jobs of the context running now, the
+	 * LRU stamp of the last one to start, mappings of demoted BOs. */
+	atomic_uint pins;
+	_Atomic uint64_t last_use;
+	atomic_uint demoted;
 };
 
 static uint64_t
@@ -93,8 +103,16 @@ vaspace_destroy(struct swgpu_vaspace *vs)
 {
 	if (!vs)
 		return;
-	for (uint32_t i = 0; i < vs->count; i++)
-		bo_unref(vs->maps[i].bo);
+	for (uint32_t i = 0; i < vs->count; i++) {
+		struct swgpu_bo *bo = vs->maps[i].bo;
+
+		if (bo->heap == SWGPU_HEAP_VRAM) {
+			pthread_mutex_lock(&bo->mem->res_lock);
+			residency_track_unmap(bo, vs);
+			pthread_mutex_unlock(&bo->mem->res_lock);
+		}
+		bo_unref(bo);
+	}
 	free(vs->maps);
 	pthread_rwlock_destroy(&vs->lock);
 	free(vs);
@@ -171,9 +189,17 @@ vaspace_map(struct swgpu_vaspace *vs, struct swgpu_bo *bo, uint64_t bo_offset,
 		return SWGPU_ERR(debug, SWGPU_ERR_INVALID_ARG,
 		                 "bad VA flags 0x%x", va_flags);
 
+	/* VRAM BOs may move: their list of VA spaces changes under
+	 * res_lock, which comes before our lock. */
+	pthread_mutex_t *res = bo->heap == SWGPU_HEAP_VRAM ?
+	                       &bo->mem->res_lock : NULL;
+	if (res)
+		pthread_mutex_lock(res);
 	pthread_rwlock_wrlock(&vs->lock);
 	if (!place(vs, size, &va, &pos)) {
 		pthread_rwlock_unlock(&vs->lock);
+		if (res)
+			pthread_mutex_unlock(res);
 		return SWGPU_ERR(debug, SWGPU_ERR_NO_VA_SPACE,
 		                 "no VA range for 0x%llx bytes",
 		                 (unsigned long long)size);
@@ -188,11 +214,22 @@ vaspace_map(struct swgpu_vaspace *vs, struct swgpu_bo *bo, uint64_t bo_offset,
 			maps = realloc(vs->maps, (size_t)cap * sizeof(*maps));
 		if (!maps) {
 			pthread_rwlock_unlock(&vs->lock);
+			if (res)
+				pthread_mutex_unlock(res);
 			return SWGPU_ERR(debug, SWGPU_ERR_NO_HOST_MEMORY,
 			                 "mapping array");
 		}
 		vs->maps = maps;
 		vs->cap = cap;
+	}
+	if (res) {
+		swgpu_result r = residency_track_map(bo, vs);
+
+		if (r != SWGPU_OK) {
+			pthread_rwlock_unlock(&vs->lock);
+			pthread_mutex_unlock(res);
+			return r;
+		}
 	}
 	memmove(&vs->maps[pos + 1], &vs->maps[pos],
 	        (size_t)(vs->count - pos) * sizeof(vs->maps[0]));
@@ -200,12 +237,14 @@ vaspace_map(struct swgpu_vaspace *vs, struct swgpu_bo *bo, uint64_t bo_offset,
 	vs->maps[pos] = (struct vmapping){
 		.va = va,
 		.size = size,
-		.host = bo->cpu + bo_offset,
+		.bo_offset = bo_offset,
 		.bo = bo,
 		.flags = va_flags,
 	};
 	vs->count++;
 	pthread_rwlock_unlock(&vs->lock);
+	if (res)
+		pthread_mutex_unlock(res);
 	*va_out = va;
 	return SWGPU_OK;
 }
@@ -220,22 +259,50 @@ vaspace_unmap(struct swgpu_vaspace *vs, uint64_t va)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL VA space");
 	/* The write lock waits for every packet translating under the read
-	 * lock, so nothing uses the range once we return. */
-	pthread_rwlock_wrlock(&vs->lock);
-	i = find_le(vs, va);
-	if (i < 0 || vs->maps[i].va != va) {
+	 * lock, so nothing uses the range once we return. A VRAM BO leaves
+	 * its list of VA spaces under res_lock, which comes first: look
+	 * the BO up, then take both locks and check again. */
+	for (;;) {
+		pthread_mutex_t *res = NULL;
+
+		pthread_rwlock_rdlock(&vs->lock);
+		i = find_le(vs, va);
+		if (i >= 0 && vs->maps[i].va == va &&
+		    vs->maps[i].bo->heap == SWGPU_HEAP_VRAM)
+			res = &vs->maps[i].bo->mem->res_lock;
 		pthread_rwlock_unlock(&vs->lock);
-		return SWGPU_ERR(vs->debug, SWGPU_ERR_NOT_MAPPED,
-		                 "no mapping starts at VA 0x%llx",
-		                 (unsigned long long)va);
+		if (res)
+			pthread_mutex_lock(res);
+		pthread_rwlock_wrlock(&vs->lock);
+		i = find_le(vs, va);
+		if (i < 0 || vs->maps[i].va != va) {
+			pthread_rwlock_unlock(&vs->lock);
+			if (res)
+				pthread_mutex_unlock(res);
+			return SWGPU_ERR(vs->debug, SWGPU_ERR_NOT_MAPPED,
+			                 "no mapping starts at VA 0x%llx",
+			                 (unsigned long long)va);
+		}
+		bo = vs->maps[i].bo;
+		if ((bo->heap == SWGPU_HEAP_VRAM) != (res != NULL)) {
+			/* Another BO took the VA meanwhile: again. */
+			pthread_rwlock_unlock(&vs->lock);
+			if (res)
+				pthread_mutex_unlock(res);
+			continue;
+		}
+		if (res)
+			residency_track_unmap(bo, vs);
+		memmove(&vs->maps[i], &vs->maps[i + 1],
+		        (size_t)(vs->count - (uint32_t)i - 1) *
+		        sizeof(vs->maps[0]));
+		vs->count--;
+		pthread_rwlock_unlock(&vs->lock);
+		if (res)
+			pthread_mutex_unlock(res);
+		bo_unref(bo);
+		return SWGPU_OK;
 	}
-	bo = vs->maps[i].bo;
-	memmove(&vs->maps[i], &vs->maps[i + 1],
-	        (size_t)(vs->count - (uint32_t)i - 1) * sizeof(vs->maps[0]));
-	vs->count--;
-	pthread_rwlock_unlock(&vs->lock);
-	bo_unref(bo);
-	return SWGPU_OK;
 }
 
 void
@@ -278,7 +345,7 @@ vaspace_translate(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
 {
 	const struct vmapping *m = lookup(vs, va, size, access);
 
-	return m ? m->host + (va - m->va) : NULL;
+	return m ? m->bo->cpu + m->bo_offset + (va - m->va) : NULL;
 }
 
 void *
@@ -291,7 +358,7 @@ vaspace_translate_ref(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
 		return NULL;
 	bo_ref(m->bo);
 	*bo_out = m->bo;
-	return m->host + (va - m->va);
+	return m->bo->cpu + m->bo_offset + (va - m->va);
 }
 
 const char *
@@ -330,4 +397,87 @@ vaspace_mapping_count(struct swgpu_vaspace *vs)
 	n = vs->count;
 	pthread_rwlock_unlock(&vs->lock);
 	return n;
+}
+
+void
+vaspace_write_lock(struct swgpu_vaspace *vs)
+{
+	pthread_rwlock_wrlock(&vs->lock);
+}
+
+void
+vaspace_write_unlock(struct swgpu_vaspace *vs)
+{
+	pthread_rwlock_unlock(&vs->lock);
+}
+
+void
+vaspace_pin(struct swgpu_vaspace *vs, uint64_t stamp)
+{
+	atomic_fetch_add_explicit(&vs->pins, 1, memory_order_acq_rel);
+	atomic_store_explicit(&vs->last_use, stamp, memory_order_relaxed);
+}
+
+void
+vaspace_unpin(struct swgpu_vaspace *vs)
+{
+	/* Release: the job's accesses happen before any move that sees
+	 * the pin gone (acquire in vaspace_pins). */
+	atomic_fetch_sub_explicit(&vs->pins, 1, memory_order_release);
+}
+
+uint32_t
+vaspace_pins(const struct swgpu_vaspace *vs)
+{
+	return atomic_load_explicit(&vs->pins, memory_order_acquire);
+}
+
+uint64_t
+vaspace_last_use(const struct swgpu_vaspace *vs)
+{
+	return atomic_load_explicit(&vs->last_use, memory_order_relaxed);
+}
+
+void
+vaspace_demoted_add(struct swgpu_vaspace *vs, int32_t delta)
+{
+	atomic_fetch_add_explicit(&vs->demoted, (uint32_t)delta,
+	                          memory_order_relaxed);
+}
+
+uint32_t
+vaspace_demoted(const struct swgpu_vaspace *vs)
+{
+	return atomic_load_explicit(&vs->demoted, memory_order_relaxed);
+}
+
+swgpu_result
+vaspace_collect_demoted(struct swgpu_vaspace *vs, struct swgpu_bo ***out,
+                        uint32_t *count)
+{
+	struct swgpu_bo **bos;
+	uint32_t n = 0;
+
+	*out = NULL;
+	*count = 0;
+	pthread_rwlock_rdlock(&vs->lock);
+	bos = malloc((vs->count ? vs->count : 1) * sizeof(*bos));
+	if (!bos) {
+		pthread_rwlock_unlock(&vs->lock);
+		return SWGPU_ERR_NO_HOST_MEMORY;
+	}
+	for (uint32_t i = 0; i < vs->count; i++) {
+		struct swgpu_bo *bo = vs->maps[i].bo;
+
+		/* bo->loc changes only under res_lock, which the caller
+		 * holds. */
+		if (bo->loc != bo->heap) {
+			bo_ref(bo);
+			bos[n++] = bo;
+		}
+	}
+	pthread_rwlock_unlock(&vs->lock);
+	*out = bos;
+	*count = n;
+	return SWGPU_OK;
 }

@@ -79,4 +79,24 @@ const char *vaspace_fault_reason(struct swgpu_vaspace *vs, uint64_t va,
 /* Number of mappings (tests, dumps). */
 uint32_t vaspace_mapping_count(struct swgpu_vaspace *vs);
 
+/* Residency support (residency.c). The write lock around a BO's backing
+ * switch: no translation sees it half made. */
+void vaspace_write_lock(struct swgpu_vaspace *vs);
+void vaspace_write_unlock(struct swgpu_vaspace *vs);
+/* A job of the context starts (stamp: its LRU time) / ends. While pinned,
+ * no BO mapped in vs moves. */
+void vaspace_pin(struct swgpu_vaspace *vs, uint64_t stamp);
+void vaspace_unpin(struct swgpu_vaspace *vs);
+uint32_t vaspace_pins(const struct swgpu_vaspace *vs);
+uint64_t vaspace_last_use(const struct swgpu_vaspace *vs);
+/* Mappings of demoted BOs (kept by residency.c under res_lock). */
+void vaspace_demoted_add(struct swgpu_vaspace *vs, int32_t delta);
+uint32_t vaspace_demoted(const struct swgpu_vaspace *vs);
+/* The demoted BOs mapped in vs, each with a reference (*out: malloc'd,
+ * the caller frees it and unrefs each). Caller holds res_lock. Errors:
+ * NO_HOST_MEMORY. */
+swgpu_result vaspace_collect_demoted(struct swgpu_vaspace *vs,
+                                     struct swgpu_bo ***out,
+                                     uint32_t *count);
+
 #endif

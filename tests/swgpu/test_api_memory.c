@@ -107,13 +107,17 @@ test_heap_exhaustion(void **state)
 	                          SWGPU_HEAP_VRAM, 0, &bo));
 	assert_true(swgpu_heap_usage(f->dev, SWGPU_HEAP_VRAM) == used0);
 
-	/* The BAR window is smaller than VRAM and fills first. */
+	/* The BAR window is smaller than VRAM and fills first; an idle,
+	 * unmapped BAR BO then makes way (evicted to SYSTEM). */
 	api_ok(swgpu_bo_create(f->dev, f->info.bar_size, SWGPU_HEAP_VRAM,
 	                       SWGPU_BO_BAR, &bo));
-	api_check(SWGPU_ERR_NO_DEVICE_MEMORY,
-	          swgpu_bo_create(f->dev, 4096, SWGPU_HEAP_VRAM, SWGPU_BO_BAR,
-	                          &bo2));
-	/* ... but plain VRAM is still available. */
+	api_ok(swgpu_bo_create(f->dev, 4096, SWGPU_HEAP_VRAM, SWGPU_BO_BAR,
+	                       &bo2));
+	assert_int_equal(swgpu_bo_location(bo), SWGPU_HEAP_SYSTEM);
+	assert_int_equal(swgpu_bo_location(bo2), SWGPU_HEAP_VRAM);
+	assert_true(swgpu_bar_usage(f->dev) == 4096);
+	swgpu_bo_destroy(bo2);
+	/* ... and plain VRAM is still available. */
 	api_ok(swgpu_bo_create(f->dev, 4096, SWGPU_HEAP_VRAM, 0, &bo2));
 	swgpu_bo_destroy(bo2);
 	swgpu_bo_destroy(bo);

@@ -125,21 +125,35 @@ test_heap_exhaustion(void **state)
 	                              0, &a), SWGPU_OK);
 	assert_int_equal(bo_create_in(&mem, NULL, 512 * KIB, SWGPU_HEAP_VRAM,
 	                              0, &b), SWGPU_OK);
-	assert_int_equal(bo_create_in(&mem, NULL, 1, SWGPU_HEAP_VRAM, 0, &c),
-	                 SWGPU_ERR_NO_DEVICE_MEMORY);
-	assert_null(c);
 	/* The other heap has its own budget. */
 	assert_int_equal(bo_create_in(&mem, NULL, 1 * MIB, SWGPU_HEAP_SYSTEM,
 	                              0, &c), SWGPU_OK);
 	assert_int_equal(mem_heap_usage(&mem, SWGPU_HEAP_VRAM), 1 * MIB);
 	assert_int_equal(mem_heap_usage(&mem, SWGPU_HEAP_SYSTEM), 1 * MIB);
+	/* VRAM full and SYSTEM too: nowhere to evict to, nothing moves. */
+	struct swgpu_bo *d = (void *)1;
+	assert_int_equal(bo_create_in(&mem, NULL, 1, SWGPU_HEAP_VRAM, 0, &d),
+	                 SWGPU_ERR_NO_DEVICE_MEMORY);
+	assert_null(d);
+	assert_int_equal(swgpu_bo_location(a), SWGPU_HEAP_VRAM);
+	assert_int_equal(swgpu_bo_location(b), SWGPU_HEAP_VRAM);
+	swgpu_bo_destroy(c);
+	/* SYSTEM has room: the oldest VRAM BO is evicted for the new one. */
+	assert_int_equal(bo_create_in(&mem, NULL, 1, SWGPU_HEAP_VRAM, 0, &d),
+	                 SWGPU_OK);
+	assert_int_equal(swgpu_bo_location(a), SWGPU_HEAP_SYSTEM);
+	assert_int_equal(swgpu_bo_location(b), SWGPU_HEAP_VRAM);
+	assert_int_equal(mem_heap_usage(&mem, SWGPU_HEAP_VRAM),
+	                 512 * KIB + 4096);
+	assert_int_equal(mem_heap_usage(&mem, SWGPU_HEAP_SYSTEM), 512 * KIB);
+	swgpu_bo_destroy(d);
 	swgpu_bo_destroy(a);
 	assert_int_equal(mem_heap_usage(&mem, SWGPU_HEAP_VRAM), 512 * KIB);
+	assert_int_equal(mem_heap_usage(&mem, SWGPU_HEAP_SYSTEM), 0);
 	assert_int_equal(bo_create_in(&mem, NULL, 4096, SWGPU_HEAP_VRAM, 0,
 	                              &a), SWGPU_OK);
 	swgpu_bo_destroy(a);
 	swgpu_bo_destroy(b);
-	swgpu_bo_destroy(c);
 	assert_int_equal(mem_heap_usage(&mem, SWGPU_HEAP_VRAM), 0);
 	mem_fini(&mem);
 }
@@ -157,9 +171,17 @@ test_bar_window(void **state)
 	assert_int_equal(mem_bar_usage(&mem), 64 * KIB);
 	/* BAR is inside VRAM accounting. */
 	assert_int_equal(mem_heap_usage(&mem, SWGPU_HEAP_VRAM), 64 * KIB);
+	/* The window is full and its BO host-mapped (so it cannot move):
+	 * a second BAR BO starts in SYSTEM. */
+	assert_int_equal(swgpu_bo_map(bar, &q), SWGPU_OK);
 	assert_int_equal(bo_create_in(&mem, NULL, 4096, SWGPU_HEAP_VRAM,
-	                              SWGPU_BO_BAR, &bar2),
-	                 SWGPU_ERR_NO_DEVICE_MEMORY);
+	                              SWGPU_BO_BAR, &bar2), SWGPU_OK);
+	swgpu_bo_unmap(bar);
+	assert_int_equal(swgpu_bo_location(bar2), SWGPU_HEAP_SYSTEM);
+	assert_int_equal(swgpu_bo_location(bar), SWGPU_HEAP_VRAM);
+	assert_int_equal(mem_bar_usage(&mem), 64 * KIB);
+	assert_int_equal(mem_heap_usage(&mem, SWGPU_HEAP_SYSTEM), 4096);
+	swgpu_bo_destroy(bar2);
 	/* The BAR window is full, VRAM is not. */
 	assert_int_equal(bo_create_in(&mem, NULL, 512 * KIB, SWGPU_HEAP_VRAM,
 	                              0, &vram), SWGPU_OK);

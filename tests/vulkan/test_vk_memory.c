@@ -334,6 +334,14 @@ test_heap_exhaustion(struct vkh *h, struct vkh_device *d)
 	       vkh_result_str(r));
 	for (uint32_t i = 0; i < n; i++)
 		vkFreeMemory(d->device, mem[i], NULL);
+	if (h->is_swgpu && (h->mem.memoryTypes[t].propertyFlags &
+	                    VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) {
+		/* swgpu over-subscribes device-local heaps (idle memory is
+		 * evicted to system memory): all of them fit. Running out
+		 * of both heaps is test_vk_memory_pressure's. */
+		VKH_CHECK_MSG(h, n == 9, "%u quarter-heap allocations", n);
+		return;
+	}
 	VKH_CHECK_MSG(h, n >= 1 && n <= 4, "%u quarter-heap allocations", n);
 	VKH_CHECK_RESULT(h, r, VK_ERROR_OUT_OF_DEVICE_MEMORY);
 	/* Everything was freed: the whole budget is available again. */

@@ -298,8 +298,9 @@ uint64_t swgpu_heap_usage(const swgpu_device *dev, swgpu_heap heap);
  * swgpu_heap_usage() reports: every live BO, page rounded, minus offered
  * BOs whose pages were discarded. budget is what allocations of the heap
  * may use in total: VRAM min(vram_size, SWGPU_VRAM_BUDGET_MB), SYSTEM its
- * size. An allocation that would go over the budget first discards
- * offered BOs (see swgpu_bo_offer), then fails with NO_DEVICE_MEMORY.
+ * size. A SYSTEM allocation that would go over the budget first discards
+ * offered BOs (see swgpu_bo_offer), then fails with NO_DEVICE_MEMORY; a
+ * VRAM one discards, evicts or lands in SYSTEM (see "residency" below).
  * Errors: INVALID_ARG. */
 swgpu_result swgpu_heap_budget(const swgpu_device *dev, swgpu_heap heap,
                                uint64_t *usage, uint64_t *budget);
@@ -347,6 +348,46 @@ swgpu_result swgpu_bo_reclaim(swgpu_bo *bo);
 /* Discard every offered BO of the device now (tests, or an application
  * going idle). Returns the bytes of heap usage released. */
 uint64_t swgpu_debug_trim(swgpu_device *dev);
+
+/*
+ * VRAM over-subscription (residency). A VRAM allocation past the VRAM
+ * budget still succeeds while SYSTEM has room: swgpu first discards
+ * offered VRAM BOs, then evicts (demotes) VRAM BOs to SYSTEM — lowest
+ * priority first, then least recently used — copying their contents
+ * exactly; if nothing can be evicted the new BO starts in SYSTEM. A
+ * demoted BO counts in the SYSTEM heap's usage. Memory never moves under
+ * a running job: a job pins every BO mapped in its context from its start
+ * to its end, and a host-mapped BO never moves. When a job starts and no
+ * other job of its context runs, its context's demoted BOs are brought
+ * back (promoted) if VRAM has room after evicting BOs of idle contexts;
+ * otherwise the engines reach them in SYSTEM (slower, never wrong). Only
+ * when VRAM and SYSTEM are both exhausted does an allocation fail with
+ * NO_DEVICE_MEMORY, and then nothing was discarded or evicted for it.
+ */
+#define SWGPU_BO_PRIORITY_MAX 1000u
+#define SWGPU_BO_PRIORITY_DEFAULT 500u
+
+/* Eviction priority of a BO, 0..SWGPU_BO_PRIORITY_MAX (lowest evicted
+ * first; VK_EXT_memory_priority's 0.0..1.0 times 1000). Errors:
+ * INVALID_ARG. */
+swgpu_result swgpu_bo_set_priority(swgpu_bo *bo, uint32_t priority);
+
+/* Where the BO's memory is now: its heap, or SYSTEM for a demoted VRAM BO
+ * (SWGPU_HEAP_COUNT for NULL). */
+swgpu_heap swgpu_bo_location(const swgpu_bo *bo);
+
+/* Memory counters since the device was opened. */
+typedef struct swgpu_mem_stats {
+	uint64_t evictions, evicted_bytes;   /* VRAM BOs demoted to SYSTEM */
+	uint64_t promotions, promoted_bytes; /* demoted BOs brought back */
+	uint64_t discards, discarded_bytes;  /* offered BOs discarded */
+	uint64_t system_placements; /* VRAM BOs that started in SYSTEM */
+	uint64_t demoted_bytes;     /* VRAM BOs living in SYSTEM now */
+} swgpu_mem_stats;
+
+/* Errors: INVALID_ARG. */
+swgpu_result swgpu_mem_query_stats(const swgpu_device *dev,
+                                   swgpu_mem_stats *out);
 
 /* ------------------------------------------------------------------ */
 /* GPU virtual address space                                           */
