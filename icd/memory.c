@@ -3,8 +3,25 @@
  * memory.c — VkDeviceMemory = one swgpu BO, mapped READ|WRITE into the
  * device's GPU address space for its whole life, so every buffer or image
  * bound to it has a GPU VA (mem->va + offset) that packets can use.
+ *
+ * Device-local memory is pageable (VK_EXT_pageable_device_local_memory):
+ * past the VRAM budget swgpu evicts idle allocations to system memory and
+ * brings them back when a job needs them. VK_EXT_memory_priority's 0..1
+ * becomes the BO's swgpu priority, lowest evicted first.
  */
 #include "icd.h"
+
+/* VkMemoryPriorityAllocateInfoEXT / vkSetDeviceMemoryPriorityEXT value
+ * (0.0..1.0, 0.5 when not given) as an swgpu BO priority. */
+static uint32_t
+icd_memory_priority(float priority)
+{
+	if (!(priority > 0.0f))
+		return 0;
+	if (priority >= 1.0f)
+		return SWGPU_BO_PRIORITY_MAX;
+	return (uint32_t)(priority * (float)SWGPU_BO_PRIORITY_MAX + 0.5f);
+}
 
 static bool
 icd_memory_host_visible(const struct icd_device *dev, uint32_t type)
@@ -21,6 +38,9 @@ icd_memory_check_pnext(const struct icd_device *dev,
 		switch (s->sType) {
 		case VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO:
 			/* Accepted: every allocation is its own BO anyway. */
+			break;
+		case VK_STRUCTURE_TYPE_MEMORY_PRIORITY_ALLOCATE_INFO_EXT:
+			/* Applied once the BO exists (icd_AllocateMemory). */
 			break;
 		case VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO: {
 			const VkMemoryAllocateFlagsInfo *f = (const void *)s;
@@ -117,6 +137,13 @@ icd_AllocateMemory(VkDevice device, const VkMemoryAllocateInfo *pAllocateInfo,
 		              swgpu_result_str(sr));
 		goto fail;
 	}
+	for (const VkBaseInStructure *s = pAllocateInfo->pNext; s;
+	     s = s->pNext)
+		if (s->sType ==
+		    VK_STRUCTURE_TYPE_MEMORY_PRIORITY_ALLOCATE_INFO_EXT)
+			swgpu_bo_set_priority(mem->bo, icd_memory_priority(
+				((const VkMemoryPriorityAllocateInfoEXT *)s)
+					->priority));
 	sr = swgpu_va_map(dev->ctx, mem->bo, 0, swgpu_bo_size(mem->bo),
 	                  SWGPU_VA_READ | SWGPU_VA_WRITE, &mem->va);
 	if (sr != SWGPU_OK) {
@@ -153,6 +180,20 @@ icd_FreeMemory(VkDevice device, VkDeviceMemory memory,
 		        (unsigned long long)mem->va);
 	swgpu_bo_destroy(mem->bo);
 	icd_free(pAllocator, &dev->alloc, mem);
+}
+
+/* VK_EXT_pageable_device_local_memory: a new eviction priority. */
+VKAPI_ATTR void VKAPI_CALL
+icd_SetDeviceMemoryPriorityEXT(VkDevice device, VkDeviceMemory memory,
+                               float priority)
+{
+	struct icd_device_memory *mem = icd_device_memory_from_handle(memory);
+
+	(void)device;
+	if (swgpu_bo_set_priority(mem->bo, icd_memory_priority(priority)) !=
+	    SWGPU_OK)
+		icd_log("vkSetDeviceMemoryPriorityEXT: priority %f refused",
+		        (double)priority);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL

@@ -547,6 +547,14 @@ icd_features_write_ext(VkBaseOutStructure *s)
 		((VkPhysicalDeviceGlobalPriorityQueryFeaturesKHR *)s)
 			->globalPriorityQuery = VK_TRUE;
 		break;
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PRIORITY_FEATURES_EXT:
+		((VkPhysicalDeviceMemoryPriorityFeaturesEXT *)s)
+			->memoryPriority = VK_TRUE;
+		break;
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT:
+		((VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT *)s)
+			->pageableDeviceLocalMemory = VK_TRUE;
+		break;
 	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT:
 		((VkPhysicalDeviceFaultFeaturesEXT *)s)->deviceFault = VK_TRUE;
 		((VkPhysicalDeviceFaultFeaturesEXT *)s)
