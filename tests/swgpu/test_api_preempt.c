@@ -477,11 +477,32 @@ test_hang_detected_under_preemption(void **state)
 	rig_fini(&r);
 }
 
+/* SWGPU_PREEMPT: 0 and 1 switch, anything else is ignored (default on). */
+static void
+test_preempt_knob(void **state)
+{
+	swgpu_config cfg;
+
+	setenv("SWGPU_PREEMPT", "0", 1);
+	swgpu_config_init(&cfg);
+	assert_true(cfg.no_preempt);
+	setenv("SWGPU_PREEMPT", "1", 1);
+	swgpu_config_init(&cfg);
+	assert_false(cfg.no_preempt);
+	setenv("SWGPU_PREEMPT", "2", 1);
+	swgpu_config_init(&cfg);
+	assert_false(cfg.no_preempt);
+	unsetenv("SWGPU_PREEMPT");
+	swgpu_config_init(&cfg);
+	assert_false(cfg.no_preempt);
+}
+
 int
 main(void)
 {
 	api_apply_filter();
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_preempt_knob),
 		cmocka_unit_test(test_copy_preempted_resumes_exactly),
 		cmocka_unit_test(test_fill_preempted_resumes_exactly),
 		cmocka_unit_test(test_no_preempt_runs_in_ring_order),
