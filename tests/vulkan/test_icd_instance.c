@@ -131,8 +131,8 @@ test_features(VkPhysicalDevice pd, bool swgpu)
 		return;
 	CHECK(f12.timelineSemaphore && f12.hostQueryReset &&
 	      f13.synchronization2);
-	/* No shaders yet: no shader or graphics features. */
-	CHECK(!f.shaderFloat64 && !f.geometryShader && !f.sparseBinding &&
+	/* No graphics features. */
+	CHECK(!f.geometryShader && !f.sparseBinding &&
 	      !f.samplerAnisotropy);
 	CHECK(!f11.multiview && !f11.samplerYcbcrConversion &&
 	      !f11.protectedMemory);

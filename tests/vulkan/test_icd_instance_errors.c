@@ -31,7 +31,7 @@ test_error_paths(void)
 	CHECK(create_device(pd, NULL, NULL, NULL, 1, &bad_ext, &dev) ==
 	      VK_ERROR_EXTENSION_NOT_PRESENT);
 	if (swgpu) {
-		VkPhysicalDeviceFeatures f = { .shaderFloat64 = VK_TRUE };
+		VkPhysicalDeviceFeatures f = { .geometryShader = VK_TRUE };
 		VkPhysicalDeviceVulkan12Features f12 = {
 			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
 			.descriptorIndexing = VK_TRUE,

@@ -537,6 +537,9 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 		case IR_F2U64: case IR_ATOMBUF64: case IR_ATOMSH64:
 			interp_int64(e, d, in, full);
 			break;
+		case IR_F64:
+			interp_f64(e, in, full);
+			break;
 		case IR_BR:
 			LANES({ e->pc[l] = imm; e->prev[l] = blk; });
 			return imm;

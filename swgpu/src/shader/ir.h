@@ -56,6 +56,10 @@ enum ir_op {
 	 * consecutive register pairs, dst a pair; d: descriptor array
 	 * index register (0: none) */
 	IR_ATOMBUF64, IR_ATOMSH64,
+	/* double precision (Float64): aux2 = enum ir_f64; operands (a lo,
+	 * b hi) and (c lo, d hi); 32-bit sources in a (and c); a double
+	 * result in dst, dst + 1, a 32-bit one in dst */
+	IR_F64,
 	/* comparisons -> 0/1 */
 	IR_IEQ, IR_INE, IR_ULT, IR_ULE, IR_UGT, IR_UGE, IR_SLT, IR_SLE,
 	IR_SGT, IR_SGE,
@@ -120,6 +124,27 @@ enum ir_atomic {
 	IR_AT_LOAD, IR_AT_STORE, IR_AT_XCHG, IR_AT_CMPXCHG, IR_AT_ADD,
 	IR_AT_SUB, IR_AT_SMIN, IR_AT_UMIN, IR_AT_SMAX, IR_AT_UMAX, IR_AT_AND,
 	IR_AT_OR, IR_AT_XOR,
+};
+
+/* Double-precision operations (aux2 of IR_F64). */
+enum ir_f64 {
+	/* double (a,b) op double (c,d) -> double */
+	IR_D_ADD, IR_D_SUB, IR_D_MUL, IR_D_DIV, IR_D_MIN, IR_D_MAX,
+	IR_D_MOD,        /* x - y * floor(x / y) (OpFMod) */
+	IR_D_REM,        /* C fmod (OpFRem) */
+	IR_D_STEP,       /* (c,d) < (a,b) ? 0 : 1 */
+	/* double (a,b) -> double */
+	IR_D_NEG, IR_D_ABS, IR_D_FLOOR, IR_D_CEIL, IR_D_TRUNC, IR_D_FRACT,
+	IR_D_SQRT, IR_D_RSQRT, IR_D_ROUND, IR_D_ROUNDEVEN, IR_D_SIGN,
+	/* comparisons -> 0/1 */
+	IR_D_OEQ, IR_D_ONE, IR_D_OLT, IR_D_OLE, IR_D_OGT, IR_D_OGE,
+	IR_D_UEQ, IR_D_UNE, IR_D_ULT, IR_D_ULE, IR_D_UGT, IR_D_UGE,
+	IR_D_ISNAN, IR_D_ISINF,
+	/* conversions */
+	IR_D_FROM_F, IR_D_FROM_S, IR_D_FROM_U,  /* 32-bit a -> double */
+	IR_D_FROM_S64, IR_D_FROM_U64,           /* (a,b) -> double */
+	IR_D_TO_F, IR_D_TO_S, IR_D_TO_U,        /* -> 32-bit dst */
+	IR_D_TO_S64, IR_D_TO_U64,               /* -> dst pair */
 };
 
 /* Group operations (aux2 of subgroup arithmetic). */

@@ -292,6 +292,7 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityVulkanMemoryModelDeviceScope,
 	SpvCapabilityInt64,          /* register pairs: xlate_int64.c */
 	SpvCapabilityInt64Atomics,   /* xlate_atomic.c */
+	SpvCapabilityFloat64,        /* register pairs: xlate_f64.c */
 };
 
 bool
@@ -377,8 +378,9 @@ type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvOpTypeInt:
 	case SpvOpTypeFloat:
 		need(x, wc, 3, op);
-		/* 64-bit integers are register pairs (xlate_int64.c) */
-		if (in[2] != 32 && !(in[2] == 64 && op == SpvOpTypeInt))
+		/* 64-bit values are register pairs (xlate_int64.c,
+		 * xlate_f64.c) */
+		if (in[2] != 32 && in[2] != 64)
 			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 			        "%u-bit %s type not supported", in[2],
 			        op == SpvOpTypeInt ? "integer" : "float");

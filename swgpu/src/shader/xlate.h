@@ -189,6 +189,9 @@ void xl_init_privates(struct xl *x);
 
 /* xlate_ops.c: value instructions; false if in[0] is not one of them */
 bool xl_value_op(struct xl *x, const uint32_t *in, uint32_t wc);
+/* xlate_f64.c: float arithmetic, comparisons and conversions on
+ * doubles; false if in is none of them (word moves go on to int64) */
+bool xl_f64_op(struct xl *x, const uint32_t *in, uint32_t wc);
 /* xlate_int64.c: instructions on 64-bit integers; false if in is not
  * one (or needs nothing special) */
 bool xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc);

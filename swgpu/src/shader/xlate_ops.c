@@ -562,7 +562,7 @@ xl_value_op(struct xl *x, const uint32_t *in, uint32_t wc)
 {
 	uint32_t op = in[0] & 0xffff;
 
-	if (xl_int64_op(x, in, wc))
+	if (xl_f64_op(x, in, wc) || xl_int64_op(x, in, wc))
 		return true;
 	for (uint32_t i = 0; i < sizeof(simple_ops) / sizeof(simple_ops[0]);
 	     i++)

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shader arithmetic types beyond 32 bits, each only where the device
+ * reports it, through the loader with the validation layer on: doubles
+ * (shaderFloat64). Results against a host model; division and sqrt may
+ * be a few ulps off on other devices (Vulkan allows it), the rest is
+ * exact. Skips (77) without a COMPUTE queue.
+ */
+#include "vkh_compute.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "types_f64.spv.h"
+
+#define N 256u
+#define F64_K 12u
+
+static void
+f64_model(double x, double y, double k, uint32_t i, const double *all,
+          double *o, uint32_t *w)
+{
+	o[0] = x + y;
+	o[1] = x * y - k;
+	o[2] = x / y;
+	o[3] = sqrt(fabs(x));
+	o[4] = floor(x) + ceil(y);
+	o[5] = x - floor(x);
+	o[6] = fmin(x, y) - fmax(x, y);
+	o[7] = x - y * floor(x / y);
+	o[8] = (double)(float)x;
+	o[9] = (double)((int32_t)i - 77) + (double)((int64_t)i << 40);
+	o[10] = all[(i & ~63u) + 63u - (i & 63u)];
+	o[11] = fmin(fmax(x, -10.0), 10.0);
+	w[0] = (uint32_t)(x < y) | (uint32_t)(x <= y) << 1 |
+	       (uint32_t)(x == y) << 2 | (uint32_t)(x != y) << 3 |
+	       (uint32_t)(x > y) << 4;
+	w[1] = (uint32_t)(int32_t)trunc(x);
+	w[2] = (uint32_t)((int64_t)(y * 1024.0) >> 8);
+	{
+		float f = (float)y;
+
+		memcpy(&w[3], &f, 4);
+	}
+}
+
+/* Exact, but for division and sqrt a relative 4 ulps. */
+static bool
+close_enough(uint32_t k, double got, double want)
+{
+	if (got == want)
+		return true;
+	if (k != 2 && k != 3 && k != 7)
+		return false;
+	return fabs(got - want) <= 4 * 2.220446049250313e-16 * fabs(want);
+}
+
+struct f64_objs {
+	struct vkh_device d;
+	struct vkh_buffer b[4];
+};
+
+static void
+f64_body(struct vkh *h, struct f64_objs *o)
+{
+	static const double edge[] = {
+		0.0, -0.0, 1.0, -1.0, 2.5, -7.25, 0.1, 1e-310, 3e8, -1e9,
+		123456.789, 0.5,
+	};
+	const uint32_t ne = sizeof(edge) / sizeof(edge[0]), n = N;
+	double *a, *b, *out, want[F64_K], k = 0.3;
+	uint32_t *w, ww[4];
+	uint64_t s = 0x9e3779b97f4a7c15ull;
+	unsigned bad = 0;
+
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &o->d, n * 8, 0, &o->b[0]));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &o->d, n * 8, 0, &o->b[1]));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &o->d, n * 8 * F64_K, 0,
+	                                &o->b[2]));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &o->d, n * 16, 0, &o->b[3]));
+	a = o->b[0].map;
+	b = o->b[1].map;
+	out = o->b[2].map;
+	w = o->b[3].map;
+	for (uint32_t i = 0; i < n; i++) {
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		a[i] = i < ne * ne ? edge[i / ne] :
+		       (double)(int64_t)(s >> 30) / 4096.0 - 1e6;
+		/* no zero divisor: x / 0 and mod(x, 0) are undefined */
+		b[i] = i < ne * ne ? (edge[i % ne] != 0.0 ? edge[i % ne] : 3.0) :
+		       (double)(s % 100000) / 7.0 + 0.5;
+	}
+	VKH_CHECK_VK(h, vkh_compute_run(h, &o->d, types_f64_spv,
+	                                sizeof(types_f64_spv), o->b, 4, &k,
+	                                sizeof(k), n / 64, 1, 1));
+	for (uint32_t i = 0; i < n; i++) {
+		f64_model(a[i], b[i], k, i, a, want, ww);
+		for (uint32_t j = 0; j < F64_K; j++)
+			if (!close_enough(j, out[i * F64_K + j], want[j]) &&
+			    bad++ < 6)
+				fprintf(stderr, "  lane %u op %u: x=%a y=%a "
+				        "got %a want %a\n", i, j, a[i], b[i],
+				        out[i * F64_K + j], want[j]);
+		for (uint32_t j = 0; j < 4; j++)
+			if (w[i * 4 + j] != ww[j] && bad++ < 6)
+				fprintf(stderr, "  lane %u word %u: x=%a y=%a "
+				        "got 0x%x want 0x%x\n", i, j, a[i], b[i],
+				        w[i * 4 + j], ww[j]);
+	}
+	VKH_CHECK_MSG(h, bad == 0, "%u double result(s) wrong", bad);
+}
+
+static void
+test_float64(struct vkh *h, struct vkh_device *unused)
+{
+	VkPhysicalDeviceFeatures2 f2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+	};
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+		.maintenance4 = h->maintenance4,
+	};
+	struct f64_objs o;
+
+	memset(&o, 0, sizeof(o));
+	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
+	if (!f2.features.shaderFloat64 || !f2.features.shaderInt64) {
+		vkh_skip(h, "shaderFloat64 or shaderInt64 not reported");
+		return;
+	}
+	memset(&f2.features, 0, sizeof(f2.features));
+	f2.features.shaderFloat64 = VK_TRUE;
+	f2.features.shaderInt64 = VK_TRUE;
+	f2.pNext = &f13;
+	VKH_CHECK_VK(h, vkh_device_create_features(h, VK_QUEUE_COMPUTE_BIT,
+	                                           &f2, &o.d));
+	f64_body(h, &o);
+	for (int k = 0; k < 4; k++)
+		vkh_buffer_destroy(&o.d, &o.b[k]);
+	vkh_device_destroy(h, &o.d);
+	(void)unused;
+}
+
+static const struct vkh_test tests[] = {
+	/* These make their own devices with the features they test. */
+	{ "float64", test_float64, 1, VK_QUEUE_COMPUTE_BIT },
+};
+
+int
+main(int argc, char **argv)
+{
+	return vkh_run_tests(argc, argv, "test_vk_compute_types", tests,
+	                     sizeof(tests) / sizeof(tests[0]));
+}
