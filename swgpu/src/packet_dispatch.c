@@ -88,28 +88,79 @@ bind_buffers(struct exec_env *env, const struct pkt *p,
 	return true;
 }
 
-static bool
-run_dispatch(struct exec_env *env, const struct ir_program *prog,
-             struct ir_dispatch *d)
+/*
+ * Preemption: a preemptible stream (env->save) runs the workgroups in
+ * slices of about DISPATCH_SLICE_NS (the first slice has
+ * DISPATCH_MIN_SLICE groups, each next one is sized from the time the
+ * last took, growing at most 4x); between two slices the stream may
+ * stop, so a dispatch is preempted within about a slice or one
+ * workgroup's run time, whichever is longer; the save area
+ * holding the groups done. Groups are claimed in index order and a slice
+ * ends only when every claimed group has finished, so the groups done
+ * are exactly [0, offset). Workgroups of a dispatch are independent, so
+ * running them in slices changes nothing a shader can rely on.
+ */
+#define DISPATCH_SLICE_NS 2000000u
+#define DISPATCH_MIN_SLICE 2u     /* one group per thread */
+
+/* Run groups [d->next_group, end) on this thread and, for two or more,
+ * a helper thread (helper_exec: the dispatch has enough groups for it). */
+static void
+run_slice(struct ir_exec *main_exec, struct ir_exec *helper_exec,
+          struct ir_dispatch *d, uint64_t end)
 {
-	struct ir_exec *main_exec = ir_exec_create(prog);
-	struct helper h = { .d = d };
+	struct helper h = { .exec = helper_exec, .d = d };
 	bool helper = false;
 
-	if (!main_exec)
-		return false;
-	if (d->total_groups >= HELPER_MIN_GROUPS) {
-		h.exec = ir_exec_create(prog);
-		if (h.exec && !pthread_create(&h.thread, NULL, helper_main,
-		                              &h))
-			helper = true;
-	}
+	d->total_groups = end;
+	if (helper_exec && end - d->next_group >= 2 &&
+	    !pthread_create(&h.thread, NULL, helper_main, &h))
+		helper = true;
 	ir_exec_run(main_exec, d);
 	if (helper)
 		pthread_join(h.thread, NULL);
-	ir_exec_destroy(h.exec);
+}
+
+/* Returns false when out of host memory; *preempted when it stopped
+ * between two slices (groups done in the save area). */
+static bool
+run_dispatch(struct exec_env *env, const struct ir_program *prog,
+             struct ir_dispatch *d, uint64_t done, bool *preempted)
+{
+	const uint64_t total = d->total_groups;
+	struct ir_exec *main_exec = ir_exec_create(prog);
+	struct ir_exec *helper_exec = NULL;
+	uint64_t slice = env->save ? DISPATCH_MIN_SLICE : total;
+
+	*preempted = false;
+	if (!main_exec)
+		return false;
+	if (total - done >= HELPER_MIN_GROUPS)
+		helper_exec = ir_exec_create(prog);
+	d->next_group = done;
+	while (done < total) {
+		uint64_t end = total - done < slice ? total : done + slice;
+		uint64_t t0 = swgpu_now_ns();
+
+		run_slice(main_exec, helper_exec, d, end);
+		if (__atomic_load_n(&d->hung, __ATOMIC_RELAXED))
+			break;
+		done = end;
+		d->next_group = done;
+		if (done < total && exec_preempt_point(env, done)) {
+			*preempted = true;
+			break;
+		}
+		/* Next slice: about DISPATCH_SLICE_NS, at most 4x this one. */
+		uint64_t dt = swgpu_now_ns() - t0;
+		uint64_t next = dt ? slice * DISPATCH_SLICE_NS / dt
+		                   : 4 * slice;
+		slice = next < DISPATCH_MIN_SLICE ? DISPATCH_MIN_SLICE
+		        : next > 4 * slice ? 4 * slice : next;
+	}
+	d->total_groups = total;
+	ir_exec_destroy(helper_exec);
 	ir_exec_destroy(main_exec);
-	(void)env;
 	return true;
 }
 
@@ -124,6 +175,7 @@ dispatch(struct exec_env *env, const struct pkt *p, uint64_t shader_va,
 	const struct ir_program *prog;
 	uint32_t groups[3];
 	bool ok = false;
+	const uint64_t resume_groups = exec_resume_offset(env);
 
 	memset(&bt, 0, sizeof(bt));
 	vaspace_read_lock(env->vs);
@@ -196,7 +248,12 @@ dispatch(struct exec_env *env, const struct pkt *p, uint64_t shader_va,
 	d->progress_ns = swgpu_now_ns();
 	if (!bind_buffers(env, p, prog, &bt, d))
 		goto out;
-	if (!run_dispatch(env, prog, d)) {
+	/* Resumed: the groups before done ran before the preemption (an
+	 * indirect count that shrank meanwhile ends the packet). */
+	uint64_t done = resume_groups < d->total_groups ? resume_groups
+	                                                : d->total_groups;
+	bool preempted;
+	if (!run_dispatch(env, prog, d, done, &preempted)) {
 		raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, shader_va,
 		            "out of host memory for the register file");
 		goto out;
@@ -208,7 +265,7 @@ dispatch(struct exec_env *env, const struct pkt *p, uint64_t shader_va,
 		                                 1000000u));
 		goto out;
 	}
-	ok = true;
+	ok = !preempted;
 out:
 	vaspace_read_unlock(env->vs);
 	shader_put(s);
