@@ -2,7 +2,9 @@
 /*
  * Shader arithmetic types beyond 32 bits, each only where the device
  * reports it, through the loader with the validation layer on: doubles
- * (shaderFloat64). Results against a host model; division and sqrt may
+ * (shaderFloat64); 8- and 16-bit integers with 8/16-bit storage buffer
+ * and push constant access (shaderInt8, shaderInt16,
+ * storageBuffer8/16BitAccess, storagePushConstant8/16). Results against a host model; division and sqrt may
  * be a few ulps off on other devices (Vulkan allows it), the rest is
  * exact. Skips (77) without a COMPUTE queue.
  */
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "types_f64.spv.h"
+#include "types_narrow.spv.h"
 
 #define N 256u
 #define F64_K 12u
@@ -144,9 +147,141 @@ test_float64(struct vkh *h, struct vkh_device *unused)
 	(void)unused;
 }
 
+#define NAR_K 6u
+
+static void
+narrow_model(const int8_t *a8, const int16_t *a16, uint32_t i, uint8_t p8,
+             int16_t p16, uint32_t *o)
+{
+	int8_t x = a8[i], y = a8[255 - i];
+	int16_t s = a16[i], t = a16[255 - i];
+	int8_t yd = y ? y : 3;
+	int16_t td = t ? t : 5;
+
+	o[0] = (uint8_t)(x + y) | (uint32_t)(uint8_t)(x * y) << 8 |
+	       (uint32_t)(uint16_t)(s * t) << 16;
+	o[1] = ((uint32_t)(int8_t)(x / yd) & 0xffffu) |
+	       (uint32_t)(int16_t)(s / td) << 16;
+	o[2] = (uint32_t)(x >> 2) ^ (uint32_t)(s >> 3) << 9;
+	o[3] = (uint32_t)(x < y) | (uint32_t)(s < t) << 1 |
+	       (uint32_t)((uint8_t)x < (uint8_t)y) << 2 |
+	       (uint32_t)((uint16_t)s < (uint16_t)t) << 3;
+	o[4] = (uint32_t)x + (uint32_t)(uint16_t)s * 3u;
+	o[5] = p8 + (uint32_t)p16 + (uint32_t)(int8_t)s * 7u;
+}
+
+struct narrow_objs {
+	struct vkh_device d;
+	struct vkh_buffer b[5];
+};
+
+static void
+narrow_body(struct vkh *h, struct narrow_objs *o)
+{
+	static const int8_t e8[] = { 0, 1, -1, 127, -128, 2, -2, 64 };
+	static const int16_t e16[] = { 0, 1, -1, 32767, -32768, 256, -256,
+	                               7 };
+	const uint32_t n = N;
+	struct { uint8_t p8, pad; int16_t p16; } push = { 201, 0, -999 };
+	int8_t *a8;
+	int16_t *a16;
+	uint32_t *out, want[NAR_K];
+	uint8_t *b8;
+	uint16_t *v16;
+	uint64_t s = 0x9e3779b97f4a7c15ull;
+	unsigned bad = 0;
+
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &o->d, n, 0, &o->b[0]));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &o->d, n * 2, 0, &o->b[1]));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &o->d, n * 4 * NAR_K, 0,
+	                                &o->b[2]));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &o->d, n, 0, &o->b[3]));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &o->d, n * 4, 0, &o->b[4]));
+	a8 = o->b[0].map;
+	a16 = o->b[1].map;
+	out = o->b[2].map;
+	b8 = o->b[3].map;
+	v16 = o->b[4].map;
+	for (uint32_t i = 0; i < n; i++) {
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		a8[i] = i < 8 ? e8[i] : (int8_t)s;
+		a16[i] = i < 8 ? e16[i] : (int16_t)(s >> 16);
+	}
+	VKH_CHECK_VK(h, vkh_compute_run(h, &o->d, types_narrow_spv,
+	                                sizeof(types_narrow_spv), o->b, 5,
+	                                &push, sizeof(push), n / 64, 1, 1));
+	for (uint32_t i = 0; i < n; i++) {
+		narrow_model(a8, a16, i, push.p8, push.p16, want);
+		for (uint32_t k = 0; k < NAR_K; k++)
+			if (out[i * NAR_K + k] != want[k] && bad++ < 6)
+				fprintf(stderr, "  lane %u op %u: x=%d s=%d got "
+				        "0x%x want 0x%x\n", i, k, a8[i], a16[i],
+				        out[i * NAR_K + k], want[k]);
+		if (b8[i] != (uint8_t)((uint8_t)a8[i] + push.p8) ||
+		    v16[2 * i] != (uint16_t)a16[i] >> 1 ||
+		    v16[2 * i + 1] != (uint16_t)(a16[255 - i] - a16[i]))
+			if (bad++ < 6)
+				fprintf(stderr, "  lane %u: stores wrong\n", i);
+	}
+	VKH_CHECK_MSG(h, bad == 0, "%u 8/16-bit result(s) wrong", bad);
+}
+
+static void
+test_int8_int16(struct vkh *h, struct vkh_device *unused)
+{
+	VkPhysicalDeviceVulkan12Features f12 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+	};
+	VkPhysicalDeviceVulkan11Features f11 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+		.pNext = &f12,
+	};
+	VkPhysicalDeviceFeatures2 f2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+		.pNext = &f11,
+	};
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+		.maintenance4 = h->maintenance4,
+	};
+	struct narrow_objs o;
+
+	memset(&o, 0, sizeof(o));
+	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
+	if (!f2.features.shaderInt16 || !f12.shaderInt8 ||
+	    !f12.storageBuffer8BitAccess || !f11.storageBuffer16BitAccess ||
+	    !f12.storagePushConstant8 || !f11.storagePushConstant16) {
+		vkh_skip(h, "8/16-bit integers or storage not reported");
+		return;
+	}
+	memset(&f2.features, 0, sizeof(f2.features));
+	f2.features.shaderInt16 = VK_TRUE;
+	memset(&f11, 0, sizeof(f11));
+	f11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+	f11.pNext = &f12;
+	f11.storageBuffer16BitAccess = VK_TRUE;
+	f11.storagePushConstant16 = VK_TRUE;
+	memset(&f12, 0, sizeof(f12));
+	f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+	f12.pNext = &f13;
+	f12.shaderInt8 = VK_TRUE;
+	f12.storageBuffer8BitAccess = VK_TRUE;
+	f12.storagePushConstant8 = VK_TRUE;
+	VKH_CHECK_VK(h, vkh_device_create_features(h, VK_QUEUE_COMPUTE_BIT,
+	                                           &f2, &o.d));
+	narrow_body(h, &o);
+	for (int k = 0; k < 5; k++)
+		vkh_buffer_destroy(&o.d, &o.b[k]);
+	vkh_device_destroy(h, &o.d);
+	(void)unused;
+}
+
 static const struct vkh_test tests[] = {
 	/* These make their own devices with the features they test. */
 	{ "float64", test_float64, 1, VK_QUEUE_COMPUTE_BIT },
+	{ "int8_int16", test_int8_int16, 1, VK_QUEUE_COMPUTE_BIT },
 };
 
 int

@@ -540,6 +540,9 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 		case IR_F64:
 			interp_f64(e, in, full);
 			break;
+		case IR_LDBUFN: case IR_STBUFN: case IR_LDPUSHN:
+			interp_narrow(e, d, in, full);
+			break;
 		case IR_BR:
 			LANES({ e->pc[l] = imm; e->prev[l] = blk; });
 			return imm;

@@ -6,7 +6,8 @@
  * Everything is scalar: a SPIR-V vector, matrix, array or struct value is
  * a list of 32-bit registers (one per scalar), so one IR instruction does
  * one scalar operation for every lane of a workgroup. A 64-bit scalar
- * is two registers, low word first. Registers hold all
+ * is two registers, low word first; an 8- or 16-bit integer is one
+ * register holding its value zero-extended (xlate_narrow.c). Registers hold all
  * lanes of the workgroup side by side (structure of arrays):
  * regs[reg * width + lane]. Register 0 always reads 0.
  *
@@ -98,6 +99,11 @@ enum ir_op {
 	IR_LDBUFX,       /* dst = buf[aux + d][a + imm] */
 	IR_STBUFX,       /* buf[aux + d][a + imm] = b */
 	IR_ATOMBUFX,     /* IR_ATOMBUF on buf[aux + d] (aux + d < MAX) */
+	/* 8/16-bit storage (aux2 = 1 or 2 bytes, zero-extended on load):
+	 * buffer aux + (d ? reg d : 0), d < c when d is set */
+	IR_LDBUFN,       /* dst = buf[..][a + imm] */
+	IR_STBUFN,       /* buf[..][a + imm] = low bytes of b */
+	IR_LDPUSHN,      /* dst = push[a + imm] */
 	IR_FENCE,        /* memory barrier */
 	/* subgroups (32 lanes); aux2 = group operation for reductions */
 	IR_ELECT, IR_VALL, IR_VANY, IR_VALLEQ, IR_BCAST, IR_BCASTFIRST,

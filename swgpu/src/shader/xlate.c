@@ -293,6 +293,13 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityInt64,          /* register pairs: xlate_int64.c */
 	SpvCapabilityInt64Atomics,   /* xlate_atomic.c */
 	SpvCapabilityFloat64,        /* register pairs: xlate_f64.c */
+	SpvCapabilityInt8, SpvCapabilityInt16,   /* xlate_narrow.c */
+	SpvCapabilityStorageBuffer8BitAccess,
+	SpvCapabilityUniformAndStorageBuffer8BitAccess,
+	SpvCapabilityStoragePushConstant8,
+	SpvCapabilityStorageBuffer16BitAccess,
+	SpvCapabilityUniformAndStorageBuffer16BitAccess,
+	SpvCapabilityStoragePushConstant16,
 };
 
 bool
@@ -379,14 +386,16 @@ type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvOpTypeFloat:
 		need(x, wc, 3, op);
 		/* 64-bit values are register pairs (xlate_int64.c,
-		 * xlate_f64.c) */
-		if (in[2] != 32 && in[2] != 64)
+		 * xlate_f64.c); 8/16-bit integers one zero-extended
+		 * register (xlate_narrow.c) */
+		if (in[2] != 32 && in[2] != 64 &&
+		    !(op == SpvOpTypeInt && (in[2] == 8 || in[2] == 16)))
 			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 			        "%u-bit %s type not supported", in[2],
 			        op == SpvOpTypeInt ? "integer" : "float");
 		t->width = in[2];
 		t->is_signed = op == SpvOpTypeInt && wc > 3 && in[3];
-		t->scalars = in[2] / 32;
+		t->scalars = in[2] == 64 ? 2 : 1;
 		break;
 	case SpvOpTypeVector:
 	case SpvOpTypeMatrix:

@@ -189,6 +189,13 @@ void xl_init_privates(struct xl *x);
 
 /* xlate_ops.c: value instructions; false if in[0] is not one of them */
 bool xl_value_op(struct xl *x, const uint32_t *in, uint32_t wc);
+/* xlate_ops.c: the value instructions without the 8/16-bit
+ * adjustments */
+bool xl_value_op_wide(struct xl *x, const uint32_t *in, uint32_t wc);
+/* xlate_narrow.c: an instruction with 8/16-bit integer operands or
+ * result; false if none (else *done: the instruction was translated) */
+bool xl_narrow_op(struct xl *x, const uint32_t *in, uint32_t wc,
+                  bool *done);
 /* xlate_f64.c: float arithmetic, comparisons and conversions on
  * doubles; false if in is none of them (word moves go on to int64) */
 bool xl_f64_op(struct xl *x, const uint32_t *in, uint32_t wc);

@@ -275,6 +275,8 @@ spec_constant_op(struct xl *x, const uint32_t *in, uint32_t wc)
 		uint32_t c = wc > 6 ? x->cpool[ops[2] + (xl_type(x,
 		                  x->ids[in[6]].type)->scalars > 1 ? i : 0)] : 0;
 		tmp[i] = eval_op(x, op, a, b, c);
+		if (width_of(x, in[1]) < 32)    /* 8/16-bit: zero-extended */
+			tmp[i] &= (1u << width_of(x, in[1])) - 1;
 	}
 	v = xl_new_const(x, in[1], in[2]);
 	memcpy(v, tmp, n * 4);
@@ -312,6 +314,10 @@ xl_constant_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 			v[0] = (uint32_t)sc->value;
 		if (sc && xl_type(x, in[1])->scalars == 2)
 			v[1] = (uint32_t)((uint64_t)sc->value >> 32);
+		/* 8/16-bit: the literal is sign-extended for signed types;
+		 * registers hold the value zero-extended */
+		if (width_of(x, in[1]) < 32)
+			v[0] &= (1u << width_of(x, in[1])) - 1;
 		break;
 	case SpvOpConstantComposite:
 	case SpvOpSpecConstantComposite: {

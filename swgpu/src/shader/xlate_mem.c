@@ -327,6 +327,20 @@ add_dyn(struct xl *x, struct xptr *p, uint32_t idx_reg, uint32_t stride)
 	p->dyn = t;
 }
 
+/* Distance between vector components of type elem: comp_stride is per
+ * 32-bit component, so 64-bit ones take twice the room; 8/16-bit ones
+ * in explicit layouts (buffers, push constants) their own size. */
+static uint32_t
+elem_stride(struct xl *x, const struct xptr *p, uint32_t elem,
+            uint32_t comp_stride)
+{
+	const struct xtype *e = xl_type(x, elem);
+
+	if (e->width < 32 && p->explicit_layout)
+		return e->width / 8;
+	return comp_stride * e->scalars;
+}
+
 static uint32_t
 array_stride(struct xl *x, const struct xptr *p, uint32_t type)
 {
@@ -442,8 +456,8 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 			break;
 		}
 		case SpvOpTypeVector: {
-			uint32_t s = p.comp_stride *
-			             xl_type(x, t->elem)->scalars;
+			uint32_t s = elem_stride(x, &p, t->elem,
+			                         p.comp_stride);
 
 			if (is_const)
 				p.off += c * s;
@@ -464,11 +478,12 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 	set_ptr(x, in[2], in[1], &p);
 }
 
-/* Offsets (in the pointer's units) of every scalar of a value of type. */
+/* Offsets (in the pointer's units) of every scalar of a value of type,
+ * and (nb) their size in bytes for the memory spaces. */
 static void
 flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
         uint32_t comp_stride, uint32_t mstride, bool row_major,
-        uint32_t *outs, uint32_t *n, uint32_t max)
+        uint32_t *outs, uint32_t *nb, uint32_t *n, uint32_t max)
 {
 	const struct xtype *t = xl_type(x, type);
 	uint32_t scale = unit_scale(p);
@@ -479,18 +494,22 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 	case SpvOpTypeFloat:
 		if (*n + t->scalars > max)
 			xl_fail(x, SWGPU_ERR_INVALID_ARG, "value too large");
+		/* 8/16-bit values take their own size only in explicit
+		 * layouts; elsewhere a 32-bit slot */
+		nb[*n] = t->width < 32 && p->explicit_layout ?
+		         t->width / 8 : 4;
 		outs[(*n)++] = off;
-		if (t->scalars == 2)   /* 64-bit: high word next */
+		if (t->scalars == 2) { /* 64-bit: high word next */
+			nb[*n] = 4;
 			outs[(*n)++] = off + (p->space == XS_PRIV ||
 			                      p->space == XS_INPUT ? 1 : 4);
+		}
 		break;
 	case SpvOpTypeVector:
-		/* comp_stride is per 32-bit component: 64-bit ones take
-		 * twice the room */
 		for (uint32_t i = 0; i < t->count; i++)
-			flatten(x, p, t->elem, off + i * comp_stride *
-			        xl_type(x, t->elem)->scalars,
-			        comp_stride, mstride, row_major, outs, n, max);
+			flatten(x, p, t->elem, off + i *
+			        elem_stride(x, p, t->elem, comp_stride),
+			        comp_stride, mstride, row_major, outs, nb, n, max);
 		break;
 	case SpvOpTypeMatrix: {
 		uint32_t rows = xl_type(x, t->elem)->count;
@@ -505,7 +524,7 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 		}
 		for (uint32_t i = 0; i < t->count; i++)
 			flatten(x, p, t->elem, off + i * cs, es, mstride,
-			        row_major, outs, n, max);
+			        row_major, outs, nb, n, max);
 		break;
 	}
 	case SpvOpTypeArray: {
@@ -514,7 +533,7 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 		for (uint32_t i = 0; i < t->count; i++)
 			flatten(x, p, t->elem, off + i * s,
 			        p->explicit_layout ? 4 : scale, mstride,
-			        row_major, outs, n, max);
+			        row_major, outs, nb, n, max);
 		break;
 	}
 	case SpvOpTypeStruct: {
@@ -537,7 +556,7 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 				      &ms);
 			}
 			flatten(x, p, mt, mo, p->explicit_layout ? 4 : scale,
-			        ms, rm, outs, n, max);
+			        ms, rm, outs, nb, n, max);
 			run += xl_type(x, mt)->scalars;
 		}
 		break;
@@ -549,19 +568,21 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 	}
 }
 
+/* Offsets of the scalars; *nb gets their sizes (same count). */
 static uint32_t *
-ptr_offsets(struct xl *x, const struct xptr *p, uint32_t *n)
+ptr_offsets(struct xl *x, const struct xptr *p, uint32_t *n, uint32_t **nb)
 {
 	uint32_t cnt = xl_type(x, p->type)->scalars;
 	uint32_t *outs;
 
 	if (cnt == 0)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "load/store of opaque type");
-	x->s_offs = xl_grow(x, x->s_offs, &x->cap_offs, cnt, 4);
+	x->s_offs = xl_grow(x, x->s_offs, &x->cap_offs, 2 * cnt, 4);
 	outs = x->s_offs;
+	*nb = outs + cnt;
 	*n = 0;
 	flatten(x, p, p->type, p->off, p->comp_stride, p->mstride,
-	        p->row_major, outs, n, cnt);
+	        p->row_major, outs, *nb, n, cnt);
 	return outs;
 }
 
@@ -585,13 +606,13 @@ void
 xl_load(struct xl *x, uint32_t type, uint32_t result, uint32_t ptr_id)
 {
 	struct xptr p = *xl_ptr(x, ptr_id);
-	uint32_t n, *offs, *regs;
+	uint32_t n, *offs, *regs, *nb;
 
 	xl_mark_used(x, &p);
 	if (p.space == XS_INPUT)
 		for (uint32_t i = 0; i < p.nslots; i++)
 			x->p->builtins_used |= 1ull << (p.slot + i);
-	offs = ptr_offsets(x, &p, &n);
+	offs = ptr_offsets(x, &p, &n, &nb);
 	x->s_regs = xl_grow(x, x->s_regs, &x->cap_regs, n, 4);
 	regs = x->s_regs;
 	for (uint32_t i = 0; i < n; i++) {
@@ -618,16 +639,19 @@ xl_load(struct xl *x, uint32_t type, uint32_t result, uint32_t ptr_id)
 			xl_instr(x, k)->imm = offs[i];
 			break;
 		case XS_PUSH:
-			k = xl_emit(x, IR_LDPUSH, r, p.dyn, 0, 0);
+			k = xl_emit(x, nb[i] < 4 ? IR_LDPUSHN : IR_LDPUSH, r,
+			            p.dyn, 0, 0);
 			xl_instr(x, k)->imm = offs[i];
+			xl_instr(x, k)->aux2 = (uint8_t)nb[i];
 			if (p.dyn)
 				x->p->push_bytes = SWGPU_SHADER_MAX_PUSH_CONSTANTS;
-			else if (offs[i] + 4 > x->p->push_bytes)
-				x->p->push_bytes = offs[i] + 4;
+			else if (offs[i] + nb[i] > x->p->push_bytes)
+				x->p->push_bytes = offs[i] + nb[i];
 			break;
 		case XS_BUF:
-			k = xl_emit(x, p.desc_idx ? IR_LDBUFX : IR_LDBUF, r,
-			            p.dyn, 0, p.nslots);
+			k = xl_emit(x, nb[i] < 4 ? IR_LDBUFN : p.desc_idx ?
+			            IR_LDBUFX : IR_LDBUF, r, p.dyn, 0, p.nslots);
+			xl_instr(x, k)->aux2 = (uint8_t)nb[i];
 			xl_instr(x, k)->imm = offs[i];
 			xl_instr(x, k)->aux = (uint8_t)p.slot;
 			xl_instr(x, k)->d = p.desc_idx;
@@ -644,7 +668,7 @@ xl_store_regs(struct xl *x, const struct xptr *pp, const uint32_t *regs,
               uint32_t nregs)
 {
 	struct xptr p = *pp;
-	uint32_t n, *offs;
+	uint32_t n, *offs, *nb;
 	uint32_t *copy;
 
 	x->s_copy = xl_grow(x, x->s_copy, &x->cap_copy, nregs + 1, 4);
@@ -655,7 +679,7 @@ xl_store_regs(struct xl *x, const struct xptr *pp, const uint32_t *regs,
 	if (!p.writable)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG,
 		        "store through a read-only pointer");
-	offs = ptr_offsets(x, &p, &n);
+	offs = ptr_offsets(x, &p, &n, &nb);
 	if (n != nregs)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "store type mismatch");
 	for (uint32_t i = 0; i < n; i++) {
@@ -678,8 +702,10 @@ xl_store_regs(struct xl *x, const struct xptr *pp, const uint32_t *regs,
 			xl_instr(x, k)->imm = offs[i];
 			break;
 		case XS_BUF:
-			k = xl_emit(x, p.desc_idx ? IR_STBUFX : IR_STBUF, 0,
-			            p.dyn, copy[i], p.nslots);
+			k = xl_emit(x, nb[i] < 4 ? IR_STBUFN : p.desc_idx ?
+			            IR_STBUFX : IR_STBUF, 0, p.dyn, copy[i],
+			            p.nslots);
+			xl_instr(x, k)->aux2 = (uint8_t)nb[i];
 			xl_instr(x, k)->imm = offs[i];
 			xl_instr(x, k)->aux = (uint8_t)p.slot;
 			xl_instr(x, k)->d = p.desc_idx;

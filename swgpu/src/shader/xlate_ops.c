@@ -560,6 +560,18 @@ int_dot(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 bool
 xl_value_op(struct xl *x, const uint32_t *in, uint32_t wc)
 {
+	bool done;
+
+	/* 8/16-bit operands: xlate_narrow.c adjusts them around the
+	 * ordinary translation */
+	if (xl_narrow_op(x, in, wc, &done))
+		return done;
+	return xl_value_op_wide(x, in, wc);
+}
+
+bool
+xl_value_op_wide(struct xl *x, const uint32_t *in, uint32_t wc)
+{
 	uint32_t op = in[0] & 0xffff;
 
 	if (xl_f64_op(x, in, wc) || xl_int64_op(x, in, wc))
