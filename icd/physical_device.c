@@ -316,6 +316,25 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 		VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
 	x->v12.roundingModeIndependence =
 		VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
+	/* The shader engine computes 32- and 64-bit floats in host IEEE
+	 * arithmetic: round to nearest even, denormals kept, no fast-math
+	 * assumptions about zeros, infinities and NaN. No 16-bit floats. */
+	x->v12.shaderDenormPreserveFloat32 =
+		swgpu_shader_capability_supported(SpvCapabilityDenormPreserve);
+	x->v12.shaderSignedZeroInfNanPreserveFloat32 =
+		swgpu_shader_capability_supported(
+			SpvCapabilitySignedZeroInfNanPreserve);
+	x->v12.shaderRoundingModeRTEFloat32 =
+		swgpu_shader_capability_supported(SpvCapabilityRoundingModeRTE);
+	x->v12.shaderDenormPreserveFloat64 =
+		x->v12.shaderDenormPreserveFloat32 &&
+		swgpu_shader_capability_supported(SpvCapabilityFloat64);
+	x->v12.shaderSignedZeroInfNanPreserveFloat64 =
+		x->v12.shaderSignedZeroInfNanPreserveFloat32 &&
+		swgpu_shader_capability_supported(SpvCapabilityFloat64);
+	x->v12.shaderRoundingModeRTEFloat64 =
+		x->v12.shaderRoundingModeRTEFloat32 &&
+		swgpu_shader_capability_supported(SpvCapabilityFloat64);
 	x->v12.supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
 	x->v12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
 	/* Timeline values are 64-bit counters that only grow. */

@@ -91,7 +91,8 @@ expected(const int8_t *a8, const int16_t *a16, uint32_t i, int16_t u16,
 	       (uint32_t)(x == y) << 6 | (uint32_t)(s >= t) << 7;
 	r[6] = (uint32_t)(int8_t)(x >> 3) ^ (uint32_t)(int16_t)(s >> 5) << 8;
 	r[7] = (uint32_t)(ux >> 3) | (uint32_t)(us >> 5) << 8;
-	r[8] = (uint8_t)(x << 3) | (uint32_t)(uint16_t)(s << 7) << 8;
+	r[8] = (uint8_t)((uint32_t)x << 3) |
+	       (uint32_t)(uint16_t)((uint32_t)s << 7) << 8;
 	r[9] = (uint32_t)(x < y ? x : y) ^ (uint32_t)(s > t ? s : t) << 8;
 	r[10] = (uint32_t)absx ^
 	        (uint32_t)(s > 0 ? 1 : s < 0 ? -1 : 0) << 12 ^

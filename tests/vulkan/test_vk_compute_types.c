@@ -4,7 +4,9 @@
  * reports it, through the loader with the validation layer on: doubles
  * (shaderFloat64); 8- and 16-bit integers with 8/16-bit storage buffer
  * and push constant access (shaderInt8, shaderInt16,
- * storageBuffer8/16BitAccess, storagePushConstant8/16). Results against a host model; division and sqrt may
+ * storageBuffer8/16BitAccess, storagePushConstant8/16); the float
+ * controls the device tells (denormals preserved, signed zero/inf/NaN
+ * preserved, round to nearest even) on 32- and 64-bit floats. Results against a host model; division and sqrt may
  * be a few ulps off on other devices (Vulkan allows it), the rest is
  * exact. Skips (77) without a COMPUTE queue.
  */
@@ -16,6 +18,8 @@
 
 #include "types_f64.spv.h"
 #include "types_narrow.spv.h"
+#include "types_fctl32.spv.h"
+#include "types_fctl64.spv.h"
 
 #define N 256u
 #define F64_K 12u
@@ -278,10 +282,115 @@ test_int8_int16(struct vkh *h, struct vkh_device *unused)
 	(void)unused;
 }
 
+/* One float-controls kernel: in[0..4] = denormal, -0.0, +inf, 1.0, half
+ * an ulp of 1.0; results in [8..13]. */
+static unsigned
+fctl_run(struct vkh *h, struct vkh_device *d, bool dbl)
+{
+	struct vkh_buffer b = { 0 };
+	unsigned bad = 0;
+
+	if (vkh_host_buffer(h, d, 16 * 8, 0, &b) != VK_SUCCESS)
+		return 1;
+	if (dbl) {
+		double *v = b.map;
+
+		v[0] = 4.9406564584124654e-324 * 3;  /* denormal */
+		v[1] = -0.0;
+		v[2] = INFINITY;
+		v[3] = 1.0;
+		v[4] = 0x1p-53;
+	} else {
+		float *v = b.map;
+
+		v[0] = 1.4e-45f * 3;
+		v[1] = -0.0f;
+		v[2] = INFINITY;
+		v[3] = 1.0f;
+		v[4] = 0x1p-24f;
+	}
+	if (vkh_compute_run(h, d, dbl ? types_fctl64_spv : types_fctl32_spv,
+	                    dbl ? sizeof(types_fctl64_spv) :
+	                          sizeof(types_fctl32_spv), &b, 1, NULL, 0,
+	                    1, 1, 1) != VK_SUCCESS) {
+		vkh_buffer_destroy(d, &b);
+		return 1;
+	}
+	if (dbl) {
+		const double *v = b.map;
+
+		bad += v[8] != v[0] || v[9] != 2 * v[0] || v[9] == 0.0;
+		bad += v[10] != 0.0 || !signbit(v[10]);
+		bad += !isnan(v[11]);
+		bad += v[12] != 1.0;
+		bad += v[13] != 0.0 || !signbit(v[13]);
+	} else {
+		const float *v = b.map;
+
+		bad += v[8] != v[0] || v[9] != 2 * v[0] || v[9] == 0.0f;
+		bad += v[10] != 0.0f || !signbit(v[10]);
+		bad += !isnan(v[11]);
+		bad += v[12] != 1.0f;
+		bad += v[13] != 0.0f || !signbit(v[13]);
+	}
+	vkh_buffer_destroy(d, &b);
+	return bad;
+}
+
+static void
+test_float_controls(struct vkh *h, struct vkh_device *unused)
+{
+	VkPhysicalDeviceVulkan12Properties p12 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES,
+	};
+	VkPhysicalDeviceProperties2 p2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+		.pNext = &p12,
+	};
+	VkPhysicalDeviceFeatures2 f2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+	};
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+		.maintenance4 = h->maintenance4,
+	};
+	struct vkh_device d;
+	unsigned bad = 0, ran = 0;
+	bool f64;
+
+	vkGetPhysicalDeviceProperties2(h->phys, &p2);
+	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
+	f64 = f2.features.shaderFloat64 && p12.shaderDenormPreserveFloat64 &&
+	      p12.shaderSignedZeroInfNanPreserveFloat64 &&
+	      p12.shaderRoundingModeRTEFloat64;
+	if (!(p12.shaderDenormPreserveFloat32 &&
+	      p12.shaderSignedZeroInfNanPreserveFloat32 &&
+	      p12.shaderRoundingModeRTEFloat32)) {
+		vkh_skip(h, "32-bit float controls not reported");
+		return;
+	}
+	memset(&f2.features, 0, sizeof(f2.features));
+	f2.features.shaderFloat64 = f64;
+	f2.pNext = &f13;
+	VKH_CHECK_VK(h, vkh_device_create_features(h, VK_QUEUE_COMPUTE_BIT,
+	                                           &f2, &d));
+	bad += fctl_run(h, &d, false);
+	ran++;
+	if (f64) {
+		bad += fctl_run(h, &d, true);
+		ran++;
+	}
+	vkh_device_destroy(h, &d);
+	(void)unused;
+	VKH_CHECK_MSG(h, bad == 0, "%u float control result(s) wrong "
+	              "(%u kernels)", bad, ran);
+}
+
 static const struct vkh_test tests[] = {
 	/* These make their own devices with the features they test. */
 	{ "float64", test_float64, 1, VK_QUEUE_COMPUTE_BIT },
 	{ "int8_int16", test_int8_int16, 1, VK_QUEUE_COMPUTE_BIT },
+	{ "float_controls", test_float_controls, 1, VK_QUEUE_COMPUTE_BIT },
 };
 
 int

@@ -294,6 +294,10 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityInt64Atomics,   /* xlate_atomic.c */
 	SpvCapabilityFloat64,        /* register pairs: xlate_f64.c */
 	SpvCapabilityInt8, SpvCapabilityInt16,   /* xlate_narrow.c */
+	/* float controls: host IEEE arithmetic already behaves so (the
+	 * execution modes need nothing) */
+	SpvCapabilityDenormPreserve, SpvCapabilitySignedZeroInfNanPreserve,
+	SpvCapabilityRoundingModeRTE,
 	SpvCapabilityStorageBuffer8BitAccess,
 	SpvCapabilityUniformAndStorageBuffer8BitAccess,
 	SpvCapabilityStoragePushConstant8,
