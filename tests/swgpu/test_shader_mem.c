@@ -11,7 +11,7 @@
 
 #include "sh_atomic.spv.h"
 #include "sh_descidx.spv.h"
-#include "sh_f16.spv.h"
+#include "sh_unsupported.spv.h"
 #include "sh_loop.spv.h"
 #include "sh_robust.spv.h"
 #include "sh_saxpy.spv.h"
@@ -221,7 +221,7 @@ test_malformed_spirv(void **state)
 			swgpu_shader_destroy(s);
 	}
 	/* valid SPIR-V the engine does not support */
-	expect_reject(&e, sh_f16_spv, sizeof(sh_f16_spv),
+	expect_reject(&e, sh_unsupported_spv, sizeof(sh_unsupported_spv),
 	              SWGPU_ERR_UNSUPPORTED, "capability");
 	free(copy);
 	st_fini(&e);

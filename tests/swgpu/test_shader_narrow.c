@@ -8,8 +8,11 @@
  * repack (pack32/unpack8/unpack16), byte/short arrays, vectors and
  * struct members in storage buffers (neighbouring bytes untouched), a
  * uniform buffer and push constants (the shader also runs optimized by
- * glslang -Os).
+ * glslang -Os). 16-bit floats (Float16): each operation rounded to
+ * nearest even at half precision, with overflow, denormals, NaN and
+ * infinities, against a host model.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +20,7 @@
 
 #include "sh_narrow.spv.h"
 #include "sh_narrow_opt.spv.h"
+#include "sh_half.spv.h"
 
 #define NOUT 24
 #define LANES 256u
@@ -237,6 +241,155 @@ test_narrow_out_of_range(void **state)
 	st_fini(&e);
 }
 
+/* IEEE half <-> float on the host (round to nearest even). */
+static float
+h2f(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 31;
+	uint32_t m = h & 0x3ffu;
+	float f;
+
+	if (e == 31)
+		return m ? NAN : (sign ? -INFINITY : INFINITY);
+	f = e ? ldexpf(1.0f + (float)m / 1024.0f, (int)e - 15)
+	      : ldexpf((float)m, -24);
+	return sign ? -f : f;
+}
+
+static uint16_t
+f2h(float f)
+{
+	uint16_t sign = signbit(f) ? 0x8000u : 0;
+	float a = fabsf(f);
+	int e;
+
+	if (isnan(f))
+		return 0x7e00u | sign;
+	if (a >= 65520.0f)       /* rounds to infinity */
+		return 0x7c00u | sign;
+	if (a < 0x1p-14f) {      /* denormal: units of 2^-24 */
+		return sign | (uint16_t)nearbyintf(a * 0x1p24f);
+	}
+	frexpf(a, &e);           /* a = m * 2^e, m in [0.5, 1) */
+	{
+		float unit = ldexpf(1.0f, e - 11);
+		uint32_t q = (uint32_t)nearbyintf(a / unit); /* 11 bits */
+		uint32_t he = (uint32_t)(e - 1 + 15);
+
+		if (q == 2048) {
+			q = 1024;
+			he++;
+		}
+		return (uint16_t)(sign | he << 10 | (q - 1024));
+	}
+}
+
+/* The engine's NaN is 0x7e00 with the sign: any NaN matches a NaN. */
+static bool
+same_half(uint16_t got, uint16_t want)
+{
+	if ((want & 0x7c00u) == 0x7c00u && (want & 0x3ffu))
+		return (got & 0x7c00u) == 0x7c00u && (got & 0x3ffu);
+	return got == want;
+}
+
+#define HOUT 12
+
+static void
+half_expected(const uint16_t *a, uint32_t i, uint16_t k, uint32_t *r,
+              uint32_t *nanmask)
+{
+	uint16_t hx = a[i], hy = a[(i * 5u + 2u) & 255u];
+	float x = h2f(hx), y = h2f(hy), c = fminf(fmaxf(x, -1000), 1000);
+	uint32_t fb;
+
+	r[0] = f2h(x + y) | (uint32_t)f2h(x * y) << 16;
+	r[1] = f2h(x - y) | (uint32_t)f2h(x / y) << 16;
+	r[2] = (uint16_t)(hx ^ 0x8000u) | (uint32_t)(hy & 0x7fffu) << 16;
+	r[3] = (uint32_t)(x < y) | (uint32_t)(x <= y) << 1 |
+	       (uint32_t)(x == y) << 2 | (uint32_t)(x != y) << 3 |
+	       (uint32_t)(isnan(x) != 0) << 4 | (uint32_t)(isinf(x) != 0) << 5;
+	memcpy(&fb, &x, 4);
+	r[4] = fb;
+	r[5] = f2h(y * 3.0f) | (uint32_t)hx << 16;
+	r[6] = (uint32_t)(int32_t)c;
+	/* min with a NaN operand is undefined (GLSL.std.450 FMin): the
+	 * low half only then */
+	r[7] = f2h((float)((int32_t)i - 128)) |
+	       (uint32_t)f2h(fminf(x, y)) << 16;
+	if (isnan(x) || isnan(y))
+		r[7] = (r[7] & 0xffffu) | 0x7e000000u;
+	r[8] = f2h(floorf(x)) | (uint32_t)f2h(x * h2f(k)) << 16;
+	r[9] = f2h(h2f(f2h(x * 2.0f)) * 1.0f) |
+	       (uint32_t)f2h(y * 2.0f) << 16;
+	r[10] = f2h(sqrtf(fabsf(x)));
+	/* dot: the products and sum in float (exact), rounded once */
+	r[11] = f2h(x * y + y * x);
+	/* words made of two halves where NaN bits may differ */
+	*nanmask = 0;
+	for (uint32_t j = 0; j < HOUT; j++)
+		if (j != 3 && j != 4 && j != 6)
+			*nanmask |= 1u << j;
+}
+
+static void
+test_half_ops(void **state)
+{
+	static const uint16_t edges[] = {
+		0x0000, 0x8000, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x0001, 0x8001,
+		0x03ff, 0x0400, 0x7c00, 0xfc00, 0x7e00, 0x3555, 0x5640, 0x2e66,
+	};
+	struct st_env e;
+	uint16_t *a, *v;
+	uint32_t *o;
+	struct { uint16_t k, pad; } push = { 0x4100, 0 };   /* 2.5 */
+	uint64_t seed = 17;
+	swgpu_shader *s;
+
+	(void)state;
+	st_init(&e);
+	a = st_buf(&e, LANES * 2);
+	o = st_buf(&e, LANES * HOUT * 4);
+	v = st_buf(&e, LANES * 8);
+	for (uint32_t i = 0; i < LANES; i++)
+		a[i] = i < 16 ? edges[i] : (uint16_t)api_rand(&seed);
+	s = st_shader(&e, sh_half_spv, sizeof(sh_half_spv), NULL, NULL, 0);
+	api_check(SWGPU_OK, st_dispatch(&e, s, NULL, &push, sizeof(push),
+	                                LANES / 64, 1, 1));
+	for (uint32_t i = 0; i < LANES; i++) {
+		uint32_t r[HOUT], nanmask;
+		uint16_t hx = a[i], hy = a[(i * 5u + 2u) & 255u];
+
+		half_expected(a, i, push.k, r, &nanmask);
+		for (uint32_t j = 0; j < HOUT; j++) {
+			uint32_t g = o[i * HOUT + j];
+			/* clamp of a NaN is undefined too */
+			if (j == 6 && isnan(h2f(hx)))
+				continue;
+			if (j == 7 && (r[j] >> 16) == 0x7e00u)
+				g = (g & 0xffffu) | 0x7e000000u;
+			bool ok = nanmask >> j & 1 ?
+			    same_half((uint16_t)g, (uint16_t)r[j]) &&
+			    same_half((uint16_t)(g >> 16),
+			              (uint16_t)(r[j] >> 16)) :
+			    g == r[j] || (j == 4 && isnan(h2f(hx)) &&
+			                  isnan(st_f(g)));
+
+			if (!ok) {
+				print_error("lane %u (x %04x y %04x) result "
+				            "%u: got %x want %x\n", i, hx, hy,
+				            j, g, r[j]);
+				fail();
+			}
+		}
+		assert_true(same_half(v[i * 4], hx));
+		assert_true(same_half(v[i * 4 + 1], hy));
+		assert_true(same_half(v[i * 4 + 2], f2h(h2f(hx) + h2f(hy))));
+	}
+	swgpu_shader_destroy(s);
+	st_fini(&e);
+}
+
 int
 main(void)
 {
@@ -244,6 +397,7 @@ main(void)
 		cmocka_unit_test(test_narrow_ops),
 		cmocka_unit_test(test_narrow_ops_opt),
 		cmocka_unit_test(test_narrow_out_of_range),
+		cmocka_unit_test(test_half_ops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -136,7 +136,7 @@ test_features(VkPhysicalDevice pd, bool swgpu)
 	      !f.samplerAnisotropy);
 	CHECK(!f11.multiview && !f11.samplerYcbcrConversion &&
 	      !f11.protectedMemory);
-	CHECK(!f12.descriptorIndexing && !f12.shaderFloat16 &&
+	CHECK(!f12.descriptorIndexing &&
 	      !f12.bufferDeviceAddressCaptureReplay);
 	/* Told only once the shader engine executes
 	 * PhysicalStorageBufferAddresses. */

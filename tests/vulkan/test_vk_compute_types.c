@@ -4,7 +4,8 @@
  * reports it, through the loader with the validation layer on: doubles
  * (shaderFloat64); 8- and 16-bit integers with 8/16-bit storage buffer
  * and push constant access (shaderInt8, shaderInt16,
- * storageBuffer8/16BitAccess, storagePushConstant8/16); the float
+ * storageBuffer8/16BitAccess, storagePushConstant8/16); half floats
+ * (shaderFloat16, rounded to nearest even at each operation); the float
  * controls the device tells (denormals preserved, signed zero/inf/NaN
  * preserved, round to nearest even) on 32- and 64-bit floats. Results against a host model; division and sqrt may
  * be a few ulps off on other devices (Vulkan allows it), the rest is
@@ -19,6 +20,7 @@
 #include "types_f64.spv.h"
 #include "types_narrow.spv.h"
 #include "types_fctl32.spv.h"
+#include "types_half.spv.h"
 #include "types_fctl64.spv.h"
 
 #define N 256u
@@ -386,11 +388,148 @@ test_float_controls(struct vkh *h, struct vkh_device *unused)
 	              "(%u kernels)", bad, ran);
 }
 
+/* Half <-> float on the host for the model (round to nearest even);
+ * finite inputs, results may overflow to infinity. */
+static float
+half_to_float(uint16_t h)
+{
+	uint32_t e = (h >> 10) & 31, m = h & 0x3ffu;
+	float f = e ? ldexpf(1.0f + (float)m / 1024.0f, (int)e - 15)
+	            : ldexpf((float)m, -24);
+
+	return h & 0x8000u ? -f : f;
+}
+
+static uint16_t
+float_to_half(float f)
+{
+	uint16_t sign = signbit(f) ? 0x8000u : 0;
+	float a = fabsf(f);
+	int e;
+	uint32_t q, he;
+
+	if (a >= 65520.0f)       /* rounds to infinity */
+		return sign | 0x7c00u;
+	if (a < 0x1p-14f)
+		return sign | (uint16_t)nearbyintf(a * 0x1p24f);
+	frexpf(a, &e);
+	q = (uint32_t)nearbyintf(a / ldexpf(1.0f, e - 11));
+	he = (uint32_t)(e - 1 + 15);
+	if (q == 2048) {
+		q = 1024;
+		he++;
+	}
+	return (uint16_t)(sign | he << 10 | (q - 1024));
+}
+
+struct half_objs {
+	struct vkh_device d;
+	struct vkh_buffer b[3];
+};
+
+static void
+half_body(struct vkh *h, struct half_objs *o)
+{
+	const uint32_t n = N;
+	uint16_t *a, *hv;
+	uint32_t *out;
+	uint64_t s = 0x9e3779b97f4a7c15ull;
+	unsigned bad = 0;
+
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &o->d, n * 2, 0, &o->b[0]));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &o->d, n * 16, 0, &o->b[1]));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &o->d, n * 2, 0, &o->b[2]));
+	a = o->b[0].map;
+	out = o->b[1].map;
+	hv = o->b[2].map;
+	for (uint32_t i = 0; i < n; i++) {
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		/* finite, non-zero, |v| in [2^-10, 2^7) */
+		a[i] = (uint16_t)((s & 0x8000u) | (((s >> 16) % 17 + 5) << 10) |
+		                  ((s >> 32) & 0x3ffu));
+	}
+	VKH_CHECK_VK(h, vkh_compute_run(h, &o->d, types_half_spv,
+	                                sizeof(types_half_spv), o->b, 3, NULL,
+	                                0, n / 64, 1, 1));
+	for (uint32_t i = 0; i < n; i++) {
+		float x = half_to_float(a[i]), y = half_to_float(a[255 - i]);
+		float hx = x * 0.5f;
+		uint32_t want[4], fb;
+
+		memcpy(&fb, &hx, 4);
+		want[0] = float_to_half(x + y) |
+		          (uint32_t)float_to_half(x * y) << 16;
+		want[1] = float_to_half(x / y) |
+		          (uint32_t)float_to_half(x - y) << 16;
+		want[2] = fb;
+		want[3] = (uint32_t)(int32_t)x ^ (uint32_t)(x < y) << 31;
+		for (uint32_t k = 0; k < 4; k++)
+			if (out[i * 4 + k] != want[k] && bad++ < 6)
+				fprintf(stderr, "  lane %u op %u: x=%04x y=%04x "
+				        "got 0x%x want 0x%x\n", i, k, a[i],
+				        a[255 - i], out[i * 4 + k], want[k]);
+		if (hv[i] != float_to_half(y * 3.0f) && bad++ < 6)
+			fprintf(stderr, "  lane %u: half store 0x%x want "
+			        "0x%x\n", i, hv[i], float_to_half(y * 3.0f));
+	}
+	VKH_CHECK_MSG(h, bad == 0, "%u half result(s) wrong", bad);
+}
+
+static void
+test_float16(struct vkh *h, struct vkh_device *unused)
+{
+	VkPhysicalDeviceVulkan12Features f12 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+	};
+	VkPhysicalDeviceVulkan11Features f11 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+		.pNext = &f12,
+	};
+	VkPhysicalDeviceFeatures2 f2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+		.pNext = &f11,
+	};
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+		.maintenance4 = h->maintenance4,
+	};
+	struct half_objs o;
+
+	memset(&o, 0, sizeof(o));
+	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
+	if (!f12.shaderFloat16 || !f2.features.shaderInt16 ||
+	    !f11.storageBuffer16BitAccess) {
+		vkh_skip(h, "shaderFloat16/Int16 or 16-bit storage not "
+		         "reported");
+		return;
+	}
+	memset(&f2.features, 0, sizeof(f2.features));
+	f2.features.shaderInt16 = VK_TRUE;
+	memset(&f11, 0, sizeof(f11));
+	f11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+	f11.pNext = &f12;
+	f11.storageBuffer16BitAccess = VK_TRUE;
+	memset(&f12, 0, sizeof(f12));
+	f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+	f12.pNext = &f13;
+	f12.shaderFloat16 = VK_TRUE;
+	VKH_CHECK_VK(h, vkh_device_create_features(h, VK_QUEUE_COMPUTE_BIT,
+	                                           &f2, &o.d));
+	half_body(h, &o);
+	for (int k = 0; k < 3; k++)
+		vkh_buffer_destroy(&o.d, &o.b[k]);
+	vkh_device_destroy(h, &o.d);
+	(void)unused;
+}
+
 static const struct vkh_test tests[] = {
 	/* These make their own devices with the features they test. */
 	{ "float64", test_float64, 1, VK_QUEUE_COMPUTE_BIT },
 	{ "int8_int16", test_int8_int16, 1, VK_QUEUE_COMPUTE_BIT },
 	{ "float_controls", test_float_controls, 1, VK_QUEUE_COMPUTE_BIT },
+	{ "float16", test_float16, 1, VK_QUEUE_COMPUTE_BIT },
 };
 
 int

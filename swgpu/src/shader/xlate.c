@@ -294,6 +294,7 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityInt64Atomics,   /* xlate_atomic.c */
 	SpvCapabilityFloat64,        /* register pairs: xlate_f64.c */
 	SpvCapabilityInt8, SpvCapabilityInt16,   /* xlate_narrow.c */
+	SpvCapabilityFloat16,                    /* xlate_narrow.c */
 	/* float controls: host IEEE arithmetic already behaves so (the
 	 * execution modes need nothing) */
 	SpvCapabilityDenormPreserve, SpvCapabilitySignedZeroInfNanPreserve,
@@ -390,10 +391,10 @@ type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvOpTypeFloat:
 		need(x, wc, 3, op);
 		/* 64-bit values are register pairs (xlate_int64.c,
-		 * xlate_f64.c); 8/16-bit integers one zero-extended
-		 * register (xlate_narrow.c) */
-		if (in[2] != 32 && in[2] != 64 &&
-		    !(op == SpvOpTypeInt && (in[2] == 8 || in[2] == 16)))
+		 * xlate_f64.c); 8/16-bit integers and 16-bit floats one
+		 * zero-extended register (xlate_narrow.c) */
+		if (in[2] != 32 && in[2] != 64 && in[2] != 16 &&
+		    !(op == SpvOpTypeInt && in[2] == 8))
 			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 			        "%u-bit %s type not supported", in[2],
 			        op == SpvOpTypeInt ? "integer" : "float");

@@ -515,6 +515,10 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 		uint32_t rows = xl_type(x, t->elem)->count;
 		uint32_t cs, es;
 
+		if (p->explicit_layout &&
+		    xl_type(x, xl_type(x, t->elem)->elem)->width < 32)
+			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+			        "16-bit matrices in buffers not supported");
 		if (p->explicit_layout) {
 			cs = row_major ? 4 : mstride;
 			es = row_major ? mstride : 4;

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SPIR-V -> IR translator: 8- and 16-bit integers (capabilities Int8,
- * Int16 and the 8/16-bit storage ones).
+ * SPIR-V -> IR translator: 8- and 16-bit integers and 16-bit floats
+ * (capabilities Int8, Int16, Float16 and the 8/16-bit storage ones).
  *
- * A narrow integer lives in one 32-bit register, zero-extended. Most
+ * A narrow integer lives in one 32-bit register, zero-extended; a half
+ * float as its 16 bits, zero-extended. Half-float arithmetic is float
+ * arithmetic: operands are widened to float, the ordinary translation
+ * runs, and a half result is rounded back to nearest even (float has
+ * enough bits that add, sub, mul, div and sqrt stay correctly rounded).
+ * For integers, most
  * instructions then need nothing new: the ordinary 32-bit translation
  * runs, and a result of a narrow type is masked back to its width (wrap
  * on overflow). Instructions that read their operands as signed
@@ -31,7 +36,13 @@ scalar_width(struct xl *x, uint32_t type)
 	                                                         : 32;
 }
 
-/* Width of a narrow integer id (8 or 16), else 0. */
+static bool
+is_float_type(struct xl *x, uint32_t type)
+{
+	return xl_type(x, xl_scalar_type(x, type))->op == SpvOpTypeFloat;
+}
+
+/* Width of a narrow integer or half-float id (8 or 16), else 0. */
 static uint32_t
 narrow_id(struct xl *x, uint32_t id)
 {
@@ -140,7 +151,7 @@ bool
 xl_narrow_op(struct xl *x, const uint32_t *in, uint32_t wc, bool *done)
 {
 	uint32_t op = in[0] & 0xffff, first = 3, inst = 0, res_w;
-	bool ext = op == SpvOpExtInst, any;
+	bool ext = op == SpvOpExtInst, any, res_half, sext;
 	struct saved_id saved[4];
 	uint32_t nsaved = 0;
 
@@ -154,8 +165,8 @@ xl_narrow_op(struct xl *x, const uint32_t *in, uint32_t wc, bool *done)
 		inst = in[4];
 	}
 	res_w = xl_type(x, in[1])->scalars ? scalar_width(x, in[1]) : 32;
-	if (xl_type(x, xl_scalar_type(x, in[1]))->op != SpvOpTypeInt)
-		res_w = res_w < 32 ? res_w : 32;
+	res_w = res_w < 32 ? res_w : 32;
+	res_half = res_w == 16 && is_float_type(x, in[1]);
 	any = res_w < 32;
 	for (uint32_t i = first; i < wc && i < first + 4 && !any; i++)
 		any = narrow_id(x, in[i]) != 0;
@@ -175,25 +186,32 @@ xl_narrow_op(struct xl *x, const uint32_t *in, uint32_t wc, bool *done)
 	default:
 		break;
 	}
-	/* operands read as signed: sign-extended copies */
-	if (reads_signed(op, ext, inst))
-		for (uint32_t i = first; i < wc && i < first + 4; i++) {
-			uint32_t w = narrow_id(x, in[i]), r[MAXV];
-			struct vals v;
-			bool seen = false;
+	/* half floats read as floats, integers read as signed: widened
+	 * copies (moves keep the bits) */
+	sext = reads_signed(op, ext, inst);
+	for (uint32_t i = first; i < wc && i < first + 4 && !keeps_width(op);
+	     i++) {
+		uint32_t w = narrow_id(x, in[i]), r[MAXV];
+		struct vals v;
+		bool seen = false, half;
 
-			for (uint32_t k = 0; k < nsaved; k++)
-				seen |= saved[k].id == in[i];
-			if (!w || seen)
-				continue;
-			xl_getv(x, in[i], &v);
-			for (uint32_t k = 0; k < v.n; k++)
-				r[k] = xl_emit1(x, IR_BFE_S, v.r[k],
-				                IR_REG_ZERO, xl_const_reg(x, w));
-			saved[nsaved].id = in[i];
-			saved[nsaved++].d = x->ids[in[i]];
-			xl_set_val(x, in[i], x->ids[in[i]].type, r, v.n);
-		}
+		for (uint32_t k = 0; k < nsaved; k++)
+			seen |= saved[k].id == in[i];
+		if (!w || seen)
+			continue;
+		half = is_float_type(x, x->ids[in[i]].type);
+		if (!half && !sext)
+			continue;
+		xl_getv(x, in[i], &v);
+		for (uint32_t k = 0; k < v.n; k++)
+			r[k] = half ? xl_emit1(x, IR_UNPACKH_LO, v.r[k],
+			                       0, 0)
+			            : xl_emit1(x, IR_BFE_S, v.r[k],
+			                IR_REG_ZERO, xl_const_reg(x, w));
+		saved[nsaved].id = in[i];
+		saved[nsaved++].d = x->ids[in[i]];
+		xl_set_val(x, in[i], x->ids[in[i]].type, r, v.n);
+	}
 	*done = xl_value_op_wide(x, in, wc);
 	while (nsaved--)
 		x->ids[saved[nsaved].id] = saved[nsaved].d;
@@ -207,7 +225,9 @@ xl_narrow_op(struct xl *x, const uint32_t *in, uint32_t wc, bool *done)
 
 		xl_getv(x, in[2], &v);
 		for (uint32_t k = 0; k < v.n; k++)
-			r[k] = rev ? xl_emit1(x, IR_SHR, v.r[k],
+			r[k] = res_half ? xl_emit1(x, IR_PACKH2, v.r[k],
+			                           IR_REG_ZERO, 0) :
+			       rev ? xl_emit1(x, IR_SHR, v.r[k],
 			                      xl_const_reg(x, 32 - res_w), 0)
 			           : xl_emit1(x, IR_AND, v.r[k],
 			                      xl_const_reg(x, (1u << res_w) - 1),
