@@ -252,8 +252,11 @@ static bool
 rings_idle(struct swgpu_device *dev)
 {
 	for (uint32_t e = 0; e < dev->engine_count; e++)
-		if (dev->engines[e]->processed != dev->engines[e]->emitted)
-			return false;
+		for (uint32_t q = 0; q < ENGINE_HWQ_COUNT; q++) {
+			const struct engine_hwq *h = &dev->engines[e]->hwq[q];
+			if (h->processed != h->emitted)
+				return false;
+		}
 	return true;
 }
 
