@@ -143,6 +143,9 @@ env_strings(swgpu_config *cfg)
 	s = getenv("SWGPU_TRACE");
 	if (s && *s)
 		cfg->trace = s;
+	s = getenv("SWGPU_DUMP_DIR");
+	if (s && *s)
+		cfg->dump_dir = s;
 	if (swgpu_env_u64("SWGPU_DEBUG", &v))
 		cfg->debug = v != 0;
 }

@@ -50,6 +50,7 @@ swgpu_context_destroy(swgpu_context *ctx)
 	struct swgpu_device *dev = ctx->dev;
 
 	pthread_mutex_lock(&dev->lock);
+	device_fault_dump_locked(dev);
 	while (!dlist_empty(&ctx->queues))
 		queue_destroy_locked(dlist_entry(ctx->queues.next,
 		                                 struct swgpu_queue, ctx_link));
@@ -74,6 +75,7 @@ context_mark_guilty(struct swgpu_context *ctx, const swgpu_fault_info *fault)
 		          fault->engine, fault->queue_id,
 		          (unsigned long long)fault->job_seqno,
 		          fault->message);
+	atomic_store(&ctx->dev->dump_pending, true);
 	/* Queue waits of this context return CONTEXT_LOST now. */
 	pthread_cond_broadcast(&ctx->dev->host_cond);
 }
@@ -86,6 +88,7 @@ swgpu_context_query_state(const swgpu_context *ctx, swgpu_fault_info *fault)
 	struct swgpu_device *dev = ctx->dev;
 
 	pthread_mutex_lock(&dev->lock);
+	device_fault_dump_locked(dev);
 	swgpu_context_state s = ctx->state;
 	if (fault)
 		*fault = ctx->fault;

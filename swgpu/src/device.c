@@ -163,6 +163,7 @@ device_free(struct swgpu_device *dev)
 	pthread_mutex_destroy(&dev->lock);
 	free(dev->fault_str);
 	free(dev->trace_str);
+	free(dev->dump_dir_str);
 	free(dev);
 }
 
@@ -200,6 +201,8 @@ swgpu_device_open(const swgpu_config *cfg, swgpu_device **out)
 	dev->trace_str = dup_or_null(cfg->trace);
 	dev->cfg.fault = dev->fault_str;
 	dev->cfg.trace = dev->trace_str;
+	dev->dump_dir_str = dup_or_null(cfg->dump_dir);
+	dev->cfg.dump_dir = dev->dump_dir_str;
 	dev->index = atomic_fetch_add(&device_counter, 1);
 	pthread_mutex_init(&dev->lock, NULL);
 	pthread_mutex_init(&dev->gpu_lock, NULL);
@@ -296,6 +299,7 @@ swgpu_device_close(swgpu_device *dev)
 	pthread_mutex_unlock(&dev->lock);
 	for (uint32_t e = 0; e < dev->engine_count; e++)
 		engine_stop(dev->engines[e]);
+	device_fault_dump(dev);
 
 	/* Engines are gone and their rings drained: whatever is still in a
 	 * software queue is finished here, with an error. Host waiters

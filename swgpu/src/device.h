@@ -133,6 +133,10 @@ struct swgpu_device {
 	 * packet boundary (close ran out of time). */
 	atomic_bool closing;
 	atomic_bool abort;
+	/* A context became guilty: the next engine step (or close) writes
+	 * the state dump (device_fault_dump, dump.c). */
+	atomic_bool dump_pending;
+	atomic_uint dumps_written;
 
 	/* Armed faults (SWGPU_FAULT and swgpu_debug_inject_fault). */
 	struct fault_spec faults[SWGPU_MAX_FAULT_SPECS];
@@ -142,6 +146,7 @@ struct swgpu_device {
 	FILE *trace;               /* NULL: tracing off */
 	bool trace_owned;
 	char *trace_str;           /* owned copy of cfg.trace */
+	char *dump_dir_str;        /* owned copy of cfg.dump_dir */
 };
 
 /* Wake everybody sleeping in host waits (caller holds dev->lock). */
@@ -160,5 +165,12 @@ bool cond_wait_until(pthread_cond_t *cond, pthread_mutex_t *lock,
 int cond_init_monotonic(pthread_cond_t *cond);
 
 #define DEV_ERR(dev, r, ...) SWGPU_ERR((dev)->cfg.debug, (r), __VA_ARGS__)
+
+/* Write the state dump if a context became guilty since the last one
+ * (SWGPU_DUMP_DIR or stderr): engine threads and close call the first
+ * (dev->lock not held), host waits and context calls the second (held),
+ * so the dump is written while the guilty context still exists. */
+void device_fault_dump(struct swgpu_device *dev);
+void device_fault_dump_locked(struct swgpu_device *dev);
 
 #endif

@@ -4,11 +4,15 @@
  * emitted vs signalled fence seqnos, contexts and their faults, queues
  * with their jobs and what each waits for.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "context.h"
 #include "engine.h"
 #include "job.h"
+#include "packet_exec.h"
 #include "syncobj.h"
 
 #define DUMP_PACKETS 12u
@@ -20,20 +24,22 @@ static const char *const ctx_state_name[] = {
 };
 
 static void
-dump_ring(struct swgpu_engine *eng, FILE *out)
+dump_ring(struct swgpu_engine *eng, uint32_t hq, FILE *out)
 {
-	struct swgpu_ring *ring = &eng->ring;
+	struct engine_hwq *hw = &eng->hwq[hq];
+	struct swgpu_ring *ring = &hw->ring;
 	uint64_t r = atomic_load(&ring->rptr);
 	uint64_t w = atomic_load(&ring->wptr);
 
-	fprintf(out, "engine %u %s: ring %u dw rptr %llu wptr %llu "
-	        "(%llu dw queued), fence emitted %llu signalled %llu "
+	fprintf(out, "engine %u %s hwq %u (%s): ring %u dw rptr %llu wptr "
+	        "%llu (%llu dw queued), fence emitted %llu signalled %llu "
 	        "processed %llu, %u queues\n", eng->index,
-	        eng->dev->info.engines[eng->index].name, ring->size_dw,
+	        eng->dev->info.engines[eng->index].name, hq,
+	        hq == ENGINE_HWQ_PRIO ? "preempting" : "main", ring->size_dw,
 	        (unsigned long long)r, (unsigned long long)w,
-	        (unsigned long long)(w - r), (unsigned long long)eng->emitted,
-	        (unsigned long long)engine_fence_read(eng),
-	        (unsigned long long)eng->processed, eng->queue_count);
+	        (unsigned long long)(w - r), (unsigned long long)hw->emitted,
+	        (unsigned long long)engine_hwq_fence_read(eng, hq),
+	        (unsigned long long)hw->processed, eng->queue_count);
 	/* The engine may advance rptr meanwhile; the dwords between the
 	 * snapshot and wptr are not rewritten while we hold dev->lock. */
 	for (uint32_t n = 0; r != w && n < DUMP_PACKETS; n++) {
@@ -62,7 +68,7 @@ dump_ring(struct swgpu_engine *eng, FILE *out)
 		case RING_OP_JOB_BEGIN: {
 			uint64_t s = swgpu_pkt_get64(pk + 1);
 			struct swgpu_job *j =
-				eng->inflight[s & eng->inflight_mask];
+				hw->inflight[s & hw->inflight_mask];
 			fprintf(out, " seqno %llu", (unsigned long long)s);
 			if (j && j->engine_seqno == s)
 				fprintf(out, " job %u:%u:%llu %s", j->ctx_id,
@@ -81,6 +87,32 @@ dump_ring(struct swgpu_engine *eng, FILE *out)
 		}
 		fputc('\n', out);
 		r += len;
+	}
+}
+
+/* The guilty job's last packets as the engine read them, decoded. */
+static void
+dump_fault_packets(const swgpu_fault_info *f, FILE *out)
+{
+	uint32_t n = f->packet_dw_count;
+
+	if (n > SWGPU_FAULT_PACKET_DW_MAX)
+		n = SWGPU_FAULT_PACKET_DW_MAX;
+	for (uint32_t pos = 0; pos < n;) {
+		uint32_t h = f->packet_dw[pos];
+		uint32_t len = swgpu_pkt_len(h);
+		fprintf(out, "      %s 0x%llx %-16s", pos == f->packet_dw_fault
+		                                      ? "=>" : "  ",
+		        (unsigned long long)(f->packet_dw_va + pos * 4u),
+		        exec_op_name(swgpu_pkt_opcode(h)));
+		if (!len)
+			len = 1;
+		for (uint32_t i = 0; i < len && pos + i < n; i++)
+			fprintf(out, " %08x", f->packet_dw[pos + i]);
+		if (pos + len > n)
+			fprintf(out, " ...");
+		fputc('\n', out);
+		pos += len;
 	}
 }
 
@@ -120,20 +152,18 @@ dump_job(const struct swgpu_job *j, FILE *out)
 		        (unsigned long long)j->signals[i].value);
 }
 
-void
-swgpu_device_dump(swgpu_device *dev, FILE *out)
+static void
+device_dump_locked(struct swgpu_device *dev, FILE *out)
 {
 	struct dlist *it, *tmp;
 
-	if (!dev || !out)
-		return;
-	pthread_mutex_lock(&dev->lock);
 	fprintf(out, "swgpu device %u: %u engines, %llu pending jobs%s\n",
 	        dev->index, dev->engine_count,
 	        (unsigned long long)dev->pending_jobs,
 	        atomic_load(&dev->closing) ? ", closing" : "");
 	for (uint32_t e = 0; e < dev->engine_count; e++)
-		dump_ring(dev->engines[e], out);
+		for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++)
+			dump_ring(dev->engines[e], h, out);
 
 	dlist_for_each_safe(it, tmp, &dev->contexts) {
 		struct swgpu_context *c =
@@ -149,6 +179,13 @@ swgpu_device_dump(swgpu_device *dev, FILE *out)
 			        (unsigned long long)c->fault.address,
 			        (unsigned long long)c->fault.packet_va,
 			        c->fault.message);
+		if (c->state != SWGPU_CONTEXT_OK && c->fault.packet_dw_count) {
+			fprintf(out, "    guilty job %u:%u:%llu, its last "
+			        "packets (=> faulted):\n", c->id,
+			        c->fault.queue_id,
+			        (unsigned long long)c->fault.job_seqno);
+			dump_fault_packets(&c->fault, out);
+		}
 	}
 	dlist_for_each_safe(it, tmp, &dev->queues) {
 		struct swgpu_queue *q =
@@ -161,12 +198,15 @@ swgpu_device_dump(swgpu_device *dev, FILE *out)
 		        q->inflight, q->cancelled ? ", cancelled" : "");
 		/* Ring jobs first (they are older), then the FIFO. */
 		struct swgpu_engine *eng = dev->engines[q->engine];
-		for (uint64_t s = eng->processed + 1;
-		     seqno_passed(eng->emitted, s); s++) {
-			struct swgpu_job *j =
-				eng->inflight[s & eng->inflight_mask];
-			if (j && j->q == q)
-				dump_job(j, out);
+		for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++) {
+			struct engine_hwq *hw = &eng->hwq[h];
+			for (uint64_t s = hw->processed + 1;
+			     seqno_passed(hw->emitted, s); s++) {
+				struct swgpu_job *j =
+					hw->inflight[s & hw->inflight_mask];
+				if (j && j->q == q)
+					dump_job(j, out);
+			}
 		}
 		struct dlist *jt, *jtmp;
 		dlist_for_each_safe(jt, jtmp, &q->fifo)
@@ -188,6 +228,55 @@ swgpu_device_dump(swgpu_device *dev, FILE *out)
 			        o->error ? " error" : "",
 			        o->user_alive ? "" : " (destroyed, in use)");
 	}
-	pthread_mutex_unlock(&dev->lock);
 	fflush(out);
+}
+
+void
+swgpu_device_dump(swgpu_device *dev, FILE *out)
+{
+	if (!dev || !out)
+		return;
+	pthread_mutex_lock(&dev->lock);
+	device_dump_locked(dev, out);
+	pthread_mutex_unlock(&dev->lock);
+}
+
+/* A context became guilty (context_mark_guilty): write the state dump
+ * once, under dev->lock, to a new file in SWGPU_DUMP_DIR or, if
+ * that is unset, to stderr. Called by engine threads and device close. */
+void
+device_fault_dump_locked(struct swgpu_device *dev)
+{
+	if (!atomic_exchange(&dev->dump_pending, false))
+		return;
+	FILE *out = stderr;
+	char path[512];
+	if (dev->cfg.dump_dir && *dev->cfg.dump_dir) {
+		unsigned n = atomic_fetch_add(&dev->dumps_written, 1u);
+		snprintf(path, sizeof(path), "%s/swgpu-dump-%ld-dev%u-%u.txt",
+		         dev->cfg.dump_dir, (long)getpid(), dev->index, n);
+		out = fopen(path, "w");
+		if (!out) {
+			swgpu_log("cannot write the state dump to %s: %s",
+			          path, strerror(errno));
+			out = stderr;
+		} else {
+			swgpu_log("device lost: state dump in %s", path);
+		}
+	}
+	fprintf(out, "swgpu: a context was lost (GPU fault); state dump "
+	        "follows\n");
+	device_dump_locked(dev, out);
+	if (out != stderr)
+		fclose(out);
+}
+
+void
+device_fault_dump(struct swgpu_device *dev)
+{
+	if (!atomic_load(&dev->dump_pending))
+		return;
+	pthread_mutex_lock(&dev->lock);
+	device_fault_dump_locked(dev);
+	pthread_mutex_unlock(&dev->lock);
 }

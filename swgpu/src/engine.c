@@ -592,6 +592,9 @@ engine_main(void *arg)
 	struct swgpu_engine *eng = arg;
 
 	for (;;) {
+		if (atomic_load_explicit(&eng->dev->dump_pending,
+		                         memory_order_relaxed))
+			device_fault_dump(eng->dev);
 		if (engine_step_next(eng))
 			continue;
 		if (atomic_load(&eng->doorbell.stop))

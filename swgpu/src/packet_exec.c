@@ -48,6 +48,12 @@ op_name(uint32_t opcode)
 	return d ? d->name : "UNKNOWN";
 }
 
+const char *
+exec_op_name(uint32_t opcode)
+{
+	return op_name(opcode);
+}
+
 static uint64_t
 packet_va(const struct pkt *p)
 {
@@ -526,6 +532,47 @@ op_desc(uint32_t opcode)
 /* Streams and indirect buffers                                        */
 /* ------------------------------------------------------------------ */
 
+/* Keep the faulting packet and the ones before it in the fault record
+ * (the dump shows them decoded). Only the innermost stream records:
+ * outer streams see the fault after it was captured. */
+static void
+fault_capture_packets(struct exec_env *env, const uint32_t *dw, uint32_t ndw,
+                      uint32_t fault_pos)
+{
+	swgpu_fault_info *f = env->fault;
+	uint32_t starts[SWGPU_FAULT_PACKETS_MAX], n = 0;
+
+	if (!f || f->kind == SWGPU_FAULT_NONE || f->packet_dw_count)
+		return;
+	/* Walk from the stream start: packets have no back links. */
+	for (uint32_t pos = 0; pos <= fault_pos && pos < ndw;) {
+		starts[n++ % SWGPU_FAULT_PACKETS_MAX] = pos;
+		uint32_t len = swgpu_pkt_len(dw[pos]);
+		if (!len)
+			break;
+		pos += len;
+	}
+	uint32_t first = n > SWGPU_FAULT_PACKETS_MAX
+	                 ? starts[n % SWGPU_FAULT_PACKETS_MAX]
+	                 : starts[0];
+	uint32_t len = swgpu_pkt_len(dw[fault_pos]);
+	uint32_t stop = fault_pos + (len ? len : 1);
+	if (stop > ndw)
+		stop = ndw;
+	if (stop - first > SWGPU_FAULT_PACKET_DW_MAX)
+		first = stop - SWGPU_FAULT_PACKET_DW_MAX;
+	if (first > fault_pos)
+		first = fault_pos;
+	uint32_t count = stop - first;
+	if (count > SWGPU_FAULT_PACKET_DW_MAX)
+		count = SWGPU_FAULT_PACKET_DW_MAX;
+	memcpy(f->packet_dw, dw + first, count * 4u);
+	f->packet_dw_count = count;
+	f->packet_dw_fault = fault_pos - first;
+	f->packet_dw_va = f->packet_va ? f->packet_va - (fault_pos - first) * 4u
+	                               : 0;
+}
+
 bool
 exec_stream(struct exec_env *env, const uint32_t *dw, uint32_t ndw,
             uint64_t stream_va, uint32_t depth)
@@ -561,26 +608,36 @@ exec_stream(struct exec_env *env, const uint32_t *dw, uint32_t ndw,
 		 * first packet: every (re)start makes progress). */
 		if (pos != first && exec_preempt_point(env, 0))
 			goto preempted;
-		if (!d)
-			return raise_fault(env, &p, SWGPU_FAULT_BAD_PACKET, 0,
-			                   "unknown opcode 0x%x (header "
-			                   "0x%08x)",
-			                   p.opcode, h);
-		if (len == 0)
-			return raise_fault(env, &p, SWGPU_FAULT_BAD_PACKET, 0,
-			                   "zero packet length");
-		if (len > ndw - pos)
-			return raise_fault(env, &p, SWGPU_FAULT_BAD_PACKET, 0,
-			                   "%u-dword packet runs past the "
-			                   "stream end (%u dwords left)", len,
-			                   ndw - pos);
-		if (d->len ? len != d->len : len < d->min_len)
-			return raise_fault(env, &p, SWGPU_FAULT_BAD_PACKET, 0,
-			                   "bad length %u dwords", len);
-		if (swgpu_pkt_flags(h) & ~d->flags_mask)
-			return raise_fault(env, &p, SWGPU_FAULT_BAD_PACKET, 0,
-			                   "bad flags 0x%x",
-			                   swgpu_pkt_flags(h));
+		if (!d) {
+			raise_fault(env, &p, SWGPU_FAULT_BAD_PACKET, 0,
+			            "unknown opcode 0x%x (header "
+			            "0x%08x)",
+			            p.opcode, h);
+			goto faulted;
+		}
+		if (len == 0) {
+			raise_fault(env, &p, SWGPU_FAULT_BAD_PACKET, 0,
+			            "zero packet length");
+			goto faulted;
+		}
+		if (len > ndw - pos) {
+			raise_fault(env, &p, SWGPU_FAULT_BAD_PACKET, 0,
+			            "%u-dword packet runs past the "
+			            "stream end (%u dwords left)", len,
+			            ndw - pos);
+			goto faulted;
+		}
+		if (d->len ? len != d->len : len < d->min_len) {
+			raise_fault(env, &p, SWGPU_FAULT_BAD_PACKET, 0,
+			            "bad length %u dwords", len);
+			goto faulted;
+		}
+		if (swgpu_pkt_flags(h) & ~d->flags_mask) {
+			raise_fault(env, &p, SWGPU_FAULT_BAD_PACKET, 0,
+			            "bad flags 0x%x",
+			            swgpu_pkt_flags(h));
+			goto faulted;
+		}
 		if (sv && sv->resuming &&
 		    p.opcode == SWGPU_OP_INDIRECT_BUFFER) {
 			/* Stopped inside this IB, or right before it. */
@@ -601,13 +658,17 @@ exec_stream(struct exec_env *env, const uint32_t *dw, uint32_t ndw,
 		if (!ok) {
 			if (env->preempted)
 				goto preempted;
-			return false;
+			goto faulted;
 		}
 		if (env->stats)
 			stat_add(&env->stats->packets_executed, 1);
 		pos += len;
 	}
 	return true;
+
+faulted:
+	fault_capture_packets(env, dw, ndw, pos);
+	return false;
 
 preempted:
 	/* Unwinding: the innermost stream names the depth, every stream

@@ -101,6 +101,9 @@ struct exec_env {
 /* At a preemption point with done units of the current packet behind
  * it: true if the stream must stop now (the save area records done).
  * Handlers return false right after a true, without a fault. */
+/* Name of a packet opcode ("UNKNOWN" for none), for dumps. */
+const char *exec_op_name(uint32_t opcode);
+
 bool exec_preempt_point(struct exec_env *env, uint64_t done);
 
 /* A handler starting its packet: the progress to resume from (0 when not

@@ -218,6 +218,7 @@ swgpu_queue_wait(swgpu_queue *q, uint64_t seqno, uint64_t deadline_ns)
 		q->waiters--;
 	}
 	bool debug = dev->cfg.debug;
+	device_fault_dump_locked(dev);
 	dev_api_wait_leave(dev);
 	/* From here on dev and q may be freed by a concurrent close. */
 	pthread_mutex_unlock(&dev->lock);

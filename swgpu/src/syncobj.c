@@ -397,6 +397,7 @@ swgpu_syncobj_wait(swgpu_syncobj *const *objs, const uint64_t *values,
 	if (hw != hw_local)
 		free(hw);
 	bool debug = dev->cfg.debug;
+	device_fault_dump_locked(dev);
 	dev_api_wait_leave(dev);
 	/* From here on dev may be freed by a concurrent close. */
 	pthread_mutex_unlock(&dev->lock);

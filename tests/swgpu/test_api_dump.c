@@ -212,12 +212,96 @@ test_dump_running_job(void **state)
 	swgpu_device_close(dev);
 }
 
+/* A page fault: the dump written on its own to SWGPU_DUMP_DIR (cfg.
+ * dump_dir) names the guilty job and shows its last packets decoded, the
+ * faulting one marked, and both hardware queues of every engine. */
+static void
+test_dump_on_fault(void **state)
+{
+	char dir[] = "/tmp/swgpu-dump-test-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	swgpu_config cfg;
+	api_config_small(&cfg);
+	cfg.dump_dir = dir;
+	swgpu_device *dev = api_open(&cfg);
+	swgpu_context *ctx;
+	api_ok(swgpu_context_create(dev, &ctx));
+	swgpu_queue *q = api_queue(ctx, SWGPU_ENGINE_COPY, 1);
+	struct api_buf mem;
+	struct api_cmd cmd;
+	api_buf_init(&mem, dev, ctx, 4096, SWGPU_HEAP_SYSTEM, 0,
+	             SWGPU_VA_READ | SWGPU_VA_WRITE);
+	api_cmd_init(&cmd, dev, ctx, 256);
+	api_emit_write32(&cmd, mem.va + 0, 0x11111111);
+	api_emit_nop(&cmd, 3);
+	/* Past the end of the mapping, into the guard gap. */
+	api_emit_write32(&cmd, mem.va + 4096 + 64, 0xbadbad);
+	api_emit_write32(&cmd, mem.va + 4, 0x22222222);
+	swgpu_ib ib = api_cmd_end(&cmd);
+	uint64_t seqno;
+	api_ok(api_submit(q, &ib, NULL, 0, NULL, 0, &seqno));
+	api_check(SWGPU_ERR_CONTEXT_LOST,
+	          swgpu_queue_wait(q, seqno, api_deadline_ms(API_WAIT_MS)));
+	/* The fault record keeps the packets too. */
+	swgpu_fault_info f;
+	assert_int_equal(swgpu_context_query_state(ctx, &f),
+	                 SWGPU_CONTEXT_GUILTY);
+	assert_true(f.packet_dw_count > f.packet_dw_fault);
+	assert_int_equal(swgpu_pkt_opcode(f.packet_dw[f.packet_dw_fault]),
+	                 SWGPU_OP_WRITE_DATA);
+	assert_int_equal(f.packet_dw_va + f.packet_dw_fault * 4u, f.packet_va);
+	assert_int_equal(swgpu_pkt_opcode(f.packet_dw[0]), SWGPU_OP_WRITE_DATA);
+	assert_int_equal(api_load32(mem.cpu + 4), 0);  /* stopped at once */
+
+	char id[64];
+	snprintf(id, sizeof(id), "guilty job %u:%u:%llu",
+	         swgpu_context_id(ctx), swgpu_queue_id(q),
+	         (unsigned long long)seqno);
+
+	api_cmd_fini(&cmd);
+	api_buf_fini(&mem);
+	swgpu_queue_destroy(q);
+	swgpu_context_destroy(ctx);
+	swgpu_device_close(dev);
+
+	char cmdline[256], *text = NULL;
+	snprintf(cmdline, sizeof(cmdline), "cat %s/swgpu-dump-*.txt", dir);
+	FILE *pf = popen(cmdline, "r");
+	assert_non_null(pf);
+	size_t cap = 0, len = 0, n;
+	char chunk[4096];
+	while ((n = fread(chunk, 1, sizeof(chunk), pf)) > 0) {
+		text = realloc(text, cap = len + n + 1);
+		memcpy(text + len, chunk, n);
+		len += n;
+		text[len] = 0;
+	}
+	pclose(pf);
+	assert_non_null(text);
+	(void)cap;
+	fprintf(stderr, "---- fault dump ----\n%s---- end ----\n", text);
+	assert_non_null(strstr(text, id));
+	const char *mark = strstr(text, "=> 0x");
+	assert_non_null(mark);
+	char *line = line_of(text, mark);
+	assert_non_null(strstr(line, "WRITE_DATA"));
+	assert_non_null(strstr(line, "00badbad"));
+	free(line);
+	assert_non_null(strstr(text, " NOP"));
+	assert_non_null(strstr(text, "hwq 0"));
+	assert_non_null(strstr(text, "hwq 1"));
+	free(text);
+	snprintf(cmdline, sizeof(cmdline), "rm -rf %s", dir);
+	assert_int_equal(system(cmdline), 0);
+}
+
 int
 main(void)
 {
 	api_apply_filter();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dump_contents),
+		cmocka_unit_test(test_dump_on_fault),
 		cmocka_unit_test(test_dump_running_job),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

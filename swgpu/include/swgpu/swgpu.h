@@ -134,6 +134,8 @@ typedef struct swgpu_config {
 	uint32_t spin_us;
 	const char *fault;       /* SWGPU_FAULT syntax, or NULL */
 	const char *trace;       /* "stderr", a path, or NULL */
+	const char *dump_dir;    /* state dumps on device lost: a directory,
+	                            or NULL for stderr */
 	bool debug;
 	/* bytes of VRAM (BAR window included) allocations may use; 0 or
 	 * more than vram_size means vram_size. Last so that older
@@ -235,6 +237,9 @@ typedef enum swgpu_fault_kind {
 	SWGPU_FAULT_INJECTED,     /* SWGPU_FAULT / swgpu_debug_inject_fault */
 } swgpu_fault_kind;
 
+#define SWGPU_FAULT_PACKETS_MAX 4u     /* packets kept in a fault record */
+#define SWGPU_FAULT_PACKET_DW_MAX 48u  /* dwords kept in a fault record */
+
 typedef struct swgpu_fault_info {
 	swgpu_fault_kind kind;
 	uint64_t address;            /* faulting VA (page faults) */
@@ -244,6 +249,14 @@ typedef struct swgpu_fault_info {
 	uint64_t job_seqno;          /* queue seqno of the faulting job */
 	uint64_t packet_va;          /* VA of the faulting packet (0: ring) */
 	char message[128];
+	/* The last packets up to and including the faulting one, as the
+	 * engine read them (dwords; the state dump decodes them):
+	 * packet_dw[packet_dw_fault] is the faulting packet's header, and
+	 * packet_dw[0] lies at packet_dw_va (0: ring). */
+	uint32_t packet_dw_count;
+	uint32_t packet_dw_fault;
+	uint64_t packet_dw_va;
+	uint32_t packet_dw[SWGPU_FAULT_PACKET_DW_MAX];
 } swgpu_fault_info;
 
 swgpu_result swgpu_context_create(swgpu_device *dev, swgpu_context **out);
