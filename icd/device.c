@@ -5,6 +5,8 @@
  */
 #include "icd.h"
 
+#include <string.h>
+
 static uint32_t
 icd_api_minor_version(uint32_t v)
 {
@@ -130,6 +132,59 @@ icd_device_check_queue_infos(struct icd_physical_device *pdev,
 	return VK_SUCCESS;
 }
 
+/*
+ * Feature structs of extensions outside core 1.3 in a vkCreateDevice
+ * chain: every feature asked for must be supported. These structs hold
+ * only VkBool32 members after the header (count of them below: the
+ * struct size includes padding), so the request is compared member by
+ * member with the device's own copy of the struct.
+ */
+static const char *
+icd_ext_features_missing(const void *chain)
+{
+	static const struct {
+		VkStructureType type;
+		uint32_t count;         /* VkBool32 members */
+		const char *name;
+	} ext_structs[] = {
+		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GLOBAL_PRIORITY_QUERY_FEATURES_KHR,
+		  1,
+		  "VkPhysicalDeviceGlobalPriorityQueryFeaturesKHR" },
+		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PRIORITY_FEATURES_EXT,
+		  1,
+		  "VkPhysicalDeviceMemoryPriorityFeaturesEXT" },
+		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT,
+		  1,
+		  "VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT" },
+		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT,
+		  2,
+		  "VkPhysicalDeviceFaultFeaturesEXT" },
+	};
+
+	for (const VkBaseInStructure *s = chain; s; s = s->pNext)
+		for (size_t i = 0; i < sizeof(ext_structs) / sizeof(ext_structs[0]);
+		     i++) {
+			if (s->sType != ext_structs[i].type)
+				continue;
+			union {
+				VkBaseOutStructure base;
+				VkBool32 words[16];
+			} sup;
+			uint32_t n = ext_structs[i].count;
+			memset(&sup, 0, sizeof(sup));
+			sup.base.sType = s->sType;
+			icd_features_write_ext(&sup.base);
+			const VkBool32 *req = (const VkBool32 *)
+				((const char *)s + sizeof(VkBaseOutStructure));
+			const VkBool32 *have = (const VkBool32 *)
+				((const char *)&sup + sizeof(VkBaseOutStructure));
+			for (uint32_t k = 0; k < n; k++)
+				if (req[k] && !have[k])
+					return ext_structs[i].name;
+		}
+	return NULL;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL
 icd_CreateDevice(VkPhysicalDevice physicalDevice,
                  const VkDeviceCreateInfo *pCreateInfo,
@@ -162,6 +217,8 @@ icd_CreateDevice(VkPhysicalDevice physicalDevice,
 	icd_features_read_chain(pCreateInfo->pEnabledFeatures,
 	                        pCreateInfo->pNext, &req);
 	missing = icd_features_missing(&req, &pdev->features);
+	if (!missing)
+		missing = icd_ext_features_missing(pCreateInfo->pNext);
 	if (missing) {
 		icd_log("vkCreateDevice: feature %s is not supported", missing);
 		return VK_ERROR_FEATURE_NOT_PRESENT;

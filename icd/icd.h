@@ -302,4 +302,8 @@ ICD_DEFINE_HANDLE_CASTS(icd_device_memory, VkDeviceMemory,
 ICD_DEFINE_HANDLE_CASTS(icd_buffer, VkBuffer, VK_OBJECT_TYPE_BUFFER)
 ICD_DEFINE_HANDLE_CASTS(icd_image, VkImage, VK_OBJECT_TYPE_IMAGE)
 
+/* Fill a feature struct of an extension outside core 1.3 with what the
+ * device supports (physical_device.c); other structs are left alone. */
+void icd_features_write_ext(VkBaseOutStructure *s);
+
 #endif /* ICD_H */

@@ -101,16 +101,10 @@ icd_CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
 	uint32_t count;
 	VkResult r;
 
-	/* Another API variant (e.g. Vulkan SC) is not ours. A higher
-	 * Vulkan version is fine: the application uses no more than the
-	 * device reports. */
-	if (pCreateInfo->pApplicationInfo &&
-	    VK_API_VERSION_VARIANT(pCreateInfo->pApplicationInfo->apiVersion)) {
-		icd_log("API variant %u is not supported",
-		        VK_API_VERSION_VARIANT(
-		                pCreateInfo->pApplicationInfo->apiVersion));
-		return VK_ERROR_INCOMPATIBLE_DRIVER;
-	}
+	/* Any apiVersion is accepted, whatever its variant or version: a
+	 * 1.1+ implementation must not return VK_ERROR_INCOMPATIBLE_DRIVER
+	 * for it (vkCreateInstance in the spec); the application uses no
+	 * more than the device reports. */
 	for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; i++) {
 		const char *name = pCreateInfo->ppEnabledExtensionNames[i];
 		int e = icd_extension_index(icd_instance_extensions,

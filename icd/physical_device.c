@@ -195,7 +195,9 @@ icd_physical_device_init_limits(struct icd_physical_device *pdev,
 	l->viewportBoundsRange[1] = 8191.0f;
 	l->viewportSubPixelBits = 0;
 	l->minMemoryMapAlignment = 64;
-	l->minTexelBufferOffsetAlignment = 256;
+	/* Not above the buffer alignment: a texel buffer's memory must be
+	 * at least this aligned (dEQP-VK.memory.requirements.*.buffer). */
+	l->minTexelBufferOffsetAlignment = ICD_RESOURCE_ALIGNMENT;
 	l->minUniformBufferOffsetAlignment = SWGPU_SHADER_MIN_BUFFER_ALIGNMENT;
 	l->minStorageBufferOffsetAlignment = SWGPU_SHADER_MIN_BUFFER_ALIGNMENT;
 	l->minTexelOffset = -8;
@@ -558,7 +560,7 @@ icd_GetPhysicalDeviceFeatures(VkPhysicalDevice physicalDevice,
 }
 
 /* Feature structs of extensions outside core 1.3. */
-static void
+void
 icd_features_write_ext(VkBaseOutStructure *s)
 {
 	switch (s->sType) {

@@ -41,6 +41,22 @@ test_error_paths(void)
 		      VK_ERROR_FEATURE_NOT_PRESENT);
 		CHECK(create_device(pd, NULL, &f12, NULL, 0, NULL, &dev) ==
 		      VK_ERROR_FEATURE_NOT_PRESENT);
+		/* A feature of an extension struct the device reports
+		 * VK_FALSE (dEQP-VK.api.device_init.
+		 * create_device_unsupported_features.fault_features_ext). */
+		static const char *const fault_ext[] = {
+			VK_EXT_DEVICE_FAULT_EXTENSION_NAME
+		};
+		VkPhysicalDeviceFaultFeaturesEXT ff = {
+			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT,
+			.deviceFault = VK_TRUE,
+			.deviceFaultVendorBinary = VK_TRUE,
+		};
+		CHECK(create_device(pd, NULL, &ff, NULL, 1, fault_ext, &dev) ==
+		      VK_ERROR_FEATURE_NOT_PRESENT);
+		ff.deviceFaultVendorBinary = VK_FALSE;
+		VK(create_device(pd, NULL, &ff, NULL, 1, fault_ext, &dev));
+		vkDestroyDevice(dev, NULL);
 	}
 	VK(create_device(pd, NULL, NULL, NULL, 0, NULL, &dev));
 
