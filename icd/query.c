@@ -61,14 +61,18 @@ icd_CreateQueryPool(VkDevice device, const VkQueryPoolCreateInfo *pCreateInfo,
 	struct icd_query_pool *qp;
 	VkResult r;
 
-	if (pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP) {
-		/* Occlusion and pipeline statistics need a graphics
-		 * engine; no other query type exists on this device. */
+	if (pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP &&
+	    pCreateInfo->queryType != VK_QUERY_TYPE_OCCLUSION) {
+		/* Pipeline statistics need pipelineStatisticsQuery (not
+		 * offered); no other query type exists on this device. */
 		icd_log("vkCreateQueryPool: query type %d is not supported "
-		        "by this device (timestamps only)",
+		        "by this device (timestamp and occlusion pools only)",
 		        (int)pCreateInfo->queryType);
 		return VK_ERROR_FEATURE_NOT_PRESENT;
 	}
+	/* Occlusion pools are plain result/availability words: they can
+	 * be reset, copied and read; beginning an occlusion query needs a
+	 * graphics queue, which this device does not have. */
 	qp = icd_zalloc(pAllocator, &dev->alloc, sizeof(*qp), 8,
 	                VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
 	if (!qp)
