@@ -279,6 +279,37 @@ attempt_query_pool(struct vkh *h, struct vkh_device *d,
 }
 
 static VkResult
+attempt_sampler(struct vkh *h, struct vkh_device *d,
+                const VkAllocationCallbacks *ac)
+{
+	VkSamplerCreateInfo sci = {
+		.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+		.magFilter = VK_FILTER_LINEAR,
+		.minFilter = VK_FILTER_NEAREST,
+		.addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+		.addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+		.addressModeW = VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
+		.maxLod = VK_LOD_CLAMP_NONE,
+		.borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK,
+	};
+	VkSampler s[3];
+	VkResult r = VK_SUCCESS;
+	uint32_t n = 0;
+
+	/* Several at once: distinct handles, each freed. */
+	for (; n < 3; n++) {
+		r = vkCreateSampler(d->device, &sci, ac, &s[n]);
+		if (r != VK_SUCCESS)
+			break;
+	}
+	if (n == 3 && (s[0] == s[1] || s[1] == s[2] || s[0] == s[2]))
+		r = VK_ERROR_UNKNOWN;
+	while (n--)
+		vkDestroySampler(d->device, s[n], ac);
+	return r;
+}
+
+static VkResult
 attempt_buffer_memory(struct vkh *h, struct vkh_device *d,
                       const VkAllocationCallbacks *ac)
 {
@@ -441,6 +472,12 @@ test_query_pool(struct vkh *h, struct vkh_device *d)
 }
 
 static void
+test_sampler(struct vkh *h, struct vkh_device *d)
+{
+	run_failure_sweep(h, d, "sampler", attempt_sampler);
+}
+
+static void
 test_buffer_memory(struct vkh *h, struct vkh_device *d)
 {
 	run_failure_sweep(h, d, "buffer + memory", attempt_buffer_memory);
@@ -458,6 +495,7 @@ static const struct vkh_test tests[] = {
 	{ "semaphores", test_semaphores, 1, 0 },
 	{ "event", test_event, 1, 0 },
 	{ "query_pool", test_query_pool, 1, 0 },
+	{ "sampler", test_sampler, 1, 0 },
 	{ "buffer_memory", test_buffer_memory, 1, 0 },
 	{ "command_buffers", test_command_buffers, 1, 0 },
 };
