@@ -122,9 +122,17 @@ def write_list(out_dir, name, cases, split_bytes):
 	single = os.path.join(out_dir, name + ".txt")
 	split_dir = os.path.join(out_dir, name)
 	text = "".join(c + "\n" for c in cases)
+	# Stale files of the other layout (or of groups that vanished)
+	# would be read by cts-subset/run too: remove them first.
+	if os.path.isdir(split_dir):
+		for f in os.listdir(split_dir):
+			if f.endswith(".txt"):
+				os.remove(os.path.join(split_dir, f))
 	if len(text.encode()) <= split_bytes:
 		with open(single, "w", encoding="utf-8") as f:
 			f.write(text)
+		if os.path.isdir(split_dir) and not os.listdir(split_dir):
+			os.rmdir(split_dir)
 		return [single]
 	os.makedirs(split_dir, exist_ok=True)
 	by_group = {}
@@ -132,10 +140,24 @@ def write_list(out_dir, name, cases, split_bytes):
 		by_group.setdefault(group_of(c), []).append(c)
 	written = []
 	for g, cs in by_group.items():
-		path = os.path.join(split_dir, g + ".txt")
-		with open(path, "w", encoding="utf-8") as f:
-			f.write("".join(c + "\n" for c in cs))
-		written.append(path)
+		# A group still over the limit goes into numbered parts
+		# (<group>.1.txt, .2.txt, ...; run reads them in sorted
+		# order, so parts are zero-padded).
+		parts, cur, size = [], [], 0
+		for c in cs:
+			n = len(c.encode()) + 1
+			if cur and size + n > split_bytes:
+				parts.append(cur)
+				cur, size = [], 0
+			cur.append(c)
+			size += n
+		parts.append(cur)
+		for i, part in enumerate(parts):
+			name = g + (".%02d" % (i + 1) if len(parts) > 1 else "")
+			path = os.path.join(split_dir, name + ".txt")
+			with open(path, "w", encoding="utf-8") as f:
+				f.write("".join(c + "\n" for c in part))
+			written.append(path)
 	if os.path.exists(single):
 		os.remove(single)
 	return written

@@ -16,7 +16,8 @@ first word of each case's last name component:
 
 It refuses to run (exit 3) unless VK_DRIVER_FILES names an existing file,
 so the tests also check the runner points the loader at the ICD manifest.
-Each launch appends its case list length to launches.log in the cwd.
+Each launch appends its case list length to launches.log and the manifest
+it was given to drivers.log, both in the cwd.
 """
 
 import os
@@ -42,6 +43,8 @@ def main():
 		cases = [c.strip() for c in f if c.strip()]
 	with open("launches.log", "a", encoding="utf-8") as f:
 		f.write("%d\n" % len(cases))
+	with open("drivers.log", "a", encoding="utf-8") as f:
+		f.write(drivers + "\n")
 	out = open(opts.get("deqp-log-filename", "TestResults.qpa"), "w",
 		   encoding="utf-8")
 	out.write("#sessionInfo releaseName fake\n#beginSession\n")

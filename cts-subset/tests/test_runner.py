@@ -185,6 +185,32 @@ def main():
 		check(p.returncode == 2 and "manifest" in p.stderr,
 		      "missing ICD manifest -> 2")
 
+		# 8. --icd: another driver's manifest (e.g. lavapipe) is
+		# what the loader gets, even without a swgpu build tree.
+		other = os.path.join(tmp, "other_icd.json")
+		with open(other, "w") as f:
+			f.write("{}\n")
+		with open(os.path.join(tmp, "list.txt"), "w") as f:
+			f.write("dEQP-VK.t.g.pass_1\n")
+		out = os.path.join(tmp, "icd")
+		p = subprocess.run([sys.executable, RUN, "--deqp", FAKE,
+				    "--build", os.path.join(tmp, "nope"),
+				    "--icd", other, "--caselist",
+				    os.path.join(tmp, "list.txt"), "--out", out,
+				    "--baseline", os.path.join(tmp,
+							       "match.baseline")],
+				   capture_output=True, text=True, timeout=60)
+		with open(os.path.join(out, "drivers.log")) as f:
+			drivers = f.read().split()
+		check(p.returncode == 0 and drivers == [other],
+		      "--icd manifest passed to the loader: %s" % drivers)
+		p = subprocess.run([sys.executable, RUN, "--deqp", FAKE,
+				    "--icd", os.path.join(tmp, "no.json"),
+				    "--tier", "1"],
+				   capture_output=True, text=True)
+		check(p.returncode == 2 and "no.json" in p.stderr,
+		      "missing --icd manifest -> 2")
+
 	if failures:
 		print("%d checks failed" % len(failures))
 		return 1

@@ -83,10 +83,29 @@ def main():
 				    "select_cases.py"), "--out", out,
 				    "--split-bytes", "100", src],
 				   capture_output=True, text=True)
-		check(os.path.exists(os.path.join(out, "tier1",
-						  "info.txt")) and
+		parts = sorted(glob.glob(os.path.join(out, "tier1", "*.txt")))
+		check(parts and
 		      not os.path.exists(os.path.join(out, "tier1.txt")),
 		      "large list split per group")
+		got = []
+		for path in parts:
+			with open(path) as f:
+				text = f.read()
+			check(len(text) <= 100 or text.count("\n") == 1,
+			      "%s within --split-bytes (or one case)" %
+			      os.path.basename(path))
+			got += text.split()
+		want = [c for c, t in EXPECT.items() if t == "tier1"]
+		check(sorted(got) == sorted(want),
+		      "split parts hold exactly the tier-1 cases")
+		# Back to one file: the split files must go, or run would
+		# read the cases twice.
+		p = subprocess.run([sys.executable, os.path.join(TOP,
+				    "select_cases.py"), "--out", out, src],
+				   capture_output=True, text=True)
+		check(os.path.exists(os.path.join(out, "tier1.txt")) and
+		      not glob.glob(os.path.join(out, "tier1", "*.txt")),
+		      "stale split files removed when one file suffices")
 
 	# The committed lists obey the rules and stay under the 2 MiB limit.
 	for name in ("tier1", "tier2", "graphics"):
