@@ -58,28 +58,6 @@ d2u(double v)
 	return (uint32_t)v;
 }
 
-static inline int64_t
-d2s64(double v)
-{
-	if (v != v)
-		return 0;
-	if (v >= 9223372036854775808.0)
-		return INT64_MAX;
-	if (v < -9223372036854775808.0)
-		return INT64_MIN;
-	return (int64_t)v;
-}
-
-static inline uint64_t
-d2u64(double v)
-{
-	if (!(v > 0.0))
-		return 0;
-	if (v >= 18446744073709551616.0)
-		return UINT64_MAX;
-	return (uint64_t)v;
-}
-
 static inline double
 dsign(double v)
 {

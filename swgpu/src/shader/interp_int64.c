@@ -15,28 +15,6 @@
 
 #include "interp_util.h"
 
-static inline int64_t
-f2s64(float f)
-{
-	if (f != f)
-		return 0;
-	if (f >= 9223372036854775808.0f)
-		return INT64_MAX;
-	if (f < -9223372036854775808.0f)
-		return INT64_MIN;
-	return (int64_t)f;
-}
-
-static inline uint64_t
-f2u64(float f)
-{
-	if (!(f > 0.0f))
-		return 0;
-	if (f >= 18446744073709551616.0f)
-		return UINT64_MAX;
-	return (uint64_t)f;
-}
-
 static inline uint64_t
 sdiv64(uint64_t a, uint64_t b)
 {
@@ -129,8 +107,8 @@ interp_int64(struct ir_exec *e, const struct ir_dispatch *d,
 	BIN64(IR_SHL64, OPA(l) << (C[l].u & 63));
 	BIN64(IR_SHR64, OPA(l) >> (C[l].u & 63));
 	BIN64(IR_SAR64, (uint64_t)((int64_t)OPA(l) >> (C[l].u & 63)));
-	BIN64(IR_F2S64, (uint64_t)f2s64(A[l].f));
-	BIN64(IR_F2U64, f2u64(A[l].f));
+	BIN64(IR_F2S64, (uint64_t)d2s64(A[l].f));
+	BIN64(IR_F2U64, d2u64(A[l].f));
 	CMP64(IR_IEQ64, OPA(l) == OPB(l));
 	CMP64(IR_INE64, OPA(l) != OPB(l));
 	CMP64(IR_ULT64, OPA(l) < OPB(l));

@@ -115,4 +115,29 @@ float interp_f16_to_f32(uint16_t h);
 DEFINE_DEVICE_ATOMIC(atomic_op, uint32_t, int32_t)
 DEFINE_DEVICE_ATOMIC(atomic_op64, uint64_t, int64_t)
 
+/* Float/double to 64-bit integers as SPIR-V conversions here are
+ * defined: NaN gives 0, out-of-range values saturate. A float argument
+ * converts to double exactly, so one definition serves both. */
+static inline int64_t
+d2s64(double v)
+{
+	if (v != v)
+		return 0;
+	if (v >= 9223372036854775808.0)
+		return INT64_MAX;
+	if (v < -9223372036854775808.0)
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
+static inline uint64_t
+d2u64(double v)
+{
+	if (!(v > 0.0))
+		return 0;
+	if (v >= 18446744073709551616.0)
+		return UINT64_MAX;
+	return (uint64_t)v;
+}
+
 #endif
