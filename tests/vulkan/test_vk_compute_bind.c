@@ -288,7 +288,7 @@ check_builtins(const uint32_t *o, const uint32_t base[3],
 			cnt[0], cnt[1], cnt[2], wg[0], wg[1], wg[2],
 			lid[0], lid[1], lid[2],
 			lid[0] + lid[1] * 4 + lid[2] * 8, x, y, z, 422,
-			0xffffffffu, 0xffffffffu,
+			7 /* 7 + DeviceIndex */, 0xffffffffu,
 		};
 		if (memcmp(g, want, sizeof(want)) && bad++ < 4)
 			fprintf(stderr, "  invocation (%u,%u,%u): numwg %u %u "

@@ -294,6 +294,7 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityInt64Atomics,   /* xlate_atomic.c */
 	SpvCapabilityFloat64,        /* register pairs: xlate_f64.c */
 	SpvCapabilityInt8, SpvCapabilityInt16,   /* xlate_narrow.c */
+	SpvCapabilityDeviceGroup,    /* DeviceIndex reads 0 (xlate_mem.c) */
 	SpvCapabilityFloat16,                    /* xlate_narrow.c */
 	/* float controls: host IEEE arithmetic already behaves so (the
 	 * execution modes need nothing) */

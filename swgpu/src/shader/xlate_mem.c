@@ -179,6 +179,8 @@ builtin_reg(struct xl *x, uint32_t builtin, uint32_t *n)
 		return IR_REG_SUBGROUP_LOCAL_ID;
 	case SpvBuiltInSubgroupId: return IR_REG_SUBGROUP_ID;
 	case SpvBuiltInNumSubgroups: return IR_REG_NUM_SUBGROUPS;
+	/* One physical device per device group: its index is always 0. */
+	case SpvBuiltInDeviceIndex: return IR_REG_ZERO;
 	case SpvBuiltInSubgroupEqMask: *n = 4; return IR_REG_EQ_MASK;
 	case SpvBuiltInSubgroupGeMask: *n = 4; return IR_REG_GE_MASK;
 	case SpvBuiltInSubgroupGtMask: *n = 4; return IR_REG_GT_MASK;

@@ -1,4 +1,5 @@
 #version 450
+#extension GL_EXT_device_group : require
 // SPDX-License-Identifier: MIT
 // Compute built-ins in a 3D dispatch: each invocation records what it
 // sees at its global position in a 12 x 4 x 4 grid.
@@ -26,4 +27,6 @@ void main()
 	o[base + 12u] = g.z;
 	o[base + 13u] = gl_WorkGroupSize.x * 100u + gl_WorkGroupSize.y * 10u +
 	                gl_WorkGroupSize.z;
+	// One device per group: DeviceIndex is 0 (slot 14 = 7 + index).
+	o[base + 14u] = 7u + uint(gl_DeviceIndex);
 }
