@@ -143,8 +143,7 @@ struct swgpu_device {
 	uint32_t fault_count;
 	char *fault_str;           /* owned copy of cfg.fault */
 
-	FILE *trace;               /* NULL: tracing off */
-	bool trace_owned;
+	struct trace_file *trace;  /* trace.c; NULL: tracing off */
 	char *trace_str;           /* owned copy of cfg.trace */
 	char *dump_dir_str;        /* owned copy of cfg.dump_dir */
 };

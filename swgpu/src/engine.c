@@ -391,6 +391,7 @@ job_end(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 	uint64_t now = swgpu_now_ns();
 
 	if (job) {
+		job->trace.end_ns = now;
 		/* Read by completion after the fence store below. Time a
 		 * preempting job took is its own, not the preempted one's. */
 		uint64_t wall = now - x->t0;
@@ -579,6 +580,14 @@ engine_step_next(struct swgpu_engine *eng)
 		uint64_t wptr = atomic_load_explicit(&eng->hwq[h].ring.wptr,
 		                                     memory_order_acquire);
 		if (wptr != eng->run[h].rptr) {
+			struct swgpu_job *main_job =
+				eng->run[ENGINE_HWQ_MAIN].job;
+			/* The trace shows the engine running one job at a
+			 * time: HWQ 1 work pauses the HWQ 0 job's slice. */
+			if (main_job && !eng->run[ENGINE_HWQ_MAIN].skip)
+				(h == ENGINE_HWQ_PRIO ? trace_job_preempted
+				                      : trace_job_resumed)(
+					main_job);
 			engine_step(eng, h, wptr);
 			return true;
 		}

@@ -101,6 +101,8 @@ job_finish(struct swgpu_job *job, bool failed)
 	else if (!failed && job_check_rewind(job))
 		failed = true;
 
+	/* Before the waits' signallers are released. */
+	trace_job(job, failed ? JOB_ERROR : JOB_DONE);
 	for (uint32_t i = 0; i < job->signal_count; i++) {
 		struct job_signal *s = &job->signals[i];
 		syncobj_gpu_signal(s, failed);
@@ -114,7 +116,6 @@ job_finish(struct swgpu_job *job, bool failed)
 		syncobj_unref(w->obj);
 	}
 	job->state = failed ? JOB_ERROR : JOB_DONE;
-	trace_job(job, job->state);
 
 	/* Jobs of a queue finish in order (FIFO before the rings; a queue
 	 * enters HWQ 1 only with nothing in HWQ 0, and fence_process

@@ -52,6 +52,19 @@ struct job_signal {
 
 #define JOB_INLINE 4u
 
+/* Times for the trace (trace.c), CLOCK_MONOTONIC ns; kept only when
+ * tracing, except end_ns. */
+struct job_trace {
+	uint64_t submit_ns;          /* entered its queue (PENDING) */
+	uint64_t ready_ns;           /* written into a ring (QUEUED) */
+	uint64_t first_ns;           /* first run segment began */
+	uint64_t first_end_ns;       /* ... and ended */
+	uint64_t seg_ns;             /* current run segment began, or 0 */
+	uint64_t end_ns;             /* engine finished it (job_end) */
+	uint32_t segments;           /* run segments ended by preemption */
+	bool paused;                 /* preempted, segment closed */
+};
+
 struct swgpu_job {
 	struct swgpu_device *dev;
 	struct swgpu_queue *q;       /* valid until the job is finished */
@@ -77,6 +90,7 @@ struct swgpu_job {
 	/* Engine thread only: where the job stopped when it was preempted
 	 * (its context save area), and its IB being run. */
 	struct exec_save save;
+	struct job_trace trace;
 
 	uint32_t ib_count, wait_count, signal_count;
 	swgpu_ib *ibs;
@@ -109,6 +123,7 @@ struct swgpu_queue {
 	uint64_t vruntime;           /* weighted engine time charged */
 	uint64_t avg_run_ns;         /* running mean of its jobs' run_ns */
 	uint64_t blocked_pass;       /* eng->sched_pass it was blocked in */
+	uint64_t trace_last_end_ns;  /* trace.c: end of its last slice */
 	struct dlist ctx_link, dev_link, run_link;
 };
 
@@ -138,8 +153,14 @@ bool job_doomed(const struct swgpu_job *job);
 void queue_free_locked(struct swgpu_queue *q);
 void queue_destroy_locked(struct swgpu_queue *q);
 
-/* Trace a job transition (trace.c); no-op when tracing is off. */
-void trace_job(const struct swgpu_job *job, enum job_state state);
+/* The trace (trace.c); no-ops when tracing is off. trace_job: a job
+ * transition (DONE/ERROR: before its waits and signals are released);
+ * preempted/resumed: engine thread, HWQ 0 job losing/regaining the
+ * engine. */
+void trace_job(struct swgpu_job *job, enum job_state state);
+void trace_job_preempted(struct swgpu_job *job);
+void trace_job_resumed(struct swgpu_job *job);
+void trace_queue_created(struct swgpu_queue *q);
 void trace_open(struct swgpu_device *dev);
 void trace_close(struct swgpu_device *dev);
 const char *job_state_name(enum job_state s);

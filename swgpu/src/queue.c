@@ -61,6 +61,7 @@ swgpu_queue_create(swgpu_context *ctx, swgpu_engine_class engine_class,
 	eng->runlist_len[priority]++;
 	dlist_add_tail(&q->ctx_link, &ctx->queues);
 	dlist_add_tail(&q->dev_link, &dev->queues);
+	trace_queue_created(q);
 	pthread_mutex_unlock(&dev->lock);
 	*out = q;
 	return SWGPU_OK;

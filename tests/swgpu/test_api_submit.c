@@ -375,7 +375,9 @@ test_two_devices(void **state)
 	}
 }
 
-/* SWGPU_TRACE / cfg.trace: every job's identity appears in the trace. */
+/* SWGPU_TRACE / cfg.trace: a JSON array (Chrome trace format) holding
+ * every job's slice, named ctx:queue:seqno (tests/scripts/check_trace.py
+ * checks the format itself). */
 static void
 test_trace_file(void **state)
 {
@@ -405,9 +407,11 @@ test_trace_file(void **state)
 	buf[n] = 0;
 	fclose(fp);
 	unlink(path);
+	assert_int_equal(buf[0], '[');
+	assert_non_null(strstr(buf, "\n]\n"));
 	for (int i = 1; i <= 3; i++) {
-		char id[32];
-		snprintf(id, sizeof(id), " 0:0:%d ", i);
+		char id[48];
+		snprintf(id, sizeof(id), "\"ph\":\"X\",\"name\":\"0:0:%d\"", i);
 		if (!strstr(buf, id))
 			fail_msg("trace lacks job%s:\n%s", id, buf);
 	}
