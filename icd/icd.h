@@ -202,8 +202,10 @@ struct icd_device {
 
 /* Open / close the swgpu device behind a physical device (instance.c
  * calls them at vkCreateInstance / vkDestroyInstance). */
+/* Physical device index of inst: the process's swgpu device of that
+ * index, shared with every other instance (physical_device.c). */
 VkResult icd_physical_device_init(struct icd_physical_device *pdev,
-                                  struct icd_instance *inst);
+                                  struct icd_instance *inst, uint32_t index);
 void icd_physical_device_finish(struct icd_physical_device *pdev);
 
 /* Vulkan "count + array" output: copies min(*count, n) elements, returns

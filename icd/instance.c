@@ -132,7 +132,8 @@ icd_CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
 
 	count = icd_physical_device_count_from_env();
 	for (uint32_t i = 0; i < count; i++) {
-		r = icd_physical_device_init(&inst->physical_devices[i], inst);
+		r = icd_physical_device_init(&inst->physical_devices[i], inst,
+		                             i);
 		if (r != VK_SUCCESS)
 			goto fail;
 		inst->physical_device_count = i + 1;

@@ -9,6 +9,7 @@
  * engine's own constants and capability query (swgpu.h "Shaders"); there
  * is no graphics engine, so graphics limits are the spec's minimums.
  */
+#include <pthread.h>
 #include <stdio.h>
 
 #include <spirv/unified1/spirv.h>
@@ -492,18 +493,66 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 	f->v13.privateData = VK_TRUE;
 }
 
+/*
+ * The software GPUs of the process: physical device i of every VkInstance
+ * is the same swgpu device (opened by the first instance, closed with the
+ * last), as a real GPU is one whatever instance looks at it — so memory
+ * one instance allocates shows in the budget another reads, and
+ * deviceUUID is the same. Configuration (SWGPU_*) is read when it opens.
+ */
+static pthread_mutex_t icd_gpus_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	swgpu_device *dev;
+	uint32_t refs;
+} icd_gpus[ICD_MAX_PHYSICAL_DEVICES];
+
+static swgpu_result
+icd_gpu_get(uint32_t index, swgpu_device **out)
+{
+	swgpu_result sr = SWGPU_OK;
+
+	pthread_mutex_lock(&icd_gpus_lock);
+	if (!icd_gpus[index].dev) {
+		swgpu_config cfg;
+		swgpu_config_init(&cfg);
+		sr = swgpu_device_open(&cfg, &icd_gpus[index].dev);
+		if (sr != SWGPU_OK)
+			icd_gpus[index].dev = NULL;
+	}
+	if (sr == SWGPU_OK) {
+		icd_gpus[index].refs++;
+		*out = icd_gpus[index].dev;
+	}
+	pthread_mutex_unlock(&icd_gpus_lock);
+	return sr;
+}
+
+static void
+icd_gpu_put(swgpu_device *dev)
+{
+	pthread_mutex_lock(&icd_gpus_lock);
+	for (uint32_t i = 0; i < ICD_MAX_PHYSICAL_DEVICES; i++) {
+		if (icd_gpus[i].dev != dev)
+			continue;
+		if (--icd_gpus[i].refs == 0) {
+			swgpu_device_close(dev);
+			icd_gpus[i].dev = NULL;
+		}
+		break;
+	}
+	pthread_mutex_unlock(&icd_gpus_lock);
+}
+
 VkResult
 icd_physical_device_init(struct icd_physical_device *pdev,
-                         struct icd_instance *inst)
+                         struct icd_instance *inst, uint32_t index)
 {
-	swgpu_config cfg;
 	swgpu_result sr;
 
 	memset(pdev, 0, sizeof(*pdev));
 	icd_object_init(&pdev->base, VK_OBJECT_TYPE_PHYSICAL_DEVICE);
 	pdev->instance = inst;
-	swgpu_config_init(&cfg);
-	sr = swgpu_device_open(&cfg, &pdev->swdev);
+	sr = icd_gpu_get(index, &pdev->swdev);
 	if (sr != SWGPU_OK) {
 		icd_log("cannot open swgpu device: %s", swgpu_result_str(sr));
 		pdev->swdev = NULL;
@@ -522,7 +571,8 @@ icd_physical_device_init(struct icd_physical_device *pdev,
 void
 icd_physical_device_finish(struct icd_physical_device *pdev)
 {
-	swgpu_device_close(pdev->swdev);
+	if (pdev->swdev)
+		icd_gpu_put(pdev->swdev);
 	pdev->swdev = NULL;
 }
 

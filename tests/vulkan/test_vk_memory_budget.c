@@ -7,7 +7,8 @@
  * heap 0 (VRAM outside the BAR window) and heap 2 (the window) share the
  * VRAM budget, heap 1 (SYSTEM) has its size. An allocation past the VRAM
  * budget succeeds by evicting to (or starting in) the system heap, whose
- * usage shows it (test_vk_memory_pressure goes further).
+ * usage shows it (test_vk_memory_pressure goes further). Usage is the
+ * GPU's: another VkInstance's allocations on it count too.
  */
 #include "vk_harness.h"
 
@@ -315,11 +316,103 @@ test_command_chunks_offered(struct vkh *h, struct vkh_device *d)
 	vkh_buffer_destroy(d, &rb);
 }
 
+/* Memory a second VkInstance allocates on the same physical device (same
+ * deviceUUID) shows in the usage the first instance reads: the budget is
+ * the GPU's, not one instance's (dEQP-VK.info.device_memory_budget_
+ * multi_instance). */
+static void
+test_second_instance_counts(struct vkh *h, struct vkh_device *d)
+{
+	const VkDeviceSize size = 16 * MIB;
+	VkPhysicalDeviceIDProperties id = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES,
+	};
+	VkPhysicalDeviceProperties2 p2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+		.pNext = &id,
+	};
+	VkApplicationInfo app = {
+		.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+		.apiVersion = VK_API_VERSION_1_1,
+	};
+	VkInstanceCreateInfo ici = {
+		.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+		.pApplicationInfo = &app,
+	};
+	VkPhysicalDeviceMemoryBudgetPropertiesEXT b0, b1, b2;
+	VkPhysicalDevice phys[8], other = VK_NULL_HANDLE;
+	uint32_t n = 8;
+	VkInstance inst2;
+	(void)d;
+
+	if (!h->is_swgpu && !has_budget_ext(h)) {
+		vkh_skip(h, "driver has no VK_EXT_memory_budget");
+		return;
+	}
+	vkGetPhysicalDeviceProperties2(h->phys, &p2);
+	uint8_t uuid[VK_UUID_SIZE];
+	memcpy(uuid, id.deviceUUID, VK_UUID_SIZE);
+	VKH_CHECK_VK(h, vkCreateInstance(&ici, NULL, &inst2));
+	VKH_CHECK(h, vkEnumeratePhysicalDevices(inst2, &n, phys) >= 0);
+	for (uint32_t i = 0; i < n && !other; i++) {
+		vkGetPhysicalDeviceProperties2(phys[i], &p2);
+		if (!memcmp(id.deviceUUID, uuid, VK_UUID_SIZE))
+			other = phys[i];
+	}
+	VKH_CHECK_MSG(h, other, "no physical device of the second instance "
+	              "has the first one's deviceUUID");
+	if (!other) {
+		vkDestroyInstance(inst2, NULL);
+		return;
+	}
+	int type = vkh_memtype_device_local(h, ~0u);
+	VKH_CHECK(h, type >= 0);
+	uint32_t heap = h->mem.memoryTypes[type].heapIndex;
+	float prio = 1.0f;
+	VkDeviceQueueCreateInfo qci = {
+		.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+		.queueFamilyIndex = 0,
+		.queueCount = 1,
+		.pQueuePriorities = &prio,
+	};
+	VkDeviceCreateInfo dci = {
+		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+		.queueCreateInfoCount = 1,
+		.pQueueCreateInfos = &qci,
+	};
+	VkMemoryAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = size,
+		.memoryTypeIndex = (uint32_t)type,
+	};
+	VkDevice dev2;
+	VkDeviceMemory mem;
+
+	VKH_CHECK_VK(h, vkCreateDevice(other, &dci, NULL, &dev2));
+	query(h, &b0);
+	VKH_CHECK_VK(h, vkAllocateMemory(dev2, &ai, NULL, &mem));
+	query(h, &b1);
+	vkFreeMemory(dev2, mem, NULL);
+	query(h, &b2);
+	vkDestroyDevice(dev2, NULL);
+	vkDestroyInstance(inst2, NULL);
+	printf("  heap %u usage seen by the first instance: %llu -> %llu "
+	       "-> %llu (16 MiB allocated and freed by the second)\n", heap,
+	       (unsigned long long)b0.heapUsage[heap],
+	       (unsigned long long)b1.heapUsage[heap],
+	       (unsigned long long)b2.heapUsage[heap]);
+	VKH_CHECK(h, b1.heapUsage[heap] >= b0.heapUsage[heap] + size);
+	if (h->is_swgpu) /* exact on swgpu: page-rounded, nothing else */
+		VKH_CHECK(h, b1.heapUsage[heap] == b0.heapUsage[heap] + size &&
+		             b2.heapUsage[heap] == b0.heapUsage[heap]);
+}
+
 static const struct vkh_test tests[] = {
 	{ "extension_offered", test_extension_offered, 1, 0 },
 	{ "usage_moves_exactly", test_usage_moves_exactly, 1, 0 },
 	{ "budget_matches_env", test_budget_matches_env, 1, 0 },
 	{ "command_chunks_offered", test_command_chunks_offered, 1, 0 },
+	{ "second_instance_counts", test_second_instance_counts, 1, 0 },
 };
 
 int
