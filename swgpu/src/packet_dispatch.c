@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <swgpu/swgpu_format.h>
 #include <swgpu/swgpu_packet.h>
 
 #include "shader/shader.h"
@@ -42,7 +43,107 @@ helper_main(void *arg)
 	return NULL;
 }
 
-/* Resolve every buffer the shader uses. Read lock held. */
+/* A format a storage image or texel buffer may have: one the engine
+ * decodes and encodes, in 32-bit (or narrower) channels. */
+static bool
+image_format_ok(const swgpu_format_info *fi, uint32_t elem)
+{
+	if (!fi || (fi->caps & (SWGPU_FORMAT_CAP_DECODE |
+	                        SWGPU_FORMAT_CAP_ENCODE)) !=
+	           (SWGPU_FORMAT_CAP_DECODE | SWGPU_FORMAT_CAP_ENCODE) ||
+	    fi->block_bytes != elem)
+		return false;
+	for (uint32_t c = 0; c < 4; c++)
+		if (fi->bit_width[c] > 32)
+			return false;
+	return fi->blit_class == SWGPU_BLIT_CLASS_FLOAT ||
+	       fi->blit_class == SWGPU_BLIT_CLASS_UINT ||
+	       fi->blit_class == SWGPU_BLIT_CLASS_SINT;
+}
+
+/* An image or texel buffer descriptor (raw: SWGPU_DESCRIPTOR_SIZE
+ * bytes at dva) into binding slot i: shape, format and the memory it
+ * spans. Read lock held. */
+static bool
+bind_image(struct exec_env *env, const struct pkt *p,
+           const struct ir_buffer *b, const uint8_t *raw, uint64_t dva,
+           struct ir_dispatch *d, uint32_t i)
+{
+	struct ir_image_binding *im = &d->images[i];
+	uint32_t access = SWGPU_VA_READ | (b->writable ? SWGPU_VA_WRITE : 0);
+	uint32_t type, format;
+	uint64_t va, span;
+
+	memcpy(&type, raw, 4);
+	memcpy(&format, raw + 4, 4);
+	memset(im, 0, sizeof(*im));
+	if (b->kind == IR_RES_TEXEL_BUFFER) {
+		struct swgpu_descriptor_texel_buffer t;
+
+		memcpy(&t, raw, sizeof(t));
+		if (!t.va || !t.range || !t.element_size)
+			return true;   /* null descriptor */
+		im->view_type = UINT32_MAX;
+		im->elem = t.element_size;
+		im->width = (uint32_t)(t.range / t.element_size < UINT32_MAX
+		                       ? t.range / t.element_size : UINT32_MAX);
+		im->height = im->depth = im->layers = 1;
+		va = t.va;
+		span = t.range;
+	} else {
+		struct swgpu_descriptor_image t;
+
+		memcpy(&t, raw, sizeof(t));
+		if (!t.va)
+			return true;
+		im->view_type = t.view_type;
+		im->width = t.width;
+		im->height = t.height;
+		im->depth = t.depth;
+		im->layers = t.layers;
+		im->row_pitch = t.row_pitch;
+		im->slice_pitch = t.slice_pitch;
+		im->elem = t.element_size;
+		va = t.va;
+		uint64_t slices = t.view_type == 2 ? t.depth : t.layers;
+		span = !t.width || !t.height || !slices ? 0 :
+		       (slices - 1) * t.slice_pitch +
+		       (uint64_t)(t.height - 1) * t.row_pitch +
+		       (uint64_t)t.width * t.element_size;
+		if (t.view_type > 6 || t.width > SWGPU_SHADER_MAX_IMAGE_DIM ||
+		    t.height > SWGPU_SHADER_MAX_IMAGE_DIM ||
+		    t.depth > SWGPU_SHADER_MAX_IMAGE_DIM ||
+		    t.layers > SWGPU_SHADER_MAX_IMAGE_DIM)
+			return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, dva,
+			                   "image descriptor at 0x%llx: bad "
+			                   "view type %u or size %ux%ux%u, "
+			                   "%u layers",
+			                   (unsigned long long)dva, t.view_type,
+			                   t.width, t.height, t.depth, t.layers);
+	}
+	im->fmt = swgpu_format_get_info(format);
+	if (type != b->desc_type || !image_format_ok(im->fmt, im->elem))
+		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, dva,
+		                   "descriptor at 0x%llx: type %u format %u "
+		                   "(%u-byte texels) where the shader needs a "
+		                   "type %u descriptor of a storage format",
+		                   (unsigned long long)dva, type, format,
+		                   im->elem, b->desc_type);
+	im->domain = im->fmt->blit_class;
+	im->decode = format_decoder(im->fmt);
+	im->encode = format_encoder(im->fmt);
+	if (!span)
+		return true;
+	d->buffers[i].ptr = vaspace_translate(env->vs, va, span, access);
+	if (!d->buffers[i].ptr)
+		return page_fault(env, p, va, span, access);
+	d->buffers[i].range = span;
+	d->buffers[i].img = im;
+	return true;
+}
+
+/* Resolve every buffer, image and texel buffer the shader uses. Read
+ * lock held. */
 static bool
 bind_buffers(struct exec_env *env, const struct pkt *p,
              const struct ir_program *prog, const struct swgpu_bind_table *bt,
@@ -58,6 +159,7 @@ bind_buffers(struct exec_env *env, const struct pkt *p,
 
 		d->buffers[i].ptr = NULL;
 		d->buffers[i].range = 0;
+		d->buffers[i].img = NULL;
 		if (!b->used || !set_va)
 			continue;
 		dva = set_va + b->desc_offset;
@@ -66,6 +168,14 @@ bind_buffers(struct exec_env *env, const struct pkt *p,
 		if (!src)
 			return page_fault(env, p, dva, SWGPU_DESCRIPTOR_SIZE,
 			                  SWGPU_VA_READ);
+		if (b->kind != IR_RES_BUFFER) {
+			uint8_t raw[SWGPU_DESCRIPTOR_SIZE];
+
+			memcpy(raw, src, sizeof(raw));
+			if (!bind_image(env, p, b, raw, dva, d, i))
+				return false;
+			continue;
+		}
 		memcpy(&desc, src, sizeof(desc));
 		if (desc.type == SWGPU_DESCRIPTOR_NONE || !desc.va ||
 		    !desc.range)

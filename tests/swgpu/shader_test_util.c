@@ -108,17 +108,24 @@ st_dispatch(struct st_env *e, swgpu_shader *s, const uint64_t *ranges,
             const void *push, uint32_t push_size, uint32_t gx, uint32_t gy,
             uint32_t gz)
 {
-	struct swgpu_bind_table bt;
-	uint32_t *p;
-	swgpu_ib ib;
-
-	memset(&bt, 0, sizeof(bt));
 	memset(e->desc.cpu, 0, 4096);
 	for (uint32_t i = 0; i < e->nbufs; i++)
 		swgpu_write_buffer_descriptor(
 			e->desc.cpu + i * SWGPU_DESCRIPTOR_SIZE,
 			SWGPU_DESCRIPTOR_STORAGE_BUFFER, e->bufs[i].va,
 			ranges ? ranges[i] : e->bufs[i].size);
+	return st_dispatch_desc(e, s, push, push_size, gx, gy, gz);
+}
+
+swgpu_result
+st_dispatch_desc(struct st_env *e, swgpu_shader *s, const void *push,
+                 uint32_t push_size, uint32_t gx, uint32_t gy, uint32_t gz)
+{
+	struct swgpu_bind_table bt;
+	uint32_t *p;
+	swgpu_ib ib;
+
+	memset(&bt, 0, sizeof(bt));
 	bt.set_va[0] = e->desc.va;
 	if (push)
 		memcpy(bt.push_constants, push, push_size);

@@ -50,6 +50,12 @@ swgpu_result st_dispatch(struct st_env *e, swgpu_shader *s,
                          uint32_t push_size, uint32_t gx, uint32_t gy,
                          uint32_t gz);
 
+/* The same with the descriptors already in e->desc (the caller wrote
+ * them: images, texel buffers). */
+swgpu_result st_dispatch_desc(struct st_env *e, swgpu_shader *s,
+                              const void *push, uint32_t push_size,
+                              uint32_t gx, uint32_t gy, uint32_t gz);
+
 static inline float
 st_f(uint32_t u)
 {

@@ -220,9 +220,9 @@ test_malformed_spirv(void **state)
 		                  sizeof(err)) == SWGPU_OK)
 			swgpu_shader_destroy(s);
 	}
-	/* valid SPIR-V the engine does not support */
+	/* valid SPIR-V the engine does not support: texture sampling */
 	expect_reject(&e, sh_unsupported_spv, sizeof(sh_unsupported_spv),
-	              SWGPU_ERR_UNSUPPORTED, "capability");
+	              SWGPU_ERR_UNSUPPORTED, "sampling");
 	free(copy);
 	st_fini(&e);
 }

@@ -507,6 +507,10 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 			LANES(D[l].u = v);
 			break;
 		}
+		case IR_IMGLD: case IR_IMGST: case IR_IMGATOM:
+		case IR_IMGSIZE:
+			interp_image(e, d, in, full);
+			break;
 		case IR_FENCE:
 #if defined(__SANITIZE_THREAD__)
 			/* gcc's TSan rejects standalone fences; a seq_cst

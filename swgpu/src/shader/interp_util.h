@@ -47,6 +47,10 @@ void interp_f64(struct ir_exec *e, const struct ir_instr *in, bool full);
 void interp_int64(struct ir_exec *e, const struct ir_dispatch *d,
                   const struct ir_instr *in, bool full);
 
+/* Storage images and texel buffers (interp_image.c). */
+void interp_image(struct ir_exec *e, const struct ir_dispatch *d,
+                  const struct ir_instr *in, bool full);
+
 /* Half-float conversions (interp.c). */
 uint16_t interp_f32_to_f16(float f);
 float interp_f16_to_f32(uint16_t h);

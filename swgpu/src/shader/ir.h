@@ -24,6 +24,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "format.h"   /* swgpu/src/format.h: texel conversions */
+
 typedef union lane {
 	uint32_t u;
 	int32_t i;
@@ -104,6 +106,13 @@ enum ir_op {
 	IR_LDBUFN,       /* dst = buf[..][a + imm] */
 	IR_STBUFN,       /* buf[..][a + imm] = low bytes of b */
 	IR_LDPUSHN,      /* dst = push[a + imm] */
+	/* storage images and texel buffers (interp_image.c): resource
+	 * aux + reg d (d < imm, the descriptor array's length), texel at
+	 * the coordinates in the 3 consecutive registers from a */
+	IR_IMGLD,        /* dst..dst+3 = texel */
+	IR_IMGST,        /* texel = b..b+3 */
+	IR_IMGATOM,      /* dst = atomic aux2(texel word, b, c) */
+	IR_IMGSIZE,      /* dst = size component aux2 */
 	IR_FENCE,        /* memory barrier */
 	/* subgroups (32 lanes); aux2 = group operation for reductions */
 	IR_ELECT, IR_VALL, IR_VANY, IR_VALLEQ, IR_BCAST, IR_BCASTFIRST,
@@ -190,13 +199,23 @@ enum ir_builtin_reg {
 	IR_REG_FIRST_FREE = 41,
 };
 
-/* A storage or uniform buffer the shader reaches (one descriptor). */
+/* What a resource slot holds. */
+enum ir_resource {
+	IR_RES_BUFFER = 0,         /* uniform or storage buffer */
+	IR_RES_IMAGE,              /* storage image */
+	IR_RES_TEXEL_BUFFER,       /* uniform or storage texel buffer */
+};
+
+/* A resource the shader reaches (one descriptor): a storage or uniform
+ * buffer, a storage image or a texel buffer. */
 struct ir_buffer {
 	uint32_t set;
 	uint32_t desc_offset;      /* bytes into the set's memory */
 	uint32_t dynamic_index;    /* UINT32_MAX: not dynamic */
-	bool writable;             /* storage buffer */
+	bool writable;             /* storage buffer, image, texel buffer */
 	bool used;
+	uint8_t kind;              /* enum ir_resource */
+	uint8_t desc_type;         /* swgpu_descriptor_type expected */
 };
 
 #define IR_MAX_BUFFERS 255u
@@ -225,14 +244,31 @@ struct ir_program {
 void ir_program_free(struct ir_program *p);
 
 /* Resources of one dispatch, resolved by the DISPATCH packet. */
+struct ir_image_binding;
 struct ir_buffer_binding {
 	uint8_t *ptr;              /* NULL: null descriptor */
 	uint64_t range;            /* bytes */
+	/* Images and texel buffers: their shape and format. */
+	const struct ir_image_binding *img;
+};
+
+/* A storage image (or texel buffer: height, depth, layers 1) as the
+ * interpreter addresses it; format conversions from format.h. */
+struct ir_image_binding {
+	uint32_t view_type;        /* VkImageViewType; texel buffer: ~0 */
+	uint32_t width, height, depth, layers;
+	uint32_t row_pitch, elem;
+	uint64_t slice_pitch;      /* between 3D slices or layers */
+	uint32_t domain;           /* swgpu_blit_class: FLOAT, UINT, SINT */
+	const swgpu_format_info *fmt;
+	format_decode_fn decode;
+	format_encode_fn encode;
 };
 
 struct ir_dispatch {
 	const struct ir_program *prog;
 	struct ir_buffer_binding buffers[IR_MAX_BUFFERS];
+	struct ir_image_binding images[IR_MAX_BUFFERS];
 	uint8_t push[256];
 	uint32_t groups[3];        /* group counts */
 	uint32_t base[3];          /* base group */

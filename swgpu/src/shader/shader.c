@@ -44,7 +44,10 @@ swgpu_shader_descriptor_type_supported(swgpu_descriptor_type type)
 	return type == SWGPU_DESCRIPTOR_UNIFORM_BUFFER ||
 	       type == SWGPU_DESCRIPTOR_STORAGE_BUFFER ||
 	       type == SWGPU_DESCRIPTOR_UNIFORM_BUFFER_DYNAMIC ||
-	       type == SWGPU_DESCRIPTOR_STORAGE_BUFFER_DYNAMIC;
+	       type == SWGPU_DESCRIPTOR_STORAGE_BUFFER_DYNAMIC ||
+	       type == SWGPU_DESCRIPTOR_UNIFORM_TEXEL_BUFFER ||
+	       type == SWGPU_DESCRIPTOR_STORAGE_TEXEL_BUFFER ||
+	       type == SWGPU_DESCRIPTOR_STORAGE_IMAGE;
 }
 
 static void

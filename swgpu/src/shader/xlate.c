@@ -306,6 +306,19 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityStorageBuffer16BitAccess,
 	SpvCapabilityUniformAndStorageBuffer16BitAccess,
 	SpvCapabilityStoragePushConstant16,
+	/* storage images and texel buffers (xlate_image.c): the format
+	 * comes from the descriptor, so any declared format or none */
+	SpvCapabilityImage1D, SpvCapabilityImageBuffer,
+	SpvCapabilitySampledBuffer, SpvCapabilityImageQuery,
+	SpvCapabilityStorageImageExtendedFormats,
+	SpvCapabilityStorageImageReadWithoutFormat,
+	SpvCapabilityStorageImageWriteWithoutFormat,
+	SpvCapabilityStorageImageArrayDynamicIndexing,
+	SpvCapabilityUniformTexelBufferArrayDynamicIndexing,
+	SpvCapabilityStorageTexelBufferArrayDynamicIndexing,
+	SpvCapabilityStorageImageArrayNonUniformIndexing,
+	SpvCapabilityUniformTexelBufferArrayNonUniformIndexing,
+	SpvCapabilityStorageTexelBufferArrayNonUniformIndexing,
 };
 
 bool
@@ -452,8 +465,8 @@ type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvOpTypeImage:
 	case SpvOpTypeSampler:
 	case SpvOpTypeSampledImage:
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-		        "image and sampler types are not supported");
+		xl_image_type(x, in, wc, t);
+		break;
 	default:
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "unsupported type opcode %u",
 		        op);

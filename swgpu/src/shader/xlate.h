@@ -23,11 +23,15 @@
 enum xkind {
 	XK_NONE = 0, XK_TYPE, XK_CONST, XK_VALUE, XK_PTR, XK_FUNC, XK_LABEL,
 	XK_EXTINST, XK_STRING, XK_IGNORED,
+	XK_IMAGE,                /* a loaded image: ptr names its slot(s) */
 };
 
 /* Where a pointer points. Units: bytes for BUF/PUSH/SHARED, registers
- * (slots) for PRIV/INPUT. */
-enum xspace { XS_BUF, XS_PUSH, XS_SHARED, XS_PRIV, XS_INPUT };
+ * (slots) for PRIV/INPUT. IMAGE: an image variable (slot, nslots,
+ * desc_array, desc_idx as for BUF); TEXEL: a texel of one
+ * (OpImageTexelPointer), off = first of 3 coordinate registers. */
+enum xspace { XS_BUF, XS_PUSH, XS_SHARED, XS_PRIV, XS_INPUT, XS_IMAGE,
+              XS_TEXEL };
 
 struct xtype {
 	uint32_t op;             /* SpvOpType* */
@@ -183,6 +187,25 @@ void xl_store_regs(struct xl *x, const struct xptr *p, const uint32_t *regs,
 void xl_array_length(struct xl *x, const uint32_t *in, uint32_t wc);
 struct xptr *xl_ptr(struct xl *x, uint32_t id);
 void xl_mark_used(struct xl *x, const struct xptr *p);
+/* id becomes a pointer (kind XK_PTR) or a loaded image (XK_IMAGE). */
+void xl_set_ptr(struct xl *x, uint32_t id, uint32_t type,
+                const struct xptr *p, uint8_t kind);
+/* Resource slots for count descriptors of binding b (set, binding:
+ * for messages); returns the first. */
+const swgpu_shader_binding *xl_find_binding(struct xl *x, uint32_t set,
+                                            uint32_t binding);
+uint32_t xl_add_slots(struct xl *x, const swgpu_shader_binding *b,
+                      uint32_t count, uint8_t kind, bool writable);
+/* xlate_image.c: image, sampler and sampled image types, image
+ * variables (UniformConstant), loads of them, and the image
+ * instructions (false if in is not one) */
+void xl_image_type(struct xl *x, const uint32_t *in, uint32_t wc,
+                   struct xtype *t);
+void xl_image_var(struct xl *x, uint32_t id, uint32_t ptr_type,
+                  uint32_t pointee);
+void xl_image_load(struct xl *x, uint32_t type, uint32_t result,
+                   const struct xptr *p);
+bool xl_image_op(struct xl *x, const uint32_t *in, uint32_t wc);
 /* xlate_atomic.c */
 void xl_atomic(struct xl *x, const uint32_t *in, uint32_t wc);
 void xl_init_privates(struct xl *x);

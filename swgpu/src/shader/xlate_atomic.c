@@ -25,6 +25,34 @@ atomic_operand(struct xl *x, uint32_t id, bool wide)
 	return r;
 }
 
+/* An atomic on a storage image / texel buffer texel (32-bit formats). */
+static void
+image_atomic(struct xl *x, const uint32_t *in, const struct xptr *p,
+             uint32_t kind, uint32_t value_id, uint32_t cmp_id)
+{
+	uint32_t op = in[0] & 0xffff, value = 0, cmp = 0, dst = 0, k;
+
+	if (xl_type(x, p->type)->scalars != 1)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "image atomics only on 32-bit texels");
+	if (value_id)
+		value = atomic_operand(x, value_id, false);
+	else if (op == SpvOpAtomicIIncrement || op == SpvOpAtomicIDecrement)
+		value = xl_const_reg(x, 1);
+	if (cmp_id)
+		cmp = atomic_operand(x, cmp_id, false);
+	if (op != SpvOpAtomicStore) {
+		dst = xl_new_regs(x, 1);
+		xl_set_val(x, in[2], in[1], &dst, 1);
+	}
+	k = xl_emit(x, IR_IMGATOM, dst, p->off, value, cmp);
+	xl_instr(x, k)->d = p->desc_idx;
+	xl_instr(x, k)->imm = p->desc_idx ? p->nslots : 0;
+	xl_instr(x, k)->aux = (uint8_t)p->slot;
+	xl_instr(x, k)->aux2 = (uint8_t)kind;
+	x->p->uses_atomics = true;
+}
+
 void
 xl_atomic(struct xl *x, const uint32_t *in, uint32_t wc)
 {
@@ -82,6 +110,10 @@ xl_atomic(struct xl *x, const uint32_t *in, uint32_t wc)
 	}
 	p = *xl_ptr(x, ptr_id);
 	xl_mark_used(x, &p);
+	if (p.space == XS_TEXEL) {
+		image_atomic(x, in, &p, kind, value_id, cmp_id);
+		return;
+	}
 	wide = xl_type(x, p.type)->scalars == 2 &&
 	       xl_type(x, p.type)->op == SpvOpTypeInt;
 	if ((xl_type(x, p.type)->scalars != 1 && !wide) ||

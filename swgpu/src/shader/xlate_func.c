@@ -307,7 +307,7 @@ body_instr(struct xl *x, struct xfstate *fs, const uint32_t *in, uint32_t wc,
 	default:
 		break;
 	}
-	if (!xl_value_op(x, in, wc))
+	if (!xl_image_op(x, in, wc) && !xl_value_op(x, in, wc))
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 		        "unsupported opcode %u (or malformed instruction) at "
 		        "word %u", op, (uint32_t)(in - x->w));
@@ -336,7 +336,7 @@ translate_function(struct xl *x, uint32_t func, const uint32_t *args,
 				xl_fail(x, SWGPU_ERR_INVALID_ARG,
 				        "bad function parameter");
 			d = xl_id(x, args[nparam]);
-			if (d->kind == XK_PTR) {
+			if (d->kind == XK_PTR || d->kind == XK_IMAGE) {
 				*xl_id(x, in[2]) = *d;
 			} else {
 				uint32_t n;

@@ -44,17 +44,24 @@ xl_ptr(struct xl *x, uint32_t id)
 	return &x->ptrs[d->ptr];
 }
 
-static void
-set_ptr(struct xl *x, uint32_t id, uint32_t ptr_type, const struct xptr *p)
+void
+xl_set_ptr(struct xl *x, uint32_t id, uint32_t type, const struct xptr *p,
+           uint8_t kind)
 {
 	struct xid *d = xl_id(x, id);
 
 	x->ptrs = xl_grow(x, x->ptrs, &x->capptrs, x->nptrs + 1,
 	                  sizeof(*x->ptrs));
 	x->ptrs[x->nptrs] = *p;
-	d->kind = XK_PTR;
-	d->type = ptr_type;
+	d->kind = kind;
+	d->type = type;
 	d->ptr = x->nptrs++;
+}
+
+static void
+set_ptr(struct xl *x, uint32_t id, uint32_t ptr_type, const struct xptr *p)
+{
+	xl_set_ptr(x, id, ptr_type, p, XK_PTR);
 }
 
 static uint32_t
@@ -63,8 +70,8 @@ unit_scale(const struct xptr *p)
 	return p->space == XS_SHARED ? 4 : 1;
 }
 
-static const swgpu_shader_binding *
-find_binding(struct xl *x, uint32_t set, uint32_t binding)
+const swgpu_shader_binding *
+xl_find_binding(struct xl *x, uint32_t set, uint32_t binding)
 {
 	for (uint32_t i = 0; i < x->info->binding_count; i++) {
 		const swgpu_shader_binding *b = &x->info->bindings[i];
@@ -83,7 +90,6 @@ buffer_var(struct xl *x, uint32_t id, uint32_t ptr_type, uint32_t pointee,
 	const struct xtype *t = xl_type(x, pointee);
 	const struct xid *bd;
 	const swgpu_shader_binding *b;
-	struct ir_program *p = x->p;
 	struct xptr ptr = { 0 };
 	uint32_t count = 1, block = pointee;
 	bool storage_buf;
@@ -101,7 +107,7 @@ buffer_var(struct xl *x, uint32_t id, uint32_t ptr_type, uint32_t pointee,
 	if (!d->has_set || !d->has_binding)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG,
 		        "buffer variable %u without set/binding", id);
-	b = find_binding(x, d->set, d->binding);
+	b = xl_find_binding(x, d->set, d->binding);
 	if (b && t->op == SpvOpTypeRuntimeArray)
 		count = b->count;    /* the layout sizes runtime arrays */
 	if (!b) {
@@ -131,36 +137,49 @@ buffer_var(struct xl *x, uint32_t id, uint32_t ptr_type, uint32_t pointee,
 		        "binding (set %u, binding %u): layout type %u does not "
 		        "match the shader's %s buffer", d->set, d->binding,
 		        b->type, storage_buf ? "storage" : "uniform");
+	ptr.slot = xl_add_slots(x, b, count, IR_RES_BUFFER, storage_buf);
+	ptr.space = XS_BUF;
+	ptr.explicit_layout = true;
+	ptr.desc_array = t->op != SpvOpTypeStruct;
+	ptr.type = pointee;
+	ptr.nslots = count;
+	ptr.comp_stride = 4;
+	ptr.writable = storage_buf;
+	set_ptr(x, id, ptr_type, &ptr);
+}
+
+uint32_t
+xl_add_slots(struct xl *x, const swgpu_shader_binding *b, uint32_t count,
+             uint8_t kind, bool writable)
+{
+	struct ir_program *p = x->p;
+	uint32_t first = p->nbuffers;
+
 	if (p->nbuffers + count > IR_MAX_BUFFERS)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "too many buffers");
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "too many buffers, images and texel buffers");
 	p->buffers = realloc(p->buffers,
 	                     (p->nbuffers + count) * sizeof(*p->buffers));
 	if (!p->buffers)
 		xl_fail(x, SWGPU_ERR_NO_HOST_MEMORY, "out of memory");
 	for (uint32_t i = 0; i < count; i++) {
-		struct ir_buffer *ib = &p->buffers[p->nbuffers + i];
+		struct ir_buffer *ib = &p->buffers[first + i];
 		bool dyn = b->type == SWGPU_DESCRIPTOR_STORAGE_BUFFER_DYNAMIC ||
 		           b->type == SWGPU_DESCRIPTOR_UNIFORM_BUFFER_DYNAMIC;
 
+		memset(ib, 0, sizeof(*ib));
 		ib->set = b->set;
 		ib->desc_offset = b->offset + i * SWGPU_DESCRIPTOR_SIZE;
 		ib->dynamic_index = dyn ? b->dynamic_index + i : UINT32_MAX;
 		if (dyn && b->dynamic_index + i >= SWGPU_BIND_TABLE_MAX_DYNAMIC)
 			xl_fail(x, SWGPU_ERR_INVALID_ARG,
 			        "dynamic index over the limit");
-		ib->writable = storage_buf;
-		ib->used = false;
+		ib->writable = writable;
+		ib->kind = kind;
+		ib->desc_type = (uint8_t)b->type;
 	}
-	ptr.space = XS_BUF;
-	ptr.explicit_layout = true;
-	ptr.desc_array = t->op != SpvOpTypeStruct;
-	ptr.type = pointee;
-	ptr.slot = p->nbuffers;
-	ptr.nslots = count;
-	ptr.comp_stride = 4;
-	ptr.writable = storage_buf;
 	p->nbuffers += count;
-	set_ptr(x, id, ptr_type, &ptr);
+	return first;
 }
 
 static uint32_t
@@ -213,6 +232,9 @@ xl_global_var(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvStorageClassStorageBuffer:
 	case SpvStorageClassUniform:
 		buffer_var(x, id, in[1], pointee, storage);
+		return;
+	case SpvStorageClassUniformConstant:
+		xl_image_var(x, id, in[1], pointee);
 		return;
 	case SpvStorageClassPushConstant:
 		ptr.space = XS_PUSH;
@@ -595,7 +617,8 @@ ptr_offsets(struct xl *x, const struct xptr *p, uint32_t *n, uint32_t **nb)
 void
 xl_mark_used(struct xl *x, const struct xptr *p)
 {
-	if (p->space == XS_BUF) {
+	if (p->space == XS_BUF || p->space == XS_IMAGE ||
+	    p->space == XS_TEXEL) {
 		if (p->unbound)
 			xl_fail(x, SWGPU_ERR_INVALID_ARG,
 			        "binding (set %u, binding %u) used by the shader "
@@ -614,6 +637,10 @@ xl_load(struct xl *x, uint32_t type, uint32_t result, uint32_t ptr_id)
 	struct xptr p = *xl_ptr(x, ptr_id);
 	uint32_t n, *offs, *regs, *nb;
 
+	if (p.space == XS_IMAGE) {
+		xl_image_load(x, type, result, &p);
+		return;
+	}
 	xl_mark_used(x, &p);
 	if (p.space == XS_INPUT)
 		for (uint32_t i = 0; i < p.nslots; i++)

@@ -1,12 +1,10 @@
 #version 450
-// Reads a storage image without a format (capability
-// StorageImageReadWithoutFormat): the engine does not support it,
-// creation must fail.
-#extension GL_EXT_shader_image_load_formatted : require
+// Samples a texture: the engine offers storage images and texel buffers
+// but no texture sampling, so creation must fail with a message.
 layout(local_size_x = 1) in;
-layout(set = 0, binding = 0) uniform image2D img;
+layout(set = 0, binding = 0) uniform sampler2D tex;
 layout(set = 0, binding = 1) buffer O { vec4 o[]; };
 void main()
 {
-	o[0] = imageLoad(img, ivec2(0));
+	o[0] = textureLod(tex, vec2(0.5), 0.0);
 }

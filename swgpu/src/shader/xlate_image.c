@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SPIR-V -> IR translator: storage images and texel buffers.
+ *
+ * An image variable (UniformConstant) is one resource slot per
+ * descriptor, like a buffer; loading it yields an XK_IMAGE id that names
+ * the slot (and the register indexing a descriptor array). Reads,
+ * writes, fetches from texel buffers, size queries and atomics through
+ * OpImageTexelPointer become IR_IMG* instructions on three coordinate
+ * registers (x, y, z: missing ones 0); the interpreter converts texels
+ * with the format the descriptor names, so the shader's declared image
+ * format does not matter (StorageImageRead/WriteWithoutFormat).
+ * Sampling (samplers, sampled images other than texel buffers) is not
+ * offered: those shaders fail to translate with a message.
+ */
+#include "xlate.h"
+
+#include <spirv/unified1/spirv.h>
+#include <swgpu/swgpu_packet.h>
+
+void
+xl_image_type(struct xl *x, const uint32_t *in, uint32_t wc,
+              struct xtype *t)
+{
+	uint32_t op = in[0] & 0xffff;
+
+	t->scalars = 0;
+	if (op == SpvOpTypeImage) {
+		if (wc < 9)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpTypeImage");
+		t->elem = in[2];          /* sampled type */
+		t->count = in[3];         /* Dim */
+		t->width = in[5];         /* Arrayed */
+		t->nmembers = in[6];      /* MS */
+		t->storage = in[7];       /* Sampled: 1 sampled, 2 storage */
+		t->members = in[8];       /* Image Format */
+	} else if (op == SpvOpTypeSampledImage) {
+		if (wc < 3)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG,
+			        "short OpTypeSampledImage");
+		t->elem = in[2];          /* image type */
+	}
+}
+
+/* The image type behind type (an image, or a sampled image of a texel
+ * buffer), its resource kind and descriptor type. */
+static void
+classify(struct xl *x, uint32_t type, uint32_t id, uint8_t *kind,
+         uint32_t *desc_type)
+{
+	const struct xtype *t = xl_type(x, type);
+
+	if (t->op == SpvOpTypeSampledImage) {
+		const struct xtype *img = xl_type(x, t->elem);
+
+		if (img->op != SpvOpTypeImage || img->count != SpvDimBuffer)
+			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+			        "variable %u: sampled images (texture "
+			        "sampling) are not supported; storage images "
+			        "and texel buffers are", id);
+		*kind = IR_RES_TEXEL_BUFFER;
+		*desc_type = SWGPU_DESCRIPTOR_UNIFORM_TEXEL_BUFFER;
+		return;
+	}
+	if (t->op == SpvOpTypeSampler)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: samplers are "
+		        "not supported (no texture sampling)", id);
+	if (t->op != SpvOpTypeImage)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "UniformConstant variable %u is not an image", id);
+	if (t->nmembers)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: multisampled "
+		        "images are not supported", id);
+	if (t->count == SpvDimBuffer) {
+		*kind = IR_RES_TEXEL_BUFFER;
+		*desc_type = t->storage == 2 ?
+		             SWGPU_DESCRIPTOR_STORAGE_TEXEL_BUFFER :
+		             SWGPU_DESCRIPTOR_UNIFORM_TEXEL_BUFFER;
+		return;
+	}
+	if (t->storage != 2)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: sampled images "
+		        "(texture sampling) are not supported; storage images "
+		        "and texel buffers are", id);
+	if (t->count != SpvDim1D && t->count != SpvDim2D &&
+	    t->count != SpvDim3D && t->count != SpvDimCube)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: image Dim %u "
+		        "not supported", id, t->count);
+	*kind = IR_RES_IMAGE;
+	*desc_type = SWGPU_DESCRIPTOR_STORAGE_IMAGE;
+}
+
+void
+xl_image_var(struct xl *x, uint32_t id, uint32_t ptr_type, uint32_t pointee)
+{
+	const struct xid *d = xl_id(x, id);
+	const struct xtype *t = xl_type(x, pointee);
+	const swgpu_shader_binding *b;
+	struct xptr ptr = { 0 };
+	uint32_t count = 1, elem = pointee, desc_type;
+	uint8_t kind;
+
+	if (t->op == SpvOpTypeArray || t->op == SpvOpTypeRuntimeArray) {
+		count = t->op == SpvOpTypeArray ? t->count : 0;
+		elem = t->elem;
+	}
+	classify(x, elem, id, &kind, &desc_type);
+	if (!d->has_set || !d->has_binding)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "image variable %u without set/binding", id);
+	ptr.space = XS_IMAGE;
+	ptr.desc_array = elem != pointee;
+	ptr.type = pointee;
+	ptr.set = d->set;
+	ptr.binding = d->binding;
+	b = xl_find_binding(x, d->set, d->binding);
+	if (b && t->op == SpvOpTypeRuntimeArray)
+		count = b->count;
+	if (!b) {
+		/* Fine unless the shader uses it. */
+		ptr.unbound = true;
+		ptr.nslots = count;
+		xl_set_ptr(x, id, ptr_type, &ptr, XK_PTR);
+		return;
+	}
+	if (b->set >= SWGPU_SHADER_MAX_SETS || count > b->count)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "binding (set %u, binding %u): bad set or count",
+		        d->set, d->binding);
+	if (b->type != desc_type)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "binding (set %u, binding %u): layout type %u, the "
+		        "shader's image needs %u", d->set, d->binding, b->type,
+		        desc_type);
+	ptr.writable = desc_type != SWGPU_DESCRIPTOR_UNIFORM_TEXEL_BUFFER;
+	ptr.slot = xl_add_slots(x, b, count, kind, ptr.writable);
+	ptr.nslots = count;
+	xl_set_ptr(x, id, ptr_type, &ptr, XK_PTR);
+}
+
+void
+xl_image_load(struct xl *x, uint32_t type, uint32_t result,
+              const struct xptr *p)
+{
+	if (p->desc_array)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "load of a whole image descriptor array");
+	xl_mark_used(x, p);
+	xl_set_ptr(x, result, type, p, XK_IMAGE);
+}
+
+static const struct xptr *
+image_of(struct xl *x, uint32_t id)
+{
+	const struct xid *d = xl_id(x, id);
+
+	if (d->kind != XK_IMAGE)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u is not an image", id);
+	return &x->ptrs[d->ptr];
+}
+
+/* Three consecutive registers holding the coordinates of id (an integer
+ * scalar or vector of up to 3 components; missing ones 0). */
+static uint32_t
+coords(struct xl *x, uint32_t id)
+{
+	uint32_t n, base = xl_new_regs(x, 3);
+	const uint32_t *r = xl_val(x, id, &n);
+
+	if (n < 1 || n > 3 || xl_type(x, xl_scalar_type(x, xl_id(x,
+	                                    id)->type))->op != SpvOpTypeInt)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "image coordinate %u is not 1-3 integers", id);
+	for (uint32_t c = 0; c < 3; c++)
+		xl_emit(x, IR_MOV, base + c, c < n ? r[c] : IR_REG_ZERO, 0, 0);
+	return base;
+}
+
+/* An IR_IMG* instruction on image p; returns its index. */
+static uint32_t
+emit_img(struct xl *x, uint32_t op, const struct xptr *p, uint32_t dst,
+         uint32_t a, uint32_t b, uint32_t c)
+{
+	uint32_t k = xl_emit(x, op, dst, a, b, c);
+	struct ir_instr *in = xl_instr(x, k);
+
+	in->d = p->desc_idx;
+	in->imm = p->desc_idx ? p->nslots : 0;
+	in->aux = (uint8_t)p->slot;
+	return k;
+}
+
+static void
+check_result(struct xl *x, uint32_t type, uint32_t max, const char *what)
+{
+	const struct xtype *t = xl_type(x, type);
+	const struct xtype *s = xl_type(x, xl_scalar_type(x, type));
+
+	if (t->scalars < 1 || t->scalars > max || s->width != 32)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "%s of type %u: only 1-%u "
+		        "32-bit components", what, type, max);
+}
+
+static void
+image_read(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	const struct xptr *p;
+	uint32_t dst, regs[4], n;
+
+	if (wc < 5)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short image read");
+	p = image_of(x, in[3]);
+	check_result(x, in[1], 4, "image read");
+	n = xl_type(x, in[1])->scalars;
+	dst = xl_new_regs(x, 4);
+	emit_img(x, IR_IMGLD, p, dst, coords(x, in[4]), 0, 0);
+	for (uint32_t c = 0; c < n; c++)
+		regs[c] = dst + c;
+	xl_set_val(x, in[2], in[1], regs, n);
+}
+
+static void
+image_write(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	const struct xptr *p;
+	uint32_t n, base, xyz;
+	const uint32_t *r;
+
+	if (wc < 4)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpImageWrite");
+	p = image_of(x, in[1]);
+	if (!p->writable)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "write to a uniform texel "
+		        "buffer");
+	xyz = coords(x, in[2]);
+	check_result(x, xl_id(x, in[3])->type, 4, "image write");
+	r = xl_val(x, in[3], &n);
+	base = xl_new_regs(x, 4);
+	for (uint32_t c = 0; c < 4; c++)
+		xl_emit(x, IR_MOV, base + c, c < n ? r[c] : IR_REG_ZERO, 0, 0);
+	emit_img(x, IR_IMGST, p, 0, xyz, base, 0);
+}
+
+static void
+image_size(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	const struct xptr *p;
+	uint32_t regs[3], n;
+
+	if (wc < 4)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpImageQuerySize");
+	p = image_of(x, in[3]);
+	check_result(x, in[1], 3, "image size");
+	n = xl_type(x, in[1])->scalars;
+	for (uint32_t c = 0; c < n; c++) {
+		regs[c] = xl_new_regs(x, 1);
+		xl_instr(x, emit_img(x, IR_IMGSIZE, p, regs[c], 0, 0, 0))
+			->aux2 = (uint8_t)c;
+	}
+	xl_set_val(x, in[2], in[1], regs, n);
+}
+
+static void
+texel_pointer(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	struct xptr p;
+	const struct xtype *pt;
+
+	if (wc < 6)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "short OpImageTexelPointer");
+	p = *xl_ptr(x, in[3]);
+	pt = xl_type(x, in[1]);
+	if (p.space != XS_IMAGE || p.desc_array ||
+	    pt->op != SpvOpTypePointer)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "OpImageTexelPointer %u: not a single image", in[2]);
+	if (!p.writable)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG,
+		        "atomic on a uniform texel buffer");
+	p.space = XS_TEXEL;
+	p.off = coords(x, in[4]);
+	p.type = pt->elem;
+	xl_set_ptr(x, in[2], in[1], &p, XK_PTR);
+}
+
+bool
+xl_image_op(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	switch (in[0] & 0xffff) {
+	case SpvOpImage:
+		if (wc < 4)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpImage");
+		xl_set_ptr(x, in[2], in[1], image_of(x, in[3]), XK_IMAGE);
+		return true;
+	case SpvOpImageRead:
+	case SpvOpImageFetch:
+		image_read(x, in, wc);
+		return true;
+	case SpvOpImageWrite:
+		image_write(x, in, wc);
+		return true;
+	case SpvOpImageQuerySize:
+		image_size(x, in, wc);
+		return true;
+	case SpvOpImageTexelPointer:
+		texel_pointer(x, in, wc);
+		return true;
+	case SpvOpSampledImage:
+	case SpvOpImageSampleImplicitLod: case SpvOpImageSampleExplicitLod:
+	case SpvOpImageSampleDrefImplicitLod:
+	case SpvOpImageSampleDrefExplicitLod:
+	case SpvOpImageSampleProjImplicitLod:
+	case SpvOpImageSampleProjExplicitLod:
+	case SpvOpImageGather: case SpvOpImageDrefGather:
+	case SpvOpImageQuerySizeLod: case SpvOpImageQueryLod:
+	case SpvOpImageQueryLevels: case SpvOpImageQuerySamples:
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "image instruction %u: "
+		        "texture sampling and sampled-image queries are not "
+		        "supported", in[0] & 0xffff);
+	default:
+		return false;
+	}
+}
