@@ -109,6 +109,10 @@ bo_switch(struct swgpu_mem *mem, struct swgpu_bo *bo, uint8_t *cpu,
 		                    (int32_t)bo->vs_refs[i].count :
 		                    -(int32_t)bo->vs_refs[i].count);
 		vaspace_write_unlock(bo->vs_refs[i].vs);
+		/* No job of these contexts runs (pins), so no packet holds
+		 * a pointer into the old bytes; wait anyway, cheaply, before
+		 * freeing them. */
+		vaspace_synchronize(bo->vs_refs[i].vs);
 	}
 	mem_backing_free(old, bo->size, old_mmapped);
 	if (res_debug(mem))

@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mem.h"
 #include "residency.h"
@@ -31,7 +32,14 @@ struct vmapping {
 };
 
 struct swgpu_vaspace {
+	/* The mapping array: held only while translating or changing it. */
 	pthread_rwlock_t lock;
+	/* Read sections (vaspace_read_lock): packets using translated
+	 * pointers, counted by the parity of the epoch they began in; an
+	 * unmap moves the epoch on and waits for the old parity to drain. */
+	atomic_uint users[2];
+	atomic_uint epoch;
+	pthread_mutex_t sync_lock;   /* one synchronize at a time */
 	uint64_t base;
 	uint64_t end;           /* exclusive, aligned down to align */
 	uint64_t align;
@@ -90,6 +98,10 @@ vaspace_create(uint64_t base, uint64_t size, uint32_t page_size,
 		                 "pthread_rwlock_init");
 	}
 	pthread_rwlockattr_destroy(&attr);
+	pthread_mutex_init(&vs->sync_lock, NULL);
+	atomic_init(&vs->users[0], 0);
+	atomic_init(&vs->users[1], 0);
+	atomic_init(&vs->epoch, 0);
 	vs->base = base;
 	vs->end = (base + size) & ~(align - 1);
 	vs->align = align;
@@ -115,6 +127,7 @@ vaspace_destroy(struct swgpu_vaspace *vs)
 	}
 	free(vs->maps);
 	pthread_rwlock_destroy(&vs->lock);
+	pthread_mutex_destroy(&vs->sync_lock);
 	free(vs);
 }
 
@@ -300,21 +313,53 @@ vaspace_unmap(struct swgpu_vaspace *vs, uint64_t va)
 		pthread_rwlock_unlock(&vs->lock);
 		if (res)
 			pthread_mutex_unlock(res);
+		/* Packets that may hold pointers into the range end first. */
+		vaspace_synchronize(vs);
 		bo_unref(bo);
 		return SWGPU_OK;
 	}
 }
 
+/* The parity a thread's read section counts in (one section at a time
+ * per thread). */
+static _Thread_local uint32_t section_parity;
+
 void
 vaspace_read_lock(struct swgpu_vaspace *vs)
 {
-	pthread_rwlock_rdlock(&vs->lock);
+	for (;;) {
+		uint32_t e = atomic_load(&vs->epoch);
+
+		atomic_fetch_add(&vs->users[e & 1], 1);
+		/* Counted in the epoch still current: a synchronize that
+		 * moved on before our increment waits for us, one that
+		 * moved on after it finds us in the new epoch's count or
+		 * already past its removal. */
+		if (atomic_load(&vs->epoch) == e) {
+			section_parity = e & 1;
+			return;
+		}
+		atomic_fetch_sub(&vs->users[e & 1], 1);
+	}
 }
 
 void
 vaspace_read_unlock(struct swgpu_vaspace *vs)
 {
-	pthread_rwlock_unlock(&vs->lock);
+	atomic_fetch_sub(&vs->users[section_parity], 1);
+}
+
+void
+vaspace_synchronize(struct swgpu_vaspace *vs)
+{
+	pthread_mutex_lock(&vs->sync_lock);
+	uint32_t e = atomic_fetch_add(&vs->epoch, 1);
+	/* Sections are one packet or one chunk of it: short. */
+	while (atomic_load(&vs->users[e & 1]) != 0) {
+		struct timespec ts = { 0, 10000 };
+		nanosleep(&ts, NULL);
+	}
+	pthread_mutex_unlock(&vs->sync_lock);
 }
 
 static const struct vmapping *
@@ -343,27 +388,33 @@ void *
 vaspace_translate(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
                   uint32_t access)
 {
+	pthread_rwlock_rdlock(&vs->lock);
 	const struct vmapping *m = lookup(vs, va, size, access);
-
-	return m ? m->bo->cpu + m->bo_offset + (va - m->va) : NULL;
+	void *p = m ? m->bo->cpu + m->bo_offset + (va - m->va) : NULL;
+	pthread_rwlock_unlock(&vs->lock);
+	return p;
 }
 
 void *
 vaspace_translate_ref(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
                       uint32_t access, struct swgpu_bo **bo_out)
 {
+	pthread_rwlock_rdlock(&vs->lock);
 	const struct vmapping *m = lookup(vs, va, size, access);
+	void *p = NULL;
 
-	if (!m)
-		return NULL;
-	bo_ref(m->bo);
-	*bo_out = m->bo;
-	return m->bo->cpu + m->bo_offset + (va - m->va);
+	if (m) {
+		bo_ref(m->bo);
+		*bo_out = m->bo;
+		p = m->bo->cpu + m->bo_offset + (va - m->va);
+	}
+	pthread_rwlock_unlock(&vs->lock);
+	return p;
 }
 
-const char *
-vaspace_fault_reason(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
-                     uint32_t access, uint64_t *fault_va)
+static const char *
+fault_reason_locked(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
+                    uint32_t access, uint64_t *fault_va)
 {
 	int64_t i = find_le(vs, va);
 
@@ -384,6 +435,16 @@ vaspace_fault_reason(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
 	if ((access & SWGPU_VA_READ) && !(m->flags & SWGPU_VA_READ))
 		return "write-only";
 	return "mapped";
+}
+
+const char *
+vaspace_fault_reason(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
+                     uint32_t access, uint64_t *fault_va)
+{
+	pthread_rwlock_rdlock(&vs->lock);
+	const char *r = fault_reason_locked(vs, va, size, access, fault_va);
+	pthread_rwlock_unlock(&vs->lock);
+	return r;
 }
 
 uint32_t

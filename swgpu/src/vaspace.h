@@ -3,12 +3,14 @@
  * GPU virtual address space of one context (internal).
  *
  * Mappings are BO ranges placed at swgpu-chosen VAs with an unmapped guard
- * gap after each. Engines translate under the read side of the lock for
- * the duration of one packet; map/unmap take the write side, so an unmap
- * returns only once no packet is using the mapping any more.
- *
- * The lock prefers writers and is not recursive: a thread holding the read
- * lock must not take it again (a waiting unmap would deadlock it).
+ * gap after each. A lock guards the mapping array only while a lookup or
+ * a change runs, so mapping new memory (a command buffer, an allocation)
+ * never waits for packets running on the engines. Packets use translated
+ * host pointers inside a read section (vaspace_read_lock/unlock, one
+ * packet or chunk long); an unmap removes the mapping, then waits for the
+ * sections that began before (vaspace_synchronize, an epoch scheme like
+ * SRCU) before it drops the BO, so it returns only once no packet uses the
+ * mapping any more. A thread holds one section at a time.
  */
 #ifndef SWGPU_VASPACE_H
 #define SWGPU_VASPACE_H
@@ -46,14 +48,17 @@ swgpu_result vaspace_map(struct swgpu_vaspace *vs, struct swgpu_bo *bo,
  * once no packet uses it. Errors: NOT_MAPPED. */
 swgpu_result vaspace_unmap(struct swgpu_vaspace *vs, uint64_t va);
 
-/* Engines bracket each packet's translations with these. */
+/* Engines bracket each packet's translations and their use with these
+ * (not a lock any more: names kept from when it was one). */
 void vaspace_read_lock(struct swgpu_vaspace *vs);
 void vaspace_read_unlock(struct swgpu_vaspace *vs);
+/* Wait until every read section that began before this call ended. */
+void vaspace_synchronize(struct swgpu_vaspace *vs);
 
 /* Translate [va, va + size) for access (SWGPU_VA_READ and/or
  * SWGPU_VA_WRITE). Returns the host pointer of va when the whole range
  * lies inside one mapping with the needed permissions, else NULL. size 0
- * is treated as 1. Caller holds the read lock. The host pointer has the
+ * is treated as 1. Caller is in a read section. The host pointer has the
  * same alignment as va modulo the page size. */
 void *vaspace_translate(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
                         uint32_t access);
@@ -71,7 +76,7 @@ void *vaspace_translate_ref(struct swgpu_vaspace *vs, uint64_t va,
  * wraps), "read-only", "write-only" (reads of a mapping without READ).
  * *fault_va (may be NULL) receives the first byte of the range that is
  * not accessible (the end of the mapping for "out-of-range", else va).
- * Caller holds the read lock. */
+ * Caller is in a read section. */
 const char *vaspace_fault_reason(struct swgpu_vaspace *vs, uint64_t va,
                                  uint64_t size, uint32_t access,
                                  uint64_t *fault_va);
