@@ -110,18 +110,18 @@ buffer_var(struct xl *x, uint32_t id, uint32_t ptr_type, uint32_t pointee,
 	b = xl_find_binding(x, d->set, d->binding);
 	if (b && t->op == SpvOpTypeRuntimeArray)
 		count = b->count;    /* the layout sizes runtime arrays */
+	ptr.space = XS_BUF;
+	ptr.explicit_layout = true;
+	ptr.desc_array = t->op != SpvOpTypeStruct;
+	ptr.type = pointee;
+	ptr.nslots = count;
+	ptr.comp_stride = 4;
+	ptr.set = d->set;
+	ptr.binding = d->binding;
 	if (!b) {
 		/* Fine as long as the shader never accesses it (the layout
 		 * only needs statically used bindings). */
-		ptr.space = XS_BUF;
-		ptr.explicit_layout = true;
-		ptr.desc_array = t->op != SpvOpTypeStruct;
-		ptr.type = pointee;
-		ptr.nslots = count;
-		ptr.comp_stride = 4;
 		ptr.unbound = true;
-		ptr.set = d->set;
-		ptr.binding = d->binding;
 		set_ptr(x, id, ptr_type, &ptr);
 		return;
 	}
@@ -138,12 +138,6 @@ buffer_var(struct xl *x, uint32_t id, uint32_t ptr_type, uint32_t pointee,
 		        "match the shader's %s buffer", d->set, d->binding,
 		        b->type, storage_buf ? "storage" : "uniform");
 	ptr.slot = xl_add_slots(x, b, count, IR_RES_BUFFER, storage_buf);
-	ptr.space = XS_BUF;
-	ptr.explicit_layout = true;
-	ptr.desc_array = t->op != SpvOpTypeStruct;
-	ptr.type = pointee;
-	ptr.nslots = count;
-	ptr.comp_stride = 4;
 	ptr.writable = storage_buf;
 	set_ptr(x, id, ptr_type, &ptr);
 }
