@@ -16,6 +16,7 @@
 #include "sh_robust.spv.h"
 #include "sh_saxpy.spv.h"
 #include "sh_ubo.spv.h"
+#include "sh_zeroinit.spv.h"
 
 static void
 test_atomics_contention(void **state)
@@ -227,6 +228,26 @@ test_malformed_spirv(void **state)
 	st_fini(&e);
 }
 
+/* Workgroup variables with a null initializer start at zero in every
+ * workgroup, although earlier groups wrote the memory. */
+static void
+test_zero_initialized_shared(void **state)
+{
+	struct st_env e;
+	(void)state;
+
+	st_init(&e);
+	uint32_t *o = st_buf(&e, 64 * 16 * 4);
+	swgpu_shader *s = st_shader(&e, sh_zeroinit_spv,
+	                            sizeof(sh_zeroinit_spv), NULL, NULL, 0);
+	api_ok(st_dispatch(&e, s, NULL, NULL, 0, 16, 1, 1));
+	for (uint32_t g = 0; g < 16; g++)
+		for (uint32_t i = 0; i < 64; i++)
+			assert_int_equal(o[g * 64 + i], g);
+	swgpu_shader_destroy(s);
+	st_fini(&e);
+}
+
 static void
 test_descriptor_indexing(void **state)
 {
@@ -433,6 +454,7 @@ main(void)
 		cmocka_unit_test(test_robust_oob),
 		cmocka_unit_test(test_uniform_dynamic),
 		cmocka_unit_test(test_descriptor_indexing),
+		cmocka_unit_test(test_zero_initialized_shared),
 		cmocka_unit_test(test_malformed_spirv),
 		cmocka_unit_test(test_layout_mismatch),
 		cmocka_unit_test(test_bad_shader_va_faults),

@@ -205,6 +205,20 @@ builtin_reg(struct xl *x, uint32_t builtin, uint32_t *n)
 	}
 }
 
+/* A constant whose every word is 0 (OpConstantNull, or equal to it). */
+static bool
+const_is_zero(struct xl *x, uint32_t id)
+{
+	const struct xid *d = xl_id(x, id);
+
+	if (d->kind != XK_CONST)
+		return false;
+	for (uint32_t i = 0; i < xl_type(x, d->type)->scalars; i++)
+		if (x->cpool[d->cval + i])
+			return false;
+	return true;
+}
+
 void
 xl_global_var(struct xl *x, const uint32_t *in, uint32_t wc)
 {
@@ -242,6 +256,13 @@ xl_global_var(struct xl *x, const uint32_t *in, uint32_t wc)
 			xl_fail(x, SWGPU_ERR_INVALID_ARG,
 			        "shared memory over %u bytes",
 			        SWGPU_SHADER_MAX_SHARED_MEMORY);
+		/* VK_KHR_zero_initialize_workgroup_memory: the initializer
+		 * can only be OpConstantNull, and every workgroup starts
+		 * with its shared memory zeroed (interp.c) anyway. */
+		if (wc > 4 && !const_is_zero(x, in[4]))
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "Workgroup variable "
+			        "%u initialized with other than OpConstantNull",
+			        id);
 		ptr.space = XS_SHARED;
 		ptr.off = x->p->shared_bytes;
 		ptr.comp_stride = 4;
