@@ -15,6 +15,7 @@
 #include "feat_cache.spv.h"
 #include "feat_full_subgroups.spv.h"
 #include "feat_int64.spv.h"
+#include "feat_zeroinit.spv.h"
 
 #define N 256u
 
@@ -503,6 +504,48 @@ test_int64(struct vkh *h, struct vkh_device *unused)
 	(void)unused;
 }
 
+/* shaderZeroInitializeWorkgroupMemory: a null-initialized shared array
+ * reads 0 in every workgroup before it is written. */
+static void
+test_zero_init_workgroup(struct vkh *h, struct vkh_device *unused)
+{
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+	};
+	VkPhysicalDeviceFeatures2 f2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+		.pNext = &f13,
+	};
+	struct vkh_device d;
+	struct vkh_buffer b;
+
+	(void)unused;
+	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
+	if (!f13.shaderZeroInitializeWorkgroupMemory) {
+		vkh_skip(h, "shaderZeroInitializeWorkgroupMemory not reported");
+		return;
+	}
+	memset(&f2.features, 0, sizeof(f2.features));
+	memset(&f13, 0, sizeof(f13));
+	f13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+	f13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
+	f13.maintenance4 = h->maintenance4;
+	VKH_CHECK_VK(h, vkh_device_create_features(h, VK_QUEUE_COMPUTE_BIT,
+	                                           &f2, &d));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &d, 64 * 16 * 4, 0, &b));
+	memset(b.map, 0xff, 64 * 16 * 4);
+	VKH_CHECK_VK(h, vkh_compute_run(h, &d, feat_zeroinit_spv,
+	                                sizeof(feat_zeroinit_spv), &b, 1, NULL,
+	                                0, 16, 1, 1));
+	const uint32_t *o = b.map;
+	for (uint32_t g = 0; g < 16; g++)
+		for (uint32_t i = 0; i < 64; i++)
+			VKH_CHECK_MSG(h, o[g * 64 + i] == g, "group %u lane %u: "
+			              "0x%x", g, i, o[g * 64 + i]);
+	vkh_buffer_destroy(&d, &b);
+	vkh_device_destroy(h, &d);
+}
+
 static const struct vkh_test tests[] = {
 	{ "pipeline_cache", test_cache, 1, VK_QUEUE_COMPUTE_BIT },
 	/* These make their own devices with the features they test (the
@@ -511,6 +554,8 @@ static const struct vkh_test tests[] = {
 	{ "full_subgroups_required_size", test_full_subgroups, 1,
 	  VK_QUEUE_COMPUTE_BIT },
 	{ "int64", test_int64, 1, VK_QUEUE_COMPUTE_BIT },
+	{ "zero_init_workgroup_memory", test_zero_init_workgroup, 1,
+	  VK_QUEUE_COMPUTE_BIT },
 };
 
 int
