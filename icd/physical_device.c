@@ -495,6 +495,12 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 	 * interpreter), so null-initialized Workgroup variables need
 	 * nothing more. */
 	f->v13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
+	/* Buffer layouts come from the module's Offset/ArrayStride
+	 * decorations, whatever rules produced them. */
+	f->v12.uniformBufferStandardLayout = VK_TRUE;
+	/* IR_BCAST reads the lane index from a register (dynamically
+	 * uniform, as the feature requires). */
+	f->v12.subgroupBroadcastDynamicId = VK_TRUE;
 }
 
 /*

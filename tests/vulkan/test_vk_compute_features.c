@@ -16,6 +16,7 @@
 #include "feat_full_subgroups.spv.h"
 #include "feat_int64.spv.h"
 #include "feat_zeroinit.spv.h"
+#include "feat_std_ubo.spv.h"
 
 #define N 256u
 
@@ -546,6 +547,84 @@ test_zero_init_workgroup(struct vkh *h, struct vkh_device *unused)
 	vkh_device_destroy(h, &d);
 }
 
+/* uniformBufferStandardLayout (a std430 uniform block) and
+ * subgroupBroadcastDynamicId (the source lane from the block). */
+static void
+test_std_ubo_dynamic_broadcast(struct vkh *h, struct vkh_device *unused)
+{
+	VkPhysicalDeviceVulkan12Features f12 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+	};
+	VkPhysicalDeviceFeatures2 f2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+		.pNext = &f12,
+	};
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+		.maintenance4 = h->maintenance4,
+	};
+	struct vkh_pipe_desc pd = {
+		.spv = feat_std_ubo_spv, .spv_size = sizeof(feat_std_ubo_spv),
+		.set_count = 1, .binding_count = { 2 },
+		.types = { { VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+		             VK_DESCRIPTOR_TYPE_STORAGE_BUFFER } },
+	};
+	struct vkh_device d;
+	struct vkh_buffer ub, ob;
+	struct vkh_pipe p;
+
+	(void)unused;
+	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
+	if (!f12.uniformBufferStandardLayout ||
+	    !f12.subgroupBroadcastDynamicId) {
+		vkh_skip(h, "uniformBufferStandardLayout or "
+		         "subgroupBroadcastDynamicId not reported");
+		return;
+	}
+	memset(&f2.features, 0, sizeof(f2.features));
+	memset(&f12, 0, sizeof(f12));
+	f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+	f12.pNext = &f13;
+	f12.uniformBufferStandardLayout = VK_TRUE;
+	f12.subgroupBroadcastDynamicId = VK_TRUE;
+	VKH_CHECK_VK(h, vkh_device_create_features(h, VK_QUEUE_COMPUTE_BIT,
+	                                           &f2, &d));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &d, 64,
+	                                VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, &ub));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &d, 33 * 4, 0, &ob));
+	float *u = ub.map;
+	for (int i = 0; i < 8; i++)
+		u[i] = (float)(i * 10);      /* a[]: stride 4 */
+	u[8] = 1000.0f;                      /* v.x at 32 */
+	u[9] = 2000.0f;                      /* v.y at 36 */
+	u[10] = 3000.0f;                     /* v.z at 40 */
+	u[11] = 500.0f;                      /* w at 44, packed after v */
+	((uint32_t *)u)[12] = 3;             /* pick at 48 */
+	vkh_buffer_flush(h, &d, &ub);
+	VKH_CHECK_VK(h, vkh_pipe_create(&d, &pd, &p));
+	vkh_pipe_set_buffer(&d, &p, 0, 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+	                    ub.buffer, 0, 64);
+	vkh_pipe_set_buffer(&d, &p, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+	                    ob.buffer, 0, 33 * 4);
+	VKH_CHECK_VK(h, vkh_dispatch_sync(&d, 0, &p, NULL, 1, 1, 1));
+	vkh_buffer_invalidate(h, &d, &ob);
+	const float *o = ob.map;
+	uint32_t sg = (uint32_t)o[32];
+	VKH_CHECK_MSG(h, sg >= 4 && sg <= 32 && !(sg & (sg - 1)),
+	              "subgroup size %u", sg);
+	for (uint32_t i = 0; i < 32; i++) {
+		uint32_t src = (i & ~(sg - 1)) + 3;
+		float want = (float)((src & 7) * 10) + 2000.0f + 500.0f +
+		             (float)i;
+		VKH_CHECK_MSG(h, o[i] == want, "lane %u: %f, want %f", i, o[i],
+		              want);
+	}
+	vkh_pipe_destroy(&d, &p);
+	vkh_buffer_destroy(&d, &ub);
+	vkh_buffer_destroy(&d, &ob);
+	vkh_device_destroy(h, &d);
+}
+
 static const struct vkh_test tests[] = {
 	{ "pipeline_cache", test_cache, 1, VK_QUEUE_COMPUTE_BIT },
 	/* These make their own devices with the features they test (the
@@ -555,6 +634,8 @@ static const struct vkh_test tests[] = {
 	  VK_QUEUE_COMPUTE_BIT },
 	{ "int64", test_int64, 1, VK_QUEUE_COMPUTE_BIT },
 	{ "zero_init_workgroup_memory", test_zero_init_workgroup, 1,
+	  VK_QUEUE_COMPUTE_BIT },
+	{ "std430_ubo_dynamic_broadcast", test_std_ubo_dynamic_broadcast, 1,
 	  VK_QUEUE_COMPUTE_BIT },
 };
 
