@@ -254,11 +254,17 @@ icd_cmd_emit(struct icd_cmd_buffer *cb, uint32_t ndw)
 	uint32_t *p;
 
 	assert(ndw > 0 && ndw <= ICD_CMD_MAX_PACKET_DW);
-	if (cb->record_result != VK_SUCCESS)
+	if (cb->record_result != VK_SUCCESS || cb->device_lost)
 		return NULL;
 	if (!cb->cur || cb->cur_used_dw + ndw > cb->cur->capacity_dw) {
 		VkResult r = next_chunk(cb);
 
+		if (r == VK_ERROR_DEVICE_LOST) {
+			/* Not an error of recording: nothing recorded now
+			 * can run anyway, the submit says so. */
+			cb->device_lost = true;
+			return NULL;
+		}
 		if (r != VK_SUCCESS) {
 			icd_cmd_set_error(cb, r);
 			return NULL;
@@ -290,6 +296,7 @@ cmd_reset(struct icd_cmd_buffer *cb, bool release)
 		cb->ib_capacity = 0;
 	}
 	cb->record_result = VK_SUCCESS;
+	cb->device_lost = false;
 	cb->usage = 0;
 	cb->state = ICD_CMD_INITIAL;
 	/* Bound state does not survive a reset: a dispatch without a new

@@ -67,6 +67,10 @@ struct icd_cmd_buffer {
 	/* First recording error (out of memory, unsupported command);
 	 * returned by vkEndCommandBuffer. Once set, recording stops. */
 	VkResult record_result;
+	/* The device was lost while recording (a chunk could not be mapped):
+	 * commands are dropped, vkEndCommandBuffer still succeeds (it may
+	 * only report out-of-memory), and a submit returns DEVICE_LOST. */
+	bool device_lost;
 
 	struct icd_cmd_chunk *chunks;   /* in recording order */
 	struct icd_cmd_chunk *cur;      /* last chunk, being written */

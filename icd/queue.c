@@ -177,8 +177,11 @@ submit_batch(struct icd_queue *q, const struct batch *b,
 	uint32_t ib_count = 0, nsig = 0;
 	VkResult res;
 
-	for (uint32_t i = 0; i < b->cb_count; i++)
+	for (uint32_t i = 0; i < b->cb_count; i++) {
+		if (batch_cb(b, i)->device_lost)
+			return VK_ERROR_DEVICE_LOST;  /* recorded after the loss */
 		ib_count += batch_cb(b, i)->ib_count;
+	}
 	res = job_arrays_get(dev, &a, ib_count, b->wait_count,
 	                     b->signal_count + 1);
 	if (res != VK_SUCCESS)
