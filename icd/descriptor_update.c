@@ -5,10 +5,11 @@
  *
  * Every descriptor is written by the host straight into the set's
  * descriptor memory in the engine's format (swgpu_packet.h "Descriptors").
- * Buffer descriptors carry the buffer's VA and resolved range; types the
- * engine does not execute (images, samplers, texel buffers: their view
- * objects do not exist on this device) are written as null descriptors,
- * and a shader using them is refused at pipeline creation.
+ * Buffer descriptors carry the buffer's VA and resolved range; storage
+ * images and texel buffers the descriptor their view made at creation
+ * (image_view.c). Types the engine does not execute (sampled images,
+ * samplers, input attachments) are written as null descriptors, and a
+ * shader using them is refused at pipeline creation.
  */
 #include <swgpu/swgpu_packet.h>
 
@@ -81,18 +82,35 @@ type_is_buffer(VkDescriptorType t)
 	       t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
 }
 
-/* Write one descriptor of `type` from the application's data: a
- * VkDescriptorBufferInfo for buffer types; anything else is a type whose
- * objects this device cannot create, written as a null descriptor. */
+static bool
+type_is_texel_buffer(VkDescriptorType t)
+{
+	return t == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
+	       t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+}
+
+/* Write one descriptor of `type` from the application's data (a
+ * VkDescriptorBufferInfo, VkDescriptorImageInfo or VkBufferView; template
+ * data need not be aligned for them, hence the copies). Types the engine
+ * does not execute are written as null descriptors. */
 static void
 write_one(uint8_t *dst, VkDescriptorType type, const void *info)
 {
 	if (type_is_buffer(type)) {
 		VkDescriptorBufferInfo bi;
 
-		/* Template data need not be aligned for the struct. */
 		memcpy(&bi, info, sizeof(bi));
 		write_buffer(dst, type, &bi);
+	} else if (type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) {
+		VkDescriptorImageInfo ii;
+
+		memcpy(&ii, info, sizeof(ii));
+		icd_write_image_view_descriptor(dst, ii.imageView);
+	} else if (type_is_texel_buffer(type)) {
+		VkBufferView bv;
+
+		memcpy(&bv, info, sizeof(bv));
+		icd_write_buffer_view_descriptor(dst, bv, type);
 	} else
 		memset(dst, 0, SWGPU_DESCRIPTOR_SIZE);
 }
@@ -116,6 +134,10 @@ write_set(const VkWriteDescriptorSet *w)
 			return;
 		if (type_is_buffer(w->descriptorType))
 			info = &w->pBufferInfo[i];
+		else if (w->descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE)
+			info = &w->pImageInfo[i];
+		else if (type_is_texel_buffer(w->descriptorType))
+			info = &w->pTexelBufferView[i];
 		write_one(dst, w->descriptorType, info);
 	}
 }

@@ -3,6 +3,7 @@
  * format.c — supported image formats, their planes, format features and
  * image format properties (see format.h for what is offered and why).
  */
+#include <swgpu/swgpu.h>
 #include <swgpu/swgpu_format.h>
 
 #include "format.h"
@@ -151,6 +152,120 @@ icd_plane_blittable(const struct icd_plane_format *p)
 	       swgpu_format_blittable((enum swgpu_format)p->swgpu_format);
 }
 
+/* The storage image formats: those with a SPIR-V Image Format (the
+ * spec's list), plus the packed RGBA8 orders of the same bit layouts
+ * (A8B8G8R8_*_PACK32, which the mandatory format table asks storage for,
+ * and B8G8R8A8_UNORM). R64 formats are not: the engine keeps channels of
+ * at most 32 bits. */
+static const VkFormat icd_storage_formats[] = {
+	VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R16G16B16A16_SFLOAT,
+	VK_FORMAT_R32_SFLOAT, VK_FORMAT_R8G8B8A8_UNORM,
+	VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R32G32_SFLOAT,
+	VK_FORMAT_R16G16_SFLOAT, VK_FORMAT_B10G11R11_UFLOAT_PACK32,
+	VK_FORMAT_R16_SFLOAT, VK_FORMAT_R16G16B16A16_UNORM,
+	VK_FORMAT_A2B10G10R10_UNORM_PACK32, VK_FORMAT_R16G16_UNORM,
+	VK_FORMAT_R8G8_UNORM, VK_FORMAT_R16_UNORM, VK_FORMAT_R8_UNORM,
+	VK_FORMAT_R16G16B16A16_SNORM, VK_FORMAT_R16G16_SNORM,
+	VK_FORMAT_R8G8_SNORM, VK_FORMAT_R16_SNORM, VK_FORMAT_R8_SNORM,
+	VK_FORMAT_R32G32B32A32_SINT, VK_FORMAT_R16G16B16A16_SINT,
+	VK_FORMAT_R8G8B8A8_SINT, VK_FORMAT_R32_SINT, VK_FORMAT_R32G32_SINT,
+	VK_FORMAT_R16G16_SINT, VK_FORMAT_R8G8_SINT, VK_FORMAT_R16_SINT,
+	VK_FORMAT_R8_SINT, VK_FORMAT_R32G32B32A32_UINT,
+	VK_FORMAT_R16G16B16A16_UINT, VK_FORMAT_R8G8B8A8_UINT,
+	VK_FORMAT_R32_UINT, VK_FORMAT_A2B10G10R10_UINT_PACK32,
+	VK_FORMAT_R32G32_UINT, VK_FORMAT_R16G16_UINT, VK_FORMAT_R8G8_UINT,
+	VK_FORMAT_R16_UINT, VK_FORMAT_R8_UINT,
+	VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_A8B8G8R8_SNORM_PACK32,
+	VK_FORMAT_A8B8G8R8_UINT_PACK32, VK_FORMAT_A8B8G8R8_SINT_PACK32,
+	VK_FORMAT_B8G8R8A8_UNORM,
+};
+
+/* The shader engine converts texels of the format (storage images,
+ * texel buffers): one colour plane it decodes and encodes, channels of
+ * 32 bits or less, a float/uint/sint value — the rule
+ * swgpu/src/packet_dispatch.c applies to descriptors. */
+static bool
+icd_engine_converts(VkFormat format)
+{
+	struct icd_format f;
+	const swgpu_format_info *fi;
+
+	if (!icd_format_get(format, &f) ||
+	    f.aspects != VK_IMAGE_ASPECT_COLOR_BIT ||
+	    !f.planes[0].swgpu_format)
+		return false;
+	fi = swgpu_format_get_info(f.planes[0].swgpu_format);
+	if (!fi || (fi->caps & (SWGPU_FORMAT_CAP_DECODE |
+	                        SWGPU_FORMAT_CAP_ENCODE)) !=
+	           (SWGPU_FORMAT_CAP_DECODE | SWGPU_FORMAT_CAP_ENCODE))
+		return false;
+	for (uint32_t c = 0; c < 4; c++)
+		if (fi->bit_width[c] > 32)
+			return false;
+	return fi->blit_class == SWGPU_BLIT_CLASS_FLOAT ||
+	       fi->blit_class == SWGPU_BLIT_CLASS_UINT ||
+	       fi->blit_class == SWGPU_BLIT_CLASS_SINT;
+}
+
+static bool
+icd_storage_format(VkFormat format)
+{
+	for (size_t i = 0; i < sizeof(icd_storage_formats) /
+	                       sizeof(icd_storage_formats[0]); i++)
+		if (icd_storage_formats[i] == format)
+			return icd_engine_converts(format);
+	return false;
+}
+
+/* The engine's texel atomics are 32-bit integer ones. */
+static bool
+icd_atomic_format(VkFormat format)
+{
+	return format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT;
+}
+
+/* What shaders may do with images of the format: asked of the engine,
+ * so nothing is offered before it executes it. */
+static VkFormatFeatureFlags2
+icd_format_image_shader_features(VkFormat format)
+{
+	VkFormatFeatureFlags2 feat;
+
+	if (!swgpu_shader_descriptor_type_supported(
+		    SWGPU_DESCRIPTOR_STORAGE_IMAGE) ||
+	    !icd_storage_format(format))
+		return 0;
+	/* The engine converts by the descriptor's format, so a shader may
+	 * read and write without declaring one. */
+	feat = VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT |
+	       VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
+	       VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
+	if (icd_atomic_format(format))
+		feat |= VK_FORMAT_FEATURE_2_STORAGE_IMAGE_ATOMIC_BIT;
+	return feat;
+}
+
+VkFormatFeatureFlags2
+icd_format_buffer_features(VkFormat format)
+{
+	VkFormatFeatureFlags2 feat = 0;
+
+	if (swgpu_shader_descriptor_type_supported(
+		    SWGPU_DESCRIPTOR_UNIFORM_TEXEL_BUFFER) &&
+	    icd_engine_converts(format))
+		feat |= VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT;
+	if (swgpu_shader_descriptor_type_supported(
+		    SWGPU_DESCRIPTOR_STORAGE_TEXEL_BUFFER) &&
+	    icd_storage_format(format)) {
+		feat |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT |
+		        VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
+		        VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
+		if (icd_atomic_format(format))
+			feat |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
+	}
+	return feat;
+}
+
 VkFormatFeatureFlags2
 icd_format_features(VkFormat format, VkImageTiling tiling)
 {
@@ -190,7 +305,7 @@ icd_format_features(VkFormat format, VkImageTiling tiling)
 	    f.desc->numeric != ICD_NUMERIC_UINT &&
 	    f.desc->numeric != ICD_NUMERIC_SINT)
 		feat |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
-	return feat;
+	return feat | icd_format_image_shader_features(format);
 }
 
 static uint32_t
@@ -232,6 +347,9 @@ icd_image_format_properties(struct icd_physical_device *pdev,
 	if (!feat || !icd_format_get(format, &f))
 		return VK_ERROR_FORMAT_NOT_SUPPORTED;
 	if (!usage || (usage & ~ICD_IMAGE_USAGE_SUPPORTED))
+		return VK_ERROR_FORMAT_NOT_SUPPORTED;
+	if ((usage & VK_IMAGE_USAGE_STORAGE_BIT) &&
+	    !(feat & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT))
 		return VK_ERROR_FORMAT_NOT_SUPPORTED;
 	/* No sparse, protected, disjoint or split-instance images. */
 	if (flags & ~ICD_IMAGE_CREATE_SUPPORTED)
@@ -295,12 +413,18 @@ icd_GetPhysicalDeviceFormatProperties(VkPhysicalDevice physicalDevice,
                                       VkFormat format,
                                       VkFormatProperties *pFormatProperties)
 {
-	/* Every bit offered is one of the 32-bit VkFormatFeatureFlagBits. */
+	/* The 32-bit VkFormatFeatureFlagBits: all but STORAGE_READ/WRITE_
+	 * WITHOUT_FORMAT, which exist only as 64-bit flags (bits 31, 32). */
+	const VkFormatFeatureFlags2 only2 =
+		VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
+		VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
+
 	pFormatProperties->linearTilingFeatures = (VkFormatFeatureFlags)
-		icd_format_features(format, VK_IMAGE_TILING_LINEAR);
+		(icd_format_features(format, VK_IMAGE_TILING_LINEAR) & ~only2);
 	pFormatProperties->optimalTilingFeatures = (VkFormatFeatureFlags)
-		icd_format_features(format, VK_IMAGE_TILING_OPTIMAL);
-	pFormatProperties->bufferFeatures = 0;
+		(icd_format_features(format, VK_IMAGE_TILING_OPTIMAL) & ~only2);
+	pFormatProperties->bufferFeatures = (VkFormatFeatureFlags)
+		(icd_format_buffer_features(format) & ~only2);
 }
 
 VKAPI_ATTR void VKAPI_CALL
@@ -321,7 +445,8 @@ icd_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice physicalDevice,
 				format, VK_IMAGE_TILING_LINEAR);
 			p3->optimalTilingFeatures = icd_format_features(
 				format, VK_IMAGE_TILING_OPTIMAL);
-			p3->bufferFeatures = 0;
+			p3->bufferFeatures =
+				icd_format_buffer_features(format);
 		}
 	}
 }

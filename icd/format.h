@@ -34,7 +34,8 @@
 #include "icd_format_table.h"
 
 #define ICD_IMAGE_USAGE_SUPPORTED \
-	(VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT)
+	(VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | \
+	 VK_IMAGE_USAGE_STORAGE_BIT)
 
 #define ICD_MAX_FORMAT_PLANES 2
 
@@ -66,6 +67,9 @@ uint32_t icd_format_block_size(VkFormat format);
 /* Format features of a format for a tiling (0 if not supported). */
 VkFormatFeatureFlags2 icd_format_features(VkFormat format,
                                           VkImageTiling tiling);
+
+/* Buffer features (texel buffers) of a format. */
+VkFormatFeatureFlags2 icd_format_buffer_features(VkFormat format);
 
 /* Checks an image description against what the device supports; fills
  * *props with the limits when it is supported. */

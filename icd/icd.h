@@ -304,6 +304,12 @@ ICD_DEFINE_HANDLE_CASTS(icd_device_memory, VkDeviceMemory,
 ICD_DEFINE_HANDLE_CASTS(icd_buffer, VkBuffer, VK_OBJECT_TYPE_BUFFER)
 ICD_DEFINE_HANDLE_CASTS(icd_image, VkImage, VK_OBJECT_TYPE_IMAGE)
 
+/* image_view.c: the descriptor of a view (storage image, or texel
+ * buffer of type), a null one for VK_NULL_HANDLE. */
+void icd_write_image_view_descriptor(void *dst, VkImageView view);
+void icd_write_buffer_view_descriptor(void *dst, VkBufferView view,
+                                      VkDescriptorType type);
+
 /* Fill a feature struct of an extension outside core 1.3 with what the
  * device supports (physical_device.c); other structs are left alone. */
 void icd_features_write_ext(VkBaseOutStructure *s);

@@ -458,6 +458,34 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 	f->core.shaderUniformBufferArrayDynamicIndexing =
 		swgpu_shader_capability_supported(
 			SpvCapabilityUniformBufferArrayDynamicIndexing);
+	/* Storage images and texel buffers (image_view.c, format.c). */
+	f->core.shaderStorageImageExtendedFormats =
+		swgpu_shader_capability_supported(
+			SpvCapabilityStorageImageExtendedFormats);
+	f->core.shaderStorageImageReadWithoutFormat =
+		swgpu_shader_capability_supported(
+			SpvCapabilityStorageImageReadWithoutFormat);
+	f->core.shaderStorageImageWriteWithoutFormat =
+		swgpu_shader_capability_supported(
+			SpvCapabilityStorageImageWriteWithoutFormat);
+	f->core.shaderStorageImageArrayDynamicIndexing =
+		swgpu_shader_capability_supported(
+			SpvCapabilityStorageImageArrayDynamicIndexing);
+	f->v12.shaderUniformTexelBufferArrayDynamicIndexing =
+		swgpu_shader_capability_supported(
+			SpvCapabilityUniformTexelBufferArrayDynamicIndexing);
+	f->v12.shaderStorageTexelBufferArrayDynamicIndexing =
+		swgpu_shader_capability_supported(
+			SpvCapabilityStorageTexelBufferArrayDynamicIndexing);
+	f->v12.shaderStorageImageArrayNonUniformIndexing =
+		swgpu_shader_capability_supported(
+			SpvCapabilityStorageImageArrayNonUniformIndexing);
+	f->v12.shaderUniformTexelBufferArrayNonUniformIndexing =
+		swgpu_shader_capability_supported(
+			SpvCapabilityUniformTexelBufferArrayNonUniformIndexing);
+	f->v12.shaderStorageTexelBufferArrayNonUniformIndexing =
+		swgpu_shader_capability_supported(
+			SpvCapabilityStorageTexelBufferArrayNonUniformIndexing);
 	f->core.shaderStorageBufferArrayDynamicIndexing =
 		swgpu_shader_capability_supported(
 			SpvCapabilityStorageBufferArrayDynamicIndexing);

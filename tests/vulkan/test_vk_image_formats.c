@@ -182,11 +182,18 @@ test_format_queries(struct vkh *h, struct vkh_device *d)
 		};
 		vkGetPhysicalDeviceFormatProperties(h->phys, f->vk, &p1);
 		vkGetPhysicalDeviceFormatProperties2(h->phys, f->vk, &p2);
+		/* VkFormatProperties3 may add the bits that exist only as
+		 * 64-bit flags (storage read/write without format). */
+		const VkFormatFeatureFlags2 only2 =
+			VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
+			VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
 		if (memcmp(&p1, &p2.formatProperties, sizeof(p1)) ||
-		    (uint32_t)p3.linearTilingFeatures !=
+		    (uint32_t)(p3.linearTilingFeatures & ~only2) !=
 		    p1.linearTilingFeatures ||
-		    (uint32_t)p3.optimalTilingFeatures !=
-		    p1.optimalTilingFeatures) {
+		    (uint32_t)(p3.optimalTilingFeatures & ~only2) !=
+		    p1.optimalTilingFeatures ||
+		    (uint32_t)(p3.bufferFeatures & ~only2) !=
+		    p1.bufferFeatures) {
 			printf("  %s: format properties differ between the "
 			       "1.0 query, ...2 and VkFormatProperties3\n",
 			       f->name);
