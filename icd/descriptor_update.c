@@ -7,9 +7,9 @@
  * descriptor memory in the engine's format (swgpu_packet.h "Descriptors").
  * Buffer descriptors carry the buffer's VA and resolved range; storage
  * images and texel buffers the descriptor their view made at creation
- * (image_view.c). Types the engine does not execute (sampled images,
- * samplers, input attachments) are written as null descriptors, and a
- * shader using them is refused at pipeline creation.
+ * (image_view.c, buffer_view.c). Types the engine does not execute
+ * (sampled images, samplers, input attachments) are written as null
+ * descriptors, and a shader using them is refused at pipeline creation.
  */
 #include <swgpu/swgpu_packet.h>
 
@@ -96,7 +96,9 @@ type_is_texel_buffer(VkDescriptorType t)
 static void
 write_one(uint8_t *dst, VkDescriptorType type, const void *info)
 {
-	if (type_is_buffer(type)) {
+	if (!info) {
+		memset(dst, 0, SWGPU_DESCRIPTOR_SIZE);
+	} else if (type_is_buffer(type)) {
 		VkDescriptorBufferInfo bi;
 
 		memcpy(&bi, info, sizeof(bi));
@@ -132,11 +134,15 @@ write_set(const VkWriteDescriptorSet *w)
 
 		if (!dst)
 			return;
-		if (type_is_buffer(w->descriptorType))
+		/* A missing array (invalid usage) writes a null
+		 * descriptor rather than crashing. */
+		if (type_is_buffer(w->descriptorType) && w->pBufferInfo)
 			info = &w->pBufferInfo[i];
-		else if (w->descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE)
+		else if (w->descriptorType ==
+		         VK_DESCRIPTOR_TYPE_STORAGE_IMAGE && w->pImageInfo)
 			info = &w->pImageInfo[i];
-		else if (type_is_texel_buffer(w->descriptorType))
+		else if (type_is_texel_buffer(w->descriptorType) &&
+		         w->pTexelBufferView)
 			info = &w->pTexelBufferView[i];
 		write_one(dst, w->descriptorType, info);
 	}

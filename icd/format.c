@@ -266,6 +266,36 @@ icd_format_buffer_features(VkFormat format)
 	return feat;
 }
 
+bool
+icd_format_view_compatible(VkFormat image_format, VkImageCreateFlags flags,
+                           VkFormat view_format)
+{
+	const struct icd_format_desc *i = icd_format_describe(image_format);
+	const struct icd_format_desc *v = icd_format_describe(view_format);
+	bool ic, vc;
+
+	if (image_format == view_format)
+		return true;
+	if (!i || !v || !(flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))
+		return false;
+	/* Depth/stencil formats are each their own class. */
+	if (i->depth_bits || i->stencil_bits || v->depth_bits ||
+	    v->stencil_bits || i->block_size != v->block_size)
+		return false;
+	ic = i->compression != ICD_COMPRESSION_NONE;
+	vc = v->compression != ICD_COMPRESSION_NONE;
+	/* Colour formats of one texel size share a class; compressed ones
+	 * need the same scheme and block shape; an uncompressed view of a
+	 * compressed image sees one texel per block and needs
+	 * BLOCK_TEXEL_VIEW_COMPATIBLE. */
+	if (!ic)
+		return !vc;
+	if (vc)
+		return v->compression == i->compression &&
+		       v->block_w == i->block_w && v->block_h == i->block_h;
+	return (flags & VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT) != 0;
+}
+
 VkFormatFeatureFlags2
 icd_format_features(VkFormat format, VkImageTiling tiling)
 {
@@ -308,6 +338,36 @@ icd_format_features(VkFormat format, VkImageTiling tiling)
 	return feat | icd_format_image_shader_features(format);
 }
 
+/* Whether some format a view of the image may have (MUTABLE_FORMAT) is a
+ * storage format: what EXTENDED_USAGE asks of STORAGE usage, e.g. a BC
+ * image written through R32G32B32A32_UINT texels, one per block. */
+static bool
+icd_storage_view_exists(VkFormat format, VkImageCreateFlags flags)
+{
+	for (size_t i = 0; i < sizeof(icd_storage_formats) /
+	                       sizeof(icd_storage_formats[0]); i++)
+		if (icd_format_view_compatible(format, flags,
+		                               icd_storage_formats[i]) &&
+		    icd_format_image_shader_features(icd_storage_formats[i]))
+			return true;
+	return false;
+}
+
+VkImageUsageFlags
+icd_image_usage_supported(VkFormat format, VkImageTiling tiling,
+                          VkImageCreateFlags flags)
+{
+	VkImageUsageFlags u = VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+	                      VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+
+	if ((icd_format_features(format, tiling) &
+	     VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT) ||
+	    ((flags & VK_IMAGE_CREATE_EXTENDED_USAGE_BIT) &&
+	     icd_storage_view_exists(format, flags)))
+		u |= VK_IMAGE_USAGE_STORAGE_BIT;
+	return u;
+}
+
 static uint32_t
 icd_log2_floor(uint32_t v)
 {
@@ -346,10 +406,8 @@ icd_image_format_properties(struct icd_physical_device *pdev,
 	memset(props, 0, sizeof(*props));
 	if (!feat || !icd_format_get(format, &f))
 		return VK_ERROR_FORMAT_NOT_SUPPORTED;
-	if (!usage || (usage & ~ICD_IMAGE_USAGE_SUPPORTED))
-		return VK_ERROR_FORMAT_NOT_SUPPORTED;
-	if ((usage & VK_IMAGE_USAGE_STORAGE_BIT) &&
-	    !(feat & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT))
+	if (!usage || (usage & ~icd_image_usage_supported(format, tiling,
+	                                                  flags)))
 		return VK_ERROR_FORMAT_NOT_SUPPORTED;
 	/* No sparse, protected, disjoint or split-instance images. */
 	if (flags & ~ICD_IMAGE_CREATE_SUPPORTED)
@@ -485,7 +543,8 @@ icd_GetPhysicalDeviceImageFormatProperties2(
 		r = VK_ERROR_FORMAT_NOT_SUPPORTED;
 	/* A separate stencil usage must be supported too (core 1.2). */
 	if (r == VK_SUCCESS && su &&
-	    (su->stencilUsage & ~ICD_IMAGE_USAGE_SUPPORTED))
+	    (su->stencilUsage & ~icd_image_usage_supported(
+	            pInfo->format, pInfo->tiling, pInfo->flags)))
 		r = VK_ERROR_FORMAT_NOT_SUPPORTED;
 	for (VkBaseOutStructure *s = pProps->pNext; s; s = s->pNext) {
 		VkExternalImageFormatProperties *e = (void *)s;

@@ -18,8 +18,16 @@
  *     2D images only.
  * LINEAR and OPTIMAL tiling report the same (both use the same layout,
  * image.c), except that the three depth+stencil formats are OPTIMAL only
- * (format.c says why). Buffers report no format features (no texel
- * buffers).
+ * (format.c says why).
+ *
+ * Shader access, once the engine executes it (asked through
+ * swgpu_shader_descriptor_type_supported): the SPIR-V storage image
+ * formats plus A8B8G8R8_*_PACK32 and B8G8R8A8_UNORM get STORAGE_IMAGE
+ * (both tilings) and STORAGE_TEXEL_BUFFER, with READ/WRITE_WITHOUT_FORMAT
+ * (the engine converts by the descriptor's format); R32_UINT/SINT the two
+ * ATOMIC bits; every format the engine converts UNIFORM_TEXEL_BUFFER.
+ * Image usage: TRANSFER_SRC/DST, and STORAGE for storage formats (or,
+ * with EXTENDED_USAGE, when a format a view may have is one).
  *
  * Planes: depth and stencil live in separate planes (plane 0 depth, plane
  * 1 stencil) whose texels are exactly the spec's buffer packing of the
@@ -32,10 +40,6 @@
 
 #include "icd.h"
 #include "icd_format_table.h"
-
-#define ICD_IMAGE_USAGE_SUPPORTED \
-	(VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | \
-	 VK_IMAGE_USAGE_STORAGE_BIT)
 
 #define ICD_MAX_FORMAT_PLANES 2
 
@@ -70,6 +74,19 @@ VkFormatFeatureFlags2 icd_format_features(VkFormat format,
 
 /* Buffer features (texel buffers) of a format. */
 VkFormatFeatureFlags2 icd_format_buffer_features(VkFormat format);
+
+/* Whether an image of image_format created with flags may have a view
+ * of view_format: the same format, or with MUTABLE_FORMAT one of the
+ * same compatibility class (an uncompressed view of a compressed image
+ * needs BLOCK_TEXEL_VIEW_COMPATIBLE and the block's size). */
+bool icd_format_view_compatible(VkFormat image_format,
+                                VkImageCreateFlags flags,
+                                VkFormat view_format);
+
+/* The image usage an image of the format may have. */
+VkImageUsageFlags icd_image_usage_supported(VkFormat format,
+                                            VkImageTiling tiling,
+                                            VkImageCreateFlags flags);
 
 /* Checks an image description against what the device supports; fills
  * *props with the limits when it is supported. */

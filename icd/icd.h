@@ -304,8 +304,10 @@ ICD_DEFINE_HANDLE_CASTS(icd_device_memory, VkDeviceMemory,
 ICD_DEFINE_HANDLE_CASTS(icd_buffer, VkBuffer, VK_OBJECT_TYPE_BUFFER)
 ICD_DEFINE_HANDLE_CASTS(icd_image, VkImage, VK_OBJECT_TYPE_IMAGE)
 
-/* image_view.c: the descriptor of a view (storage image, or texel
- * buffer of type), a null one for VK_NULL_HANDLE. */
+/* Write the engine descriptor a view resolved at creation
+ * (SWGPU_DESCRIPTOR_SIZE bytes at dst): a storage image (image_view.c),
+ * a texel buffer of type (buffer_view.c); a null (all-zero) one for
+ * VK_NULL_HANDLE. */
 void icd_write_image_view_descriptor(void *dst, VkImageView view);
 void icd_write_buffer_view_descriptor(void *dst, VkBufferView view,
                                       VkDescriptorType type);

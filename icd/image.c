@@ -95,8 +95,8 @@ icd_image_init(struct icd_physical_device *pdev, struct icd_image *img,
 	if (r != VK_SUCCESS || !icd_format_get(ci->format, &f)) {
 		icd_log("vkCreateImage: format %d, type %d, tiling %d, usage "
 		        "0x%x, flags 0x%x is not supported (images support "
-		        "TRANSFER_SRC/DST usage; see "
-		        "vkGetPhysicalDeviceImageFormatProperties)",
+		        "TRANSFER_SRC/DST usage, STORAGE for storage formats; "
+		        "see vkGetPhysicalDeviceImageFormatProperties)",
 		        ci->format, ci->imageType, ci->tiling, ci->usage,
 		        ci->flags);
 		return VK_ERROR_FORMAT_NOT_SUPPORTED;

@@ -1,16 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Image views and buffer views, and the descriptors they become
- * (storage images, uniform and storage texel buffers; swgpu_packet.h).
+ * image_view.c — VkImageView: checked against its image and resolved, at
+ * creation, into the storage-image descriptor the shader engine reads
+ * (struct swgpu_descriptor_image, swgpu_packet.h): the VA of texel
+ * (0,0,0) of the base level and layer, that level's extent, the layer
+ * count, pitches, view type and the engine format of the view's format.
  *
- * A view is resolved when it is created — the image or buffer is bound
- * to memory by then (the spec requires it) — into the engine's
- * descriptor: the VA of its first texel, its extent, layers, pitches and
- * the engine format of the view's format. Writing a descriptor is then
- * a 64-byte copy. Views of every usage can be created (sampled and
- * attachment views included: tools create them up front); only storage
- * images and texel buffers reach a shader, the format features say which
- * formats (format.c).
+ * Why at creation: the spec requires the image to be bound before a view
+ * of it is made, and a bound image never moves or changes layout (OPTIMAL
+ * is laid out like LINEAR, image.c), so everything is final; the view then
+ * keeps no pointer to an image the application may destroy first, and a
+ * descriptor write is a 64-byte copy.
+ *
+ * Shaders access one mip level of a view (storage images have no LOD).
+ * 2D views of a 3D image (2D_ARRAY_COMPATIBLE) see depth slices as
+ * layers, so their layer pitch is the level's depth pitch. An
+ * uncompressed view of a compressed image (BLOCK_TEXEL_VIEW_COMPATIBLE)
+ * sees one texel per block. The component swizzle is not kept: storage
+ * image descriptors require the identity, and nothing samples.
+ *
+ * Invalid create infos (valid-usage violations) are refused with a log
+ * line rather than made into views that would address the wrong memory:
+ * VK_ERROR_UNKNOWN for invalid input, VK_ERROR_FORMAT_NOT_SUPPORTED when
+ * the view's format lacks the feature its usage needs,
+ * VK_ERROR_FEATURE_NOT_PRESENT for what the device does not offer.
  */
 #include <swgpu/swgpu_packet.h>
 
@@ -19,187 +32,265 @@
 
 struct icd_image_view {
 	struct icd_object base;
-	uint8_t desc[SWGPU_DESCRIPTOR_SIZE];   /* storage image descriptor */
-};
-
-struct icd_buffer_view {
-	struct icd_object base;
-	uint8_t desc[SWGPU_DESCRIPTOR_SIZE];   /* texel buffer descriptor,
-	                                          type set when written */
+	struct swgpu_descriptor_image desc;
 };
 
 ICD_DEFINE_HANDLE_CASTS(icd_image_view, VkImageView,
                         VK_OBJECT_TYPE_IMAGE_VIEW)
-ICD_DEFINE_HANDLE_CASTS(icd_buffer_view, VkBufferView,
-                        VK_OBJECT_TYPE_BUFFER_VIEW)
+
+/* The usages of VUID-VkImageViewCreateInfo-image-04441 a core image can
+ * have: an image with none of them (transfer only) has no view. */
+#define VIEW_USAGES (VK_IMAGE_USAGE_SAMPLED_BIT | \
+                     VK_IMAGE_USAGE_STORAGE_BIT | \
+                     VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | \
+                     VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | \
+                     VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT | \
+                     VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT)
 
 static bool
-view_type_fits(VkImageType it, VkImageViewType vt, VkImageCreateFlags flags)
+view_type_fits(const struct icd_image *img, VkImageViewType vt)
 {
 	switch (vt) {
 	case VK_IMAGE_VIEW_TYPE_1D:
 	case VK_IMAGE_VIEW_TYPE_1D_ARRAY:
-		return it == VK_IMAGE_TYPE_1D;
+		return img->type == VK_IMAGE_TYPE_1D;
 	case VK_IMAGE_VIEW_TYPE_2D:
 	case VK_IMAGE_VIEW_TYPE_2D_ARRAY:
-		return it == VK_IMAGE_TYPE_2D ||
-		       (it == VK_IMAGE_TYPE_3D &&
-		        (flags & VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT));
+		return img->type == VK_IMAGE_TYPE_2D ||
+		       (img->type == VK_IMAGE_TYPE_3D &&
+		        (img->flags &
+		         VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT));
 	case VK_IMAGE_VIEW_TYPE_CUBE:
 	case VK_IMAGE_VIEW_TYPE_CUBE_ARRAY:
-		return it == VK_IMAGE_TYPE_2D &&
-		       (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT);
+		return img->type == VK_IMAGE_TYPE_2D &&
+		       (img->flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT);
 	case VK_IMAGE_VIEW_TYPE_3D:
-		return it == VK_IMAGE_TYPE_3D;
+		return img->type == VK_IMAGE_TYPE_3D;
 	default:
 		return false;
 	}
 }
 
+/* Whether a view type may have n layers. */
+static bool
+layer_count_fits(VkImageViewType vt, uint32_t n)
+{
+	switch (vt) {
+	case VK_IMAGE_VIEW_TYPE_1D:
+	case VK_IMAGE_VIEW_TYPE_2D:
+	case VK_IMAGE_VIEW_TYPE_3D:
+		return n == 1;
+	case VK_IMAGE_VIEW_TYPE_CUBE:
+		return n == 6;
+	case VK_IMAGE_VIEW_TYPE_CUBE_ARRAY:
+		return n % 6 == 0;
+	default:
+		return true;
+	}
+}
+
+/* A view's usage needs these features of its format (the image's
+ * tiling); a usage the device cannot serve fails here. */
+static VkFormatFeatureFlags2
+usage_features(VkImageUsageFlags u, VkImageAspectFlags aspects)
+{
+	VkFormatFeatureFlags2 f = 0;
+
+	if (u & VK_IMAGE_USAGE_SAMPLED_BIT)
+		f |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT;
+	if (u & VK_IMAGE_USAGE_STORAGE_BIT)
+		f |= VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT;
+	if (u & (VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+	         VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+	         VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT))
+		f |= aspects == VK_IMAGE_ASPECT_COLOR_BIT ?
+		     VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT :
+		     VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT;
+	return f;
+}
+
+/* Resolve VK_REMAINING_* of [base, base + count) within n; false if the
+ * range is empty or leaves [0, n). */
+static bool
+resolve_range(uint32_t base, uint32_t *count, uint32_t n)
+{
+	if (base >= n)
+		return false;
+	if (*count == VK_REMAINING_MIP_LEVELS) /* == _ARRAY_LAYERS */
+		*count = n - base;
+	return *count && (uint64_t)base + *count <= n;
+}
+
+/* Why the create info cannot become a view (*r the error), or NULL with
+ * *range resolved. */
+static const char *
+view_check(const struct icd_device *dev, const struct icd_image *img,
+           const VkImageViewCreateInfo *ci, VkImageSubresourceRange *range,
+           VkResult *r)
+{
+	const VkImageViewUsageCreateInfo *vu = icd_find_struct(
+		ci->pNext, VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO);
+	VkImageUsageFlags usage = vu ? vu->usage : img ? img->usage : 0;
+	VkImageAspectFlags a = ci->subresourceRange.aspectMask;
+	struct icd_format f;
+	uint32_t layers;
+	bool slices;
+
+	*r = VK_ERROR_UNKNOWN;
+	if (!img)
+		return "no image";
+	*r = VK_ERROR_FEATURE_NOT_PRESENT;
+	if (icd_find_struct(ci->pNext,
+	                    VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_INFO))
+		return "Y'CbCr conversion is not supported";
+	if (ci->viewType == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY &&
+	    !dev->pdev->features.core.imageCubeArray)
+		return "cube array views need imageCubeArray";
+	*r = VK_ERROR_UNKNOWN;
+	if (ci->flags)
+		return "view flags of extensions this device does not offer";
+	if (!img->va)
+		return "the image is not bound to memory";
+	if (!view_type_fits(img, ci->viewType))
+		return "the view type does not fit the image type and flags";
+	if (!icd_format_view_compatible(img->format, img->flags, ci->format))
+		return "the view format is not compatible with the image's";
+	if (usage & ~img->usage)
+		return "VkImageViewUsageCreateInfo asks for usage the image "
+		       "does not have";
+	if (!(img->usage & VIEW_USAGES))
+		return "the image has no usage a view serves (SAMPLED, "
+		       "STORAGE or an attachment)";
+	/* The aspects of one plane, or depth+stencil of a D/S image. */
+	if (!a || !icd_format_get(img->format, &f) || (a & ~f.aspects) ||
+	    (a != f.aspects && a != VK_IMAGE_ASPECT_DEPTH_BIT &&
+	     a != VK_IMAGE_ASPECT_STENCIL_BIT))
+		return "the aspect mask does not name the image's aspects";
+	*range = ci->subresourceRange;
+	slices = img->type == VK_IMAGE_TYPE_3D &&
+	         ci->viewType != VK_IMAGE_VIEW_TYPE_3D;
+	if (!resolve_range(range->baseMipLevel, &range->levelCount,
+	                   img->mip_levels))
+		return "the mip levels are empty or outside the image";
+	/* A 2D view of a 3D image: its layers are depth slices of one
+	 * level. */
+	layers = slices ? icd_image_mip_extent(img->extent.depth,
+	                                       range->baseMipLevel) :
+	                  img->array_layers;
+	if (slices && range->levelCount != 1)
+		return "a 2D view of a 3D image has one mip level";
+	if (!resolve_range(range->baseArrayLayer, &range->layerCount, layers))
+		return "the array layers are empty or outside the image";
+	if (!layer_count_fits(ci->viewType, range->layerCount))
+		return "the layer count does not fit the view type";
+	*r = VK_ERROR_FORMAT_NOT_SUPPORTED;
+	if (!icd_format_get(ci->format, &f))
+		return "the view format is not supported";
+	if ((icd_format_features(ci->format, img->tiling) &
+	     usage_features(usage, f.aspects)) !=
+	    usage_features(usage, f.aspects))
+		return "the view format lacks a feature its usage needs (see "
+		       "vkGetPhysicalDeviceFormatProperties)";
+	*r = VK_SUCCESS;
+	return NULL;
+}
+
+static void
+view_descriptor(struct swgpu_descriptor_image *d, const struct icd_image *img,
+                const VkImageViewCreateInfo *ci,
+                const VkImageSubresourceRange *range)
+{
+	VkImageAspectFlags a = range->aspectMask;
+	/* Depth+stencil views (attachments) describe the depth plane. */
+	const struct icd_image_plane *pl = icd_image_plane(
+		img, a == (VK_IMAGE_ASPECT_DEPTH_BIT |
+		           VK_IMAGE_ASPECT_STENCIL_BIT) ?
+		     VK_IMAGE_ASPECT_DEPTH_BIT : a);
+	uint32_t m = range->baseMipLevel, pi;
+	const struct icd_subresource_layout *l = &pl->mips[m];
+	bool slices = img->type == VK_IMAGE_TYPE_3D &&
+	              ci->viewType != VK_IMAGE_VIEW_TYPE_3D;
+	uint32_t w = icd_image_mip_extent(img->extent.width, m);
+	uint32_t h = icd_image_mip_extent(img->extent.height, m);
+	struct icd_format f;
+
+	icd_format_get(ci->format, &f);
+	pi = (uint32_t)icd_format_plane(&f, pl->aspect);
+	/* One texel per block: an uncompressed view of a compressed image
+	 * addresses blocks. */
+	if (f.planes[pi].block_w == 1 && pl->block_w > 1) {
+		w = (w + pl->block_w - 1) / pl->block_w;
+		h = (h + pl->block_h - 1) / pl->block_h;
+	}
+	memset(d, 0, sizeof(*d));
+	/* Only storage image descriptors are written from image views:
+	 * sampled images and input attachments reach no shader. */
+	d->type = SWGPU_DESCRIPTOR_STORAGE_IMAGE;
+	d->format = f.planes[pi].swgpu_format;
+	d->va = img->va + pl->offset + l->offset +
+	        range->baseArrayLayer * (slices ? l->depth_pitch :
+	                                          pl->array_pitch);
+	d->width = w;
+	d->height = h;
+	d->depth = ci->viewType == VK_IMAGE_VIEW_TYPE_3D ?
+	           icd_image_mip_extent(img->extent.depth, m) : 1;
+	d->layers = ci->viewType == VK_IMAGE_VIEW_TYPE_3D ? 1 :
+	            range->layerCount;
+	/* Row pitches are at most 16 B x maxImageDimension (image.c). */
+	d->row_pitch = (uint32_t)l->row_pitch;
+	d->element_size = f.planes[pi].block_size;
+	d->slice_pitch = ci->viewType == VK_IMAGE_VIEW_TYPE_3D || slices ?
+	                 l->depth_pitch : pl->array_pitch;
+	/* The VkImageViewType values are the engine's view types. */
+	d->view_type = (uint32_t)ci->viewType;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL
-icd_CreateImageView(VkDevice device, const VkImageViewCreateInfo *ci,
+icd_CreateImageView(VkDevice device, const VkImageViewCreateInfo *pCreateInfo,
                     const VkAllocationCallbacks *pAllocator,
                     VkImageView *pView)
 {
 	struct icd_device *dev = icd_device_from_handle(device);
-	struct icd_image *img = icd_image_from_handle(ci->image);
-	const VkImageSubresourceRange *r = &ci->subresourceRange;
-	struct icd_format vf;
-	uint32_t levels, layers;
+	const struct icd_image *img = icd_image_from_handle(pCreateInfo->image);
+	VkImageSubresourceRange range;
+	struct icd_image_view *v;
+	const char *why;
+	VkResult r;
 
-	if (!img) {
-		icd_log("vkCreateImageView: VK_NULL_HANDLE image");
-		return VK_ERROR_UNKNOWN;
+	why = view_check(dev, img, pCreateInfo, &range, &r);
+	if (why) {
+		icd_log("vkCreateImageView: view type %d, format %d, aspects "
+		        "0x%x, levels %u+%u, layers %u+%u of an image of type "
+		        "%d, format %d: %s", pCreateInfo->viewType,
+		        pCreateInfo->format,
+		        pCreateInfo->subresourceRange.aspectMask,
+		        pCreateInfo->subresourceRange.baseMipLevel,
+		        pCreateInfo->subresourceRange.levelCount,
+		        pCreateInfo->subresourceRange.baseArrayLayer,
+		        pCreateInfo->subresourceRange.layerCount,
+		        img ? (int)img->type : -1,
+		        img ? (int)img->format : -1, why);
+		return r;
 	}
-	levels = r->levelCount == VK_REMAINING_MIP_LEVELS ?
-	         img->mip_levels - r->baseMipLevel : r->levelCount;
-	layers = r->layerCount == VK_REMAINING_ARRAY_LAYERS ?
-	         img->array_layers - r->baseArrayLayer : r->layerCount;
-	/* Valid usage the layer also checks; refused here with a line
-	 * rather than turned into a view that reads outside the image. */
-	if (!img->va || r->baseMipLevel >= img->mip_levels ||
-	    !levels || levels > img->mip_levels - r->baseMipLevel ||
-	    r->baseArrayLayer >= img->array_layers || !layers ||
-	    layers > img->array_layers - r->baseArrayLayer ||
-	    !view_type_fits(img->type, ci->viewType, img->flags) ||
-	    !icd_format_get(ci->format, &vf)) {
-		icd_log("vkCreateImageView: view type %d, format %d, mips "
-		        "%u+%u, layers %u+%u does not fit the image (or it is "
-		        "not bound to memory)", ci->viewType, ci->format,
-		        r->baseMipLevel, levels, r->baseArrayLayer, layers);
-		return VK_ERROR_UNKNOWN;
-	}
-	struct icd_image_view *v =
-		icd_zalloc(pAllocator, &dev->alloc, sizeof(*v), 8,
-		           VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+	v = icd_zalloc(pAllocator, &dev->alloc, sizeof(*v), 8,
+	               VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
 	if (!v)
 		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "image view");
 	icd_object_init(&v->base, VK_OBJECT_TYPE_IMAGE_VIEW);
-
-	/* The storage descriptor of a colour view (single aspect, one
-	 * plane); other views keep a null one (no shader can use them). */
-	const struct icd_image_plane *pl =
-		icd_image_plane(img, VK_IMAGE_ASPECT_COLOR_BIT);
-	if (pl && vf.plane_count == 1 && vf.planes[0].swgpu_format &&
-	    vf.planes[0].block_size == pl->block_size &&
-	    vf.planes[0].block_w == 1 && vf.planes[0].block_h == 1) {
-		const struct icd_subresource_layout *m =
-			&pl->mips[r->baseMipLevel];
-		bool is3d = ci->viewType == VK_IMAGE_VIEW_TYPE_3D;
-		struct swgpu_descriptor_image d = {
-			.type = SWGPU_DESCRIPTOR_STORAGE_IMAGE,
-			.format = vf.planes[0].swgpu_format,
-			.va = img->va + pl->offset +
-			      r->baseArrayLayer * pl->array_pitch + m->offset,
-			.width = icd_image_mip_extent(img->extent.width,
-			                              r->baseMipLevel),
-			.height = icd_image_mip_extent(img->extent.height,
-			                               r->baseMipLevel),
-			.depth = is3d ? icd_image_mip_extent(
-			                        img->extent.depth,
-			                        r->baseMipLevel) : 1,
-			.layers = is3d ? 1 : layers,
-			.row_pitch = (uint32_t)m->row_pitch,
-			.element_size = pl->block_size,
-			.slice_pitch = is3d ? m->depth_pitch : pl->array_pitch,
-			.view_type = (uint32_t)ci->viewType,
-		};
-		memcpy(v->desc, &d, sizeof(d));
-	}
+	view_descriptor(&v->desc, img, pCreateInfo, &range);
 	*pView = icd_image_view_to_handle(v);
 	return VK_SUCCESS;
 }
 
 VKAPI_ATTR void VKAPI_CALL
-icd_DestroyImageView(VkDevice device, VkImageView view,
+icd_DestroyImageView(VkDevice device, VkImageView imageView,
                      const VkAllocationCallbacks *pAllocator)
 {
-	struct icd_image_view *v = icd_image_view_from_handle(view);
-
-	if (v)
-		icd_free(pAllocator, &icd_device_from_handle(device)->alloc, v);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL
-icd_CreateBufferView(VkDevice device, const VkBufferViewCreateInfo *ci,
-                     const VkAllocationCallbacks *pAllocator,
-                     VkBufferView *pView)
-{
 	struct icd_device *dev = icd_device_from_handle(device);
-	struct icd_buffer *buf = icd_buffer_from_handle(ci->buffer);
-	VkFormatFeatureFlags2 need = 0, have = icd_format_buffer_features(
-		ci->format);
-	uint32_t elem = icd_format_block_size(ci->format);
-	struct icd_format f;
-	VkDeviceSize range;
-
-	if (buf && (buf->usage & VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT))
-		need |= VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT;
-	if (buf && (buf->usage & VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT))
-		need |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT;
-	range = !buf ? 0 : ci->range == VK_WHOLE_SIZE ?
-	        (buf->size - ci->offset) / (elem ? elem : 1) * elem :
-	        ci->range;
-	if (!buf || !buf->va || !need || (have & need) != need || !elem ||
-	    ci->offset >= buf->size || !range ||
-	    ci->offset % dev->pdev->properties.limits
-	                     .minTexelBufferOffsetAlignment ||
-	    range > buf->size - ci->offset ||
-	    range / elem > dev->pdev->properties.limits.maxTexelBufferElements ||
-	    !icd_format_get(ci->format, &f)) {
-		icd_log("vkCreateBufferView: format %d, offset %llu, range "
-		        "%llu: not a texel buffer this device supports (or "
-		        "the buffer is not bound)", ci->format,
-		        (unsigned long long)ci->offset,
-		        (unsigned long long)ci->range);
-		return (have & need) != need ? VK_ERROR_FORMAT_NOT_SUPPORTED
-		                             : VK_ERROR_UNKNOWN;
-	}
-	struct icd_buffer_view *v =
-		icd_zalloc(pAllocator, &dev->alloc, sizeof(*v), 8,
-		           VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
-	if (!v)
-		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "buffer view");
-	icd_object_init(&v->base, VK_OBJECT_TYPE_BUFFER_VIEW);
-	struct swgpu_descriptor_texel_buffer d = {
-		.format = f.planes[0].swgpu_format,
-		.va = buf->va + ci->offset,
-		.range = range / elem * elem,
-		.element_size = elem,
-	};
-	memcpy(v->desc, &d, sizeof(d));
-	*pView = icd_buffer_view_to_handle(v);
-	return VK_SUCCESS;
-}
-
-VKAPI_ATTR void VKAPI_CALL
-icd_DestroyBufferView(VkDevice device, VkBufferView view,
-                      const VkAllocationCallbacks *pAllocator)
-{
-	struct icd_buffer_view *v = icd_buffer_view_from_handle(view);
+	struct icd_image_view *v = icd_image_view_from_handle(imageView);
 
 	if (v)
-		icd_free(pAllocator, &icd_device_from_handle(device)->alloc, v);
+		icd_free(pAllocator, &dev->alloc, v);
 }
 
 void
@@ -207,26 +298,9 @@ icd_write_image_view_descriptor(void *dst, VkImageView view)
 {
 	const struct icd_image_view *v = icd_image_view_from_handle(view);
 
+	/* VK_NULL_HANDLE (nullDescriptor, or an invalid write): null. */
 	if (v)
-		memcpy(dst, v->desc, SWGPU_DESCRIPTOR_SIZE);
+		memcpy(dst, &v->desc, sizeof(v->desc));
 	else
 		memset(dst, 0, SWGPU_DESCRIPTOR_SIZE);
-}
-
-void
-icd_write_buffer_view_descriptor(void *dst, VkBufferView view,
-                                 VkDescriptorType type)
-{
-	const struct icd_buffer_view *v = icd_buffer_view_from_handle(view);
-	struct swgpu_descriptor_texel_buffer d;
-
-	if (!v) {
-		memset(dst, 0, SWGPU_DESCRIPTOR_SIZE);
-		return;
-	}
-	memcpy(&d, v->desc, sizeof(d));
-	d.type = type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ?
-	         SWGPU_DESCRIPTOR_UNIFORM_TEXEL_BUFFER :
-	         SWGPU_DESCRIPTOR_STORAGE_TEXEL_BUFFER;
-	memcpy(dst, &d, sizeof(d));
 }

@@ -129,8 +129,10 @@ icd_physical_device_init_limits(struct icd_physical_device *pdev,
 	l->maxImageDimension3D = 256;
 	l->maxImageDimensionCube = 4096;
 	l->maxImageArrayLayers = 256;
-	/* Shader-facing limits: the spec's required minimums. */
-	l->maxTexelBufferElements = 65536;
+	/* Texel buffer descriptors address any number of texels
+	 * (buffer_view.c); 2^27 (2 GiB of 16-byte texels, as
+	 * maxResourceSize) is what common drivers tell. */
+	l->maxTexelBufferElements = 1u << 27;
 	/* Buffer descriptors address up to SWGPU_SHADER_MAX_BUFFER_RANGE
 	 * bytes; uniform buffers promise the common 64 KiB. */
 	l->maxUniformBufferRange = 65536;
@@ -393,8 +395,13 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 	x->v13.maxDescriptorSetInlineUniformBlocks = 4;
 	x->v13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = 4;
 	x->v13.maxInlineUniformTotalSize = 256;
-	x->v13.storageTexelBufferOffsetAlignmentBytes = 256;
-	x->v13.uniformTexelBufferOffsetAlignmentBytes = 256;
+	/* Texel buffers need their texel's alignment only (the engine's
+	 * texel atomics: 4 bytes); 16, the largest texel, covers any
+	 * format (buffer_view.c applies these with a 1.3 API version). */
+	x->v13.storageTexelBufferOffsetAlignmentBytes = 16;
+	x->v13.storageTexelBufferOffsetSingleTexelAlignment = VK_TRUE;
+	x->v13.uniformTexelBufferOffsetAlignmentBytes = 16;
+	x->v13.uniformTexelBufferOffsetSingleTexelAlignment = VK_TRUE;
 	x->v13.maxBufferSize = max_alloc;
 }
 
