@@ -121,6 +121,8 @@ struct swgpu_queue {
 	atomic_bool aborting;        /* destroy timed out: drop ring jobs */
 	/* Fair share (sched.c), under dev->lock. */
 	uint64_t vruntime;           /* weighted engine time charged */
+	uint64_t ring_vcharge;       /* of it, the estimates of its jobs
+	                                still in the rings (not yet run) */
 	uint64_t avg_run_ns;         /* running mean of its jobs' run_ns */
 	uint64_t blocked_pass;       /* eng->sched_pass it was blocked in */
 	uint64_t trace_last_end_ns;  /* trace.c: end of its last slice */

@@ -70,8 +70,19 @@ vr_scale(const struct swgpu_queue *q, uint64_t ns)
 	return ns * (SCHED_VSCALE / sched_weight[q->priority]);
 }
 
-/* Smallest vruntime among the other queues of q's engine that have work
- * (waiting or in the ring); false if there is none. */
+/* The weighted time q has really used: its vruntime without the
+ * estimates charged for its jobs still waiting in the rings. A queue that
+ * keeps a deep ring backlog is charged ahead of time (so sched_pick does
+ * not favour it); comparing a newcomer with that figure would let the
+ * backlog count as work done. */
+static uint64_t
+vr_used(const struct swgpu_queue *q)
+{
+	return q->vruntime - q->ring_vcharge;
+}
+
+/* Smallest used vruntime among the other queues of q's engine that have
+ * work (waiting or in the ring); false if there is none. */
 static bool
 sched_min_other(const struct swgpu_queue *q, uint64_t *min)
 {
@@ -87,8 +98,8 @@ sched_min_other(const struct swgpu_queue *q, uint64_t *min)
 				dlist_entry(it, struct swgpu_queue, run_link);
 			if (o == q || (dlist_empty(&o->fifo) && !o->inflight))
 				continue;
-			if (!found || vr_before(o->vruntime, *min))
-				*min = o->vruntime;
+			if (!found || vr_before(vr_used(o), *min))
+				*min = vr_used(o);
 			found = true;
 		}
 	}
@@ -115,6 +126,7 @@ sched_charge(struct swgpu_job *job)
 	struct swgpu_queue *q = job->q;
 	uint64_t run = job->skipped ? 0 : job->run_ns;
 
+	q->ring_vcharge -= vr_scale(q, job->vcharge_ns);
 	if (run > job->vcharge_ns)
 		q->vruntime += vr_scale(q, run - job->vcharge_ns);
 	if (!job->skipped) {
@@ -347,16 +359,17 @@ sched_wants_preempt(struct swgpu_engine *eng, struct swgpu_queue *q,
 	const struct swgpu_queue *rq = run->q;
 	if (!rq || rq == q || rq->priority >= q->priority)
 		return PREEMPT_NO;
-	uint64_t run_vr = rq->vruntime;
+	/* What the running queue has really used: without the estimates
+	 * of its jobs still in the ring, with the running job's time so
+	 * far (without what HWQ 1 took meanwhile). */
+	uint64_t run_vr = vr_used(rq);
 	if (run->start_ns) {
-		/* Its time so far, without what HWQ 1 took meanwhile. */
 		uint64_t used = swgpu_now_ns() - run->start_ns;
 		uint64_t stolen = atomic_load_explicit(&eng->prio_busy_ns,
 		                                       memory_order_relaxed) -
 		                  run->prio_busy_start;
 		used = used > stolen ? used - stolen : 0;
-		if (used > run->vcharge_ns)
-			run_vr += vr_scale(rq, used - run->vcharge_ns);
+		run_vr += vr_scale(rq, used);
 	}
 	if (vr_before(run_vr, q->vruntime))
 		return PREEMPT_NO;
@@ -472,6 +485,7 @@ sched_push_head(struct swgpu_queue *q)
 		eng->vclock = q->vruntime;
 	job->vcharge_ns = q->avg_run_ns;
 	q->vruntime += vr_scale(q, job->vcharge_ns);
+	q->ring_vcharge += vr_scale(q, job->vcharge_ns);
 	hq->inflight[seqno & hq->inflight_mask] = job;
 	hq->emitted = seqno;
 	if (h == ENGINE_HWQ_MAIN)
