@@ -273,8 +273,8 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 	p->vendorID = ICD_VENDOR_ID;
 	p->deviceID = 0x0001;
 	p->deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
-	snprintf(p->deviceName, sizeof(p->deviceName), "swgpu (%u engines)",
-	         info->engine_count);
+	snprintf(p->deviceName, sizeof(p->deviceName), "swgpu (%u engine%s)",
+	         info->engine_count, info->engine_count == 1 ? "" : "s");
 	/* A pipeline cache is only valid for the same driver build. */
 	memcpy(p->pipelineCacheUUID, "swgpu-pipecache", 15);
 	p->pipelineCacheUUID[15] = (uint8_t)ICD_VERSION_MINOR;
