@@ -536,6 +536,11 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 	/* IR_BCAST reads the lane index from a register (dynamically
 	 * uniform, as the feature requires). */
 	f->v12.subgroupBroadcastDynamicId = VK_TRUE;
+	/* Storage images and texel buffers: loads outside the view read
+	 * (0, 0, 0, 0), stores and atomics there do nothing (the engine's
+	 * interp_image.c), which is what robustImageAccess asks. */
+	f->v13.robustImageAccess = swgpu_shader_descriptor_type_supported(
+		SWGPU_DESCRIPTOR_STORAGE_IMAGE);
 }
 
 /*

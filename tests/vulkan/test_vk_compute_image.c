@@ -6,8 +6,8 @@
  *  - the format features: STORAGE_IMAGE on the storage formats, the
  *    ATOMIC bits on R32_UINT/SINT, none on depth, texel-buffer bits;
  *  - img_basic: RGBA8 unorm image -> float -> RGBA32F image x 2, R32_UINT
- *    image atomics, imageSize, loads outside the image read 0 and stores
- *    outside write nothing;
+ *    image atomics, imageSize, and with robustImageAccess loads outside
+ *    the image read 0 and stores outside write nothing;
  *  - img_volume: a 3D R32F image, a view of layers 1-2 of a 3-layer
  *    RG16UI array image (so the view's base layer matters), two R32I
  *    storage texel buffers at offsets of one buffer, and an R16UI
@@ -177,8 +177,42 @@ run(struct vkh_device *d, struct vkh_pipe *p, struct timg **imgs,
 	return vkh_cmd_submit_wait(d, 0, cb);
 }
 
+/* The accesses outside the image are defined only with
+ * robustImageAccess: a device of its own with it on (skipped without). */
 static void
-test_basic(struct vkh *h, struct vkh_device *d)
+test_basic_body(struct vkh *h, struct vkh_device *d);
+
+static void
+test_basic(struct vkh *h, struct vkh_device *unused)
+{
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+	};
+	VkPhysicalDeviceFeatures2 f2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+		.pNext = &f13,
+	};
+	struct vkh_device d;
+
+	(void)unused;
+	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
+	if (!f13.robustImageAccess) {
+		vkh_skip(h, "robustImageAccess not reported");
+		return;
+	}
+	memset(&f2.features, 0, sizeof(f2.features));
+	memset(&f13, 0, sizeof(f13));
+	f13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+	f13.robustImageAccess = VK_TRUE;
+	f13.maintenance4 = h->maintenance4;
+	VKH_CHECK_VK(h, vkh_device_create_features(h, VK_QUEUE_COMPUTE_BIT,
+	                                           &f2, &d));
+	test_basic_body(h, &d);
+	vkh_device_destroy(h, &d);
+}
+
+static void
+test_basic_body(struct vkh *h, struct vkh_device *d)
 {
 	struct vkh_pipe_desc pd = {
 		.spv = img_basic_spv, .spv_size = sizeof(img_basic_spv),
