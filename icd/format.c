@@ -188,23 +188,12 @@ static bool
 icd_engine_converts(VkFormat format)
 {
 	struct icd_format f;
-	const swgpu_format_info *fi;
 
 	if (!icd_format_get(format, &f) ||
 	    f.aspects != VK_IMAGE_ASPECT_COLOR_BIT ||
 	    !f.planes[0].swgpu_format)
 		return false;
-	fi = swgpu_format_get_info(f.planes[0].swgpu_format);
-	if (!fi || (fi->caps & (SWGPU_FORMAT_CAP_DECODE |
-	                        SWGPU_FORMAT_CAP_ENCODE)) !=
-	           (SWGPU_FORMAT_CAP_DECODE | SWGPU_FORMAT_CAP_ENCODE))
-		return false;
-	for (uint32_t c = 0; c < 4; c++)
-		if (fi->bit_width[c] > 32)
-			return false;
-	return fi->blit_class == SWGPU_BLIT_CLASS_FLOAT ||
-	       fi->blit_class == SWGPU_BLIT_CLASS_UINT ||
-	       fi->blit_class == SWGPU_BLIT_CLASS_SINT;
+	return swgpu_format_shader_storage(f.planes[0].swgpu_format);
 }
 
 static bool

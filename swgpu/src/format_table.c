@@ -147,6 +147,22 @@ swgpu_format_blittable(uint32_t format)
 }
 
 bool
+swgpu_format_shader_storage(uint32_t format)
+{
+	const swgpu_format_info *fi = swgpu_format_get_info(format);
+	const uint32_t need = SWGPU_FORMAT_CAP_DECODE | SWGPU_FORMAT_CAP_ENCODE;
+
+	if (!fi || (fi->caps & need) != need)
+		return false;
+	for (uint32_t c = 0; c < 4; c++)
+		if (fi->bit_width[c] > 32)
+			return false;
+	return fi->blit_class == SWGPU_BLIT_CLASS_FLOAT ||
+	       fi->blit_class == SWGPU_BLIT_CLASS_UINT ||
+	       fi->blit_class == SWGPU_BLIT_CLASS_SINT;
+}
+
+bool
 swgpu_format_clearable(uint32_t format)
 {
 	const swgpu_format_info *fi = swgpu_format_get_info(format);

@@ -43,24 +43,6 @@ helper_main(void *arg)
 	return NULL;
 }
 
-/* A format a storage image or texel buffer may have: one the engine
- * decodes and encodes, in 32-bit (or narrower) channels. */
-static bool
-image_format_ok(const swgpu_format_info *fi, uint32_t elem)
-{
-	if (!fi || (fi->caps & (SWGPU_FORMAT_CAP_DECODE |
-	                        SWGPU_FORMAT_CAP_ENCODE)) !=
-	           (SWGPU_FORMAT_CAP_DECODE | SWGPU_FORMAT_CAP_ENCODE) ||
-	    fi->block_bytes != elem)
-		return false;
-	for (uint32_t c = 0; c < 4; c++)
-		if (fi->bit_width[c] > 32)
-			return false;
-	return fi->blit_class == SWGPU_BLIT_CLASS_FLOAT ||
-	       fi->blit_class == SWGPU_BLIT_CLASS_UINT ||
-	       fi->blit_class == SWGPU_BLIT_CLASS_SINT;
-}
-
 /* An image or texel buffer descriptor (raw: SWGPU_DESCRIPTOR_SIZE
  * bytes at dva) into binding slot i: shape, format and the memory it
  * spans. Read lock held. */
@@ -122,7 +104,8 @@ bind_image(struct exec_env *env, const struct pkt *p,
 			                   t.width, t.height, t.depth, t.layers);
 	}
 	im->fmt = swgpu_format_get_info(format);
-	if (type != b->desc_type || !image_format_ok(im->fmt, im->elem))
+	if (type != b->desc_type || !swgpu_format_shader_storage(format) ||
+	    im->fmt->block_bytes != im->elem)
 		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, dva,
 		                   "descriptor at 0x%llx: type %u format %u "
 		                   "(%u-byte texels) where the shader needs a "

@@ -233,6 +233,11 @@ const swgpu_format_info *swgpu_format_get_info(uint32_t format);
 /* True if format can be a BLIT source and destination (and is clearable). */
 bool swgpu_format_blittable(uint32_t format);
 
+/* True if storage image and texel buffer descriptors may have this format:
+ * decoded and encoded, channels of at most 32 bits, a float or integer
+ * value (what the shader engine's image instructions convert). */
+bool swgpu_format_shader_storage(uint32_t format);
+
 /* True if CLEAR_BOX accepts format. */
 bool swgpu_format_clearable(uint32_t format);
 
