@@ -181,9 +181,9 @@ static const VkFormat icd_storage_formats[] = {
 };
 
 /* The shader engine converts texels of the format (storage images,
- * texel buffers): one colour plane it decodes and encodes, channels of
- * 32 bits or less, a float/uint/sint value — the rule
- * swgpu/src/packet_dispatch.c applies to descriptors. */
+ * texel buffers): one colour plane whose engine format passes
+ * swgpu_format_shader_storage(), the rule DISPATCH applies to
+ * descriptors. */
 static bool
 icd_engine_converts(VkFormat format)
 {
