@@ -159,6 +159,9 @@ icd_ext_features_missing(const void *chain)
 		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT,
 		  2,
 		  "VkPhysicalDeviceFaultFeaturesEXT" },
+		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR,
+		  4,
+		  "VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR" },
 	};
 
 	for (const VkBaseInStructure *s = chain; s; s = s->pNext)

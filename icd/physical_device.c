@@ -536,6 +536,10 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 	/* IR_BCAST reads the lane index from a register (dynamically
 	 * uniform, as the feature requires). */
 	f->v12.subgroupBroadcastDynamicId = VK_TRUE;
+	/* Scalar block layout too: loads and stores copy bytes at any
+	 * offset (atomics keep their natural alignment, as scalar layout
+	 * does). */
+	f->v12.scalarBlockLayout = VK_TRUE;
 	/* Storage images and texel buffers: loads outside the view read
 	 * (0, 0, 0, 0), stores and atomics there do nothing (the engine's
 	 * interp_image.c), which is what robustImageAccess asks. */
@@ -681,6 +685,24 @@ icd_features_write_ext(VkBaseOutStructure *s)
 		((VkPhysicalDeviceFaultFeaturesEXT *)s)
 			->deviceFaultVendorBinary = VK_FALSE;
 		break;
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR: {
+		/* Block Workgroup variables (the engine's xlate_mem.c), in
+		 * any layout the decorations give (scalar included). */
+		VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR *w =
+			(void *)s;
+		w->workgroupMemoryExplicitLayout =
+			swgpu_shader_capability_supported(
+				SpvCapabilityWorkgroupMemoryExplicitLayoutKHR);
+		w->workgroupMemoryExplicitLayoutScalarBlockLayout =
+			w->workgroupMemoryExplicitLayout;
+		w->workgroupMemoryExplicitLayout8BitAccess =
+			swgpu_shader_capability_supported(
+				SpvCapabilityWorkgroupMemoryExplicitLayout8BitAccessKHR);
+		w->workgroupMemoryExplicitLayout16BitAccess =
+			swgpu_shader_capability_supported(
+				SpvCapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR);
+		break;
+	}
 	default:
 		break;
 	}

@@ -17,6 +17,7 @@
 #include "sh_saxpy.spv.h"
 #include "sh_ubo.spv.h"
 #include "sh_zeroinit.spv.h"
+#include "sh_explicit_shared.spv.h"
 
 static void
 test_atomics_contention(void **state)
@@ -248,6 +249,33 @@ test_zero_initialized_shared(void **state)
 	st_fini(&e);
 }
 
+/* Block Workgroup variables alias in an explicit layout: words written
+ * through one are read as bytes, halves and 64-bit values. */
+static void
+test_explicit_layout_shared(void **state)
+{
+	struct st_env e;
+	(void)state;
+
+	st_init(&e);
+	uint32_t *o = st_buf(&e, 32 * 4);
+	swgpu_shader *s = st_shader(&e, sh_explicit_shared_spv,
+	                            sizeof(sh_explicit_shared_spv), NULL,
+	                            NULL, 0);
+	api_ok(st_dispatch(&e, s, NULL, NULL, 0, 3, 1, 1));
+	for (uint32_t i = 0; i < 8; i++) {
+		uint32_t w = 0x04030201u * (i + 1);
+		assert_int_equal(o[i], (w >> 8) & 0xff);
+		assert_int_equal(o[8 + i], w >> 16);
+	}
+	assert_int_equal(o[16], 0xabcdef01u);
+	assert_int_equal(o[17], 0);
+	assert_int_equal(o[18], 0);
+	assert_int_equal(o[19], (0x04030201u & 0x00ffffffu) | 0xee000000u);
+	swgpu_shader_destroy(s);
+	st_fini(&e);
+}
+
 static void
 test_descriptor_indexing(void **state)
 {
@@ -455,6 +483,7 @@ main(void)
 		cmocka_unit_test(test_uniform_dynamic),
 		cmocka_unit_test(test_descriptor_indexing),
 		cmocka_unit_test(test_zero_initialized_shared),
+		cmocka_unit_test(test_explicit_layout_shared),
 		cmocka_unit_test(test_malformed_spirv),
 		cmocka_unit_test(test_layout_mismatch),
 		cmocka_unit_test(test_bad_shader_va_faults),

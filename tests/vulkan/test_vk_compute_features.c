@@ -17,6 +17,7 @@
 #include "feat_int64.spv.h"
 #include "feat_zeroinit.spv.h"
 #include "feat_std_ubo.spv.h"
+#include "feat_wg_explicit.spv.h"
 
 #define N 256u
 
@@ -625,6 +626,75 @@ test_std_ubo_dynamic_broadcast(struct vkh *h, struct vkh_device *unused)
 	vkh_device_destroy(h, &d);
 }
 
+/* VK_KHR_workgroup_memory_explicit_layout: Block Workgroup variables
+ * alias, in an explicit layout, with 8/16/64-bit accesses. */
+static void
+test_wg_explicit_layout(struct vkh *h, struct vkh_device *unused)
+{
+	VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR wf = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR,
+	};
+	VkPhysicalDeviceVulkan12Features f12 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+		.pNext = &wf,
+	};
+	VkPhysicalDeviceFeatures2 f2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+		.pNext = &f12,
+	};
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+		.maintenance4 = h->maintenance4,
+	};
+	const char *ext = VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME;
+	VkExtensionProperties props[256];
+	uint32_t n = 256;
+	bool have = false;
+	struct vkh_device d;
+	struct vkh_buffer b;
+
+	(void)unused;
+	vkEnumerateDeviceExtensionProperties(h->phys, NULL, &n, props);
+	for (uint32_t i = 0; i < n; i++)
+		have |= !strcmp(props[i].extensionName, ext);
+	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
+	if (!have || !wf.workgroupMemoryExplicitLayout ||
+	    !wf.workgroupMemoryExplicitLayout8BitAccess ||
+	    !wf.workgroupMemoryExplicitLayout16BitAccess ||
+	    !f2.features.shaderInt64 || !f12.shaderInt8 ||
+	    !f2.features.shaderInt16) {
+		vkh_skip(h, "%s with 8/16-bit access (and Int8/16/64) not "
+		         "offered", ext);
+		return;
+	}
+	memset(&f2.features, 0, sizeof(f2.features));
+	f2.features.shaderInt64 = VK_TRUE;
+	f2.features.shaderInt16 = VK_TRUE;
+	memset(&f12, 0, sizeof(f12));
+	f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+	f12.shaderInt8 = VK_TRUE;
+	f12.pNext = &wf;
+	wf.pNext = &f13;
+	wf.workgroupMemoryExplicitLayoutScalarBlockLayout = VK_FALSE;
+	VKH_CHECK_VK(h, vkh_device_create_features_ext(
+		h, VK_QUEUE_COMPUTE_BIT, &f2, &ext, 1, &d));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &d, 32 * 4, 0, &b));
+	memset(b.map, 0xff, 32 * 4);
+	VKH_CHECK_VK(h, vkh_compute_run(h, &d, feat_wg_explicit_spv,
+	                                sizeof(feat_wg_explicit_spv), &b, 1,
+	                                NULL, 0, 3, 1, 1));
+	const uint32_t *o = b.map;
+	for (uint32_t i = 0; i < 8; i++) {
+		uint32_t w = 0x04030201u * (i + 1);
+		VKH_CHECK_MSG(h, o[i] == ((w >> 8) & 0xff), "byte %u", i);
+		VKH_CHECK_MSG(h, o[8 + i] == w >> 16, "half %u", i);
+	}
+	VKH_CHECK(h, o[16] == 0xabcdef01u && o[17] == 0 && o[18] == 0);
+	VKH_CHECK(h, o[19] == 0xee030201u);
+	vkh_buffer_destroy(&d, &b);
+	vkh_device_destroy(h, &d);
+}
+
 static const struct vkh_test tests[] = {
 	{ "pipeline_cache", test_cache, 1, VK_QUEUE_COMPUTE_BIT },
 	/* These make their own devices with the features they test (the
@@ -636,6 +706,8 @@ static const struct vkh_test tests[] = {
 	{ "zero_init_workgroup_memory", test_zero_init_workgroup, 1,
 	  VK_QUEUE_COMPUTE_BIT },
 	{ "std430_ubo_dynamic_broadcast", test_std_ubo_dynamic_broadcast, 1,
+	  VK_QUEUE_COMPUTE_BIT },
+	{ "workgroup_memory_explicit_layout", test_wg_explicit_layout, 1,
 	  VK_QUEUE_COMPUTE_BIT },
 };
 

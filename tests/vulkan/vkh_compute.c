@@ -322,6 +322,16 @@ vkh_device_create_features(struct vkh *h, VkQueueFlags required,
                            const VkPhysicalDeviceFeatures2 *features,
                            struct vkh_device *out)
 {
+	return vkh_device_create_features_ext(h, required, features, NULL, 0,
+	                                      out);
+}
+
+VkResult
+vkh_device_create_features_ext(struct vkh *h, VkQueueFlags required,
+                               const VkPhysicalDeviceFeatures2 *features,
+                               const char *const *exts, uint32_t next,
+                               struct vkh_device *out)
+{
 	float prio = 1.0f;
 	VkDeviceQueueCreateInfo qci = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -333,6 +343,8 @@ vkh_device_create_features(struct vkh *h, VkQueueFlags required,
 		.pNext = features,
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qci,
+		.enabledExtensionCount = next,
+		.ppEnabledExtensionNames = exts,
 	};
 	VkCommandPoolCreateInfo pci = {
 		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,

@@ -110,6 +110,11 @@ VkResult vkh_compute_run(struct vkh *h, struct vkh_device *d,
 /* A device with one queue of the first family having all of required,
  * created with the given VkPhysicalDeviceFeatures2 chain (for features
  * vkh_device_create does not enable). Destroy with vkh_device_destroy. */
+/* The same with device extensions enabled. */
+VkResult vkh_device_create_features_ext(struct vkh *h, VkQueueFlags required,
+                                        const VkPhysicalDeviceFeatures2 *features,
+                                        const char *const *exts,
+                                        uint32_t next, struct vkh_device *out);
 VkResult vkh_device_create_features(struct vkh *h, VkQueueFlags required,
                                     const VkPhysicalDeviceFeatures2 *features,
                                     struct vkh_device *out);

@@ -545,6 +545,7 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 			interp_f64(e, in, full);
 			break;
 		case IR_LDBUFN: case IR_STBUFN: case IR_LDPUSHN:
+		case IR_LDSHN: case IR_STSHN:
 			interp_narrow(e, d, in, full);
 			break;
 		case IR_BR:

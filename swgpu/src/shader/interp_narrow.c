@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SIMT interpreter: 8- and 16-bit storage accesses (internal, called
+ * SIMT interpreter: 8- and 16-bit storage accesses (buffers, push
+ * constants, explicitly laid out shared memory; internal, called
  * from interp.c). Values are zero-extended into their 32-bit register;
  * stores write only their own bytes. Out-of-range accesses (robust
  * buffer access) read 0 and write nothing, as for 32-bit ones.
@@ -60,6 +61,26 @@ interp_narrow(struct ir_exec *e, const struct ir_dispatch *d,
 			}
 			if (in->op == IR_LDBUFN)
 				D[l].u = v;
+		});
+		break;
+	case IR_LDSHN:
+	case IR_STSHN:
+		/* Workgroup memory in an explicit layout
+		 * (VK_KHR_workgroup_memory_explicit_layout). */
+		LANES({
+			uint64_t off = (uint64_t)A[l].u + in->imm;
+			uint8_t *p = e->shared + off;
+
+			if (off + bytes > e->p->shared_bytes) {
+				if (in->op == IR_LDSHN)
+					D[l].u = 0;
+			} else if (in->op == IR_STSHN) {
+				p[0] = (uint8_t)B[l].u;
+				if (bytes == 2)
+					p[1] = (uint8_t)(B[l].u >> 8);
+			} else {
+				D[l].u = load_n(p, bytes);
+			}
 		});
 		break;
 	default:

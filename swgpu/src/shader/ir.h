@@ -106,6 +106,8 @@ enum ir_op {
 	IR_LDBUFN,       /* dst = buf[..][a + imm] */
 	IR_STBUFN,       /* buf[..][a + imm] = low bytes of b */
 	IR_LDPUSHN,      /* dst = push[a + imm] */
+	IR_LDSHN,        /* dst = shared[a + imm] (explicit layout) */
+	IR_STSHN,        /* shared[a + imm] = low bytes of b */
 	/* storage images and texel buffers (interp_image.c): resource
 	 * aux + reg d (d < imm, the descriptor array's length), texel at
 	 * the coordinates in the 3 consecutive registers from a */

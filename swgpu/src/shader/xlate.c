@@ -319,6 +319,11 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityStorageImageArrayNonUniformIndexing,
 	SpvCapabilityUniformTexelBufferArrayNonUniformIndexing,
 	SpvCapabilityStorageTexelBufferArrayNonUniformIndexing,
+	/* Block Workgroup variables, aliased, explicit layout, 8/16-bit
+	 * accesses (xlate_mem.c workgroup_block_var, interp_narrow.c) */
+	SpvCapabilityWorkgroupMemoryExplicitLayoutKHR,
+	SpvCapabilityWorkgroupMemoryExplicitLayout8BitAccessKHR,
+	SpvCapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR,
 };
 
 bool
@@ -733,6 +738,7 @@ xlate_module(const swgpu_shader_info *info, struct ir_program **out,
 	if (!x->ids || !x->types || !x->p)
 		xl_fail(x, SWGPU_ERR_NO_HOST_MEMORY, "out of host memory");
 	x->p->nregs = IR_REG_FIRST_FREE;
+	x->wg_block_base = UINT32_MAX;
 	module_pass(x);
 	if (!x->entry_func)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG,

@@ -136,6 +136,8 @@ struct xl {
 	uint32_t local_size_ids[3];
 	bool local_size_from_id;
 	uint32_t wgsize_const;   /* constant id decorated WorkgroupSize */
+	uint32_t wg_block_base;  /* shared offset of the aliased Block
+	                            Workgroup variables, UINT32_MAX: none */
 	uint32_t *globals;       /* Private vars with initializers: id */
 	uint32_t nglobals, capglobals;
 	uint32_t depth;          /* inlining depth */

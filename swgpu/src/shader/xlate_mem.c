@@ -219,6 +219,102 @@ const_is_zero(struct xl *x, uint32_t id)
 	return true;
 }
 
+/* Bytes a value of type takes in an explicit layout (Offset,
+ * ArrayStride, MatrixStride decorations); mstride/row_major of the
+ * member holding it. */
+static uint64_t
+explicit_size(struct xl *x, uint32_t type, uint32_t mstride, bool row_major)
+{
+	const struct xtype *t = xl_type(x, type);
+
+	switch (t->op) {
+	case SpvOpTypeBool:
+		return 4;
+	case SpvOpTypeInt:
+	case SpvOpTypeFloat:
+		return t->width / 8;
+	case SpvOpTypeVector:
+		return (uint64_t)t->count * explicit_size(x, t->elem, 0, false);
+	case SpvOpTypeMatrix: {
+		const struct xtype *col = xl_type(x, t->elem);
+		uint64_t es = explicit_size(x, col->elem, 0, false);
+
+		if (!mstride)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG,
+			        "matrix without MatrixStride");
+		return row_major ? (uint64_t)(col->count - 1) * mstride +
+		                   t->count * es
+		                 : (uint64_t)(t->count - 1) * mstride +
+		                   col->count * es;
+	}
+	case SpvOpTypeArray:
+		if (!x->ids[type].array_stride)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG,
+			        "array type %u without ArrayStride", type);
+		return (uint64_t)x->ids[type].array_stride * t->count;
+	case SpvOpTypeStruct: {
+		uint64_t end = 0;
+
+		for (uint32_t m = 0; m < t->nmembers; m++) {
+			uint32_t o, ms = 0;
+
+			if (!mdeco(x, type, m, SpvDecorationOffset, &o))
+				xl_fail(x, SWGPU_ERR_INVALID_ARG,
+				        "member %u of %u without Offset", m,
+				        type);
+			mdeco(x, type, m, SpvDecorationMatrixStride, &ms);
+			uint64_t e = o + explicit_size(
+				x, x->pool[t->members + m], ms,
+				mdeco(x, type, m, SpvDecorationRowMajor,
+				      NULL));
+			if (e > end)
+				end = e;
+		}
+		return end;
+	}
+	default:
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "type %u (opcode %u) in an explicit layout", type,
+		        t->op);
+	}
+}
+
+/*
+ * A Block-decorated Workgroup variable (VK_KHR_workgroup_memory_
+ * explicit_layout): laid out by its Offset/ArrayStride decorations, and
+ * every such variable of the shader aliases the same bytes (the
+ * extension's rule; they cannot be mixed with plain Workgroup
+ * variables). A null initializer needs nothing: shared memory starts
+ * zeroed in every workgroup.
+ */
+static void
+workgroup_block_var(struct xl *x, const uint32_t *in, uint32_t wc,
+                    uint32_t id, uint32_t pointee)
+{
+	struct xptr ptr = { 0 };
+	uint64_t size = explicit_size(x, pointee, 0, false);
+
+	if (wc > 4 && !const_is_zero(x, in[4]))
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "Workgroup variable %u "
+		        "initialized with other than OpConstantNull", id);
+	if (x->wg_block_base == UINT32_MAX)
+		x->wg_block_base = x->p->shared_bytes;
+	if (x->wg_block_base + size > SWGPU_SHADER_MAX_SHARED_MEMORY)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "shared memory over %u "
+		        "bytes", SWGPU_SHADER_MAX_SHARED_MEMORY);
+	size = (size + 3) & ~3ull;   /* whole words for 32-bit accesses */
+	if (x->wg_block_base + size > x->p->shared_bytes)
+		x->p->shared_bytes = (uint32_t)(x->wg_block_base + size);
+	ptr.space = XS_SHARED;
+	ptr.explicit_layout = true;
+	ptr.off = x->wg_block_base;
+	ptr.comp_stride = 4;
+	ptr.nslots = (uint32_t)size;
+	ptr.writable = true;
+	ptr.type = pointee;
+	set_ptr(x, id, in[1], &ptr);
+}
+
 void
 xl_global_var(struct xl *x, const uint32_t *in, uint32_t wc)
 {
@@ -251,6 +347,11 @@ xl_global_var(struct xl *x, const uint32_t *in, uint32_t wc)
 		break;
 	case SpvStorageClassWorkgroup: {
 		uint64_t size = (uint64_t)xl_type(x, pointee)->scalars * 4;
+
+		if (xl_id(x, pointee)->is_block) {
+			workgroup_block_var(x, in, wc, id, pointee);
+			return;
+		}
 
 		if (x->p->shared_bytes + size > SWGPU_SHADER_MAX_SHARED_MEMORY)
 			xl_fail(x, SWGPU_ERR_INVALID_ARG,
@@ -683,8 +784,10 @@ xl_load(struct xl *x, uint32_t type, uint32_t result, uint32_t ptr_id)
 			}
 			break;
 		case XS_SHARED:
-			k = xl_emit(x, IR_LDSH, r, p.dyn, 0, 0);
+			k = xl_emit(x, nb[i] < 4 ? IR_LDSHN : IR_LDSH, r,
+			            p.dyn, 0, 0);
 			xl_instr(x, k)->imm = offs[i];
+			xl_instr(x, k)->aux2 = (uint8_t)nb[i];
 			break;
 		case XS_PUSH:
 			k = xl_emit(x, nb[i] < 4 ? IR_LDPUSHN : IR_LDPUSH, r,
@@ -746,8 +849,10 @@ xl_store_regs(struct xl *x, const struct xptr *pp, const uint32_t *regs,
 			}
 			break;
 		case XS_SHARED:
-			k = xl_emit(x, IR_STSH, 0, p.dyn, copy[i], 0);
+			k = xl_emit(x, nb[i] < 4 ? IR_STSHN : IR_STSH, 0,
+			            p.dyn, copy[i], 0);
 			xl_instr(x, k)->imm = offs[i];
+			xl_instr(x, k)->aux2 = (uint8_t)nb[i];
 			break;
 		case XS_BUF:
 			k = xl_emit(x, nb[i] < 4 ? IR_STBUFN : p.desc_idx ?
