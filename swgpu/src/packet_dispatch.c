@@ -341,6 +341,7 @@ dispatch(struct exec_env *env, const struct pkt *p, uint64_t shader_va,
 	d->total_groups = (uint64_t)groups[0] * groups[1] * groups[2];
 	d->hang_timeout_ns = env->hang_timeout_ns;
 	d->progress_ns = swgpu_now_ns();
+	d->vs = env->vs;
 	if (!bind_buffers(env, p, prog, &bt, d))
 		goto out;
 	/* Resumed: the groups before done ran before the preemption (an
@@ -351,6 +352,12 @@ dispatch(struct exec_env *env, const struct pkt *p, uint64_t shader_va,
 	if (!run_dispatch(env, prog, d, done, &preempted)) {
 		raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, shader_va,
 		            "out of host memory for the register file");
+		goto out;
+	}
+	if (d->fault_va) {
+		/* A buffer device address that does not translate: the
+		 * shader's page fault (interp_phys.c). */
+		page_fault(env, p, d->fault_va, 1, d->fault_access);
 		goto out;
 	}
 	if (d->hung) {

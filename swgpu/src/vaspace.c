@@ -396,6 +396,23 @@ vaspace_translate(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
 }
 
 void *
+vaspace_translate_span(struct swgpu_vaspace *vs, uint64_t va, uint32_t access,
+                       uint64_t *span_va, uint64_t *span_size)
+{
+	pthread_rwlock_rdlock(&vs->lock);
+	const struct vmapping *m = lookup(vs, va, 1, access);
+	void *p = NULL;
+
+	if (m) {
+		p = m->bo->cpu + m->bo_offset + (va - m->va);
+		*span_va = m->va;
+		*span_size = m->size;
+	}
+	pthread_rwlock_unlock(&vs->lock);
+	return p;
+}
+
+void *
 vaspace_translate_ref(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
                       uint32_t access, struct swgpu_bo **bo_out)
 {

@@ -63,6 +63,14 @@ void vaspace_synchronize(struct swgpu_vaspace *vs);
 void *vaspace_translate(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
                         uint32_t access);
 
+/* The host pointer of va and the whole mapping holding it
+ * ([*span_va, *span_va + *span_size), with the access), so a caller can
+ * translate nearby addresses without a lookup. Caller is in a read
+ * section; NULL when va is not mapped with the access. */
+void *vaspace_translate_span(struct swgpu_vaspace *vs, uint64_t va,
+                             uint32_t access, uint64_t *span_va,
+                             uint64_t *span_size);
+
 /* Like vaspace_translate(), and on success also takes a reference on the
  * BO behind the range (*bo_out), so the host pointer stays valid after the
  * read lock is dropped, until bo_unref(*bo_out). Used for indirect

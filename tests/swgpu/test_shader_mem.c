@@ -18,6 +18,7 @@
 #include "sh_ubo.spv.h"
 #include "sh_zeroinit.spv.h"
 #include "sh_explicit_shared.spv.h"
+#include "sh_bda.spv.h"
 
 static void
 test_atomics_contention(void **state)
@@ -276,6 +277,39 @@ test_explicit_layout_shared(void **state)
 	st_fini(&e);
 }
 
+/* Buffer device addresses: atomics and stores through a VA in push
+ * constants; an unmapped address is a page fault of the context. */
+static void
+test_buffer_device_address(void **state)
+{
+	struct st_env e;
+	uint64_t va;
+	(void)state;
+
+	st_init(&e);
+	uint32_t *c = st_buf(&e, 4096);
+	swgpu_shader *s = st_shader(&e, sh_bda_spv, sizeof(sh_bda_spv), NULL,
+	                            NULL, 0);
+	va = e.bufs[0].va;
+	api_ok(st_dispatch(&e, s, NULL, &va, sizeof(va), 4, 1, 1));
+	assert_int_equal(c[0], 128);
+	for (uint32_t k = 0; k < 4; k++) {
+		uint32_t sum = 0;
+		for (uint32_t i = k; i < 128; i += 4)
+			sum += i;
+		assert_int_equal(c[1 + k], sum);
+	}
+	for (uint32_t i = 0; i < 128; i++)
+		assert_int_equal(c[5 + i], i * 3 + 1);
+	/* Below every mapping: the job faults, nothing else is touched. */
+	va = 0x1000;
+	assert_int_equal(st_dispatch(&e, s, NULL, &va, sizeof(va), 1, 1, 1),
+	                 SWGPU_ERR_CONTEXT_LOST);
+	assert_int_equal(c[0], 128);
+	swgpu_shader_destroy(s);
+	st_fini(&e);
+}
+
 static void
 test_descriptor_indexing(void **state)
 {
@@ -484,6 +518,7 @@ main(void)
 		cmocka_unit_test(test_descriptor_indexing),
 		cmocka_unit_test(test_zero_initialized_shared),
 		cmocka_unit_test(test_explicit_layout_shared),
+		cmocka_unit_test(test_buffer_device_address),
 		cmocka_unit_test(test_malformed_spirv),
 		cmocka_unit_test(test_layout_mismatch),
 		cmocka_unit_test(test_bad_shader_va_faults),

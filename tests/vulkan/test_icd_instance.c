@@ -138,10 +138,12 @@ test_features(VkPhysicalDevice pd, bool swgpu)
 	      !f11.protectedMemory);
 	CHECK(!f12.descriptorIndexing &&
 	      !f12.bufferDeviceAddressCaptureReplay);
-	/* Told only once the shader engine executes
-	 * PhysicalStorageBufferAddresses. */
-	CHECK(!f12.bufferDeviceAddress);
-	CHECK(!f13.dynamicRendering && !f13.robustImageAccess);
+	/* Exactly what the shader engine executes: buffer device
+	 * addresses (PhysicalStorageBufferAddresses) and robust storage
+	 * images; no dynamic rendering (no graphics). */
+	CHECK(f12.bufferDeviceAddress);
+	CHECK(f13.robustImageAccess);
+	CHECK(!f13.dynamicRendering);
 }
 
 static void

@@ -507,6 +507,9 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 			LANES(D[l].u = v);
 			break;
 		}
+		case IR_LDPHYS: case IR_STPHYS: case IR_ATOMPHYS:
+			interp_phys(e, (struct ir_dispatch *)d, in, full);
+			break;
 		case IR_IMGLD: case IR_IMGST: case IR_IMGATOM:
 		case IR_IMGSIZE:
 			interp_image(e, d, in, full);

@@ -47,6 +47,10 @@ void interp_f64(struct ir_exec *e, const struct ir_instr *in, bool full);
 void interp_int64(struct ir_exec *e, const struct ir_dispatch *d,
                   const struct ir_instr *in, bool full);
 
+/* Buffer device addresses (interp_phys.c). */
+void interp_phys(struct ir_exec *e, struct ir_dispatch *d,
+                 const struct ir_instr *in, bool full);
+
 /* Storage images and texel buffers (interp_image.c). */
 void interp_image(struct ir_exec *e, const struct ir_dispatch *d,
                   const struct ir_instr *in, bool full);

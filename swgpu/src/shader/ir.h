@@ -115,6 +115,11 @@ enum ir_op {
 	IR_IMGST,        /* texel = b..b+3 */
 	IR_IMGATOM,      /* dst = atomic aux2(texel word, b, c) */
 	IR_IMGSIZE,      /* dst = size component aux2 */
+	/* buffer device addresses (interp_phys.c): the register pair a holds
+	 * a GPU VA of the context; aux2: access size in bytes (1, 2, 4) */
+	IR_LDPHYS,       /* dst = *va */
+	IR_STPHYS,       /* *va = low bytes of b */
+	IR_ATOMPHYS,     /* dst = atomic aux2(*va, b, c), 32-bit */
 	IR_FENCE,        /* memory barrier */
 	/* subgroups (32 lanes); aux2 = group operation for reductions */
 	IR_ELECT, IR_VALL, IR_VANY, IR_VALLEQ, IR_BCAST, IR_BCASTFIRST,
@@ -247,6 +252,7 @@ void ir_program_free(struct ir_program *p);
 
 /* Resources of one dispatch, resolved by the DISPATCH packet. */
 struct ir_image_binding;
+struct swgpu_vaspace;
 struct ir_buffer_binding {
 	uint8_t *ptr;              /* NULL: null descriptor */
 	uint64_t range;            /* bytes */
@@ -280,6 +286,12 @@ struct ir_dispatch {
 	 * finishing is not hung; one group in an endless loop is. */
 	uint64_t hang_timeout_ns;
 	uint64_t progress_ns;
+	/* Buffer device addresses: the context's VA space (the dispatch
+	 * runs in one of its read sections) and the first address that
+	 * did not translate (__atomic; 0: none) — a page fault. */
+	struct swgpu_vaspace *vs;
+	uint64_t fault_va;
+	uint32_t fault_access;
 	/* Next flattened group index to run (shared by the threads). */
 	uint64_t next_group;
 	uint64_t total_groups;

@@ -324,6 +324,8 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityWorkgroupMemoryExplicitLayoutKHR,
 	SpvCapabilityWorkgroupMemoryExplicitLayout8BitAccessKHR,
 	SpvCapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR,
+	/* buffer device addresses (xlate_phys.c, interp_phys.c) */
+	SpvCapabilityPhysicalStorageBufferAddresses,
 };
 
 bool
@@ -396,6 +398,27 @@ type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 	struct xtype *t;
 
 	need(x, wc, 2, op);
+	if (op == SpvOpTypePointer && wc >= 4 &&
+	    xl_id(x, in[1])->kind == XK_TYPE &&
+	    x->types[in[1]].op == SpvOpTypePointer &&
+	    x->types[in[1]].storage == SpvStorageClassPhysicalStorageBuffer &&
+	    !x->types[in[1]].elem) {
+		/* Completes an OpTypeForwardPointer. */
+		x->types[in[1]].elem = in[3];
+		return;
+	}
+	if (op == SpvOpTypeForwardPointer) {
+		/* A physical pointer declared before its pointee (a struct
+		 * that may contain it): a 64-bit value already. */
+		if (wc < 3 || in[2] != SpvStorageClassPhysicalStorageBuffer)
+			xl_fail(x, SWGPU_ERR_UNSUPPORTED, "forward pointer "
+			        "of storage class %u", wc < 3 ? 0 : in[2]);
+		t = new_type(x, in[1], SpvOpTypePointer);
+		t->storage = in[2];
+		t->scalars = 2;
+		xl_id(x, in[1])->kind = XK_TYPE;
+		return;
+	}
 	t = new_type(x, in[1], op);
 	switch (op) {
 	case SpvOpTypeVoid:
@@ -462,10 +485,12 @@ type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 		need(x, wc, 4, op);
 		t->storage = in[2];
 		t->elem = in[3];
-		/* The pointee may be a forward-declared struct? Not in
-		 * logical addressing: it is declared already. */
 		xl_type(x, in[3]);
-		t->scalars = 0;
+		/* A physical storage buffer pointer is a value (a 64-bit
+		 * address, xlate_phys.c); the others are resolved at
+		 * translation time and hold no registers. */
+		t->scalars = in[2] == SpvStorageClassPhysicalStorageBuffer ? 2
+		                                                            : 0;
 		break;
 	case SpvOpTypeImage:
 	case SpvOpTypeSampler:
@@ -589,7 +614,8 @@ module_pass(struct xl *x)
 		}
 		case SpvOpMemoryModel:
 			need(x, wc, 3, op);
-			if (in[1] != SpvAddressingModelLogical)
+			if (in[1] != SpvAddressingModelLogical &&
+			    in[1] != SpvAddressingModelPhysicalStorageBuffer64)
 				xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 				        "addressing model %u not supported",
 				        in[1]);
@@ -618,7 +644,7 @@ module_pass(struct xl *x)
 		case SpvOpTypeRuntimeArray: case SpvOpTypeStruct:
 		case SpvOpTypePointer: case SpvOpTypeFunction:
 		case SpvOpTypeImage: case SpvOpTypeSampler:
-		case SpvOpTypeSampledImage:
+		case SpvOpTypeSampledImage: case SpvOpTypeForwardPointer:
 			type_decl(x, in, wc);
 			break;
 		case SpvOpConstantTrue: case SpvOpConstantFalse:

@@ -29,9 +29,11 @@ enum xkind {
 /* Where a pointer points. Units: bytes for BUF/PUSH/SHARED, registers
  * (slots) for PRIV/INPUT. IMAGE: an image variable (slot, nslots,
  * desc_array, desc_idx as for BUF); TEXEL: a texel of one
- * (OpImageTexelPointer), off = first of 3 coordinate registers. */
+ * (OpImageTexelPointer), off = first of 3 coordinate registers; PHYS: a
+ * physical storage buffer address held in registers addr_lo/addr_hi,
+ * plus off/dyn, in bytes (xlate_phys.c). */
 enum xspace { XS_BUF, XS_PUSH, XS_SHARED, XS_PRIV, XS_INPUT, XS_IMAGE,
-              XS_TEXEL };
+              XS_TEXEL, XS_PHYS };
 
 struct xtype {
 	uint32_t op;             /* SpvOpType* */
@@ -62,6 +64,7 @@ struct xptr {
 	uint32_t desc_idx;       /* BUF: register indexing the descriptor
 	                            array (slot..slot+nslots-1), 0: none */
 	uint32_t set, binding;   /* BUF: for messages */
+	uint32_t addr_lo, addr_hi; /* PHYS: the base address's registers */
 };
 
 struct xid {
@@ -208,6 +211,13 @@ void xl_image_var(struct xl *x, uint32_t id, uint32_t ptr_type,
 void xl_image_load(struct xl *x, uint32_t type, uint32_t result,
                    const struct xptr *p);
 bool xl_image_op(struct xl *x, const uint32_t *in, uint32_t wc);
+/* xlate_phys.c: physical storage buffer pointers (buffer device
+ * addresses): a pointer value as an xptr, the address of a PHYS xptr
+ * (plus byte offset extra) in a fresh register pair, and the value
+ * instructions on pointers (false if in is not one). */
+bool xl_phys_ptr(struct xl *x, uint32_t id, struct xptr *out);
+uint32_t xl_phys_addr(struct xl *x, const struct xptr *p, uint32_t extra);
+bool xl_phys_op(struct xl *x, const uint32_t *in, uint32_t wc);
 /* xlate_atomic.c */
 void xl_atomic(struct xl *x, const uint32_t *in, uint32_t wc);
 void xl_init_privates(struct xl *x);

@@ -53,6 +53,31 @@ image_atomic(struct xl *x, const uint32_t *in, const struct xptr *p,
 	x->p->uses_atomics = true;
 }
 
+/* An atomic through a buffer device address (32-bit words). */
+static void
+phys_atomic(struct xl *x, const uint32_t *in, const struct xptr *p,
+            uint32_t kind, uint32_t value_id, uint32_t cmp_id)
+{
+	uint32_t op = in[0] & 0xffff, value = 0, cmp = 0, dst = 0, k;
+
+	if (xl_type(x, p->type)->scalars != 1)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "64-bit atomics through "
+		        "buffer device addresses are not supported");
+	if (value_id)
+		value = atomic_operand(x, value_id, false);
+	else if (op == SpvOpAtomicIIncrement || op == SpvOpAtomicIDecrement)
+		value = xl_const_reg(x, 1);
+	if (cmp_id)
+		cmp = atomic_operand(x, cmp_id, false);
+	if (op != SpvOpAtomicStore) {
+		dst = xl_new_regs(x, 1);
+		xl_set_val(x, in[2], in[1], &dst, 1);
+	}
+	k = xl_emit(x, IR_ATOMPHYS, dst, xl_phys_addr(x, p, 0), value, cmp);
+	xl_instr(x, k)->aux2 = (uint8_t)kind;
+	x->p->uses_atomics = true;
+}
+
 void
 xl_atomic(struct xl *x, const uint32_t *in, uint32_t wc)
 {
@@ -112,6 +137,10 @@ xl_atomic(struct xl *x, const uint32_t *in, uint32_t wc)
 	xl_mark_used(x, &p);
 	if (p.space == XS_TEXEL) {
 		image_atomic(x, in, &p, kind, value_id, cmp_id);
+		return;
+	}
+	if (p.space == XS_PHYS) {
+		phys_atomic(x, in, &p, kind, value_id, cmp_id);
 		return;
 	}
 	wide = xl_type(x, p.type)->scalars == 2 &&

@@ -307,7 +307,8 @@ body_instr(struct xl *x, struct xfstate *fs, const uint32_t *in, uint32_t wc,
 	default:
 		break;
 	}
-	if (!xl_image_op(x, in, wc) && !xl_value_op(x, in, wc))
+	if (!xl_phys_op(x, in, wc) && !xl_image_op(x, in, wc) &&
+	    !xl_value_op(x, in, wc))
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 		        "unsupported opcode %u (or malformed instruction) at "
 		        "word %u", op, (uint32_t)(in - x->w));

@@ -38,7 +38,16 @@ struct xptr *
 xl_ptr(struct xl *x, uint32_t id)
 {
 	struct xid *d = xl_id(x, id);
+	struct xptr phys;
 
+	if (d->kind != XK_PTR && xl_phys_ptr(x, id, &phys)) {
+		/* A pointer value (buffer device address): a PHYS xptr for
+		 * this use. */
+		x->ptrs = xl_grow(x, x->ptrs, &x->capptrs, x->nptrs + 1,
+		                  sizeof(*x->ptrs));
+		x->ptrs[x->nptrs] = phys;
+		return &x->ptrs[x->nptrs++];
+	}
 	if (d->kind != XK_PTR)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u is not a pointer", id);
 	return &x->ptrs[d->ptr];
@@ -645,6 +654,17 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 			                      p->space == XS_INPUT ? 1 : 4);
 		}
 		break;
+	case SpvOpTypePointer:
+		/* A physical pointer stored in memory: a 64-bit address. */
+		if (t->scalars != 2 || *n + 2 > max)
+			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+			        "load/store of a logical pointer");
+		nb[*n] = 4;
+		outs[(*n)++] = off;
+		nb[*n] = 4;
+		outs[(*n)++] = off + (p->space == XS_PRIV ||
+		                      p->space == XS_INPUT ? 1 : 4);
+		break;
 	case SpvOpTypeVector:
 		for (uint32_t i = 0; i < t->count; i++)
 			flatten(x, p, t->elem, off + i *
@@ -799,6 +819,11 @@ xl_load(struct xl *x, uint32_t type, uint32_t result, uint32_t ptr_id)
 			else if (offs[i] + nb[i] > x->p->push_bytes)
 				x->p->push_bytes = offs[i] + nb[i];
 			break;
+		case XS_PHYS:
+			k = xl_emit(x, IR_LDPHYS, r,
+			            xl_phys_addr(x, &p, offs[i] - p.off), 0, 0);
+			xl_instr(x, k)->aux2 = (uint8_t)nb[i];
+			break;
 		case XS_BUF:
 			k = xl_emit(x, nb[i] < 4 ? IR_LDBUFN : p.desc_idx ?
 			            IR_LDBUFX : IR_LDBUF, r, p.dyn, 0, p.nslots);
@@ -852,6 +877,12 @@ xl_store_regs(struct xl *x, const struct xptr *pp, const uint32_t *regs,
 			k = xl_emit(x, nb[i] < 4 ? IR_STSHN : IR_STSH, 0,
 			            p.dyn, copy[i], 0);
 			xl_instr(x, k)->imm = offs[i];
+			xl_instr(x, k)->aux2 = (uint8_t)nb[i];
+			break;
+		case XS_PHYS:
+			k = xl_emit(x, IR_STPHYS, 0,
+			            xl_phys_addr(x, &p, offs[i] - p.off),
+			            copy[i], 0);
 			xl_instr(x, k)->aux2 = (uint8_t)nb[i];
 			break;
 		case XS_BUF:
