@@ -66,7 +66,18 @@ layout_unsupported(const VkDescriptorSetLayoutCreateInfo *ci,
 
 		if (icd_descriptor_type_to_swgpu(b->descriptorType) ==
 		    SWGPU_DESCRIPTOR_NONE)
-			return "a descriptor type outside core Vulkan 1.0";
+			return "a descriptor type outside core Vulkan 1.3";
+		if (b->descriptorType ==
+		    VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+			/* descriptorCount is the block's size in bytes. */
+			if (b->descriptorCount % 4 ||
+			    b->descriptorCount > ICD_MAX_INLINE_UNIFORM_BLOCK)
+				return "an inline uniform block size that is "
+				       "not a multiple of 4 up to "
+				       "maxInlineUniformBlockSize";
+			*total += 1;
+			continue;
+		}
 		*total += b->descriptorCount;
 	}
 	if (*total > ICD_MAX_PER_SET_DESCRIPTORS)
@@ -122,6 +133,10 @@ icd_CreateDescriptorSetLayout(VkDevice device,
 		sb->type = b->descriptorType;
 		sb->count = b->descriptorCount;
 		sb->stages = b->stageFlags;
+		if (sb->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+			sb->inline_bytes = b->descriptorCount;
+			sb->count = b->descriptorCount ? 1 : 0;
+		}
 		/* No vkCreateSampler (the engine samples no images), so
 		 * there are no immutable samplers to keep. */
 	}
@@ -132,6 +147,13 @@ icd_CreateDescriptorSetLayout(VkDevice device,
 
 		sb->offset = offset;
 		offset += sb->count * SWGPU_DESCRIPTOR_SIZE;
+		if (sb->inline_bytes) {
+			sb->inline_offset = offset;
+			offset += (sb->inline_bytes + SWGPU_DESCRIPTOR_SIZE - 1) &
+			          ~(SWGPU_DESCRIPTOR_SIZE - 1);
+			l->hash = icd_hash64(&sb->inline_bytes,
+			                     sizeof(sb->inline_bytes), l->hash);
+		}
 		if (type_is_dynamic(sb->type)) {
 			sb->dynamic_index = dyn;
 			dyn += sb->count;
@@ -352,6 +374,17 @@ set_alloc(struct icd_descriptor_pool *pool, struct icd_set_layout *layout,
 		/* Unwritten descriptors are null descriptors (VA 0), which
 		 * the engine treats as out of bounds, never as memory. */
 		memset(set->map, 0, set->size);
+		/* An inline uniform block is a uniform buffer in the set. */
+		for (uint32_t b = 0; b < layout->binding_count; b++) {
+			const struct icd_set_binding *sb = &layout->bindings[b];
+
+			if (sb->inline_bytes)
+				swgpu_write_buffer_descriptor(
+					set->map + sb->offset,
+					SWGPU_DESCRIPTOR_UNIFORM_BUFFER,
+					set->va + sb->inline_offset,
+					sb->inline_bytes);
+		}
 	}
 	set->pool_prev = prev;
 	set->pool_next = prev ? prev->pool_next : pool->sets;

@@ -117,11 +117,39 @@ write_one(uint8_t *dst, VkDescriptorType type, const void *info)
 		memset(dst, 0, SWGPU_DESCRIPTOR_SIZE);
 }
 
+/* Bytes into an inline uniform block: offset and count are in bytes
+ * (dstArrayElement, descriptorCount). */
+static void
+write_inline(struct icd_descriptor_set *set, uint32_t binding,
+             uint32_t offset, const void *data, uint32_t size)
+{
+	const struct icd_set_binding *sb;
+
+	if (binding >= set->layout->binding_count)
+		return;
+	sb = &set->layout->bindings[binding];
+	if (!sb->inline_bytes || offset > sb->inline_bytes ||
+	    size > sb->inline_bytes - offset)
+		return;
+	memcpy(set->map + sb->inline_offset + offset, data, size);
+}
+
 static void
 write_set(const VkWriteDescriptorSet *w)
 {
 	struct icd_descriptor_set *set =
 		icd_descriptor_set_from_handle(w->dstSet);
+
+	if (w->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+		const VkWriteDescriptorSetInlineUniformBlock *ib =
+			icd_find_struct(w->pNext,
+				VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK);
+
+		if (ib)
+			write_inline(set, w->dstBinding, w->dstArrayElement,
+			             ib->pData, ib->dataSize);
+		return;
+	}
 	struct desc_cursor c = {
 		.layout = set->layout, .base = set->map,
 		.binding = w->dstBinding, .element = w->dstArrayElement,
@@ -155,6 +183,23 @@ copy_set(const VkCopyDescriptorSet *cp)
 		icd_descriptor_set_from_handle(cp->srcSet);
 	struct icd_descriptor_set *dst =
 		icd_descriptor_set_from_handle(cp->dstSet);
+
+	if (cp->srcBinding < src->layout->binding_count &&
+	    src->layout->bindings[cp->srcBinding].inline_bytes) {
+		/* Inline uniform blocks copy bytes (offsets and count in
+		 * bytes), not their descriptor (which points into its own
+		 * set). */
+		const struct icd_set_binding *sb =
+			&src->layout->bindings[cp->srcBinding];
+
+		if (cp->srcArrayElement <= sb->inline_bytes &&
+		    cp->descriptorCount <= sb->inline_bytes -
+		                           cp->srcArrayElement)
+			write_inline(dst, cp->dstBinding, cp->dstArrayElement,
+			             src->map + sb->inline_offset +
+			             cp->srcArrayElement, cp->descriptorCount);
+		return;
+	}
 	struct desc_cursor s = {
 		.layout = src->layout, .base = src->map,
 		.binding = cp->srcBinding, .element = cp->srcArrayElement,
@@ -244,6 +289,14 @@ icd_UpdateDescriptorSetWithTemplate(VkDevice device,
 
 	for (uint32_t e = 0; e < t->entry_count; e++) {
 		const VkDescriptorUpdateTemplateEntry *en = &t->entries[e];
+
+		if (en->descriptorType ==
+		    VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+			write_inline(set, en->dstBinding, en->dstArrayElement,
+			             (const uint8_t *)pData + en->offset,
+			             en->descriptorCount);
+			continue;
+		}
 		struct desc_cursor c = {
 			.layout = set->layout, .base = set->map,
 			.binding = en->dstBinding,

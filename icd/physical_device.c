@@ -526,6 +526,9 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 	/* private_data.c: values per (object, slot), dropped when either
 	 * goes away. */
 	f->v13.privateData = VK_TRUE;
+	/* Inline uniform blocks: bytes in the descriptor set behind a
+	 * uniform buffer descriptor (descriptor.c). */
+	f->v13.inlineUniformBlock = VK_TRUE;
 	/* Every workgroup starts with zeroed shared memory (the engine's
 	 * interpreter), so null-initialized Workgroup variables need
 	 * nothing more. */

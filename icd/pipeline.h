@@ -25,6 +25,8 @@
 #define ICD_MAX_DYNAMIC_BUFFERS SWGPU_SHADER_MAX_DYNAMIC_BUFFERS
 /* Descriptors in one set (maxPerSetDescriptors). */
 #define ICD_MAX_PER_SET_DESCRIPTORS 1024u
+/* Bytes of one inline uniform block (maxInlineUniformBlockSize). */
+#define ICD_MAX_INLINE_UNIFORM_BLOCK 256u
 
 /* The engine's type of a core descriptor type; NONE for anything else. */
 static inline swgpu_descriptor_type
@@ -54,6 +56,10 @@ icd_descriptor_type_to_swgpu(VkDescriptorType t)
 	case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
 		/* Fragment-only; it has a place in memory like an image. */
 		return SWGPU_DESCRIPTOR_SAMPLED_IMAGE;
+	case VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK:
+		/* Its bytes live in the set, behind a uniform buffer
+		 * descriptor that points at them (descriptor.c). */
+		return SWGPU_DESCRIPTOR_UNIFORM_BUFFER;
 	default:
 		return SWGPU_DESCRIPTOR_NONE;
 	}
@@ -101,6 +107,10 @@ struct icd_set_binding {
 	/* Dynamic buffers: index of the first one within the set's
 	 * dynamic offsets (binding order). */
 	uint32_t dynamic_index;
+	/* Inline uniform blocks (count 1): the block's bytes and where they
+	 * are in the set, after its descriptor. */
+	uint32_t inline_bytes;
+	uint32_t inline_offset;
 };
 
 struct icd_set_layout {

@@ -18,6 +18,7 @@
 #include "feat_zeroinit.spv.h"
 #include "feat_std_ubo.spv.h"
 #include "feat_wg_explicit.spv.h"
+#include "feat_inline_ubo.spv.h"
 
 #define N 256u
 
@@ -695,6 +696,145 @@ test_wg_explicit_layout(struct vkh *h, struct vkh_device *unused)
 	vkh_device_destroy(h, &d);
 }
 
+/* inlineUniformBlock: 32 bytes written into the set in two pieces
+ * (VkWriteDescriptorSetInlineUniformBlock at byte offsets 0 and 16),
+ * one of them copied from another set, read by a shader as a uniform
+ * block. */
+static void
+test_inline_uniform_block(struct vkh *h, struct vkh_device *unused)
+{
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+	};
+	VkPhysicalDeviceFeatures2 f2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+		.pNext = &f13,
+	};
+	struct vkh_device d;
+	struct vkh_buffer out;
+
+	(void)unused;
+	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
+	if (!f13.inlineUniformBlock) {
+		vkh_skip(h, "inlineUniformBlock not reported");
+		return;
+	}
+	memset(&f2.features, 0, sizeof(f2.features));
+	memset(&f13, 0, sizeof(f13));
+	f13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+	f13.inlineUniformBlock = VK_TRUE;
+	f13.maintenance4 = h->maintenance4;
+	VKH_CHECK_VK(h, vkh_device_create_features(h, VK_QUEUE_COMPUTE_BIT,
+	                                           &f2, &d));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &d, 64, 0, &out));
+	memset(out.map, 0, 64);
+	vkh_buffer_flush(h, &d, &out);
+
+	VkDescriptorSetLayoutBinding lb[2] = {
+		{ 0, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 32,
+		  VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+		{ 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+		  VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+	};
+	VkDescriptorSetLayoutCreateInfo lci = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+		.bindingCount = 2, .pBindings = lb,
+	};
+	VkDescriptorSetLayout sl;
+	VKH_CHECK_VK(h, vkCreateDescriptorSetLayout(d.device, &lci, NULL, &sl));
+	VkPipelineLayoutCreateInfo plci = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+		.setLayoutCount = 1, .pSetLayouts = &sl,
+	};
+	VkPipelineLayout pl;
+	VKH_CHECK_VK(h, vkCreatePipelineLayout(d.device, &plci, NULL, &pl));
+	VkShaderModuleCreateInfo smci = {
+		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+		.codeSize = sizeof(feat_inline_ubo_spv),
+		.pCode = feat_inline_ubo_spv,
+	};
+	VkShaderModule sm;
+	VKH_CHECK_VK(h, vkCreateShaderModule(d.device, &smci, NULL, &sm));
+	VkComputePipelineCreateInfo cpci = {
+		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+		.stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+		           .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = sm,
+		           .pName = "main" },
+		.layout = pl,
+	};
+	VkPipeline pipe;
+	VKH_CHECK_VK(h, vkCreateComputePipelines(d.device, VK_NULL_HANDLE, 1,
+	                                         &cpci, NULL, &pipe));
+	VkDescriptorPoolSize ps[2] = {
+		{ VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 64 },
+		{ VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 },
+	};
+	VkDescriptorPoolInlineUniformBlockCreateInfo pib = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_INLINE_UNIFORM_BLOCK_CREATE_INFO,
+		.maxInlineUniformBlockBindings = 2,
+	};
+	VkDescriptorPoolCreateInfo pci = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+		.pNext = &pib, .maxSets = 2, .poolSizeCount = 2,
+		.pPoolSizes = ps,
+	};
+	VkDescriptorPool pool;
+	VKH_CHECK_VK(h, vkCreateDescriptorPool(d.device, &pci, NULL, &pool));
+	VkDescriptorSetLayout sls[2] = { sl, sl };
+	VkDescriptorSetAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+		.descriptorPool = pool, .descriptorSetCount = 2,
+		.pSetLayouts = sls,
+	};
+	VkDescriptorSet set[2];
+	VKH_CHECK_VK(h, vkAllocateDescriptorSets(d.device, &ai, set));
+	const uint32_t lo[4] = { 11, 22, 33, 44 }, hi[4] = { 55, 66, 77, 88 };
+	VkWriteDescriptorSetInlineUniformBlock ib[2] = {
+		{ VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK,
+		  NULL, 16, lo },
+		{ VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK,
+		  NULL, 16, hi },
+	};
+	VkDescriptorBufferInfo bi = { out.buffer, 0, 64 };
+	VkWriteDescriptorSet w[3] = {
+		{ VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, &ib[0], set[0], 0, 0,
+		  16, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, NULL, NULL,
+		  NULL },
+		/* the upper half goes to the other set, then is copied */
+		{ VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, &ib[1], set[1], 0, 16,
+		  16, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, NULL, NULL,
+		  NULL },
+		{ VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, set[0], 1, 0, 1,
+		  VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi, NULL },
+	};
+	VkCopyDescriptorSet cp = {
+		VK_STRUCTURE_TYPE_COPY_DESCRIPTOR_SET, NULL, set[1], 0, 16,
+		set[0], 0, 16, 16,
+	};
+	vkUpdateDescriptorSets(d.device, 3, w, 1, &cp);
+
+	VkCommandBuffer cb = vkh_cmd_begin(&d, 0);
+	VKH_CHECK(h, cb != VK_NULL_HANDLE);
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1,
+	                        &set[0], 0, NULL);
+	vkCmdDispatch(cb, 1, 1, 1);
+	vkh_cmd_compute_host_barrier(cb);
+	VKH_CHECK_VK(h, vkh_cmd_submit_wait(&d, 0, cb));
+	vkh_buffer_invalidate(h, &d, &out);
+	const uint32_t *o = out.map;
+	for (uint32_t i = 0; i < 8; i++)
+		VKH_CHECK_MSG(h, o[i] == (i < 4 ? lo[i] : hi[i - 4]),
+		              "word %u = %u", i, o[i]);
+	vkDestroyDescriptorPool(d.device, pool, NULL);
+	vkDestroyPipeline(d.device, pipe, NULL);
+	vkDestroyShaderModule(d.device, sm, NULL);
+	vkDestroyPipelineLayout(d.device, pl, NULL);
+	vkDestroyDescriptorSetLayout(d.device, sl, NULL);
+	vkh_buffer_destroy(&d, &out);
+	vkh_device_destroy(h, &d);
+}
+
 static const struct vkh_test tests[] = {
 	{ "pipeline_cache", test_cache, 1, VK_QUEUE_COMPUTE_BIT },
 	/* These make their own devices with the features they test (the
@@ -708,6 +848,8 @@ static const struct vkh_test tests[] = {
 	{ "std430_ubo_dynamic_broadcast", test_std_ubo_dynamic_broadcast, 1,
 	  VK_QUEUE_COMPUTE_BIT },
 	{ "workgroup_memory_explicit_layout", test_wg_explicit_layout, 1,
+	  VK_QUEUE_COMPUTE_BIT },
+	{ "inline_uniform_block", test_inline_uniform_block, 1,
 	  VK_QUEUE_COMPUTE_BIT },
 };
 
