@@ -543,6 +543,11 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 	 * offset (atomics keep their natural alignment, as scalar layout
 	 * does). */
 	f->v12.scalarBlockLayout = VK_TRUE;
+	/* Subgroup operations on 8/16/64-bit integers and half floats:
+	 * the narrow, 64-bit and half-float translations wrap the 32-bit
+	 * subgroup instructions like any other (test
+	 * subgroup_extended_types). */
+	f->v12.shaderSubgroupExtendedTypes = VK_TRUE;
 	/* Storage images and texel buffers: loads outside the view read
 	 * (0, 0, 0, 0), stores and atomics there do nothing (the engine's
 	 * interp_image.c), which is what robustImageAccess asks. */

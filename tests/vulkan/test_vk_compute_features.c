@@ -19,6 +19,7 @@
 #include "feat_std_ubo.spv.h"
 #include "feat_wg_explicit.spv.h"
 #include "feat_inline_ubo.spv.h"
+#include "feat_sg_ext.spv.h"
 
 #define N 256u
 
@@ -835,6 +836,103 @@ test_inline_uniform_block(struct vkh *h, struct vkh_device *unused)
 	vkh_device_destroy(h, &d);
 }
 
+/* shaderSubgroupExtendedTypes: subgroup reductions, scans and
+ * broadcasts of uint8, int16, uint64 and float16 values, checked per
+ * subgroup (of whatever size the device runs). */
+static void
+test_subgroup_extended_types(struct vkh *h, struct vkh_device *unused)
+{
+	VkPhysicalDeviceVulkan12Features f12 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+	};
+	VkPhysicalDeviceFeatures2 f2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+		.pNext = &f12,
+	};
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+		.maintenance4 = h->maintenance4,
+	};
+	VkPhysicalDeviceSubgroupProperties sp = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
+	};
+	VkPhysicalDeviceProperties2 p2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+		.pNext = &sp,
+	};
+	struct vkh_device d;
+	struct vkh_buffer b;
+
+	(void)unused;
+	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
+	vkGetPhysicalDeviceProperties2(h->phys, &p2);
+	if (!f12.shaderSubgroupExtendedTypes || !f12.shaderInt8 ||
+	    !f12.shaderFloat16 || !f2.features.shaderInt16 ||
+	    !f2.features.shaderInt64 ||
+	    !(sp.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
+	    (sp.supportedOperations & (VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
+	                               VK_SUBGROUP_FEATURE_BALLOT_BIT)) !=
+	    (VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
+	     VK_SUBGROUP_FEATURE_BALLOT_BIT)) {
+		vkh_skip(h, "shaderSubgroupExtendedTypes with Int8/16/64, "
+		         "Float16 and arithmetic/ballot subgroups not offered");
+		return;
+	}
+	memset(&f2.features, 0, sizeof(f2.features));
+	f2.features.shaderInt16 = VK_TRUE;
+	f2.features.shaderInt64 = VK_TRUE;
+	memset(&f12, 0, sizeof(f12));
+	f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+	f12.pNext = &f13;
+	f12.shaderInt8 = VK_TRUE;
+	f12.shaderFloat16 = VK_TRUE;
+	f12.shaderSubgroupExtendedTypes = VK_TRUE;
+	VKH_CHECK_VK(h, vkh_device_create_features(h, VK_QUEUE_COMPUTE_BIT,
+	                                           &f2, &d));
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &d, 32 * 9 * 4, 0, &b));
+	memset(b.map, 0xff, 32 * 9 * 4);
+	VKH_CHECK_VK(h, vkh_compute_run(h, &d, feat_sg_ext_spv,
+	                                sizeof(feat_sg_ext_spv), &b, 1, NULL,
+	                                0, 1, 1, 1));
+	const uint32_t *o = b.map;
+	uint32_t sg = o[8];
+	VKH_CHECK_MSG(h, sg >= 4 && sg <= 32 && !(sg & (sg - 1)),
+	              "subgroup size %u", sg);
+	for (uint32_t l = 0; l < 32; l++) {
+		uint32_t lane = l % sg, add8 = 0, add64lo = 0, add64hi = 0;
+		int32_t mn = 1 << 20, mx = -(1 << 20), inc = 0;
+		uint32_t half2 = 0;
+
+		for (uint32_t k = 0; k < sg; k++) {
+			int32_t bk = (int32_t)k * 1000 - 16000;
+			uint64_t ck = (uint64_t)k << 33 | k;
+
+			add8 += (k * 37 + 200) & 0xff;
+			mn = bk < mn ? bk : mn;
+			mx = bk > mx ? bk : mx;
+			add64lo += (uint32_t)ck;
+			add64hi += (uint32_t)(ck >> 32);
+			half2 += k;
+			if (k <= lane)
+				inc += bk;
+		}
+		const uint32_t *w = o + l * 9;
+		VKH_CHECK_MSG(h, w[0] == (add8 & 0xff), "lane %u add8 %u", l,
+		              w[0]);
+		VKH_CHECK(h, w[1] == (uint32_t)(mn + 65536));
+		VKH_CHECK(h, w[2] == (uint32_t)(mx + 65536));
+		VKH_CHECK_MSG(h, w[3] == add64lo && w[4] == add64hi,
+		              "lane %u add64 %08x%08x", l, w[4], w[3]);
+		VKH_CHECK_MSG(h, w[5] == half2, "lane %u addf16 x2 %u", l,
+		              w[5]);
+		VKH_CHECK(h, w[6] == ((3 * 37 + 200) & 0xff));
+		VKH_CHECK_MSG(h, w[7] == ((uint32_t)inc & 0xffff),
+		              "lane %u inclusive add16 %u", l, w[7]);
+	}
+	vkh_buffer_destroy(&d, &b);
+	vkh_device_destroy(h, &d);
+}
+
 static const struct vkh_test tests[] = {
 	{ "pipeline_cache", test_cache, 1, VK_QUEUE_COMPUTE_BIT },
 	/* These make their own devices with the features they test (the
@@ -850,6 +948,8 @@ static const struct vkh_test tests[] = {
 	{ "workgroup_memory_explicit_layout", test_wg_explicit_layout, 1,
 	  VK_QUEUE_COMPUTE_BIT },
 	{ "inline_uniform_block", test_inline_uniform_block, 1,
+	  VK_QUEUE_COMPUTE_BIT },
+	{ "subgroup_extended_types", test_subgroup_extended_types, 1,
 	  VK_QUEUE_COMPUTE_BIT },
 };
 

@@ -532,7 +532,7 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 		case IR_GIADD: case IR_GFADD: case IR_GIMUL: case IR_GFMUL:
 		case IR_GSMIN: case IR_GUMIN: case IR_GFMIN: case IR_GSMAX:
 		case IR_GUMAX: case IR_GFMAX: case IR_GAND: case IR_GOR:
-		case IR_GXOR:
+		case IR_GXOR: case IR_G64:
 			interp_group(e, in, full);
 			break;
 		case IR_ADD64: case IR_SUB64: case IR_MUL64: case IR_UDIV64:

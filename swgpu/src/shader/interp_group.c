@@ -50,6 +50,35 @@ combine(uint32_t op, lane_t a, lane_t b)
 	}
 }
 
+static uint64_t
+identity64(uint32_t op)
+{
+	switch (op) {
+	case IR_GIMUL: return 1;
+	case IR_GSMIN: return INT64_MAX;
+	case IR_GUMIN: return UINT64_MAX;
+	case IR_GSMAX: return (uint64_t)INT64_MIN;
+	case IR_GAND: return UINT64_MAX;
+	default: return 0;
+	}
+}
+
+static uint64_t
+combine64(uint32_t op, uint64_t a, uint64_t b)
+{
+	switch (op) {
+	case IR_GIADD: return a + b;
+	case IR_GIMUL: return a * b;
+	case IR_GSMIN: return (int64_t)a < (int64_t)b ? a : b;
+	case IR_GUMIN: return a < b ? a : b;
+	case IR_GSMAX: return (int64_t)a > (int64_t)b ? a : b;
+	case IR_GUMAX: return a > b ? a : b;
+	case IR_GAND: return a & b;
+	case IR_GOR: return a | b;
+	default: return a ^ b;
+	}
+}
+
 void
 interp_group(struct ir_exec *e, const struct ir_instr *in, bool full)
 {
@@ -153,6 +182,33 @@ interp_group(struct ir_exec *e, const struct ir_instr *in, bool full)
 			EACH(D[l].u = B[l].u < SG - i ? A[l + B[l].u].u
 			                              : A[l].u);
 			break;
+		case IR_G64: {
+			/* 64-bit reductions and scans (register pairs). */
+			uint64_t acc = identity64(in->imm);
+			lane_t *DH = D + W;
+
+#define V64(l) ((uint64_t)B[l].u << 32 | A[l].u)
+#define PUT64(l, v) (D[l].u = (uint32_t)(v), DH[l].u = (uint32_t)((v) >> 32))
+			if (in->aux2 == IR_GROUP_REDUCE) {
+				EACH(acc = combine64(in->imm, acc, V64(l)));
+				EACH(PUT64(l, acc));
+			} else if (in->aux2 == IR_GROUP_INCLUSIVE) {
+				EACH({
+					acc = combine64(in->imm, acc, V64(l));
+					PUT64(l, acc);
+				});
+			} else {
+				EACH({
+					uint64_t v = V64(l);
+
+					PUT64(l, acc);
+					acc = combine64(in->imm, acc, v);
+				});
+			}
+#undef V64
+#undef PUT64
+			break;
+		}
 		default: {
 			/* Reductions and scans, in lane order. */
 			lane_t acc;

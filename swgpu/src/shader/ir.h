@@ -131,6 +131,9 @@ enum ir_op {
 	IR_SHUFFLE, IR_SHUFXOR, IR_SHUFUP, IR_SHUFDOWN,
 	IR_GIADD, IR_GFADD, IR_GIMUL, IR_GFMUL, IR_GSMIN, IR_GUMIN,
 	IR_GFMIN, IR_GSMAX, IR_GUMAX, IR_GFMAX, IR_GAND, IR_GOR, IR_GXOR,
+	IR_G64,          /* 64-bit reduction/scan: value (a lo, b hi),
+	                    result dst pair, imm = the IR_G* op (integer
+	                    ones), aux2 = group op */
 	/* terminators */
 	IR_BR,           /* pc = imm */
 	IR_BRC,          /* pc = a ? imm : b (b: block index) */

@@ -406,6 +406,52 @@ xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc)
 			return true;
 		}
 	switch (op) {
+	case SpvOpGroupNonUniformIAdd: case SpvOpGroupNonUniformIMul:
+	case SpvOpGroupNonUniformSMin: case SpvOpGroupNonUniformUMin:
+	case SpvOpGroupNonUniformSMax: case SpvOpGroupNonUniformUMax:
+	case SpvOpGroupNonUniformBitwiseAnd:
+	case SpvOpGroupNonUniformBitwiseOr:
+	case SpvOpGroupNonUniformBitwiseXor: {
+		/* Subgroup arithmetic on 64-bit integers
+		 * (shaderSubgroupExtendedTypes): one IR_G64 per component. */
+		static const struct { uint32_t spv, ir; } gops[] = {
+			{ SpvOpGroupNonUniformIAdd, IR_GIADD },
+			{ SpvOpGroupNonUniformIMul, IR_GIMUL },
+			{ SpvOpGroupNonUniformSMin, IR_GSMIN },
+			{ SpvOpGroupNonUniformUMin, IR_GUMIN },
+			{ SpvOpGroupNonUniformSMax, IR_GSMAX },
+			{ SpvOpGroupNonUniformUMax, IR_GUMAX },
+			{ SpvOpGroupNonUniformBitwiseAnd, IR_GAND },
+			{ SpvOpGroupNonUniformBitwiseOr, IR_GOR },
+			{ SpvOpGroupNonUniformBitwiseXor, IR_GXOR },
+		};
+		struct vals a;
+		uint32_t r[MAXV], n = res_n(x, in) / 2, scope, irop = 0;
+
+		if (wc < 6 || !xl_const_u32(x, in[3], &scope) ||
+		    scope != SpvScopeSubgroup ||
+		    in[4] > SpvGroupOperationExclusiveScan)
+			xl_fail(x, SWGPU_ERR_UNSUPPORTED, "64-bit group "
+			        "operation %u: only Subgroup scope reduce and "
+			        "scans", op);
+		for (size_t i = 0; i < sizeof(gops) / sizeof(gops[0]); i++)
+			if (gops[i].spv == op)
+				irop = gops[i].ir;
+		x->p->uses_subgroup = true;
+		xl_getv(x, in[5], &a);
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t al, ah, d = xl_new_regs(x, 2), k;
+
+			pair(x, &a, i, n, &al, &ah);
+			k = xl_emit(x, IR_G64, d, al, ah, 0);
+			xl_instr(x, k)->imm = irop;
+			xl_instr(x, k)->aux2 = (uint8_t)in[4];
+			r[2 * i] = d;
+			r[2 * i + 1] = d + 1;
+		}
+		xl_set_regs(x, in, r, 2 * n);
+		return true;
+	}
 	case SpvOpSNegate: {
 		struct vals a;
 		uint32_t r[MAXV], n = res_n(x, in) / 2;
