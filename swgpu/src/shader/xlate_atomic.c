@@ -25,44 +25,18 @@ atomic_operand(struct xl *x, uint32_t id, bool wide)
 	return r;
 }
 
-/* An atomic on a storage image / texel buffer texel (32-bit formats). */
+/* A 32-bit atomic on a storage image / texel buffer texel (TEXEL) or
+ * through a buffer device address (PHYS): one IR_IMGATOM / IR_ATOMPHYS. */
 static void
-image_atomic(struct xl *x, const uint32_t *in, const struct xptr *p,
-             uint32_t kind, uint32_t value_id, uint32_t cmp_id)
-{
-	uint32_t op = in[0] & 0xffff, value = 0, cmp = 0, dst = 0, k;
-
-	if (xl_type(x, p->type)->scalars != 1)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-		        "image atomics only on 32-bit texels");
-	if (value_id)
-		value = atomic_operand(x, value_id, false);
-	else if (op == SpvOpAtomicIIncrement || op == SpvOpAtomicIDecrement)
-		value = xl_const_reg(x, 1);
-	if (cmp_id)
-		cmp = atomic_operand(x, cmp_id, false);
-	if (op != SpvOpAtomicStore) {
-		dst = xl_new_regs(x, 1);
-		xl_set_val(x, in[2], in[1], &dst, 1);
-	}
-	k = xl_emit(x, IR_IMGATOM, dst, p->off, value, cmp);
-	xl_instr(x, k)->d = p->desc_idx;
-	xl_instr(x, k)->imm = p->desc_idx ? p->nslots : 0;
-	xl_instr(x, k)->aux = (uint8_t)p->slot;
-	xl_instr(x, k)->aux2 = (uint8_t)kind;
-	x->p->uses_atomics = true;
-}
-
-/* An atomic through a buffer device address (32-bit words). */
-static void
-phys_atomic(struct xl *x, const uint32_t *in, const struct xptr *p,
+addr_atomic(struct xl *x, const uint32_t *in, const struct xptr *p,
             uint32_t kind, uint32_t value_id, uint32_t cmp_id)
 {
 	uint32_t op = in[0] & 0xffff, value = 0, cmp = 0, dst = 0, k;
+	const bool texel = p->space == XS_TEXEL;
 
 	if (xl_type(x, p->type)->scalars != 1)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "64-bit atomics through "
-		        "buffer device addresses are not supported");
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "%s atomics only on 32-bit "
+		        "values", texel ? "image" : "buffer device address");
 	if (value_id)
 		value = atomic_operand(x, value_id, false);
 	else if (op == SpvOpAtomicIIncrement || op == SpvOpAtomicIDecrement)
@@ -73,7 +47,15 @@ phys_atomic(struct xl *x, const uint32_t *in, const struct xptr *p,
 		dst = xl_new_regs(x, 1);
 		xl_set_val(x, in[2], in[1], &dst, 1);
 	}
-	k = xl_emit(x, IR_ATOMPHYS, dst, xl_phys_addr(x, p, 0), value, cmp);
+	if (texel) {
+		k = xl_emit(x, IR_IMGATOM, dst, p->off, value, cmp);
+		xl_instr(x, k)->d = p->desc_idx;
+		xl_instr(x, k)->imm = p->desc_idx ? p->nslots : 0;
+		xl_instr(x, k)->aux = (uint8_t)p->slot;
+	} else {
+		k = xl_emit(x, IR_ATOMPHYS, dst, xl_phys_addr(x, p, 0), value,
+		            cmp);
+	}
 	xl_instr(x, k)->aux2 = (uint8_t)kind;
 	x->p->uses_atomics = true;
 }
@@ -135,12 +117,8 @@ xl_atomic(struct xl *x, const uint32_t *in, uint32_t wc)
 	}
 	p = *xl_ptr(x, ptr_id);
 	xl_mark_used(x, &p);
-	if (p.space == XS_TEXEL) {
-		image_atomic(x, in, &p, kind, value_id, cmp_id);
-		return;
-	}
-	if (p.space == XS_PHYS) {
-		phys_atomic(x, in, &p, kind, value_id, cmp_id);
+	if (p.space == XS_TEXEL || p.space == XS_PHYS) {
+		addr_atomic(x, in, &p, kind, value_id, cmp_id);
 		return;
 	}
 	wide = xl_type(x, p.type)->scalars == 2 &&
