@@ -90,213 +90,27 @@
  * always printed with the per-device seeds), STRESS_JOBS (jobs per
  * device), STRESS_WINDOW, STRESS_WBS.
  */
-#include "vk_harness.h"
+#include "test_vk_stress_dag.h"
 
-#include <inttypes.h>
-#include <stdarg.h>
-#include <pthread.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-/* About 0.1-0.7 s per mode, with the validation layer or under TSan;
- * STRESS_JOBS scales it up (3000: about 0.5 s without the layer). */
-#define DEFAULT_JOBS 200
-
-#define XFER (VK_BUFFER_USAGE_TRANSFER_SRC_BIT | \
-              VK_BUFFER_USAGE_TRANSFER_DST_BIT)
-#define NDEV 3
-#define INJECT_DEV 1
-#define SLOT_WORDS 256u
-#define SLOT_BYTES (SLOT_WORDS * 4u)
-#define HDR_WORDS 4u
-#define MAX_DEPS 3
-#define MAX_SEGS 6
-#define MAX_BIN_OUT 8
-#define NBUF 3
-#define SUBMIT_WINDOW 8
-#define MAX_BATCH 4
-#define POISON 0xa5a5a5a5u
-#define BALLAST_BYTES (2u << 20) /* per queue */
-#define BALLAST_ONE_IN 8
-#define MS (1000ull * 1000)
-#define WAIT_NS (20000 * MS)
-#define LOST_BOUND_NS (30000 * MS)
-#define MAX_JOBS 20000u /* 3 x 20 MiB of slots per device */
-
-/* swgpu_fault_kind values reported as vendorFaultCode by
- * VK_EXT_device_fault (swgpu/include/swgpu/swgpu.h). */
-#define SWGPU_KIND_HANG 5
-#define SWGPU_KIND_INJECTED 7
-
-enum mode { MODE_NONE, MODE_PAGEFAULT, MODE_HANG };
-static const char *const mode_names[] = { "none", "pagefault", "hang" };
-
-enum dep_kind {
-	DEP_ORDER,    /* same queue: submission order + barrier */
-	DEP_TIMELINE, /* GPU wait on the source queue's timeline */
-	DEP_BINARY,   /* binary semaphore of this edge */
-	DEP_FENCE,    /* host waits for the source's fence */
-	DEP_HOST_TL,  /* host vkWaitSemaphores on the timeline */
-	DEP_KINDS
-};
-static const char *const dep_names[] = { "order", "timeline", "binary",
+const char *const mode_names[] = { "none", "pagefault", "hang" };
+const char *const dep_names[] = { "order", "timeline", "binary",
 	                                 "fence", "host-timeline" };
-
-enum seg_kind { SEG_COPY, SEG_FILL, SEG_UPDATE };
-
-struct dep {
-	uint32_t src;   /* the job whose data is read */
-	uint32_t eff;   /* the job whose completion is awaited (>= src,
-	                   same queue): src except for later timeline values */
-	uint64_t value; /* timeline value waited (position of eff) */
-	uint8_t kind;
-	VkSemaphore bin;
-};
-
-struct seg {
-	uint8_t kind;
-	uint16_t word0, nwords;  /* destination words in the slot */
-	uint32_t src;            /* SEG_COPY: source job */
-	uint32_t src_byte;       /* SEG_COPY: byte offset in its slot */
-	uint32_t value;          /* SEG_FILL */
-};
-
-struct job {
-	uint32_t q, pos;  /* queue index, 1-based position on it */
-	uint8_t buf;
-	uint8_t ndeps, nseg;
-	bool fence_src;   /* some job waits for its fence */
-	bool host_dep;    /* has a fence or host-timeline dependency */
-	bool submitted;
-	bool ballast;     /* also fills its queue's ballast buffer */
-	uint32_t ballast_value;
-	struct dep deps[MAX_DEPS];
-	struct seg segs[MAX_SEGS];
-	uint32_t nbin_out;
-	VkSemaphore bin_out[MAX_BIN_OUT];
-	VkFence fence;
-	VkCommandBuffer cb;
-};
-
-/* What main() learned from the throw-away instance. */
-static struct {
-	bool swgpu;
-	uint32_t nfam;
-	uint32_t fam_queues[16]; /* queues created per family (0: none) */
-	uint32_t nq;             /* queues per VkDevice */
-	char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
-} probe;
-
-static enum mode g_mode;
-static uint64_t g_seed;
-static uint32_t g_jobs;
-static uint32_t g_window = SUBMIT_WINDOW;
-static bool g_wbs = true; /* timeline waits may precede their signal */
-
-/* The injection target (fault modes, device INJECT_DEV). */
-static struct {
-	uint32_t q;      /* queue index in the device */
-	uint32_t pos;    /* DAG position on that queue */
-	uint32_t job;    /* DAG job index */
-	uint32_t qid;    /* swgpu queue id */
-	uint64_t swjob;  /* swgpu job number on that queue */
-	char spec[96];
-} inj;
-
-struct sdev {
-	uint32_t index;
-	struct vkh *h;
-	struct vkh_device d;
-	bool fault_ext;
-	bool inject;
-	uint64_t seed;
-	uint32_t njobs, nq;
-	struct job *jobs;
-	uint32_t qcount[VKH_MAX_QUEUES];
-	uint32_t *qjobs[VKH_MAX_QUEUES]; /* job index by position - 1 */
-	float prio[VKH_MAX_QUEUES];
-	uint8_t *model[NBUF];
-
-	struct vkh_buffer buf[NBUF];
-	struct vkh_buffer rb;
-	struct vkh_buffer ballast[VKH_MAX_QUEUES];
-	uint32_t ballast_want[VKH_MAX_QUEUES];
-	VkSemaphore tl[VKH_MAX_QUEUES];
-
-	/* progress */
-	uint32_t qnext[VKH_MAX_QUEUES]; /* next position to submit */
-	uint32_t qdone[VKH_MAX_QUEUES]; /* positions seen complete */
-	uint32_t nsubmitted;
-
-	/* loss */
-	bool lost;
-	uint64_t t_inject, t_lost;
-	char lost_where[128];
-
-	/* stats */
-	uint32_t ndep[DEP_KINDS];
-	uint32_t calls, calls2, batched, wbs, host_waits, nballast;
-	uint64_t t_start, t_end;
-
-	/* failures */
-	int failures;
-	bool timed_out;
-	char first_error[512];
-};
-
-static struct sdev devs[NDEV];
-static pthread_barrier_t start_barrier;
-
-static uint64_t env_u64(const char *name, uint64_t dflt);
-
-/* ------------------------------------------------------------------ */
-/* PRNG and values                                                     */
-/* ------------------------------------------------------------------ */
-
-static uint64_t
-splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint32_t
-rnd(uint64_t *s, uint32_t n)
-{
-	return n ? (uint32_t)(splitmix64(s) % n) : 0;
-}
-
-static uint32_t
-mix32(uint64_t a, uint64_t b, uint64_t c)
-{
-	uint64_t s = a ^ (b * 0xc2b2ae3d27d4eb4full) ^
-	             (c * 0x165667b19e3779f9ull);
-	uint32_t v = (uint32_t)splitmix64(&s);
-
-	return v == POISON ? v ^ 1 : v;
-}
-
-/* Word w of job j's header or update segments. */
-static uint32_t
-update_word(const struct sdev *c, uint32_t j, uint32_t w)
-{
-	return mix32(c->seed, j, w);
-}
+struct probe_info probe;
+struct inject_target inj;
+enum mode g_mode;
+uint64_t g_seed;
+uint32_t g_jobs;
+uint32_t g_window = SUBMIT_WINDOW;
+bool g_wbs = true;
+struct sdev devs[NDEV];
+pthread_barrier_t start_barrier;
 
 /* ------------------------------------------------------------------ */
 /* Failures (per device thread)                                        */
 /* ------------------------------------------------------------------ */
 
-static void
-dev_fail(struct sdev *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
-static void
+void
 dev_fail(struct sdev *c, const char *fmt, ...)
 {
 	char msg[512];
@@ -311,1017 +125,10 @@ dev_fail(struct sdev *c, const char *fmt, ...)
 		snprintf(c->first_error, sizeof(c->first_error), "%s", msg);
 }
 
-static uint64_t
+uint64_t
 handle(const void *p)
 {
 	return (uint64_t)(uintptr_t)p;
-}
-
-/* ------------------------------------------------------------------ */
-/* The DAG                                                             */
-/* ------------------------------------------------------------------ */
-
-static uint32_t
-pick_weighted(uint64_t *s, const uint32_t *w, uint32_t n)
-{
-	uint32_t total = 0, r;
-
-	for (uint32_t i = 0; i < n; i++)
-		total += w[i];
-	r = rnd(s, total);
-	for (uint32_t i = 0; i < n; i++) {
-		if (r < w[i])
-			return i;
-		r -= w[i];
-	}
-	return n - 1;
-}
-
-static void
-gen_segments(struct sdev *c, uint64_t *s, uint32_t j)
-{
-	struct job *J = &c->jobs[j];
-	uint32_t cuts[MAX_SEGS + 1];
-	uint32_t nseg = J->ndeps + rnd(s, 3);
-	uint32_t perm[MAX_SEGS];
-
-	if (nseg == 0)
-		nseg = 1 + rnd(s, 2);
-	if (nseg > MAX_SEGS)
-		nseg = MAX_SEGS;
-	/* nseg - 1 distinct cut words in (HDR_WORDS, SLOT_WORDS), sorted. */
-	cuts[0] = HDR_WORDS;
-	for (uint32_t i = 1; i < nseg; i++) {
-		uint32_t v;
-		bool dup;
-
-		do {
-			v = HDR_WORDS + 1 + rnd(s, SLOT_WORDS - HDR_WORDS - 1);
-			dup = false;
-			for (uint32_t k = 1; k < i; k++)
-				dup |= cuts[k] == v;
-		} while (dup);
-		cuts[i] = v;
-	}
-	cuts[nseg] = SLOT_WORDS;
-	for (uint32_t a = 1; a < nseg; a++)
-		for (uint32_t b = a + 1; b < nseg; b++)
-			if (cuts[b] < cuts[a]) {
-				uint32_t t = cuts[a];
-				cuts[a] = cuts[b];
-				cuts[b] = t;
-			}
-	/* Segment perm[k] copies from dep k (each dep feeds the slot). */
-	for (uint32_t i = 0; i < nseg; i++)
-		perm[i] = i;
-	for (uint32_t i = nseg; i > 1; i--) {
-		uint32_t k = rnd(s, i), t = perm[i - 1];
-		perm[i - 1] = perm[k];
-		perm[k] = t;
-	}
-	J->nseg = (uint8_t)nseg;
-	for (uint32_t i = 0; i < nseg; i++) {
-		struct seg *g = &J->segs[perm[i]];
-		uint32_t kind;
-
-		g->word0 = (uint16_t)cuts[perm[i]];
-		g->nwords = (uint16_t)(cuts[perm[i] + 1] - cuts[perm[i]]);
-		if (i < J->ndeps) {
-			kind = SEG_COPY;
-			g->src = J->deps[i].src;
-		} else {
-			kind = J->ndeps ? rnd(s, 3) : 1 + rnd(s, 2);
-			if (kind == SEG_COPY)
-				g->src = J->deps[rnd(s, J->ndeps)].src;
-		}
-		g->kind = (uint8_t)kind;
-		if (kind == SEG_COPY)
-			g->src_byte = rnd(s, SLOT_BYTES - g->nwords * 4u + 1);
-		else if (kind == SEG_FILL)
-			g->value = mix32(c->seed ^ 0xf111, j, i);
-	}
-}
-
-static void
-gen_dag(struct sdev *c)
-{
-	static const uint32_t ndep_w[] = { 15, 35, 30, 20 };
-	/* DEP_TIMELINE, DEP_BINARY, DEP_FENCE, DEP_HOST_TL */
-	static const uint32_t kind_w[] = { 45, 30, 15, 10 };
-	uint64_t s = c->seed;
-
-	c->jobs = calloc(c->njobs, sizeof(*c->jobs));
-	for (uint32_t q = 0; q < c->nq; q++)
-		c->qjobs[q] = calloc(c->njobs, sizeof(uint32_t));
-	for (uint32_t j = 0; j < c->njobs; j++) {
-		struct job *J = &c->jobs[j];
-		uint32_t want = pick_weighted(&s, ndep_w, 4);
-
-		J->q = rnd(&s, c->nq);
-		J->pos = ++c->qcount[J->q];
-		c->qjobs[J->q][J->pos - 1] = j;
-		J->buf = (uint8_t)rnd(&s, NBUF);
-		if (want > j)
-			want = j;
-		for (uint32_t k = 0; k < want; k++) {
-			struct dep *d = &J->deps[J->ndeps];
-			uint32_t src = 0;
-			bool ok = false;
-
-			for (int tries = 0; tries < 8 && !ok; tries++) {
-				uint32_t win = j < 12 ? j : 12;
-
-				src = rnd(&s, 4) == 0 ? rnd(&s, j) :
-				      j - 1 - rnd(&s, win);
-				ok = true;
-				for (uint32_t m = 0; m < J->ndeps; m++)
-					ok &= J->deps[m].src != src;
-			}
-			if (!ok)
-				continue;
-			struct job *S = &c->jobs[src];
-			d->src = src;
-			d->eff = src;
-			d->value = S->pos;
-			if (S->q == J->q && rnd(&s, 100) < 30)
-				d->kind = DEP_ORDER;
-			else
-				d->kind = (uint8_t)(DEP_TIMELINE +
-				                    pick_weighted(&s, kind_w, 4));
-			if (d->kind == DEP_BINARY &&
-			    S->nbin_out == MAX_BIN_OUT)
-				d->kind = DEP_TIMELINE;
-			if ((d->kind == DEP_TIMELINE ||
-			     d->kind == DEP_HOST_TL) && rnd(&s, 4) == 0) {
-				/* Wait for a later job of that queue (still
-				 * before j): a stronger dependency. */
-				uint32_t maxpos = c->qcount[S->q] -
-				                  (S->q == J->q ? 1 : 0);
-				uint32_t p = S->pos +
-				             rnd(&s, maxpos - S->pos + 1);
-
-				d->eff = c->qjobs[S->q][p - 1];
-				d->value = p;
-			}
-			if (d->kind == DEP_BINARY)
-				S->nbin_out++;
-			if (d->kind == DEP_FENCE)
-				S->fence_src = true;
-			if (d->kind == DEP_FENCE || d->kind == DEP_HOST_TL)
-				J->host_dep = true;
-			c->ndep[d->kind]++;
-			J->ndeps++;
-		}
-		gen_segments(c, &s, j);
-		/* Now and then a long job: queues back up behind it. */
-		if (rnd(&s, BALLAST_ONE_IN) == 0) {
-			J->ballast = true;
-			J->ballast_value = mix32(c->seed ^ 0xba11, j, 0);
-			c->nballast++;
-		}
-	}
-	for (uint32_t j = 0; j < c->njobs; j++)
-		c->jobs[j].nbin_out = 0; /* refilled with the semaphores */
-}
-
-/* The expected contents: the jobs' operations replayed in job order. */
-static void
-gen_model(struct sdev *c)
-{
-	size_t size = (size_t)c->njobs * SLOT_BYTES;
-
-	for (int b = 0; b < NBUF; b++) {
-		uint32_t *w;
-
-		c->model[b] = malloc(size);
-		w = (uint32_t *)c->model[b];
-		for (size_t i = 0; i < size / 4; i++)
-			w[i] = POISON;
-	}
-	for (uint32_t q = 0; q < c->nq; q++)
-		c->ballast_want[q] = POISON;
-	for (uint32_t j = 0; j < c->njobs; j++) {
-		const struct job *J = &c->jobs[j];
-		uint8_t *slot = c->model[J->buf] + (size_t)j * SLOT_BYTES;
-		uint32_t *w = (uint32_t *)slot;
-
-		/* Jobs of a queue run in order: the last fill stays. */
-		if (J->ballast)
-			c->ballast_want[J->q] = J->ballast_value;
-
-		for (uint32_t i = 0; i < HDR_WORDS; i++)
-			w[i] = update_word(c, j, i);
-		for (uint32_t k = 0; k < J->nseg; k++) {
-			const struct seg *g = &J->segs[k];
-
-			if (g->kind == SEG_COPY) {
-				const struct job *S = &c->jobs[g->src];
-				memcpy(slot + g->word0 * 4u,
-				       c->model[S->buf] +
-				       (size_t)g->src * SLOT_BYTES + g->src_byte,
-				       g->nwords * 4u);
-			} else {
-				for (uint32_t i = g->word0;
-				     i < g->word0 + g->nwords; i++)
-					w[i] = g->kind == SEG_FILL ?
-					       g->value : update_word(c, j, i);
-			}
-		}
-	}
-}
-
-static void
-free_dag(struct sdev *c)
-{
-	free(c->jobs);
-	c->jobs = NULL;
-	for (uint32_t q = 0; q < VKH_MAX_QUEUES; q++) {
-		free(c->qjobs[q]);
-		c->qjobs[q] = NULL;
-	}
-	for (int b = 0; b < NBUF; b++) {
-		free(c->model[b]);
-		c->model[b] = NULL;
-	}
-}
-
-static void
-describe_job(const struct sdev *c, uint32_t j, char *out, size_t n)
-{
-	const struct job *J = &c->jobs[j];
-	size_t o;
-
-	o = (size_t)snprintf(out, n, "job %u (queue %u pos %u, buf %u) deps:",
-	                     j, J->q, J->pos, J->buf);
-	for (uint32_t k = 0; k < J->ndeps && o < n; k++) {
-		const struct dep *d = &J->deps[k];
-		o += (size_t)snprintf(out + o, n - o, " %u[q%u %s",
-		                      d->src, c->jobs[d->src].q,
-		                      dep_names[d->kind]);
-		if (o < n && d->eff != d->src)
-			o += (size_t)snprintf(out + o, n - o, " via %u",
-			                      d->eff);
-		if (o < n)
-			o += (size_t)snprintf(out + o, n - o, "]");
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* Devices and objects                                                 */
-/* ------------------------------------------------------------------ */
-
-static bool
-fault_ext_supported(struct vkh *h)
-{
-	VkPhysicalDeviceFaultFeaturesEXT ff = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT,
-	};
-	VkPhysicalDeviceFeatures2 f2 = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-		.pNext = &ff,
-	};
-	VkExtensionProperties ext[256];
-	uint32_t n = 256;
-	bool found = false;
-
-	if (vkEnumerateDeviceExtensionProperties(h->phys, NULL, &n, ext) < 0)
-		return false;
-	for (uint32_t i = 0; i < n; i++)
-		found |= !strcmp(ext[i].extensionName,
-		                 VK_EXT_DEVICE_FAULT_EXTENSION_NAME);
-	if (!found)
-		return false;
-	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
-	return ff.deviceFault;
-}
-
-/* Every queue of every family in probe order (family by family, index by
- * index: the order in which swgpu assigns queue ids). */
-static VkResult
-create_device(struct vkh *h, bool fault_ext, const float *prio,
-              struct vkh_device *d)
-{
-	VkDeviceQueueCreateInfo qci[16];
-	uint32_t nqci = 0, n = 0;
-	VkPhysicalDeviceFaultFeaturesEXT ff = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT,
-		.deviceFault = VK_TRUE,
-	};
-	VkPhysicalDeviceVulkan12Features f12 = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-		.pNext = fault_ext ? &ff : NULL,
-		.timelineSemaphore = VK_TRUE,
-	};
-	VkPhysicalDeviceVulkan13Features f13 = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
-		.pNext = &f12,
-		.synchronization2 = h->synchronization2,
-	};
-	const char *ext = VK_EXT_DEVICE_FAULT_EXTENSION_NAME;
-	VkDeviceCreateInfo dci = {
-		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-		.pNext = &f13,
-		.pQueueCreateInfos = qci,
-		.enabledExtensionCount = fault_ext ? 1 : 0,
-		.ppEnabledExtensionNames = &ext,
-	};
-	VkResult r;
-
-	memset(d, 0, sizeof(*d));
-	for (uint32_t f = 0; f < probe.nfam; f++) {
-		if (!probe.fam_queues[f])
-			continue;
-		qci[nqci++] = (VkDeviceQueueCreateInfo){
-			.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-			.queueFamilyIndex = f,
-			.queueCount = probe.fam_queues[f],
-			.pQueuePriorities = prio + n,
-		};
-		for (uint32_t i = 0; i < probe.fam_queues[f]; i++) {
-			d->queues[n].family = f;
-			d->queues[n].index = i;
-			n++;
-		}
-	}
-	dci.queueCreateInfoCount = nqci;
-	d->distinct_families = nqci;
-	r = vkCreateDevice(h->phys, &dci, NULL, &d->device);
-	if (r != VK_SUCCESS) {
-		d->device = VK_NULL_HANDLE;
-		return r;
-	}
-	d->queue_count = n;
-	for (uint32_t i = 0; i < n; i++) {
-		struct vkh_queue *q = &d->queues[i];
-		VkCommandPoolCreateInfo pci = {
-			.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-			.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-			.queueFamilyIndex = q->family,
-		};
-
-		vkGetDeviceQueue(d->device, q->family, q->index, &q->queue);
-		q->flags = h->families[q->family].queueFlags;
-		r = vkCreateCommandPool(d->device, &pci, NULL, &q->pool);
-		if (r != VK_SUCCESS) {
-			vkh_device_destroy(h, d);
-			return r;
-		}
-		d->distinct_queues++;
-	}
-	return VK_SUCCESS;
-}
-
-static VkSemaphore
-make_semaphore(struct sdev *c, bool timeline)
-{
-	VkSemaphoreTypeCreateInfo tci = {
-		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
-		.semaphoreType = timeline ? VK_SEMAPHORE_TYPE_TIMELINE :
-		                            VK_SEMAPHORE_TYPE_BINARY,
-	};
-	VkSemaphoreCreateInfo sci = {
-		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO,
-		.pNext = &tci,
-	};
-	VkSemaphore s = VK_NULL_HANDLE;
-
-	if (vkCreateSemaphore(c->d.device, &sci, NULL, &s) != VK_SUCCESS)
-		return VK_NULL_HANDLE;
-	return s;
-}
-
-static bool
-create_objects(struct sdev *c)
-{
-	struct vkh *h = c->h;
-	VkDeviceSize size = (VkDeviceSize)c->njobs * SLOT_BYTES;
-	VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-	int bar = vkh_find_memory_type(h, ~0u,
-	                               VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
-	                               VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-	                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-	                               0);
-	VkResult r;
-
-	r = vkh_buffer_create(h, &c->d, size, XFER, VKH_MEM_DEVICE_LOCAL, -1,
-	                      &c->buf[0]);
-	if (r == VK_SUCCESS)
-		r = vkh_buffer_create(h, &c->d, size, XFER, VKH_MEM_READBACK,
-		                      -1, &c->buf[1]);
-	if (r == VK_SUCCESS)
-		r = vkh_buffer_create(h, &c->d, size, XFER,
-		                      VKH_MEM_UPLOAD, bar, &c->buf[2]);
-	if (r == VK_SUCCESS)
-		r = vkh_buffer_create(h, &c->d, size, XFER, VKH_MEM_READBACK,
-		                      -1, &c->rb);
-	for (uint32_t q = 0; q < c->nq && r == VK_SUCCESS; q++)
-		r = vkh_buffer_create(h, &c->d, BALLAST_BYTES, XFER,
-		                      VKH_MEM_READBACK, -1, &c->ballast[q]);
-	if (r != VK_SUCCESS) {
-		dev_fail(c, "buffers: %s", vkh_result_str(r));
-		return false;
-	}
-	for (uint32_t q = 0; q < c->nq; q++) {
-		c->tl[q] = make_semaphore(c, true);
-		if (!c->tl[q]) {
-			dev_fail(c, "timeline semaphore");
-			return false;
-		}
-	}
-	for (uint32_t j = 0; j < c->njobs; j++) {
-		struct job *J = &c->jobs[j];
-
-		for (uint32_t k = 0; k < J->ndeps; k++) {
-			struct dep *d = &J->deps[k];
-			struct job *S = &c->jobs[d->src];
-
-			if (d->kind != DEP_BINARY)
-				continue;
-			d->bin = make_semaphore(c, false);
-			if (!d->bin) {
-				dev_fail(c, "binary semaphore");
-				return false;
-			}
-			S->bin_out[S->nbin_out++] = d->bin;
-		}
-		if (J->fence_src &&
-		    vkCreateFence(c->d.device, &fci, NULL, &J->fence) !=
-		    VK_SUCCESS) {
-			dev_fail(c, "fence");
-			return false;
-		}
-	}
-	return true;
-}
-
-/* Poison every buffer: swgpu job 1 of queue 0 (prepare() counts it). */
-static bool
-poison_buffers(struct sdev *c)
-{
-	VkCommandBuffer cb = vkh_cmd_begin(&c->d, 0);
-	VkResult r;
-
-	if (!cb) {
-		dev_fail(c, "command buffer for the poison fill");
-		return false;
-	}
-	for (int b = 0; b < NBUF; b++)
-		vkCmdFillBuffer(cb, c->buf[b].buffer, 0, VK_WHOLE_SIZE,
-		                POISON);
-	for (uint32_t q = 0; q < c->nq; q++)
-		vkCmdFillBuffer(cb, c->ballast[q].buffer, 0, VK_WHOLE_SIZE,
-		                POISON);
-	vkh_cmd_host_barrier(cb);
-	r = vkh_cmd_submit_wait(&c->d, 0, cb);
-	if (r != VK_SUCCESS) {
-		dev_fail(c, "poison fill: %s", vkh_result_str(r));
-		return false;
-	}
-	return true;
-}
-
-/* ------------------------------------------------------------------ */
-/* Recording and submission                                            */
-/* ------------------------------------------------------------------ */
-
-/* Record job j into J->cb; the failing call's name in *what. */
-static VkResult
-record_job(struct sdev *c, uint64_t *s, uint32_t j, const char **what)
-{
-	struct job *J = &c->jobs[j];
-	VkBuffer dst = c->buf[J->buf].buffer;
-	VkDeviceSize base = (VkDeviceSize)j * SLOT_BYTES;
-	VkCommandBufferAllocateInfo ai = {
-		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-		.commandPool = c->d.queues[J->q].pool,
-		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-		.commandBufferCount = 1,
-	};
-	VkCommandBufferBeginInfo bi = {
-		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-	};
-	VkCommandBuffer cb = VK_NULL_HANDLE;
-	VkResult r;
-	/* ops: 0 = header, 1 + k = segment k (copies grouped by source
-	 * buffer at their first segment) */
-	uint32_t ops[MAX_SEGS + 2], nops = 0;
-	bool done_src[NBUF] = { false };
-	uint32_t words[SLOT_WORDS];
-
-	*what = "vkAllocateCommandBuffers";
-	r = vkAllocateCommandBuffers(c->d.device, &ai, &cb);
-	if (r != VK_SUCCESS)
-		return r;
-	J->cb = cb;
-	*what = "vkBeginCommandBuffer";
-	r = vkBeginCommandBuffer(cb, &bi);
-	if (r != VK_SUCCESS)
-		return r;
-	/* Makes earlier jobs of this queue (submission order) visible. */
-	vkh_cmd_transfer_barrier(cb);
-	ops[nops++] = 0;
-	for (uint32_t k = 0; k < J->nseg; k++)
-		ops[nops++] = 1 + k;
-	if (J->ballast)
-		ops[nops++] = MAX_SEGS + 1;
-	for (uint32_t i = nops; i > 1; i--) {
-		uint32_t k = rnd(s, i), t = ops[i - 1];
-		ops[i - 1] = ops[k];
-		ops[k] = t;
-	}
-	for (uint32_t o = 0; o < nops; o++) {
-		const struct seg *g;
-
-		if (ops[o] == 0) {
-			for (uint32_t i = 0; i < HDR_WORDS; i++)
-				words[i] = update_word(c, j, i);
-			vkCmdUpdateBuffer(cb, dst, base, HDR_WORDS * 4u,
-			                  words);
-			continue;
-		}
-		if (ops[o] == MAX_SEGS + 1) {
-			vkCmdFillBuffer(cb, c->ballast[J->q].buffer, 0,
-			                VK_WHOLE_SIZE, J->ballast_value);
-			continue;
-		}
-		g = &J->segs[ops[o] - 1];
-		switch (g->kind) {
-		case SEG_FILL:
-			vkCmdFillBuffer(cb, dst, base + g->word0 * 4u,
-			                g->nwords * 4u, g->value);
-			break;
-		case SEG_UPDATE:
-			for (uint32_t i = 0; i < g->nwords; i++)
-				words[i] = update_word(c, j, g->word0 + i);
-			vkCmdUpdateBuffer(cb, dst, base + g->word0 * 4u,
-			                  g->nwords * 4u, words);
-			break;
-		case SEG_COPY: {
-			uint32_t sb = c->jobs[g->src].buf;
-			VkBufferCopy reg[MAX_SEGS];
-			uint32_t nreg = 0;
-
-			if (done_src[sb])
-				break;
-			done_src[sb] = true;
-			for (uint32_t k = 0; k < J->nseg; k++) {
-				const struct seg *x = &J->segs[k];
-
-				if (x->kind != SEG_COPY ||
-				    c->jobs[x->src].buf != sb)
-					continue;
-				reg[nreg++] = (VkBufferCopy){
-					.srcOffset = (VkDeviceSize)x->src *
-					             SLOT_BYTES + x->src_byte,
-					.dstOffset = base + x->word0 * 4u,
-					.size = x->nwords * 4u,
-				};
-			}
-			vkCmdCopyBuffer(cb, c->buf[sb].buffer, dst, nreg, reg);
-			break;
-		}
-		}
-	}
-	vkh_cmd_host_barrier(cb);
-	*what = "vkEndCommandBuffer";
-	return vkEndCommandBuffer(cb);
-}
-
-/* Lowest index not yet submitted. */
-static uint32_t
-lowest_unsubmitted(const struct sdev *c)
-{
-	uint32_t lo = 0;
-
-	while (lo < c->njobs && c->jobs[lo].submitted)
-		lo++;
-	return lo;
-}
-
-/*
- * May job j be submitted now? Its queue's order is job order; a binary
- * wait needs its signal submitted first (Vulkan rule); a host wait for a
- * job needs every job up to it submitted, so the awaited job can
- * complete. Timeline waits need nothing: wait-before-signal. The lowest
- * unsubmitted job is always ready, and no queue ever waits for work
- * behind itself (every wait names an earlier job), so nothing deadlocks.
- */
-static bool
-ready(const struct sdev *c, uint32_t j, uint32_t lo, bool in_batch)
-{
-	const struct job *J = &c->jobs[j];
-
-	if (J->submitted || c->qnext[J->q] != J->pos)
-		return false;
-	if (in_batch && J->host_dep)
-		return false;
-	for (uint32_t k = 0; k < J->ndeps; k++) {
-		const struct dep *d = &J->deps[k];
-
-		if (d->kind == DEP_BINARY && !c->jobs[d->src].submitted)
-			return false;
-		if (d->kind == DEP_TIMELINE && !g_wbs &&
-		    !c->jobs[d->eff].submitted)
-			return false;
-		if ((d->kind == DEP_FENCE || d->kind == DEP_HOST_TL) &&
-		    lo <= d->eff)
-			return false;
-	}
-	return true;
-}
-
-/* Record a loss (first one wins); true if r is DEVICE_LOST. */
-static bool
-note_lost(struct sdev *c, VkResult r, const char *what, uint32_t j)
-{
-	if (r != VK_ERROR_DEVICE_LOST)
-		return false;
-	if (!c->lost) {
-		c->lost = true;
-		c->t_lost = vkh_now_ns();
-		snprintf(c->lost_where, sizeof(c->lost_where),
-		         "%s (job %u)", what, j);
-	}
-	return true;
-}
-
-static void
-dump_progress(struct sdev *c, const char *why)
-{
-	fprintf(stderr, "  [dev %u] %s; seed %" PRIu64 "; timelines:", c->index,
-	        why, g_seed);
-	for (uint32_t q = 0; q < c->nq; q++) {
-		uint64_t v = ~0ull;
-
-		vkGetSemaphoreCounterValue(c->d.device, c->tl[q], &v);
-		fprintf(stderr, " q%u %llu/%u (submitted %u)", q,
-		        (unsigned long long)v, c->qcount[q], c->qnext[q] - 1);
-	}
-	fputc('\n', stderr);
-}
-
-/* The result of a host wait: true to go on. */
-static bool
-host_wait_ok(struct sdev *c, VkResult r, const char *what, uint32_t j)
-{
-	if (r == VK_SUCCESS)
-		return true;
-	if (note_lost(c, r, what, j))
-		return false;
-	dev_fail(c, "job %u: %s: %s", j, what, vkh_result_str(r));
-	if (r == VK_TIMEOUT) {
-		c->timed_out = true;
-		dump_progress(c, "host wait timed out");
-	}
-	return false;
-}
-
-/* Wait for fences: all at once, or "any" until none is left. */
-static bool
-wait_fences(struct sdev *c, uint64_t *s, uint32_t j, VkFence *f, uint32_t n)
-{
-	VkResult r;
-
-	if (n == 1 || rnd(s, 2)) {
-		r = vkWaitForFences(c->d.device, n, f, VK_TRUE, WAIT_NS);
-		if (!host_wait_ok(c, r, "vkWaitForFences(all)", j))
-			return false;
-		n = 0;
-	}
-	while (n) {
-		uint32_t left = 0;
-
-		r = vkWaitForFences(c->d.device, n, f, VK_FALSE, WAIT_NS);
-		if (!host_wait_ok(c, r, "vkWaitForFences(any)", j))
-			return false;
-		for (uint32_t m = 0; m < n; m++) {
-			r = vkGetFenceStatus(c->d.device, f[m]);
-			if (r == VK_NOT_READY)
-				f[left++] = f[m];
-			else if (!host_wait_ok(c, r, "vkGetFenceStatus", j))
-				return false;
-		}
-		if (left == n) {
-			dev_fail(c, "job %u: vkWaitForFences(any) returned "
-			         "with none of %u fences signalled", j, n);
-			return false;
-		}
-		n = left;
-	}
-	return true;
-}
-
-/* Wait for timeline values: all at once, or "any" until none is left;
- * then every counter must have reached its value. */
-static bool
-wait_timelines(struct sdev *c, uint64_t *s, uint32_t j, VkSemaphore *sem,
-               uint64_t *val, uint32_t n)
-{
-	VkSemaphoreWaitInfo wi = {
-		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
-		.semaphoreCount = n,
-		.pSemaphores = sem,
-		.pValues = val,
-	};
-	bool any = n > 1 && rnd(s, 2);
-	VkResult r;
-
-	wi.flags = any ? VK_SEMAPHORE_WAIT_ANY_BIT : 0;
-	while (wi.semaphoreCount) {
-		uint32_t left = 0;
-
-		r = vkWaitSemaphores(c->d.device, &wi, WAIT_NS);
-		if (!host_wait_ok(c, r, any ? "vkWaitSemaphores(any)" :
-		                             "vkWaitSemaphores(all)", j))
-			return false;
-		for (uint32_t m = 0; m < wi.semaphoreCount; m++) {
-			uint64_t v = 0;
-
-			r = vkGetSemaphoreCounterValue(c->d.device, sem[m], &v);
-			if (!host_wait_ok(c, r, "vkGetSemaphoreCounterValue",
-			                  j))
-				return false;
-			if (v < val[m]) {
-				sem[left] = sem[m];
-				val[left++] = val[m];
-			}
-		}
-		if (left == wi.semaphoreCount || (left && !any)) {
-			dev_fail(c, "job %u: vkWaitSemaphores(%s) returned "
-			         "with %u of %u values not reached", j,
-			         any ? "any" : "all", left, wi.semaphoreCount);
-			return false;
-		}
-		wi.semaphoreCount = left;
-	}
-	return true;
-}
-
-/* Host-side dependencies of job j; false to stop. */
-static bool
-host_waits(struct sdev *c, uint64_t *s, uint32_t j)
-{
-	struct job *J = &c->jobs[j];
-	VkFence fences[MAX_DEPS];
-	VkSemaphore sems[MAX_DEPS];
-	uint64_t vals[MAX_DEPS];
-	uint32_t nf = 0, ns = 0;
-
-	for (uint32_t k = 0; k < J->ndeps; k++) {
-		const struct dep *d = &J->deps[k];
-		bool merged = false;
-
-		if (d->kind == DEP_FENCE) {
-			for (uint32_t m = 0; m < nf; m++)
-				merged |= fences[m] == c->jobs[d->src].fence;
-			if (!merged)
-				fences[nf++] = c->jobs[d->src].fence;
-		} else if (d->kind == DEP_HOST_TL) {
-			VkSemaphore sem = c->tl[c->jobs[d->eff].q];
-
-			/* Same semaphore twice: the larger value. */
-			for (uint32_t m = 0; m < ns; m++) {
-				if (sems[m] == sem) {
-					if (d->value > vals[m])
-						vals[m] = d->value;
-					merged = true;
-				}
-			}
-			if (!merged) {
-				sems[ns] = sem;
-				vals[ns++] = d->value;
-			}
-		}
-	}
-	if (nf) {
-		c->host_waits++;
-		if (!wait_fences(c, s, j, fences, nf))
-			return false;
-	}
-	if (ns) {
-		c->host_waits++;
-		if (!wait_timelines(c, s, j, sems, vals, ns))
-			return false;
-	}
-	/* Completed for sure: what the waits covered. */
-	for (uint32_t k = 0; k < J->ndeps; k++) {
-		const struct dep *d = &J->deps[k];
-		const struct job *E = &c->jobs[d->eff];
-
-		if ((d->kind == DEP_FENCE || d->kind == DEP_HOST_TL) &&
-		    c->qdone[E->q] < E->pos)
-			c->qdone[E->q] = E->pos;
-	}
-	return true;
-}
-
-struct sub {
-	VkSemaphore ws[MAX_DEPS];
-	uint64_t wv[MAX_DEPS];
-	VkPipelineStageFlags wst[MAX_DEPS];
-	uint32_t nw;
-	VkSemaphore ss[1 + MAX_BIN_OUT];
-	uint64_t sv[1 + MAX_BIN_OUT];
-	uint32_t ns;
-	VkTimelineSemaphoreSubmitInfo tsi;
-	VkSemaphoreSubmitInfo w2[MAX_DEPS], s2[1 + MAX_BIN_OUT];
-	VkCommandBufferSubmitInfo cbi;
-};
-
-static void
-build_sub(struct sdev *c, uint32_t j, struct sub *b)
-{
-	const struct job *J = &c->jobs[j];
-
-	b->nw = 0;
-	for (uint32_t k = 0; k < J->ndeps; k++) {
-		const struct dep *d = &J->deps[k];
-		VkSemaphore sem;
-		uint64_t v = 0;
-		bool merged = false;
-
-		if (d->kind == DEP_TIMELINE) {
-			sem = c->tl[c->jobs[d->eff].q];
-			v = d->value;
-			/* Wait-before-signal: the signal comes later. */
-			c->wbs += !c->jobs[d->eff].submitted;
-		} else if (d->kind == DEP_BINARY) {
-			sem = d->bin;
-		} else {
-			continue;
-		}
-		for (uint32_t m = 0; m < b->nw; m++) {
-			if (b->ws[m] == sem) {
-				if (v > b->wv[m])
-					b->wv[m] = v;
-				merged = true;
-			}
-		}
-		if (merged)
-			continue;
-		b->ws[b->nw] = sem;
-		b->wv[b->nw] = v;
-		b->wst[b->nw] = VK_PIPELINE_STAGE_TRANSFER_BIT;
-		b->nw++;
-	}
-	b->ns = 0;
-	b->ss[b->ns] = c->tl[J->q];
-	b->sv[b->ns++] = J->pos;
-	for (uint32_t k = 0; k < J->nbin_out; k++) {
-		b->ss[b->ns] = J->bin_out[k];
-		b->sv[b->ns++] = 0;
-	}
-	b->tsi = (VkTimelineSemaphoreSubmitInfo){
-		.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-		.waitSemaphoreValueCount = b->nw,
-		.pWaitSemaphoreValues = b->wv,
-		.signalSemaphoreValueCount = b->ns,
-		.pSignalSemaphoreValues = b->sv,
-	};
-	for (uint32_t m = 0; m < b->nw; m++)
-		b->w2[m] = (VkSemaphoreSubmitInfo){
-			.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
-			.semaphore = b->ws[m],
-			.value = b->wv[m],
-			.stageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-		};
-	for (uint32_t m = 0; m < b->ns; m++)
-		b->s2[m] = (VkSemaphoreSubmitInfo){
-			.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
-			.semaphore = b->ss[m],
-			.value = b->sv[m],
-			.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-		};
-	b->cbi = (VkCommandBufferSubmitInfo){
-		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
-		.commandBuffer = J->cb,
-	};
-}
-
-/* Submit jobs batch[0..n) (consecutive jobs of one queue) in one call. */
-static VkResult
-submit_batch(struct sdev *c, uint64_t *s, const uint32_t *batch, uint32_t n)
-{
-	struct sub sb[MAX_BATCH];
-	VkSubmitInfo si[MAX_BATCH];
-	VkSubmitInfo2 si2[MAX_BATCH];
-	const struct job *last = &c->jobs[batch[n - 1]];
-	VkQueue queue = c->d.queues[last->q].queue;
-	bool use2 = c->h->synchronization2 && rnd(s, 2);
-
-	for (uint32_t i = 0; i < n; i++) {
-		const struct job *J = &c->jobs[batch[i]];
-
-		build_sub(c, batch[i], &sb[i]);
-		si[i] = (VkSubmitInfo){
-			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-			.pNext = &sb[i].tsi,
-			.waitSemaphoreCount = sb[i].nw,
-			.pWaitSemaphores = sb[i].ws,
-			.pWaitDstStageMask = sb[i].wst,
-			.commandBufferCount = 1,
-			.pCommandBuffers = &J->cb,
-			.signalSemaphoreCount = sb[i].ns,
-			.pSignalSemaphores = sb[i].ss,
-		};
-		si2[i] = (VkSubmitInfo2){
-			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
-			.waitSemaphoreInfoCount = sb[i].nw,
-			.pWaitSemaphoreInfos = sb[i].w2,
-			.commandBufferInfoCount = 1,
-			.pCommandBufferInfos = &sb[i].cbi,
-			.signalSemaphoreInfoCount = sb[i].ns,
-			.pSignalSemaphoreInfos = sb[i].s2,
-		};
-	}
-	c->calls++;
-	c->calls2 += use2;
-	c->batched += n > 1;
-	return use2 ? vkQueueSubmit2(queue, n, si2, last->fence) :
-	              vkQueueSubmit(queue, n, si, last->fence);
-}
-
-static void
-run_dag(struct sdev *c)
-{
-	uint64_t s = c->seed ^ 0x5b5b5b5bull;
-
-	while (c->nsubmitted < c->njobs && !c->lost && !c->failures) {
-		uint32_t lo = lowest_unsubmitted(c);
-		uint32_t cand[SUBMIT_WINDOW], ncand = 0;
-		uint32_t batch[MAX_BATCH], n = 0;
-		uint32_t j;
-		VkResult r;
-
-		for (uint32_t k = lo; k < c->njobs && k < lo + g_window; k++)
-			if (ready(c, k, lo, false))
-				cand[ncand++] = k;
-		if (!ncand) {
-			dev_fail(c, "no job ready (test bug)");
-			return;
-		}
-		j = cand[rnd(&s, ncand)];
-		if (!host_waits(c, &s, j))
-			return;
-		batch[n++] = j;
-		c->jobs[j].submitted = true;
-		c->qnext[c->jobs[j].q]++;
-		/* Batch the next jobs of the queue now and then; a fence
-		 * rides on the last job of a call, so it ends a batch. */
-		if (!c->jobs[j].fence_src && rnd(&s, 100) < 30) {
-			uint32_t q = c->jobs[j].q;
-
-			while (n < MAX_BATCH && c->qnext[q] <= c->qcount[q]) {
-				uint32_t k = c->qjobs[q][c->qnext[q] - 1];
-
-				if (k >= lo + 2 * g_window ||
-				    !ready(c, k, lowest_unsubmitted(c), true))
-					break;
-				batch[n++] = k;
-				c->jobs[k].submitted = true;
-				c->qnext[q]++;
-				if (c->jobs[k].fence_src)
-					break;
-			}
-		}
-		for (uint32_t i = 0; i < n; i++) {
-			const char *what = "";
-
-			r = record_job(c, &s, batch[i], &what);
-			if (note_lost(c, r, what, batch[i])) {
-				dev_fail(c, "%s (job %u) returned "
-				         "VK_ERROR_DEVICE_LOST, a code the spec "
-				         "does not allow for it", what,
-				         batch[i]);
-				return;
-			}
-			if (r != VK_SUCCESS) {
-				dev_fail(c, "recording job %u: %s: %s",
-				         batch[i], what, vkh_result_str(r));
-				return;
-			}
-		}
-		for (uint32_t i = 0; i < n; i++) {
-			if (c->inject && batch[i] == inj.job) {
-				c->t_inject = vkh_now_ns();
-				printf("  [dev %u] submitting the injected job "
-				       "(DAG job %u = swgpu queue %u job %llu)"
-				       " after %u jobs\n", c->index, inj.job,
-				       inj.qid, (unsigned long long)inj.swjob,
-				       c->nsubmitted + i);
-			}
-		}
-		r = submit_batch(c, &s, batch, n);
-		c->nsubmitted += n;
-		if (note_lost(c, r, "vkQueueSubmit", j))
-			return;
-		if (r != VK_SUCCESS) {
-			dev_fail(c, "vkQueueSubmit(%u jobs from %u): %s", n, j,
-			         vkh_result_str(r));
-			return;
-		}
-	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -1330,7 +137,7 @@ run_dag(struct sdev *c)
 
 /* Compare slots with the model; only_done: just the host-visible slots
  * of jobs the host saw complete. Returns the slots checked. */
-static uint32_t
+uint32_t
 verify(struct sdev *c, uint8_t *const got[NBUF], bool only_done)
 {
 	uint32_t bad = 0, checked = 0;
@@ -1377,7 +184,7 @@ verify(struct sdev *c, uint8_t *const got[NBUF], bool only_done)
 }
 
 /* Read every buffer back and check it (healthy device). */
-static void
+void
 verify_all(struct sdev *c)
 {
 	uint8_t *got[NBUF] = { NULL };
@@ -1420,7 +227,7 @@ verify_all(struct sdev *c)
 }
 
 /* VK_EXT_device_fault: the injected queue and job, or no fault. */
-static void
+void
 check_fault_info(struct sdev *c, bool want_fault)
 {
 	PFN_vkGetDeviceFaultInfoEXT get = (PFN_vkGetDeviceFaultInfoEXT)
@@ -1492,7 +299,7 @@ check_fault_info(struct sdev *c, bool want_fault)
 
 /* After the last submission: wait (bounded) for every queue's last
  * job, then vkDeviceWaitIdle. A loss is noted, not failed here. */
-static void
+void
 final_wait(struct sdev *c)
 {
 	VkSemaphore sems[VKH_MAX_QUEUES];
@@ -1539,7 +346,7 @@ final_wait(struct sdev *c)
 }
 
 /* After a healthy run: all work done and right, no fault. */
-static void
+void
 finish_healthy(struct sdev *c)
 {
 	VkResult r;
@@ -1565,7 +372,7 @@ finish_healthy(struct sdev *c)
  * are not among them). A recorded one is then refused by vkQueueSubmit
  * with DEVICE_LOST.
  */
-static void
+void
 record_after_loss(struct sdev *c)
 {
 	VkCommandBufferAllocateInfo ai = {
@@ -1620,7 +427,7 @@ record_after_loss(struct sdev *c)
 }
 
 /* After the loss of the injected device. */
-static void
+void
 finish_lost(struct sdev *c)
 {
 	uint64_t t0, dt, bound = LOST_BOUND_NS;
@@ -1688,7 +495,7 @@ finish_lost(struct sdev *c)
 }
 
 /* Tolerate the validation layer's view of device 1's unfinished work. */
-static void
+void
 tolerate_lost(struct sdev *c)
 {
 	vkh_tolerate_object(handle(c->d.device));
@@ -1711,7 +518,7 @@ tolerate_lost(struct sdev *c)
 	vkh_expect_message("VUID-vkDestroyCommandPool-commandPool-00041");
 }
 
-static void
+void
 destroy_objects(struct sdev *c)
 {
 	VkDevice dev = c->d.device;
@@ -1742,7 +549,7 @@ destroy_objects(struct sdev *c)
 	vkh_device_destroy(c->h, &c->d);
 }
 
-static void *
+void *
 stress_thread(void *arg)
 {
 	struct sdev *c = arg;
@@ -1799,7 +606,7 @@ out:
 /* The test                                                            */
 /* ------------------------------------------------------------------ */
 
-static void
+void
 print_dev(const struct sdev *c)
 {
 	printf("  [dev %u] seed %" PRIu64 ": %u jobs on %u queues (", c->index,
@@ -1813,7 +620,7 @@ print_dev(const struct sdev *c)
 	printf(", %u long jobs\n", c->nballast);
 }
 
-static void
+void
 test_stress(struct vkh *h, enum mode mode)
 {
 	pthread_t th[NDEV];
@@ -1899,21 +706,21 @@ test_stress(struct vkh *h, enum mode mode)
 	}
 }
 
-static void
+void
 t_none(struct vkh *h, struct vkh_device *d)
 {
 	(void)d;
 	test_stress(h, MODE_NONE);
 }
 
-static void
+void
 t_pagefault(struct vkh *h, struct vkh_device *d)
 {
 	(void)d;
 	test_stress(h, MODE_PAGEFAULT);
 }
 
-static void
+void
 t_hang(struct vkh *h, struct vkh_device *d)
 {
 	(void)d;
@@ -1933,7 +740,7 @@ static const struct vkh_test tests[] = {
 /* The physical device through a bare instance (no layer), destroyed
  * before the fault knob is set: swgpu reads it when the next instance
  * opens the device. */
-static bool
+bool
 do_probe(void)
 {
 	VkApplicationInfo app = {
@@ -1993,7 +800,7 @@ do_probe(void)
 /* Per-device seeds, DAGs and models, and the injection target: all
  * depend on the seed and the queue count only, so the same seed gives
  * the same DAGs in every mode. */
-static void
+void
 prepare(void)
 {
 	uint64_t s = g_seed;
@@ -2039,7 +846,7 @@ prepare(void)
 	}
 }
 
-static uint64_t
+uint64_t
 env_u64(const char *name, uint64_t dflt)
 {
 	const char *v = getenv(name);
@@ -2101,3 +908,4 @@ main(int argc, char **argv)
 		free_dag(&devs[i]); /* also after a skip or an early return */
 	return status;
 }
+
