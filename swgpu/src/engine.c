@@ -584,7 +584,8 @@ engine_step_next(struct swgpu_engine *eng)
 				eng->run[ENGINE_HWQ_MAIN].job;
 			/* The trace shows the engine running one job at a
 			 * time: HWQ 1 work pauses the HWQ 0 job's slice. */
-			if (main_job && !eng->run[ENGINE_HWQ_MAIN].skip)
+			if (main_job && eng->dev->trace &&
+			    !eng->run[ENGINE_HWQ_MAIN].skip)
 				(h == ENGINE_HWQ_PRIO ? trace_job_preempted
 				                      : trace_job_resumed)(
 					main_job);
