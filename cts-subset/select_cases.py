@@ -47,11 +47,13 @@ SYNC_OP_GROUPS = [
 # Words that mean a case records draws, render passes or graphics
 # pipelines (api.command_buffers, api.smoke, api.copy_and_blit.core).
 # copy_and_blit.core.resolve_image and the multisample copies render
-# their source image with a triangle first.
+# their source image with a triangle first; use_after_copy
+# (vktApiUseAfterCopyTests.cpp) samples or loads the copied image in a
+# render pass of its own.
 GRAPHICS_WORDS = re.compile(
 	r"draw|render|triangle|graphics|vertex|fragment|geometry|tess|"
 	r"attachment|subpass|framebuffer|resolve|multisample|msaa|"
-	r"conditional")
+	r"conditional|use_after_copy")
 # Synchronization operation names (vktSynchronizationOperation.cpp):
 # write_ssbo_vertex, read_vertex_input, write_draw, write_clear_attachments,
 # write_indirect_buffer_draw, read_index_input ... draw; *_compute and

@@ -85,6 +85,16 @@ layout_unsupported(const VkDescriptorSetLayoutCreateInfo *ci,
 	return NULL;
 }
 
+/* Whether the binding's samplers are immutable (pImmutableSamplers counts
+ * for SAMPLER and COMBINED_IMAGE_SAMPLER bindings only). */
+static bool
+has_immutable(const VkDescriptorSetLayoutBinding *b)
+{
+	return b->pImmutableSamplers && b->descriptorCount &&
+	       (b->descriptorType == VK_DESCRIPTOR_TYPE_SAMPLER ||
+	        b->descriptorType == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
+}
+
 VkResult
 icd_CreateDescriptorSetLayout(VkDevice device,
                               const VkDescriptorSetLayoutCreateInfo *ci,
@@ -93,6 +103,7 @@ icd_CreateDescriptorSetLayout(VkDevice device,
 {
 	struct icd_device *dev = icd_device_from_handle(device);
 	struct icd_set_layout *l;
+	struct swgpu_sampler_state *imm;
 	uint32_t nbind = 0, total, offset = 0, dyn = 0;
 	const char *why;
 	size_t bytes;
@@ -116,6 +127,10 @@ icd_CreateDescriptorSetLayout(VkDevice device,
 	 * vkDestroyDescriptorSetLayout, so it uses the device's allocator
 	 * rather than pAllocator. */
 	bytes = sizeof(*l) + nbind * sizeof(l->bindings[0]);
+	for (uint32_t i = 0; i < ci->bindingCount; i++)
+		if (has_immutable(&ci->pBindings[i]))
+			bytes += ci->pBindings[i].descriptorCount *
+			         sizeof(struct swgpu_sampler_state);
 	l = icd_zalloc(NULL, &dev->alloc, bytes, 8,
 	               VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
 	if (!l)
@@ -126,6 +141,7 @@ icd_CreateDescriptorSetLayout(VkDevice device,
 	l->flags = ci->flags;
 	l->binding_count = nbind;
 	l->bindings = (struct icd_set_binding *)(l + 1);
+	imm = (struct swgpu_sampler_state *)(l->bindings + nbind);
 	for (uint32_t i = 0; i < ci->bindingCount; i++) {
 		const VkDescriptorSetLayoutBinding *b = &ci->pBindings[i];
 		struct icd_set_binding *sb = &l->bindings[b->binding];
@@ -137,8 +153,18 @@ icd_CreateDescriptorSetLayout(VkDevice device,
 			sb->inline_bytes = b->descriptorCount;
 			sb->count = b->descriptorCount ? 1 : 0;
 		}
-		/* No vkCreateSampler (the engine samples no images), so
-		 * there are no immutable samplers to keep. */
+		if (has_immutable(b)) {
+			sb->immutable = imm;
+			for (uint32_t k = 0; k < b->descriptorCount; k++)
+				if (!icd_sampler_state(b->pImmutableSamplers[k],
+				                       &imm[k]))
+					memset(&imm[k], 0, sizeof(imm[k]));
+			imm += b->descriptorCount;
+			/* Sets of different samplers are different layouts
+			 * for the pipeline cache. */
+			l->hash = icd_hash64(sb->immutable, b->descriptorCount *
+			                     sizeof(*imm), l->hash);
+		}
 	}
 	/* Descriptors in binding-number order: the same order as the
 	 * dynamic offsets of vkCmdBindDescriptorSets. */
@@ -374,10 +400,25 @@ set_alloc(struct icd_descriptor_pool *pool, struct icd_set_layout *layout,
 		/* Unwritten descriptors are null descriptors (VA 0), which
 		 * the engine treats as out of bounds, never as memory. */
 		memset(set->map, 0, set->size);
-		/* An inline uniform block is a uniform buffer in the set. */
+		/* An inline uniform block is a uniform buffer in the set;
+		 * immutable samplers are there from the start (a combined
+		 * image sampler takes its state when its image is
+		 * written). */
 		for (uint32_t b = 0; b < layout->binding_count; b++) {
 			const struct icd_set_binding *sb = &layout->bindings[b];
 
+			if (sb->immutable &&
+			    sb->type == VK_DESCRIPTOR_TYPE_SAMPLER)
+				for (uint32_t k = 0; k < sb->count; k++) {
+					struct swgpu_descriptor_sampler d = {
+						.type = SWGPU_DESCRIPTOR_SAMPLER,
+						.state = sb->immutable[k],
+					};
+
+					memcpy(set->map + sb->offset +
+					       k * SWGPU_DESCRIPTOR_SIZE, &d,
+					       sizeof(d));
+				}
 			if (sb->inline_bytes)
 				swgpu_write_buffer_descriptor(
 					set->map + sb->offset,

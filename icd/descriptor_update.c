@@ -5,11 +5,12 @@
  *
  * Every descriptor is written by the host straight into the set's
  * descriptor memory in the engine's format (swgpu_packet.h "Descriptors").
- * Buffer descriptors carry the buffer's VA and resolved range; storage
- * images and texel buffers the descriptor their view made at creation
- * (image_view.c, buffer_view.c). Types the engine does not execute
- * (sampled images, samplers, input attachments) are written as null
- * descriptors, and a shader using them is refused at pipeline creation.
+ * Buffer descriptors carry the buffer's VA and resolved range; images
+ * and texel buffers the descriptor their view made at creation
+ * (image_view.c, buffer_view.c), samplers their packed state (sampler.c).
+ * A binding with immutable samplers keeps them: its SAMPLER descriptors
+ * are written when the set is allocated (descriptor.c) and left alone by
+ * writes, and its combined image samplers take the immutable state.
  */
 #include <swgpu/swgpu_packet.h>
 
@@ -55,6 +56,15 @@ cursor_next(struct desc_cursor *c, const struct icd_set_binding **out)
 	       (size_t)c->element++ * SWGPU_DESCRIPTOR_SIZE;
 }
 
+/* Which element of binding sb the descriptor at dst is. */
+static uint32_t
+element_of(const uint8_t *base, const struct icd_set_binding *sb,
+           const uint8_t *dst)
+{
+	return (uint32_t)((size_t)(dst - base - sb->offset) /
+	                  SWGPU_DESCRIPTOR_SIZE);
+}
+
 static void
 write_buffer(uint8_t *dst, VkDescriptorType type,
              const VkDescriptorBufferInfo *bi)
@@ -89,13 +99,29 @@ type_is_texel_buffer(VkDescriptorType t)
 	       t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
 }
 
+static bool
+type_is_image(VkDescriptorType t)
+{
+	return t == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ||
+	       t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE ||
+	       t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+	       t == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT ||
+	       t == VK_DESCRIPTOR_TYPE_SAMPLER;
+}
+
 /* Write one descriptor of `type` from the application's data (a
  * VkDescriptorBufferInfo, VkDescriptorImageInfo or VkBufferView; template
- * data need not be aligned for them, hence the copies). Types the engine
- * does not execute are written as null descriptors. */
+ * data need not be aligned for them, hence the copies) into element elem
+ * of binding sb. */
 static void
-write_one(uint8_t *dst, VkDescriptorType type, const void *info)
+write_one(uint8_t *dst, VkDescriptorType type, const void *info,
+          const struct icd_set_binding *sb, uint32_t elem)
 {
+	const struct swgpu_sampler_state *imm =
+		sb->immutable && elem < sb->count ? &sb->immutable[elem] : NULL;
+
+	if (type == VK_DESCRIPTOR_TYPE_SAMPLER && imm)
+		return;         /* immutable: written at allocation */
 	if (!info) {
 		memset(dst, 0, SWGPU_DESCRIPTOR_SIZE);
 	} else if (type_is_buffer(type)) {
@@ -103,11 +129,25 @@ write_one(uint8_t *dst, VkDescriptorType type, const void *info)
 
 		memcpy(&bi, info, sizeof(bi));
 		write_buffer(dst, type, &bi);
-	} else if (type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) {
+	} else if (type == VK_DESCRIPTOR_TYPE_SAMPLER) {
 		VkDescriptorImageInfo ii;
+		struct swgpu_descriptor_sampler d = {
+			.type = SWGPU_DESCRIPTOR_SAMPLER,
+		};
 
 		memcpy(&ii, info, sizeof(ii));
-		icd_write_image_view_descriptor(dst, ii.imageView);
+		if (!icd_sampler_state(ii.sampler, &d.state))
+			d.type = SWGPU_DESCRIPTOR_NONE;
+		memcpy(dst, &d, sizeof(d));
+	} else if (type_is_image(type)) {
+		VkDescriptorImageInfo ii;
+		struct swgpu_sampler_state st;
+		const struct swgpu_sampler_state *smp = imm;
+
+		memcpy(&ii, info, sizeof(ii));
+		if (!smp && icd_sampler_state(ii.sampler, &st))
+			smp = &st;
+		icd_write_image_view_descriptor(dst, ii.imageView, type, smp);
 	} else if (type_is_texel_buffer(type)) {
 		VkBufferView bv;
 
@@ -166,13 +206,13 @@ write_set(const VkWriteDescriptorSet *w)
 		 * descriptor rather than crashing. */
 		if (type_is_buffer(w->descriptorType) && w->pBufferInfo)
 			info = &w->pBufferInfo[i];
-		else if (w->descriptorType ==
-		         VK_DESCRIPTOR_TYPE_STORAGE_IMAGE && w->pImageInfo)
+		else if (type_is_image(w->descriptorType) && w->pImageInfo)
 			info = &w->pImageInfo[i];
 		else if (type_is_texel_buffer(w->descriptorType) &&
 		         w->pTexelBufferView)
 			info = &w->pTexelBufferView[i];
-		write_one(dst, w->descriptorType, info);
+		write_one(dst, w->descriptorType, info, sb,
+		          element_of(set->map, sb, dst));
 	}
 }
 
@@ -311,7 +351,8 @@ icd_UpdateDescriptorSetWithTemplate(VkDevice device,
 
 			if (!dst)
 				break;
-			write_one(dst, en->descriptorType, info);
+			write_one(dst, en->descriptorType, info, sb,
+			          element_of(set->map, sb, dst));
 		}
 	}
 }

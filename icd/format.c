@@ -324,6 +324,18 @@ icd_format_features(VkFormat format, VkImageTiling tiling)
 	    f.desc->numeric != ICD_NUMERIC_UINT &&
 	    f.desc->numeric != ICD_NUMERIC_SINT)
 		feat |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+	/* Sampling decodes like a blit reads (every plane: a view picks
+	 * depth or stencil); LINEAR filtering on the same formats. */
+	if (swgpu_shader_descriptor_type_supported(
+		    SWGPU_DESCRIPTOR_SAMPLED_IMAGE)) {
+		bool sampled = true;
+
+		for (uint32_t p = 0; p < f.plane_count; p++)
+			sampled = sampled && swgpu_format_shader_sampled(
+				f.planes[p].swgpu_format);
+		if (sampled)
+			feat |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT;
+	}
 	return feat | icd_format_image_shader_features(format);
 }
 
@@ -349,6 +361,9 @@ icd_image_usage_supported(VkFormat format, VkImageTiling tiling,
 	VkImageUsageFlags u = VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
 	                      VK_IMAGE_USAGE_TRANSFER_DST_BIT;
 
+	if (icd_format_features(format, tiling) &
+	    VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT)
+		u |= VK_IMAGE_USAGE_SAMPLED_BIT;
 	if ((icd_format_features(format, tiling) &
 	     VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT) ||
 	    ((flags & VK_IMAGE_CREATE_EXTENDED_USAGE_BIT) &&

@@ -305,10 +305,17 @@ ICD_DEFINE_HANDLE_CASTS(icd_buffer, VkBuffer, VK_OBJECT_TYPE_BUFFER)
 ICD_DEFINE_HANDLE_CASTS(icd_image, VkImage, VK_OBJECT_TYPE_IMAGE)
 
 /* Write the engine descriptor a view resolved at creation
- * (SWGPU_DESCRIPTOR_SIZE bytes at dst): a storage image (image_view.c),
+ * (SWGPU_DESCRIPTOR_SIZE bytes at dst): an image of type (image_view.c;
+ * COMBINED_IMAGE_SAMPLER with the sampler state smp, which may be NULL),
  * a texel buffer of type (buffer_view.c); a null (all-zero) one for
  * VK_NULL_HANDLE. */
-void icd_write_image_view_descriptor(void *dst, VkImageView view);
+struct swgpu_sampler_state;
+void icd_write_image_view_descriptor(void *dst, VkImageView view,
+                                     VkDescriptorType type,
+                                     const struct swgpu_sampler_state *smp);
+/* The engine's packed state of a sampler (sampler.c); false for
+ * VK_NULL_HANDLE. */
+bool icd_sampler_state(VkSampler sampler, struct swgpu_sampler_state *out);
 void icd_write_buffer_view_descriptor(void *dst, VkBufferView view,
                                       VkDescriptorType type);
 

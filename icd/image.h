@@ -9,9 +9,12 @@
 
 #include "icd.h"
 
+#include <swgpu/swgpu_packet.h>
+
 /* 16 bytes: the largest texel block, and optimalBufferCopyRowPitchAlignment,
- * so a tightly packed buffer row of 16-byte multiples copies as one run. */
-#define ICD_IMAGE_ROW_PITCH_ALIGN 16
+ * so a tightly packed buffer row of 16-byte multiples copies as one run.
+ * It is the engine's rule for the mip chain of a sampled image. */
+#define ICD_IMAGE_ROW_PITCH_ALIGN SWGPU_IMAGE_ROW_PITCH_ALIGN
 
 /* Extent of a mip level along one axis. */
 uint32_t icd_image_mip_extent(uint32_t v, uint32_t level);

@@ -32,7 +32,11 @@
 
 struct icd_image_view {
 	struct icd_object base;
-	struct swgpu_descriptor_image desc;
+	struct swgpu_descriptor_image desc;   /* storage image */
+	/* Sampled descriptors: the view's levels and swizzle, in the bits
+	 * swgpu_packet.h gives them. */
+	uint32_t sampled_levels;
+	uint32_t swizzle;
 };
 
 ICD_DEFINE_HANDLE_CASTS(icd_image_view, VkImageView,
@@ -223,8 +227,8 @@ view_descriptor(struct swgpu_descriptor_image *d, const struct icd_image *img,
 		h = (h + pl->block_h - 1) / pl->block_h;
 	}
 	memset(d, 0, sizeof(*d));
-	/* Only storage image descriptors are written from image views:
-	 * sampled images and input attachments reach no shader. */
+	/* The storage image descriptor; sampled ones add levels and
+	 * swizzle when written (icd_write_image_view_descriptor). */
 	d->type = SWGPU_DESCRIPTOR_STORAGE_IMAGE;
 	d->format = f.planes[pi].swgpu_format;
 	d->va = img->va + pl->offset + l->offset +
@@ -278,6 +282,16 @@ icd_CreateImageView(VkDevice device, const VkImageViewCreateInfo *pCreateInfo,
 		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "image view");
 	icd_object_init(&v->base, VK_OBJECT_TYPE_IMAGE_VIEW);
 	view_descriptor(&v->desc, img, pCreateInfo, &range);
+	v->sampled_levels = range.levelCount;
+	/* A view of a compressed image addresses blocks, whose mip
+	 * chain is not the engine's rule: its base level only (such
+	 * views are storage views; compressed formats are not sampled). */
+	if (img->planes[0].block_w > 1)
+		v->sampled_levels = 1;
+	v->swizzle = (uint32_t)pCreateInfo->components.r |
+	             (uint32_t)pCreateInfo->components.g << 3 |
+	             (uint32_t)pCreateInfo->components.b << 6 |
+	             (uint32_t)pCreateInfo->components.a << 9;
 	*pView = icd_image_view_to_handle(v);
 	return VK_SUCCESS;
 }
@@ -294,13 +308,29 @@ icd_DestroyImageView(VkDevice device, VkImageView imageView,
 }
 
 void
-icd_write_image_view_descriptor(void *dst, VkImageView view)
+icd_write_image_view_descriptor(void *dst, VkImageView view,
+                                VkDescriptorType type,
+                                const struct swgpu_sampler_state *smp)
 {
 	const struct icd_image_view *v = icd_image_view_from_handle(view);
+	struct swgpu_descriptor_image d;
 
 	/* VK_NULL_HANDLE (nullDescriptor, or an invalid write): null. */
-	if (v)
-		memcpy(dst, &v->desc, sizeof(v->desc));
-	else
+	if (!v) {
 		memset(dst, 0, SWGPU_DESCRIPTOR_SIZE);
+		return;
+	}
+	d = v->desc;
+	if (type != VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) {
+		/* Sampled image, combined image sampler (input
+		 * attachments reach no compute shader but have a place). */
+		d.type = type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ?
+		         SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER :
+		         SWGPU_DESCRIPTOR_SAMPLED_IMAGE;
+		d.view_type |= v->sampled_levels << 8;
+		d.format |= v->swizzle << 16;
+		if (smp && type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)
+			d.sampler = *smp;
+	}
+	memcpy(dst, &d, sizeof(d));
 }

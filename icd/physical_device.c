@@ -496,6 +496,17 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 	f->core.shaderStorageBufferArrayDynamicIndexing =
 		swgpu_shader_capability_supported(
 			SpvCapabilityStorageBufferArrayDynamicIndexing);
+	/* Sampled images (interp_sample.c): explicit-LOD sampling, every
+	 * address mode of core 1.2 included. */
+	f->core.shaderSampledImageArrayDynamicIndexing =
+		swgpu_shader_capability_supported(
+			SpvCapabilitySampledImageArrayDynamicIndexing);
+	f->v12.shaderSampledImageArrayNonUniformIndexing =
+		swgpu_shader_capability_supported(
+			SpvCapabilitySampledImageArrayNonUniformIndexing);
+	f->v12.samplerMirrorClampToEdge =
+		swgpu_shader_descriptor_type_supported(
+			SWGPU_DESCRIPTOR_SAMPLER);
 	f->v12.runtimeDescriptorArray = swgpu_shader_capability_supported(
 		SpvCapabilityRuntimeDescriptorArray);
 	f->v12.shaderUniformBufferArrayNonUniformIndexing =

@@ -111,6 +111,9 @@ struct icd_set_binding {
 	 * are in the set, after its descriptor. */
 	uint32_t inline_bytes;
 	uint32_t inline_offset;
+	/* Immutable samplers ([count], in the layout's allocation), or
+	 * NULL. */
+	struct swgpu_sampler_state *immutable;
 };
 
 struct icd_set_layout {

@@ -163,6 +163,21 @@ swgpu_format_shader_storage(uint32_t format)
 }
 
 bool
+swgpu_format_shader_sampled(uint32_t format)
+{
+	const swgpu_format_info *fi = swgpu_format_get_info(format);
+
+	if (!fi || !(fi->caps & SWGPU_FORMAT_CAP_DECODE) ||
+	    fi->block_width != 1 || fi->block_height != 1 ||
+	    fi->block_depth != 1 || fi->blit_class == SWGPU_BLIT_CLASS_NONE)
+		return false;
+	for (uint32_t c = 0; c < 4; c++)
+		if (fi->bit_width[c] > 32)
+			return false;
+	return true;
+}
+
+bool
 swgpu_format_clearable(uint32_t format)
 {
 	const swgpu_format_info *fi = swgpu_format_get_info(format);

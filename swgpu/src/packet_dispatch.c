@@ -43,6 +43,28 @@ helper_main(void *arg)
 	return NULL;
 }
 
+/* Bytes from an image binding's first texel to the end of its last one:
+ * the last layer's last level (3D: the last level's last slice). */
+static uint64_t
+image_span(const struct ir_image_binding *im)
+{
+	struct img_level lv;
+	uint64_t slices, layers_before;
+
+	image_level(im, im->levels - 1, &lv);
+	slices = im->view_type == 2 ? lv.d : 1;
+	layers_before = im->view_type == 2 || im->levels == 1 ? 0 :
+	                (uint64_t)(im->layers ? im->layers - 1 : 0);
+	if (im->levels == 1 && im->view_type != 2)
+		slices = im->layers;    /* storage views: slices or layers */
+	if (!lv.w || !lv.h || !slices || !im->layers)
+		return 0;
+	return lv.off + layers_before * im->slice_pitch +
+	       (slices - 1) * lv.slice_pitch +
+	       (uint64_t)(lv.h - 1) * lv.row_pitch +
+	       (uint64_t)lv.w * im->elem;
+}
+
 /* An image or texel buffer descriptor (raw: SWGPU_DESCRIPTOR_SIZE
  * bytes at dva) into binding slot i: shape, format and the memory it
  * spans. Read lock held. */
@@ -59,6 +81,23 @@ bind_image(struct exec_env *env, const struct pkt *p,
 	memcpy(&type, raw, 4);
 	memcpy(&format, raw + 4, 4);
 	memset(im, 0, sizeof(*im));
+	im->levels = 1;
+	if (b->kind == IR_RES_SAMPLER) {
+		struct swgpu_descriptor_sampler t;
+
+		memcpy(&t, raw, sizeof(t));
+		if (type == SWGPU_DESCRIPTOR_NONE)
+			return true;   /* null descriptor */
+		if (type != SWGPU_DESCRIPTOR_SAMPLER)
+			return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, dva,
+			                   "descriptor at 0x%llx: type %u where "
+			                   "the shader needs a sampler",
+			                   (unsigned long long)dva, type);
+		im->has_sampler = true;
+		im->sampler = t.state;
+		d->buffers[i].img = im;
+		return true;
+	}
 	if (b->kind == IR_RES_TEXEL_BUFFER) {
 		struct swgpu_descriptor_texel_buffer t;
 
@@ -74,10 +113,23 @@ bind_image(struct exec_env *env, const struct pkt *p,
 		span = t.range;
 	} else {
 		struct swgpu_descriptor_image t;
+		const bool sampled = b->kind == IR_RES_SAMPLED;
 
 		memcpy(&t, raw, sizeof(t));
 		if (!t.va)
 			return true;
+		if (sampled) {
+			/* Level count and swizzle (swgpu_packet.h). */
+			im->levels = (t.view_type >> 8) & 0xff;
+			im->levels += !im->levels;
+			for (uint32_t c = 0; c < 4; c++)
+				im->swizzle[c] = (format >> (16 + 3 * c)) & 7;
+			format &= 0xffff;
+			t.view_type &= 0xff;
+			im->has_sampler = type ==
+				SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER;
+			im->sampler = t.sampler;
+		}
 		im->view_type = t.view_type;
 		im->width = t.width;
 		im->height = t.height;
@@ -87,31 +139,33 @@ bind_image(struct exec_env *env, const struct pkt *p,
 		im->slice_pitch = t.slice_pitch;
 		im->elem = t.element_size;
 		va = t.va;
-		uint64_t slices = t.view_type == 2 ? t.depth : t.layers;
-		span = !t.width || !t.height || !slices ? 0 :
-		       (slices - 1) * t.slice_pitch +
-		       (uint64_t)(t.height - 1) * t.row_pitch +
-		       (uint64_t)t.width * t.element_size;
 		if (t.view_type > 6 || t.width > SWGPU_SHADER_MAX_IMAGE_DIM ||
 		    t.height > SWGPU_SHADER_MAX_IMAGE_DIM ||
 		    t.depth > SWGPU_SHADER_MAX_IMAGE_DIM ||
-		    t.layers > SWGPU_SHADER_MAX_IMAGE_DIM)
+		    t.layers > SWGPU_SHADER_MAX_IMAGE_DIM ||
+		    im->levels > SWGPU_SHADER_MAX_IMAGE_LEVELS)
 			return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, dva,
 			                   "image descriptor at 0x%llx: bad "
 			                   "view type %u or size %ux%ux%u, "
-			                   "%u layers",
+			                   "%u layers, %u levels",
 			                   (unsigned long long)dva, t.view_type,
-			                   t.width, t.height, t.depth, t.layers);
+			                   t.width, t.height, t.depth, t.layers,
+			                   im->levels);
+		span = image_span(im);
 	}
 	im->fmt = swgpu_format_get_info(format);
-	if (type != b->desc_type || !swgpu_format_shader_storage(format) ||
+	if (type != b->desc_type ||
+	    !(b->kind == IR_RES_SAMPLED ? swgpu_format_shader_sampled(format)
+	                                : swgpu_format_shader_storage(format)) ||
 	    im->fmt->block_bytes != im->elem)
 		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, dva,
 		                   "descriptor at 0x%llx: type %u format %u "
 		                   "(%u-byte texels) where the shader needs a "
-		                   "type %u descriptor of a storage format",
+		                   "type %u descriptor of a %s format",
 		                   (unsigned long long)dva, type, format,
-		                   im->elem, b->desc_type);
+		                   im->elem, b->desc_type,
+		                   b->kind == IR_RES_SAMPLED ? "sampled"
+		                                             : "storage");
 	im->domain = im->fmt->blit_class;
 	im->decode = format_decoder(im->fmt);
 	im->encode = format_encoder(im->fmt);

@@ -90,6 +90,26 @@ st_shader(struct st_env *e, const uint32_t *code, size_t size,
 	return s;
 }
 
+swgpu_shader *
+st_make_shader(struct st_env *e, const uint32_t *code, size_t size,
+               const swgpu_shader_binding *b, uint32_t n, uint32_t push_size)
+{
+	swgpu_shader_info info = {
+		.code = code, .code_size = size, .entry_point = "main",
+		.bindings = b, .binding_count = n,
+		.push_constant_size = push_size,
+	};
+	char err[256] = "";
+	swgpu_shader *s = NULL;
+
+	info.error = err;
+	info.error_size = sizeof(err);
+	if (swgpu_shader_create(e->ctx, &info, &s) != SWGPU_OK)
+		print_error("shader_create: %s\n", err);
+	assert_non_null(s);
+	return s;
+}
+
 swgpu_result
 st_try_shader(struct st_env *e, const uint32_t *code, size_t size,
               swgpu_shader **out, char *err, size_t err_size)

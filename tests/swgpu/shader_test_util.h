@@ -37,6 +37,12 @@ swgpu_shader *st_shader(struct st_env *e, const uint32_t *code,
                         size_t size, const swgpu_descriptor_type *types,
                         const swgpu_spec_constant *spec, uint32_t nspec);
 
+/* Create a shader with explicit bindings and push_size bytes of push
+ * constants. Asserts success (the message is printed). */
+swgpu_shader *st_make_shader(struct st_env *e, const uint32_t *code,
+                             size_t size, const swgpu_shader_binding *b,
+                             uint32_t n, uint32_t push_size);
+
 /* Shader creation that may fail: returns the result, message in err. */
 swgpu_result st_try_shader(struct st_env *e, const uint32_t *code,
                            size_t size, swgpu_shader **out, char *err,

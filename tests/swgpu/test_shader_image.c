@@ -48,25 +48,6 @@ texel_desc(struct st_env *e, uint32_t index, uint32_t type, uint32_t format,
 	memcpy(e->desc.cpu + index * SWGPU_DESCRIPTOR_SIZE, &t, sizeof(t));
 }
 
-static swgpu_shader *
-make_shader(struct st_env *e, const uint32_t *code, size_t size,
-            const swgpu_shader_binding *b, uint32_t n)
-{
-	swgpu_shader_info info = {
-		.code = code, .code_size = size, .entry_point = "main",
-		.bindings = b, .binding_count = n,
-	};
-	char err[256] = "";
-	swgpu_shader *s = NULL;
-
-	info.error = err;
-	info.error_size = sizeof(err);
-	if (swgpu_shader_create(e->ctx, &info, &s) != SWGPU_OK)
-		print_error("shader_create: %s\n", err);
-	assert_non_null(s);
-	return s;
-}
-
 #define B(i, t) { .set = 0, .binding = (i), .count = 1, .type = (t), \
                   .offset = (i) * SWGPU_DESCRIPTOR_SIZE }
 
@@ -91,8 +72,8 @@ test_image_2d(void **state)
 	for (uint32_t y = 0; y < 16; y++)
 		for (uint32_t x = 0; x < 64; x++)
 			src[y * 80 + x] = (uint8_t)(x * 7 + y * 13);
-	swgpu_shader *s = make_shader(&e, sh_image_spv, sizeof(sh_image_spv),
-	                              b, 4);
+	swgpu_shader *s = st_make_shader(&e, sh_image_spv,
+	                                 sizeof(sh_image_spv), b, 4, 0);
 	memset(e.desc.cpu, 0, 4096);
 	image_desc(&e, 0, SWGPU_FORMAT_R8G8B8A8_UNORM, e.bufs[0].va, 16, 16,
 	           1, 1, 4, 80, 80 * 16, 1);
@@ -158,8 +139,8 @@ test_image_3d_array_texel(void **state)
 	int32_t *out = st_buf(&e, 4096);
 	for (uint32_t i = 0; i < 32; i++)
 		ub[i] = (uint16_t)(60000 + i);
-	swgpu_shader *s = make_shader(&e, sh_image3d_spv,
-	                              sizeof(sh_image3d_spv), b, 5);
+	swgpu_shader *s = st_make_shader(&e, sh_image3d_spv,
+	                                 sizeof(sh_image3d_spv), b, 5, 0);
 	memset(e.desc.cpu, 0, 4096);
 	image_desc(&e, 0, SWGPU_FORMAT_R32_SFLOAT, e.bufs[0].va, 4, 4, 2, 1,
 	           4, 24, 96, 2);

@@ -26,6 +26,14 @@
 
 #define FORMAT_LAST VK_FORMAT_ASTC_12x12_SRGB_BLOCK
 
+/* 64-bit channels: blitted, not sampled (the shader engine's channels
+ * are 32-bit). */
+static bool
+is_r64(VkFormat f)
+{
+	return f >= VK_FORMAT_R64_UINT && f <= VK_FORMAT_R64G64B64A64_SFLOAT;
+}
+
 static const VkFormatFeatureFlags transfer =
 	VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
 static const VkFormatFeatureFlags blit =
@@ -163,17 +171,28 @@ test_formats(struct vkh *h, struct vkh_device *d)
 			VKH_CHECK(h, p.optimalTilingFeatures == transfer);
 			n_comp++;
 		} else if (is_depth_stencil(f)) {
+			/* Sampled like a blit reads them. */
 			VKH_CHECK(h, p.optimalTilingFeatures ==
-			             (transfer | blit));
+			             (transfer | blit |
+			              VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT));
 			n_ds++;
 		} else {
 			/* ... and STORAGE_IMAGE (+ATOMIC on R32 ints) on
-			 * the storage formats (test_vk_compute_image). */
+			 * the storage formats (test_vk_compute_image);
+			 * SAMPLED_IMAGE wherever a blit reads the format
+			 * (test_vk_compute_sample). */
 			VKH_CHECK(h, (p.optimalTilingFeatures &
 			              ~(transfer | blit | flin |
+			                VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
 			                VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT |
 			                VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT))
 			             == 0);
+			/* (not the 64-bit channels: R64*) */
+			VKH_CHECK_MSG(h, !(p.optimalTilingFeatures &
+			                   VK_FORMAT_FEATURE_BLIT_SRC_BIT) ==
+			                 !(p.optimalTilingFeatures &
+			                   VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) ||
+			              is_r64(f), "format %d", f);
 			VKH_CHECK(h, (p.optimalTilingFeatures & transfer) ==
 			             transfer);
 			n_colour++;

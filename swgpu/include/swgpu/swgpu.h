@@ -585,6 +585,7 @@ typedef struct swgpu_shader swgpu_shader;
 #define SWGPU_SHADER_MAX_SETS 8u                  /* descriptor sets */
 #define SWGPU_SHADER_MAX_IMAGE_DIM 65536u         /* storage image extent
                                                      or layers */
+#define SWGPU_SHADER_MAX_IMAGE_LEVELS 17u        /* sampled image levels */
 #define SWGPU_SHADER_MAX_DYNAMIC_BUFFERS 16u      /* dynamic offsets */
 #define SWGPU_SHADER_MAX_BINDINGS 64u             /* per shader_info */
 /* Fixed subgroup size: invocation i of a workgroup (LocalInvocationIndex)
@@ -622,8 +623,7 @@ typedef enum swgpu_descriptor_type {
 } swgpu_descriptor_type;
 
 /* True if shaders can use descriptors of this type (the engine executes
- * them): the four buffer types, storage images and both kinds of texel
- * buffer (not sampled images or samplers). */
+ * them): every type above. */
 bool swgpu_shader_descriptor_type_supported(swgpu_descriptor_type type);
 
 /*

@@ -238,6 +238,11 @@ bool swgpu_format_blittable(uint32_t format);
  * value (what the shader engine's image instructions convert). */
 bool swgpu_format_shader_storage(uint32_t format);
 
+/* True if sampled image descriptors may have this format: decoded, one
+ * texel per block, channels of at most 32 bits (colour, depth or
+ * stencil); what IR_IMGSAMPLE filters. */
+bool swgpu_format_shader_sampled(uint32_t format);
+
 /* True if CLEAR_BOX accepts format. */
 bool swgpu_format_clearable(uint32_t format);
 

@@ -419,34 +419,53 @@ struct swgpu_descriptor_texel_buffer {
 	uint32_t pad[9];
 };
 
-/* SAMPLED_IMAGE / STORAGE_IMAGE / COMBINED_IMAGE_SAMPLER (sampler part in
- * the sampler fields). One subresource range of a linear image. */
+/* Sampler state: in SAMPLER descriptors and in the last three words of
+ * COMBINED_IMAGE_SAMPLER ones. All-zero is NEAREST, REPEAT, LOD 0..0. */
+struct swgpu_sampler_state {
+	uint32_t filter;      /* SWGPU_SAMPLER_* bits | mip LOD bias << 16
+	                         (int16, 8.8 fixed point) */
+	uint32_t address;     /* VkSamplerAddressMode u | v << 8 | w << 16 |
+	                         VkBorderColor << 24 */
+	uint32_t lod;         /* min LOD | max LOD << 16 (8.8 fixed point) */
+};
+#define SWGPU_SAMPLER_MAG_LINEAR 0x1u
+#define SWGPU_SAMPLER_MIN_LINEAR 0x2u
+#define SWGPU_SAMPLER_MIP_LINEAR 0x4u
+#define SWGPU_SAMPLER_UNNORMALIZED 0x8u
+
+/*
+ * SAMPLED_IMAGE / STORAGE_IMAGE / COMBINED_IMAGE_SAMPLER: one subresource
+ * range of a linear image, va at texel (0, 0, 0) of its base level and
+ * base layer.
+ *
+ * Sampled images (SAMPLED_IMAGE, COMBINED_IMAGE_SAMPLER) may span mip
+ * levels: view_type bits 8-15 hold the level count (0 means 1) and the
+ * levels follow each other within a layer (3D: within the image), each
+ * max(1, size >> 1) of the one before on every axis, with a row pitch of
+ * width * element_size rounded up to SWGPU_IMAGE_ROW_PITCH_ALIGN and a
+ * size of row pitch * height * depth. format bits 16-27 are the view's
+ * component swizzle (VkComponentSwizzle r | g << 3 | b << 6 | a << 9;
+ * 0 is identity). Storage images have one level and no swizzle.
+ */
+#define SWGPU_IMAGE_ROW_PITCH_ALIGN 16u
 struct swgpu_descriptor_image {
 	uint32_t type;
-	uint32_t format;      /* image format code (Image packets) */
+	uint32_t format;      /* image format code (Image packets), swizzle */
 	uint64_t va;          /* texel (0, 0, 0) of base level/layer */
 	uint32_t width, height, depth;
 	uint32_t layers;
 	uint32_t row_pitch;   /* bytes */
 	uint32_t element_size;/* bytes per texel */
 	uint64_t slice_pitch; /* bytes between depth slices / layers */
-	uint32_t view_type;   /* 1D=0, 2D=1, 3D=2, CUBE=3, arrays +4 */
-	/* COMBINED_IMAGE_SAMPLER: filter, address modes (u | v << 8 |
-	 * w << 16) and border color as in swgpu_descriptor_sampler. */
-	uint32_t sampler_filter;
-	uint32_t sampler_address;
-	uint32_t sampler_border_color;
+	uint32_t view_type;   /* 1D=0, 2D=1, 3D=2, CUBE=3, arrays +4; levels */
+	struct swgpu_sampler_state sampler; /* COMBINED_IMAGE_SAMPLER */
 };
 
-/* SAMPLER. Values as the Vulkan enums (VkFilter, VkSamplerAddressMode,
- * VkBorderColor). */
+/* SAMPLER. */
 struct swgpu_descriptor_sampler {
 	uint32_t type;
-	uint32_t filter;      /* bit 0: mag linear, bit 1: min linear */
-	uint32_t address_u, address_v, address_w;
-	uint32_t border_color;
-	uint32_t unnormalized;
-	uint32_t pad[9];
+	struct swgpu_sampler_state state;
+	uint32_t pad[12];
 };
 
 static inline uint32_t

@@ -514,6 +514,9 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 		case IR_IMGSIZE:
 			interp_image(e, d, in, full);
 			break;
+		case IR_IMGSAMPLE:
+			interp_sample(e, d, in, full);
+			break;
 		case IR_FENCE:
 #if defined(__SANITIZE_THREAD__)
 			/* gcc's TSan rejects standalone fences; a seq_cst

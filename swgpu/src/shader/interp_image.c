@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SIMT interpreter: storage images and texel buffers (IR_IMG*; internal,
- * called from interp.c).
+ * SIMT interpreter: images and texel buffers (IR_IMG*; internal, called
+ * from interp.c): storage image loads, stores, atomics, texel fetches
+ * and size queries; the level arithmetic interp_sample.c shares.
  *
  * Images are linear (the ICD's layout): texel (x, y, slice) of a view
  * is at row_pitch * y + slice_pitch * slice + elem * x from the view's
- * base, where slice is the 3D depth or the array layer. Texels convert
+ * base, where slice is the 3D depth or the array layer; the levels of a
+ * sampled image follow each other (swgpu_descriptor_image). Texels convert
  * with the same format code as CLEAR_BOX and BLIT (format.c), so every
  * format the engine decodes and encodes is a storage format; the value's
  * domain (float, uint, sint) is the format's. Accesses outside the view
@@ -16,28 +18,81 @@
 
 #include "interp_util.h"
 
+const struct ir_buffer_binding *
+image_resource(const struct ir_dispatch *d, uint32_t slot, uint32_t idx,
+               uint32_t count)
+{
+	const struct ir_buffer_binding *bb;
+
+	if (idx >= (count ? count : 1u) || slot + idx >= IR_MAX_BUFFERS)
+		return NULL;
+	bb = &d->buffers[slot + idx];
+	return bb->ptr && bb->img ? bb : NULL;
+}
+
 /* The resource of lane l, or NULL. */
 static const struct ir_buffer_binding *
 resource(const struct ir_dispatch *d, const struct ir_instr *in,
          uint32_t idx)
 {
-	const struct ir_buffer_binding *bb;
-
-	if (idx >= (in->imm ? in->imm : 1u))
-		return NULL;
-	bb = &d->buffers[in->aux + idx];
-	return bb->ptr && bb->img ? bb : NULL;
+	return image_resource(d, in->aux, idx, in->imm & 0xffffu);
 }
 
-/* Address of the texel at (x, y, z), or NULL outside the view. */
+void
+image_level(const struct ir_image_binding *im, uint32_t level,
+            struct img_level *lv)
+{
+	uint32_t w = im->width, h = im->height, dd = im->depth;
+	uint32_t rp = im->row_pitch;
+	uint64_t off = 0;
+
+	for (uint32_t k = 0; k < level; k++) {
+		off += (uint64_t)rp * h * dd;
+		w = w > 1 ? w >> 1 : 1;
+		h = h > 1 ? h >> 1 : 1;
+		dd = dd > 1 ? dd >> 1 : 1;
+		rp = (w * im->elem + SWGPU_IMAGE_ROW_PITCH_ALIGN - 1) &
+		     ~(SWGPU_IMAGE_ROW_PITCH_ALIGN - 1);
+	}
+	lv->off = off;
+	lv->w = w;
+	lv->h = h;
+	lv->d = dd;
+	lv->row_pitch = rp;
+	lv->slice_pitch = level && im->view_type == 2 ? (uint64_t)rp * h :
+	                  im->slice_pitch;
+}
+
+/* Address of texel (x, y, slice) of level lv, or NULL outside it. */
 static uint8_t *
-texel_at(const struct ir_buffer_binding *bb, uint32_t x, uint32_t y,
-         uint32_t z)
+level_texel(const struct ir_buffer_binding *bb, const struct img_level *lv,
+            uint32_t x, uint32_t y, uint32_t slice)
 {
 	const struct ir_image_binding *im = bb->img;
 	uint64_t off;
+
+	if (x >= lv->w || y >= lv->h ||
+	    slice >= (im->view_type == 2 ? lv->d : im->layers))
+		return NULL;
+	off = lv->off + (uint64_t)slice * lv->slice_pitch +
+	      (uint64_t)y * lv->row_pitch + (uint64_t)x * im->elem;
+	if (off + im->elem > bb->range)
+		return NULL;
+	return bb->ptr + off;
+}
+
+/* Address of the texel at (x, y, z) of level, or NULL outside the view:
+ * the coordinates as OpImageRead/Write/Fetch give them. */
+static uint8_t *
+texel_at(const struct ir_buffer_binding *bb, uint32_t x, uint32_t y,
+         uint32_t z, uint32_t level)
+{
+	const struct ir_image_binding *im = bb->img;
+	struct img_level lv;
 	uint32_t slice;
 
+	if (level >= im->levels)
+		return NULL;
 	switch (im->view_type) {
 	case 0:                         /* 1D */
 		y = 0;
@@ -50,26 +105,15 @@ texel_at(const struct ir_buffer_binding *bb, uint32_t x, uint32_t y,
 	case 1:                         /* 2D */
 		slice = 0;
 		break;
-	case 2:                         /* 3D */
-		if (z >= im->depth)
-			return NULL;
-		slice = z;
-		break;
 	case UINT32_MAX:                /* texel buffer */
 		y = slice = 0;
 		break;
-	default:                        /* 2D array, cube (array) */
+	default:                        /* 3D, 2D array, cube (array) */
 		slice = z;
 		break;
 	}
-	if (x >= im->width || y >= im->height ||
-	    (im->view_type != 2 && slice >= im->layers))
-		return NULL;
-	off = (uint64_t)slice * im->slice_pitch +
-	      (uint64_t)y * im->row_pitch + (uint64_t)x * im->elem;
-	if (off + im->elem > bb->range)
-		return NULL;
-	return bb->ptr + off;
+	image_level(im, level, &lv);
+	return level_texel(bb, &lv, x, y, slice);
 }
 
 static void
@@ -79,6 +123,7 @@ texel_to_lanes(const struct ir_image_binding *im, const struct texel *t,
 	for (uint32_t c = 0; c < 4; c++) {
 		switch (im->domain) {
 		case SWGPU_BLIT_CLASS_UINT:
+		case SWGPU_BLIT_CLASS_STENCIL:
 			out[c].u = (uint32_t)t->u[c];
 			break;
 		case SWGPU_BLIT_CLASS_SINT:
@@ -110,31 +155,88 @@ lanes_to_texel(const struct ir_image_binding *im, const lane_t in[4],
 	}
 }
 
-/* Components of the view's size, as OpImageQuerySize returns them. */
+bool
+image_fetch(const struct ir_buffer_binding *bb, const struct img_level *lv,
+            uint32_t x, uint32_t y, uint32_t slice, lane_t v[4])
+{
+	const uint8_t *src = level_texel(bb, lv, x, y, slice);
+	struct texel t;
+
+	if (!src)
+		return false;
+	bb->img->decode(bb->img->fmt, src, &t);
+	texel_to_lanes(bb->img, &t, v);
+	return true;
+}
+
+void
+image_swizzle(const struct ir_image_binding *im, lane_t v[4])
+{
+	const bool fl = im->domain != SWGPU_BLIT_CLASS_UINT &&
+	                im->domain != SWGPU_BLIT_CLASS_SINT &&
+	                im->domain != SWGPU_BLIT_CLASS_STENCIL;
+	lane_t in[4];
+
+	if (!(im->swizzle[0] | im->swizzle[1] | im->swizzle[2] |
+	      im->swizzle[3]))
+		return;
+	memcpy(in, v, sizeof(in));
+	for (uint32_t c = 0; c < 4; c++) {
+		switch (im->swizzle[c]) {
+		case 1:                 /* ZERO */
+			v[c].u = 0;
+			break;
+		case 2:                 /* ONE */
+			if (fl)
+				v[c].f = 1.0f;
+			else
+				v[c].u = 1;
+			break;
+		case 3: case 4: case 5: case 6: /* R, G, B, A */
+			v[c] = in[im->swizzle[c] - 3];
+			break;
+		default:                /* IDENTITY */
+			break;
+		}
+	}
+}
+
+/* Components of the view's size at level, as OpImageQuerySize(Lod)
+ * returns them; c 3: the level count (OpImageQueryLevels). */
 static uint32_t
-size_component(const struct ir_buffer_binding *bb, uint32_t c)
+size_component(const struct ir_buffer_binding *bb, uint32_t c,
+               uint32_t level)
 {
 	const struct ir_image_binding *im = bb->img;
-	uint32_t v[3] = { im->width, 0, 0 };
+	struct img_level lv;
+	uint32_t v[3];
+
+	if (c == 3)
+		return im->levels;
+	if (level >= im->levels)
+		return 0;
+	image_level(im, level, &lv);
+	v[0] = lv.w;
+	v[1] = v[2] = 0;
 
 	switch (im->view_type) {
 	case 4:                         /* 1D array */
 		v[1] = im->layers;
 		break;
 	case 2:                         /* 3D */
-		v[1] = im->height;
-		v[2] = im->depth;
+		v[1] = lv.h;
+		v[2] = lv.d;
 		break;
 	case 5:                         /* 2D array */
-		v[1] = im->height;
+		v[1] = lv.h;
 		v[2] = im->layers;
 		break;
 	case 6:                         /* cube array: cubes */
-		v[1] = im->height;
+		v[1] = lv.h;
 		v[2] = im->layers / 6;
 		break;
 	default:                        /* 1D, 2D, cube, texel buffer */
-		v[1] = im->height;
+		v[1] = lv.h;
 		break;
 	}
 	return c < 3 ? v[c] : 0;
@@ -160,7 +262,7 @@ interp_image(struct ir_exec *e, const struct ir_dispatch *d,
 			const struct ir_buffer_binding *bb =
 				resource(d, in, Dd[l].u);
 			const uint8_t *src = bb ? texel_at(bb, X[l].u, Y[l].u,
-			                                   Z[l].u) : NULL;
+			                                   Z[l].u, B[l].u) : NULL;
 			lane_t v[4] = { { 0 }, { 0 }, { 0 }, { 0 } };
 
 			if (src) {
@@ -168,6 +270,7 @@ interp_image(struct ir_exec *e, const struct ir_dispatch *d,
 
 				bb->img->decode(bb->img->fmt, src, &t);
 				texel_to_lanes(bb->img, &t, v);
+				image_swizzle(bb->img, v);
 			}
 			for (uint32_t c = 0; c < 4; c++)
 				D[(size_t)c * W + l] = v[c];
@@ -178,7 +281,7 @@ interp_image(struct ir_exec *e, const struct ir_dispatch *d,
 			const struct ir_buffer_binding *bb =
 				resource(d, in, Dd[l].u);
 			uint8_t *dst = bb ? texel_at(bb, X[l].u, Y[l].u,
-			                             Z[l].u) : NULL;
+			                             Z[l].u, 0) : NULL;
 
 			if (dst) {
 				lane_t v[4];
@@ -196,7 +299,7 @@ interp_image(struct ir_exec *e, const struct ir_dispatch *d,
 			const struct ir_buffer_binding *bb =
 				resource(d, in, Dd[l].u);
 			uint8_t *p = bb && bb->img->elem == 4
-			             ? texel_at(bb, X[l].u, Y[l].u, Z[l].u)
+			             ? texel_at(bb, X[l].u, Y[l].u, Z[l].u, 0)
 			             : NULL;
 			uint32_t r = 0;
 
@@ -212,7 +315,8 @@ interp_image(struct ir_exec *e, const struct ir_dispatch *d,
 			const struct ir_buffer_binding *bb =
 				resource(d, in, Dd[l].u);
 
-			D[l].u = bb ? size_component(bb, in->aux2) : 0;
+			D[l].u = bb ? size_component(bb, in->aux2, B[l].u)
+			            : 0;
 		});
 		break;
 	default:

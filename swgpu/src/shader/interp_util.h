@@ -51,9 +51,26 @@ void interp_int64(struct ir_exec *e, const struct ir_dispatch *d,
 void interp_phys(struct ir_exec *e, struct ir_dispatch *d,
                  const struct ir_instr *in, bool full);
 
-/* Storage images and texel buffers (interp_image.c). */
+/* Images and texel buffers (interp_image.c). */
 void interp_image(struct ir_exec *e, const struct ir_dispatch *d,
                   const struct ir_instr *in, bool full);
+
+/* Resource slot + idx of a descriptor array of count (0: 1) slots, or
+ * NULL (index out of range, null descriptor). */
+const struct ir_buffer_binding *image_resource(const struct ir_dispatch *d,
+                                               uint32_t slot, uint32_t idx,
+                                               uint32_t count);
+/* Texel (x, y, slice) of level lv decoded into v in the image's domain;
+ * false (v untouched) outside the level or the bound range. */
+bool image_fetch(const struct ir_buffer_binding *bb,
+                 const struct img_level *lv, uint32_t x, uint32_t y,
+                 uint32_t slice, lane_t v[4]);
+/* The view's component swizzle applied to v. */
+void image_swizzle(const struct ir_image_binding *im, lane_t v[4]);
+
+/* Sampled images (interp_sample.c). */
+void interp_sample(struct ir_exec *e, const struct ir_dispatch *d,
+                   const struct ir_instr *in, bool full);
 
 /* Half-float conversions (interp.c). */
 uint16_t interp_f32_to_f16(float f);

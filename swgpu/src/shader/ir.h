@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "format.h"   /* swgpu/src/format.h: texel conversions */
+#include <swgpu/swgpu_packet.h>
 
 typedef union lane {
 	uint32_t u;
@@ -108,13 +109,19 @@ enum ir_op {
 	IR_LDPUSHN,      /* dst = push[a + imm] */
 	IR_LDSHN,        /* dst = shared[a + imm] (explicit layout) */
 	IR_STSHN,        /* shared[a + imm] = low bytes of b */
-	/* storage images and texel buffers (interp_image.c): resource
-	 * aux + reg d (d < imm, the descriptor array's length), texel at
-	 * the coordinates in the 3 consecutive registers from a */
-	IR_IMGLD,        /* dst..dst+3 = texel */
+	/* images and texel buffers (interp_image.c): resource aux + reg d
+	 * (d < imm & 0xffff, the descriptor array's length; 0 means 1),
+	 * texel at the coordinates in the 3 consecutive registers from a */
+	IR_IMGLD,        /* dst..dst+3 = texel of level reg b */
 	IR_IMGST,        /* texel = b..b+3 */
 	IR_IMGATOM,      /* dst = atomic aux2(texel word, b, c) */
-	IR_IMGSIZE,      /* dst = size component aux2 */
+	IR_IMGSIZE,      /* dst = size component aux2 of level reg b;
+	                    aux2 3: the level count */
+	/* sampled images (interp_sample.c): dst..dst+3 = sample at the
+	 * float coordinates a..a+2 (s, t, r), array layer a+3, integer
+	 * texel offsets a+4..a+6, explicit LOD reg b (float); the sampler
+	 * is resource (imm >> 16 & 0xff) + reg c, c < imm >> 24 (0: 1) */
+	IR_IMGSAMPLE,
 	/* buffer device addresses (interp_phys.c): the register pair a holds
 	 * a GPU VA of the context; aux2: access size in bytes (1, 2, 4) */
 	IR_LDPHYS,       /* dst = *va */
@@ -214,6 +221,8 @@ enum ir_resource {
 	IR_RES_BUFFER = 0,         /* uniform or storage buffer */
 	IR_RES_IMAGE,              /* storage image */
 	IR_RES_TEXEL_BUFFER,       /* uniform or storage texel buffer */
+	IR_RES_SAMPLED,            /* sampled image or combined sampler */
+	IR_RES_SAMPLER,            /* sampler */
 };
 
 /* A resource the shader reaches (one descriptor): a storage or uniform
@@ -263,11 +272,17 @@ struct ir_buffer_binding {
 	const struct ir_image_binding *img;
 };
 
-/* A storage image (or texel buffer: height, depth, layers 1) as the
- * interpreter addresses it; format conversions from format.h. */
+/* An image (texel buffer: height, depth, layers 1) as the interpreter
+ * addresses it, its base level's shape (the mip chain of a sampled image
+ * follows from it, see swgpu_descriptor_image); format conversions from
+ * format.h. A sampler or combined image sampler also has its state. */
 struct ir_image_binding {
 	uint32_t view_type;        /* VkImageViewType; texel buffer: ~0 */
 	uint32_t width, height, depth, layers;
+	uint32_t levels;           /* >= 1 */
+	uint8_t swizzle[4];        /* VkComponentSwizzle; 0: identity */
+	bool has_sampler;
+	struct swgpu_sampler_state sampler;
 	uint32_t row_pitch, elem;
 	uint64_t slice_pitch;      /* between 3D slices or layers */
 	uint32_t domain;           /* swgpu_blit_class: FLOAT, UINT, SINT */
@@ -275,6 +290,17 @@ struct ir_image_binding {
 	format_decode_fn decode;
 	format_encode_fn encode;
 };
+
+/* One mip level of an image binding (interp_image.c): where it starts (bytes from the
+ * base level's first texel), its extent and pitches. */
+struct img_level {
+	uint64_t off;
+	uint32_t w, h, d;          /* d: 3D depth, else 1 */
+	uint32_t row_pitch;
+	uint64_t slice_pitch;      /* between 3D slices or layers */
+};
+void image_level(const struct ir_image_binding *im, uint32_t level,
+                 struct img_level *lv);
 
 struct ir_dispatch {
 	const struct ir_program *prog;

@@ -47,7 +47,10 @@ swgpu_shader_descriptor_type_supported(swgpu_descriptor_type type)
 	       type == SWGPU_DESCRIPTOR_STORAGE_BUFFER_DYNAMIC ||
 	       type == SWGPU_DESCRIPTOR_UNIFORM_TEXEL_BUFFER ||
 	       type == SWGPU_DESCRIPTOR_STORAGE_TEXEL_BUFFER ||
-	       type == SWGPU_DESCRIPTOR_STORAGE_IMAGE;
+	       type == SWGPU_DESCRIPTOR_STORAGE_IMAGE ||
+	       type == SWGPU_DESCRIPTOR_SAMPLED_IMAGE ||
+	       type == SWGPU_DESCRIPTOR_SAMPLER ||
+	       type == SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER;
 }
 
 static void

@@ -317,6 +317,11 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityUniformTexelBufferArrayDynamicIndexing,
 	SpvCapabilityStorageTexelBufferArrayDynamicIndexing,
 	SpvCapabilityStorageImageArrayNonUniformIndexing,
+	/* sampled images (xlate_image.c, interp_sample.c) */
+	SpvCapabilitySampled1D, SpvCapabilitySampledCubeArray,
+	SpvCapabilityImageCubeArray, SpvCapabilityImageGatherExtended,
+	SpvCapabilitySampledImageArrayDynamicIndexing,
+	SpvCapabilitySampledImageArrayNonUniformIndexing,
 	SpvCapabilityUniformTexelBufferArrayNonUniformIndexing,
 	SpvCapabilityStorageTexelBufferArrayNonUniformIndexing,
 	/* Block Workgroup variables, aliased, explicit layout, 8/16-bit

@@ -65,6 +65,10 @@ struct xptr {
 	                            array (slot..slot+nslots-1), 0: none */
 	uint32_t set, binding;   /* BUF: for messages */
 	uint32_t addr_lo, addr_hi; /* PHYS: the base address's registers */
+	/* IMAGE of a sampled image: its sampler's slot, index register
+	 * and array length (as slot, desc_idx, nslots) */
+	bool has_smp;
+	uint32_t smp_slot, smp_idx, smp_nslots;
 };
 
 struct xid {
@@ -216,6 +220,23 @@ bool xl_image_op(struct xl *x, const uint32_t *in, uint32_t wc);
  * (plus byte offset extra) in a fresh register pair, and the value
  * instructions on pointers (false if in is not one). */
 bool xl_phys_ptr(struct xl *x, uint32_t id, struct xptr *out);
+/* Images (xlate_image.c, xlate_sample.c). */
+const struct xptr *xl_image_of(struct xl *x, uint32_t id);
+/* An IR_IMG* instruction on image p; returns its index. */
+uint32_t xl_emit_img(struct xl *x, uint32_t op, const struct xptr *p,
+                     uint32_t dst, uint32_t a, uint32_t b, uint32_t c);
+/* Fails unless type is 1-max 32-bit components. */
+void xl_image_result(struct xl *x, uint32_t type, uint32_t max,
+                     const char *what);
+/* The image operands from in[first] (the mask) on: Lod and (Const)Offset
+ * ids (0: absent); the memory-model ones are ignored; others fail. */
+struct xl_img_operands {
+	uint32_t lod, offset;
+};
+void xl_image_operands(struct xl *x, const uint32_t *in, uint32_t wc,
+                       uint32_t first, struct xl_img_operands *o);
+/* OpSampledImage, OpImageSampleExplicitLod. */
+void xl_sample_op(struct xl *x, const uint32_t *in, uint32_t wc);
 uint32_t xl_phys_addr(struct xl *x, const struct xptr *p, uint32_t extra);
 bool xl_phys_op(struct xl *x, const uint32_t *in, uint32_t wc);
 /* xlate_atomic.c */

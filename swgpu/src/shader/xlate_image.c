@@ -10,8 +10,14 @@
  * registers (x, y, z: missing ones 0); the interpreter converts texels
  * with the format the descriptor names, so the shader's declared image
  * format does not matter (StorageImageRead/WriteWithoutFormat).
- * Sampling (samplers, sampled images other than texel buffers) is not
- * offered: those shaders fail to translate with a message.
+ *
+ * Sampled images, samplers and combined image samplers are slots too.
+ * OpSampledImage pairs an image with a sampler (has_smp in the xptr); a
+ * combined image sampler is its own sampler. OpImageSampleExplicitLod
+ * becomes IR_IMGSAMPLE (interp_sample.c) on seven registers: s, t, r,
+ * array layer, and the x, y, z texel offsets. Compute shaders have no
+ * derivatives, so implicit-LOD sampling (and Bias, Grad, MinLod) fail
+ * to translate with a message, as do depth comparison and gathers.
  */
 #include "xlate.h"
 
@@ -42,52 +48,54 @@ xl_image_type(struct xl *x, const uint32_t *in, uint32_t wc,
 	}
 }
 
-/* The image type behind type (an image, or a sampled image of a texel
- * buffer), its resource kind and descriptor type. */
+/* The image type behind type (an image, a sampled image or a sampler),
+ * its resource kind and descriptor type. */
 static void
 classify(struct xl *x, uint32_t type, uint32_t id, uint8_t *kind,
          uint32_t *desc_type)
 {
 	const struct xtype *t = xl_type(x, type);
 
+	if (t->op == SpvOpTypeSampler) {
+		*kind = IR_RES_SAMPLER;
+		*desc_type = SWGPU_DESCRIPTOR_SAMPLER;
+		return;
+	}
 	if (t->op == SpvOpTypeSampledImage) {
 		const struct xtype *img = xl_type(x, t->elem);
 
-		if (img->op != SpvOpTypeImage || img->count != SpvDimBuffer)
-			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-			        "variable %u: sampled images (texture "
-			        "sampling) are not supported; storage images "
-			        "and texel buffers are", id);
-		*kind = IR_RES_TEXEL_BUFFER;
-		*desc_type = SWGPU_DESCRIPTOR_UNIFORM_TEXEL_BUFFER;
-		return;
-	}
-	if (t->op == SpvOpTypeSampler)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: samplers are "
-		        "not supported (no texture sampling)", id);
-	if (t->op != SpvOpTypeImage)
+		if (img->op != SpvOpTypeImage)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "variable %u: "
+			        "sampled image of a non-image", id);
+		if (img->count == SpvDimBuffer) {
+			*kind = IR_RES_TEXEL_BUFFER;
+			*desc_type = SWGPU_DESCRIPTOR_UNIFORM_TEXEL_BUFFER;
+			return;
+		}
+		t = img;
+		*desc_type = SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER;
+	} else if (t->op != SpvOpTypeImage) {
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 		        "UniformConstant variable %u is not an image", id);
-	if (t->nmembers)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: multisampled "
-		        "images are not supported", id);
-	if (t->count == SpvDimBuffer) {
+	} else if (t->count == SpvDimBuffer) {
 		*kind = IR_RES_TEXEL_BUFFER;
 		*desc_type = t->storage == 2 ?
 		             SWGPU_DESCRIPTOR_STORAGE_TEXEL_BUFFER :
 		             SWGPU_DESCRIPTOR_UNIFORM_TEXEL_BUFFER;
 		return;
+	} else {
+		*desc_type = t->storage == 2 ? SWGPU_DESCRIPTOR_STORAGE_IMAGE :
+		             SWGPU_DESCRIPTOR_SAMPLED_IMAGE;
 	}
-	if (t->storage != 2)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: sampled images "
-		        "(texture sampling) are not supported; storage images "
-		        "and texel buffers are", id);
+	if (t->nmembers)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: multisampled "
+		        "images are not supported", id);
 	if (t->count != SpvDim1D && t->count != SpvDim2D &&
 	    t->count != SpvDim3D && t->count != SpvDimCube)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: image Dim %u "
 		        "not supported", id, t->count);
-	*kind = IR_RES_IMAGE;
-	*desc_type = SWGPU_DESCRIPTOR_STORAGE_IMAGE;
+	*kind = *desc_type == SWGPU_DESCRIPTOR_STORAGE_IMAGE ? IR_RES_IMAGE
+	                                                     : IR_RES_SAMPLED;
 }
 
 void
@@ -132,7 +140,8 @@ xl_image_var(struct xl *x, uint32_t id, uint32_t ptr_type, uint32_t pointee)
 		        "binding (set %u, binding %u): layout type %u, the "
 		        "shader's image needs %u", d->set, d->binding, b->type,
 		        desc_type);
-	ptr.writable = desc_type != SWGPU_DESCRIPTOR_UNIFORM_TEXEL_BUFFER;
+	ptr.writable = desc_type == SWGPU_DESCRIPTOR_STORAGE_IMAGE ||
+	               desc_type == SWGPU_DESCRIPTOR_STORAGE_TEXEL_BUFFER;
 	ptr.slot = xl_add_slots(x, b, count, kind, ptr.writable);
 	ptr.nslots = count;
 	xl_set_ptr(x, id, ptr_type, &ptr, XK_PTR);
@@ -145,12 +154,23 @@ xl_image_load(struct xl *x, uint32_t type, uint32_t result,
 	if (p->desc_array)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 		        "load of a whole image descriptor array");
+	struct xptr v = *p;
+	const struct xtype *t = xl_type(x, type);
+
 	xl_mark_used(x, p);
-	xl_set_ptr(x, result, type, p, XK_IMAGE);
+	/* A combined image sampler samples with itself. */
+	if (t->op == SpvOpTypeSampledImage &&
+	    xl_type(x, t->elem)->count != SpvDimBuffer) {
+		v.has_smp = true;
+		v.smp_slot = p->slot;
+		v.smp_idx = p->desc_idx;
+		v.smp_nslots = p->nslots;
+	}
+	xl_set_ptr(x, result, type, &v, XK_IMAGE);
 }
 
-static const struct xptr *
-image_of(struct xl *x, uint32_t id)
+const struct xptr *
+xl_image_of(struct xl *x, uint32_t id)
 {
 	const struct xid *d = xl_id(x, id);
 
@@ -176,9 +196,8 @@ coords(struct xl *x, uint32_t id)
 	return base;
 }
 
-/* An IR_IMG* instruction on image p; returns its index. */
-static uint32_t
-emit_img(struct xl *x, uint32_t op, const struct xptr *p, uint32_t dst,
+uint32_t
+xl_emit_img(struct xl *x, uint32_t op, const struct xptr *p, uint32_t dst,
          uint32_t a, uint32_t b, uint32_t c)
 {
 	uint32_t k = xl_emit(x, op, dst, a, b, c);
@@ -190,8 +209,8 @@ emit_img(struct xl *x, uint32_t op, const struct xptr *p, uint32_t dst,
 	return k;
 }
 
-static void
-check_result(struct xl *x, uint32_t type, uint32_t max, const char *what)
+void
+xl_image_result(struct xl *x, uint32_t type, uint32_t max, const char *what)
 {
 	const struct xtype *t = xl_type(x, type);
 	const struct xtype *s = xl_type(x, xl_scalar_type(x, type));
@@ -205,15 +224,27 @@ static void
 image_read(struct xl *x, const uint32_t *in, uint32_t wc)
 {
 	const struct xptr *p;
-	uint32_t dst, regs[4], n;
+	struct xl_img_operands o;
+	uint32_t dst, regs[4], n, xyz;
 
 	if (wc < 5)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short image read");
-	p = image_of(x, in[3]);
-	check_result(x, in[1], 4, "image read");
+	p = xl_image_of(x, in[3]);
+	xl_image_result(x, in[1], 4, "image read");
+	xl_image_operands(x, in, wc, 5, &o);
 	n = xl_type(x, in[1])->scalars;
 	dst = xl_new_regs(x, 4);
-	emit_img(x, IR_IMGLD, p, dst, coords(x, in[4]), 0, 0);
+	xyz = coords(x, in[4]);
+	if (o.offset) {
+		/* Fetch offsets move the spatial coordinates. */
+		uint32_t no;
+		const uint32_t *r = xl_val(x, o.offset, &no);
+
+		for (uint32_t c = 0; c < no && c < 3; c++)
+			xl_emit(x, IR_IADD, xyz + c, xyz + c, r[c], 0);
+	}
+	xl_emit_img(x, IR_IMGLD, p, dst, xyz,
+	            o.lod ? xl_val1(x, o.lod) : IR_REG_ZERO, 0);
 	for (uint32_t c = 0; c < n; c++)
 		regs[c] = dst + c;
 	xl_set_val(x, in[2], in[1], regs, n);
@@ -228,34 +259,39 @@ image_write(struct xl *x, const uint32_t *in, uint32_t wc)
 
 	if (wc < 4)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpImageWrite");
-	p = image_of(x, in[1]);
+	p = xl_image_of(x, in[1]);
 	if (!p->writable)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "write to a uniform texel "
 		        "buffer");
 	xyz = coords(x, in[2]);
-	check_result(x, xl_id(x, in[3])->type, 4, "image write");
+	xl_image_result(x, xl_id(x, in[3])->type, 4, "image write");
 	r = xl_val(x, in[3], &n);
 	base = xl_new_regs(x, 4);
 	for (uint32_t c = 0; c < 4; c++)
 		xl_emit(x, IR_MOV, base + c, c < n ? r[c] : IR_REG_ZERO, 0, 0);
-	emit_img(x, IR_IMGST, p, 0, xyz, base, 0);
+	xl_emit_img(x, IR_IMGST, p, 0, xyz, base, 0);
 }
 
+/* OpImageQuerySize, OpImageQuerySizeLod (lod: its level operand) and
+ * OpImageQueryLevels (levels: component 3 of IR_IMGSIZE). */
 static void
-image_size(struct xl *x, const uint32_t *in, uint32_t wc)
+image_size(struct xl *x, const uint32_t *in, uint32_t wc, bool lod,
+           bool levels)
 {
 	const struct xptr *p;
-	uint32_t regs[3], n;
+	uint32_t regs[3], n, level = IR_REG_ZERO;
 
-	if (wc < 4)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpImageQuerySize");
-	p = image_of(x, in[3]);
-	check_result(x, in[1], 3, "image size");
+	if (wc < (lod ? 5u : 4u))
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short image size query");
+	p = xl_image_of(x, in[3]);
+	xl_image_result(x, in[1], levels ? 1 : 3, "image size");
 	n = xl_type(x, in[1])->scalars;
+	if (lod)
+		level = xl_val1(x, in[4]);
 	for (uint32_t c = 0; c < n; c++) {
 		regs[c] = xl_new_regs(x, 1);
-		xl_instr(x, emit_img(x, IR_IMGSIZE, p, regs[c], 0, 0, 0))
-			->aux2 = (uint8_t)c;
+		xl_instr(x, xl_emit_img(x, IR_IMGSIZE, p, regs[c], 0, level,
+		                        0))->aux2 = (uint8_t)(levels ? 3 : c);
 	}
 	xl_set_val(x, in[2], in[1], regs, n);
 }
@@ -291,7 +327,7 @@ xl_image_op(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvOpImage:
 		if (wc < 4)
 			xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpImage");
-		xl_set_ptr(x, in[2], in[1], image_of(x, in[3]), XK_IMAGE);
+		xl_set_ptr(x, in[2], in[1], xl_image_of(x, in[3]), XK_IMAGE);
 		return true;
 	case SpvOpImageRead:
 	case SpvOpImageFetch:
@@ -301,23 +337,37 @@ xl_image_op(struct xl *x, const uint32_t *in, uint32_t wc)
 		image_write(x, in, wc);
 		return true;
 	case SpvOpImageQuerySize:
-		image_size(x, in, wc);
+		image_size(x, in, wc, false, false);
+		return true;
+	case SpvOpImageQuerySizeLod:
+		image_size(x, in, wc, true, false);
+		return true;
+	case SpvOpImageQueryLevels:
+		image_size(x, in, wc, false, true);
 		return true;
 	case SpvOpImageTexelPointer:
 		texel_pointer(x, in, wc);
 		return true;
 	case SpvOpSampledImage:
-	case SpvOpImageSampleImplicitLod: case SpvOpImageSampleExplicitLod:
-	case SpvOpImageSampleDrefImplicitLod:
-	case SpvOpImageSampleDrefExplicitLod:
+	case SpvOpImageSampleExplicitLod:
+		xl_sample_op(x, in, wc);
+		return true;
+	case SpvOpImageSampleImplicitLod:
 	case SpvOpImageSampleProjImplicitLod:
+	case SpvOpImageSampleDrefImplicitLod:
+	case SpvOpImageQueryLod:
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "image instruction %u: "
+		        "implicit LOD needs derivatives, which compute "
+		        "shaders do not have (use an explicit LOD)",
+		        in[0] & 0xffff);
+	case SpvOpImageSampleDrefExplicitLod:
 	case SpvOpImageSampleProjExplicitLod:
 	case SpvOpImageGather: case SpvOpImageDrefGather:
-	case SpvOpImageQuerySizeLod: case SpvOpImageQueryLod:
-	case SpvOpImageQueryLevels: case SpvOpImageQuerySamples:
+	case SpvOpImageQuerySamples:
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "image instruction %u: "
-		        "texture sampling and sampled-image queries are not "
-		        "supported", in[0] & 0xffff);
+		        "depth comparison, projective sampling, gathers and "
+		        "multisampled images are not supported",
+		        in[0] & 0xffff);
 	default:
 		return false;
 	}

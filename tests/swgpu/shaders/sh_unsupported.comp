@@ -1,10 +1,10 @@
 #version 450
-// Samples a texture: the engine offers storage images and texel buffers
-// but no texture sampling, so creation must fail with a message.
+#extension GL_ARB_shader_clock : require
+// Reads the shader clock (capability ShaderClockKHR), which the engine
+// does not offer, so creation must fail with a message.
 layout(local_size_x = 1) in;
-layout(set = 0, binding = 0) uniform sampler2D tex;
-layout(set = 0, binding = 1) buffer O { vec4 o[]; };
+layout(set = 0, binding = 0) buffer O { uvec2 o[]; };
 void main()
 {
-	o[0] = textureLod(tex, vec2(0.5), 0.0);
+	o[0] = clock2x32ARB();
 }

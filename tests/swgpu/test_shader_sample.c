@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sampling in the shader engine, through real DISPATCH submits with
+ * hand-written descriptors (swgpu_packet.h): a 3-level RGBA32F image laid
+ * out by the engine's mip chain rule, read through a combined image
+ * sampler (NEAREST, CLAMP_TO_EDGE, nearest mip) and through a separate
+ * texture + sampler pair picked from descriptor arrays (LINEAR, REPEAT,
+ * linear mip, BGRA swizzle): exact texels, bilinear and trilinear
+ * weights, wrapping below 0, texelFetch of level 1, size and level
+ * queries; a null texture reads 0; a sampler slot holding a buffer
+ * descriptor faults the job; depth-compare sampling is refused at shader
+ * creation with a message. (Every address mode, format kind and view
+ * type: test_vk_compute_sample, through Vulkan.)
+ */
+#include "shader_test_util.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <swgpu/swgpu_format.h>
+
+#include "sh_sample.spv.h"
+#include "sh_sample_dref.spv.h"
+
+/* Binding bi: n descriptors from descriptor slot i on. */
+#define B(bi, i, t, n) { .set = 0, .binding = (bi), .count = (n), \
+                         .type = (t), .offset = (i) * SWGPU_DESCRIPTOR_SIZE }
+
+/* Texel (x, y) of level l: every channel tells where it came from. */
+static void
+texel(uint32_t x, uint32_t y, uint32_t l, float v[4])
+{
+	v[0] = (float)(x + 10 * y + 100 * l);
+	v[1] = (float)(1000 + x);
+	v[2] = (float)(2000 + y);
+	v[3] = (float)(3000 + l);
+}
+
+static void
+image(struct st_env *e, uint32_t index, uint32_t type, uint64_t va,
+      uint32_t swizzle, const struct swgpu_sampler_state *smp)
+{
+	struct swgpu_descriptor_image t = {
+		.type = type, .format = SWGPU_FORMAT_R32G32B32A32_SFLOAT |
+		                        swizzle << 16,
+		.va = va, .width = 4, .height = 2, .depth = 1, .layers = 1,
+		.row_pitch = 64, .element_size = 16, .slice_pitch = 128,
+		.view_type = 1 | 3 << 8,            /* 2D, 3 levels */
+	};
+
+	if (smp)
+		t.sampler = *smp;
+	memcpy(e->desc.cpu + index * SWGPU_DESCRIPTOR_SIZE, &t, sizeof(t));
+}
+
+static void
+sampler(struct st_env *e, uint32_t index,
+        const struct swgpu_sampler_state *st)
+{
+	struct swgpu_descriptor_sampler t = {
+		.type = SWGPU_DESCRIPTOR_SAMPLER, .state = *st,
+	};
+
+	memcpy(e->desc.cpu + index * SWGPU_DESCRIPTOR_SIZE, &t, sizeof(t));
+}
+
+static void
+check4(const float *got, const float want[4], const char *what)
+{
+	for (uint32_t c = 0; c < 4; c++)
+		if (fabsf(got[c] - want[c]) > 1e-3f)
+			fail_msg("%s.%u = %f, want %f", what, c, got[c],
+			         want[c]);
+}
+
+struct push {
+	float uv[4][4];
+	float lod[4];
+	int32_t ti, si;
+};
+
+static void
+test_sample(void **state)
+{
+	static const swgpu_shader_binding b[] = {
+		B(0, 0, SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER, 1),
+		B(1, 1, SWGPU_DESCRIPTOR_SAMPLED_IMAGE, 2),
+		B(2, 3, SWGPU_DESCRIPTOR_SAMPLER, 2),
+		B(3, 5, SWGPU_DESCRIPTOR_STORAGE_BUFFER, 1),
+	};
+	/* NEAREST, CLAMP_TO_EDGE, LOD 0..3 / LINEAR, REPEAT, linear mip */
+	const struct swgpu_sampler_state nearest = {
+		.filter = 0, .address = 2 | 2 << 8 | 2 << 16,
+		.lod = 3 * 256 << 16,
+	};
+	const struct swgpu_sampler_state linear = {
+		.filter = SWGPU_SAMPLER_MAG_LINEAR | SWGPU_SAMPLER_MIN_LINEAR |
+		          SWGPU_SAMPLER_MIP_LINEAR,
+		.address = 0, .lod = 3 * 256 << 16,
+	};
+	const uint32_t bgra = 5 | 4 << 3 | 3 << 6 | 6 << 9;
+	struct push pc = {
+		.uv = { { 0.375f, 0.25f }, { 0.5f, 0.5f }, { 0.25f, 0.5f },
+		        { -0.125f, 0.25f } },
+		.lod = { 0.0f, 0.0f, 1.0f, 0.5f },
+		.ti = 1, .si = 1,
+	};
+	struct st_env e;
+	(void)state;
+
+	st_init(&e);
+	/* Levels 4x2 (pitch 64), 2x1 at 128 (pitch 32), 1x1 at 160. */
+	float *img = st_buf(&e, 176);
+	float *out = st_buf(&e, 4096);
+	static const uint32_t lw[3] = { 4, 2, 1 }, lh[3] = { 2, 1, 1 };
+	static const uint32_t loff[3] = { 0, 128, 160 }, lpitch[3] = { 64,
+	                                                            32, 16 };
+	for (uint32_t l = 0; l < 3; l++)
+		for (uint32_t y = 0; y < lh[l]; y++)
+			for (uint32_t x = 0; x < lw[l]; x++)
+				texel(x, y, l, img + (loff[l] + y * lpitch[l] +
+				                      x * 16) / 4);
+	swgpu_shader *s = st_make_shader(&e, sh_sample_spv,
+	                                 sizeof(sh_sample_spv), b, 4, 88);
+	memset(e.desc.cpu, 0, 4096);
+	image(&e, 0, SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER, e.bufs[0].va, 0,
+	      &nearest);
+	image(&e, 2, SWGPU_DESCRIPTOR_SAMPLED_IMAGE, e.bufs[0].va, bgra,
+	      NULL);                        /* tex[0] stays null */
+	sampler(&e, 3, &nearest);
+	sampler(&e, 4, &linear);
+	swgpu_write_buffer_descriptor(e.desc.cpu + 5 * SWGPU_DESCRIPTOR_SIZE,
+	                              SWGPU_DESCRIPTOR_STORAGE_BUFFER,
+	                              e.bufs[1].va, 4096);
+	api_ok(st_dispatch_desc(&e, s, &pc, sizeof(pc), 1, 1, 1));
+
+	float t[4], u[4], w[4];
+	/* Combined, nearest: texels (1,0) and (2,1) of level 0, (0,0) of
+	 * level 1 (LOD 1), (0,0) of level 0 (LOD 0.5 rounds down; u < 0
+	 * clamps to the edge). */
+	texel(1, 0, 0, t);
+	check4(out + 0, t, "comb[0]");
+	texel(2, 1, 0, t);
+	check4(out + 4, t, "comb[1]");
+	texel(0, 0, 1, t);
+	check4(out + 8, t, "comb[2]");
+	texel(0, 0, 0, t);
+	check4(out + 12, t, "comb[3]");
+	/* Separate, linear, BGRA: a texel centre; the middle of four
+	 * texels; level 1's texel centre at LOD 1; trilinear at LOD 0.5
+	 * with REPEAT wrapping u = -1 to texel 3 (level 0) and a 0.75 /
+	 * 0.25 blend of texels 1 and 0 (level 1). */
+	texel(1, 0, 0, t);
+	check4(out + 16, (float[4]){ t[2], t[1], t[0], t[3] }, "sep[0]");
+	check4(out + 20, (float[4]){ 2000.5f, 1001.5f, 6.5f, 3000.0f },
+	       "sep[1]");
+	texel(0, 0, 1, t);
+	check4(out + 24, (float[4]){ t[2], t[1], t[0], t[3] }, "sep[2]");
+	texel(3, 0, 0, t);
+	texel(1, 0, 1, u);
+	texel(0, 0, 1, w);
+	for (uint32_t c = 0; c < 4; c++)
+		t[c] = 0.5f * t[c] + 0.5f * (0.75f * u[c] + 0.25f * w[c]);
+	check4(out + 28, (float[4]){ t[2], t[1], t[0], t[3] }, "sep[3]");
+	texel(1, 0, 1, t);
+	check4(out + 32, t, "texelFetch level 1");
+	const int32_t *q = (const int32_t *)(out + 64);
+	assert_int_equal(q[0], 4);
+	assert_int_equal(q[1], 2);
+	assert_int_equal(q[2], 2);
+	assert_int_equal(q[3], 1);
+	assert_int_equal(q[4], 3);
+	assert_int_equal(q[5], 3);
+
+	/* The null texture reads 0. */
+	pc.ti = 0;
+	memset(out, 0xff, 4096);
+	api_ok(st_dispatch_desc(&e, s, &pc, sizeof(pc), 1, 1, 1));
+	for (uint32_t i = 16; i < 32; i++)
+		assert_true(out[i] == 0.0f);
+
+	/* A buffer descriptor in a sampler slot: the job faults. */
+	swgpu_write_buffer_descriptor(e.desc.cpu + 4 * SWGPU_DESCRIPTOR_SIZE,
+	                              SWGPU_DESCRIPTOR_STORAGE_BUFFER,
+	                              e.bufs[1].va, 4096);
+	pc.ti = 1;
+	assert_int_equal(st_dispatch_desc(&e, s, &pc, sizeof(pc), 1, 1, 1),
+	                 SWGPU_ERR_CONTEXT_LOST);
+	swgpu_shader_destroy(s);
+	st_fini(&e);
+}
+
+/* Depth comparison is refused at creation, with a message. */
+static void
+test_sample_dref_refused(void **state)
+{
+	static const swgpu_shader_binding b[] = {
+		B(0, 0, SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER, 1),
+		B(1, 1, SWGPU_DESCRIPTOR_STORAGE_BUFFER, 1),
+	};
+	swgpu_shader_info info = {
+		.code = sh_sample_dref_spv,
+		.code_size = sizeof(sh_sample_dref_spv),
+		.entry_point = "main", .bindings = b, .binding_count = 2,
+	};
+	char err[256] = "";
+	swgpu_shader *s = NULL;
+	struct st_env e;
+	(void)state;
+
+	st_init(&e);
+	info.error = err;
+	info.error_size = sizeof(err);
+	assert_int_equal(swgpu_shader_create(e.ctx, &info, &s),
+	                 SWGPU_ERR_UNSUPPORTED);
+	assert_null(s);
+	assert_non_null(strstr(err, "depth comparison"));
+	st_fini(&e);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sample),
+		cmocka_unit_test(test_sample_dref_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
