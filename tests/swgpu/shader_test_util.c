@@ -69,6 +69,21 @@ fill_info(swgpu_shader_info *info, swgpu_shader_binding *b,
 	info->push_constant_size = 128;
 }
 
+/* Create the shader of info or fail the test with its message. */
+static swgpu_shader *
+create_or_fail(struct st_env *e, swgpu_shader_info *info)
+{
+	swgpu_shader *s = NULL;
+	char err[256] = "";
+
+	info->error = err;
+	info->error_size = sizeof(err);
+	if (swgpu_shader_create(e->ctx, info, &s) != SWGPU_OK)
+		print_error("shader_create: %s\n", err);
+	assert_non_null(s);
+	return s;
+}
+
 swgpu_shader *
 st_shader(struct st_env *e, const uint32_t *code, size_t size,
           const swgpu_descriptor_type *types,
@@ -76,18 +91,11 @@ st_shader(struct st_env *e, const uint32_t *code, size_t size,
 {
 	swgpu_shader_binding b[ST_MAX_BUFS];
 	swgpu_shader_info info;
-	swgpu_shader *s = NULL;
-	char err[256] = "";
 
 	fill_info(&info, b, code, size, types);
 	info.spec_constants = spec;
 	info.spec_constant_count = nspec;
-	info.error = err;
-	info.error_size = sizeof(err);
-	if (swgpu_shader_create(e->ctx, &info, &s) != SWGPU_OK)
-		print_error("shader_create: %s\n", err);
-	assert_non_null(s);
-	return s;
+	return create_or_fail(e, &info);
 }
 
 swgpu_shader *
@@ -99,15 +107,8 @@ st_make_shader(struct st_env *e, const uint32_t *code, size_t size,
 		.bindings = b, .binding_count = n,
 		.push_constant_size = push_size,
 	};
-	char err[256] = "";
-	swgpu_shader *s = NULL;
 
-	info.error = err;
-	info.error_size = sizeof(err);
-	if (swgpu_shader_create(e->ctx, &info, &s) != SWGPU_OK)
-		print_error("shader_create: %s\n", err);
-	assert_non_null(s);
-	return s;
+	return create_or_fail(e, &info);
 }
 
 swgpu_result
