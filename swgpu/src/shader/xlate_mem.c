@@ -58,10 +58,12 @@ xl_set_ptr(struct xl *x, uint32_t id, uint32_t type, const struct xptr *p,
            uint8_t kind)
 {
 	struct xid *d = xl_id(x, id);
+	/* p may point into x->ptrs, which growing moves (OpImage). */
+	const struct xptr copy = *p;
 
 	x->ptrs = xl_grow(x, x->ptrs, &x->capptrs, x->nptrs + 1,
 	                  sizeof(*x->ptrs));
-	x->ptrs[x->nptrs] = *p;
+	x->ptrs[x->nptrs] = copy;
 	d->kind = kind;
 	d->type = type;
 	d->ptr = x->nptrs++;
