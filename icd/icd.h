@@ -252,7 +252,7 @@ struct icd_subresource_layout {
 	VkDeviceSize depth_pitch;
 };
 
-#define ICD_MAX_MIP_LEVELS 15
+#define ICD_MAX_MIP_LEVELS 16
 
 struct icd_image {
 	struct icd_object base;

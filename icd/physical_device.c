@@ -123,12 +123,14 @@ icd_physical_device_init_limits(struct icd_physical_device *pdev,
 	const swgpu_device_info *info = &pdev->info;
 
 	memset(l, 0, sizeof(*l));
-	/* Images: creatable, bound and laid out (transfer usage only). */
-	l->maxImageDimension1D = 4096;
-	l->maxImageDimension2D = 4096;
-	l->maxImageDimension3D = 256;
-	l->maxImageDimensionCube = 4096;
-	l->maxImageArrayLayers = 256;
+	/* Images: the engine addresses extents up to
+	 * SWGPU_IMAGE_MAX_EXTENT; 1D/2D/cube 32768 (16 mip levels,
+	 * ICD_MAX_MIP_LEVELS; lavapipe: 16384), 3D 2048, 2048 layers. */
+	l->maxImageDimension1D = 32768;
+	l->maxImageDimension2D = 32768;
+	l->maxImageDimension3D = 2048;
+	l->maxImageDimensionCube = 32768;
+	l->maxImageArrayLayers = 2048;
 	/* Texel buffer descriptors address any number of texels
 	 * (buffer_view.c); 2^27 (2 GiB of 16-byte texels, as
 	 * maxResourceSize) is what common drivers tell. */
