@@ -506,6 +506,9 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 	f->v12.shaderSampledImageArrayNonUniformIndexing =
 		swgpu_shader_capability_supported(
 			SpvCapabilitySampledImageArrayNonUniformIndexing);
+	/* Cube array views: sampled (face + 6 x layer) and storage. */
+	f->core.imageCubeArray = swgpu_shader_capability_supported(
+		SpvCapabilitySampledCubeArray);
 	f->v12.samplerMirrorClampToEdge =
 		swgpu_shader_descriptor_type_supported(
 			SWGPU_DESCRIPTOR_SAMPLER);

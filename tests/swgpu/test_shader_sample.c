@@ -8,8 +8,8 @@
  * linear mip, BGRA swizzle): exact texels, bilinear and trilinear
  * weights, wrapping below 0, texelFetch of level 1, size and level
  * queries; a null texture reads 0; a sampler slot holding a buffer
- * descriptor faults the job; depth-compare sampling is refused at shader
- * creation with a message. (Every address mode, format kind and view
+ * descriptor faults the job; a cube array picks face + 6 x layer;
+ * depth-compare sampling is refused at shader creation with a message. (Every address mode, format kind and view
  * type: test_vk_compute_sample, through Vulkan.)
  */
 #include "shader_test_util.h"
@@ -20,6 +20,7 @@
 #include <swgpu/swgpu_format.h>
 
 #include "sh_sample.spv.h"
+#include "sh_sample_cube.spv.h"
 #include "sh_sample_dref.spv.h"
 
 /* Binding bi: n descriptors from descriptor slot i on. */
@@ -190,6 +191,50 @@ test_sample(void **state)
 	st_fini(&e);
 }
 
+/* A cube array of 2 cubes with 1x1 faces, slice i holding i: each major
+ * axis picks its face (+X, -X, +Y, -Y, +Z, -Z) of the cube layer. */
+static void
+test_sample_cube_array(void **state)
+{
+	static const swgpu_shader_binding b[] = {
+		B(0, 0, SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER, 1),
+		B(1, 1, SWGPU_DESCRIPTOR_STORAGE_BUFFER, 1),
+	};
+	struct st_env e;
+	(void)state;
+
+	st_init(&e);
+	float *img = st_buf(&e, 12 * 16);
+	float *out = st_buf(&e, 12 * 16);
+	for (uint32_t i = 0; i < 12; i++)
+		for (uint32_t c = 0; c < 4; c++)
+			img[4 * i + c] = (float)(i + 100 * c);
+	swgpu_shader *s = st_make_shader(&e, sh_sample_cube_spv,
+	                                 sizeof(sh_sample_cube_spv), b, 2, 0);
+	struct swgpu_descriptor_image t = {
+		.type = SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER,
+		.format = SWGPU_FORMAT_R32G32B32A32_SFLOAT,
+		.va = e.bufs[0].va, .width = 1, .height = 1, .depth = 1,
+		.layers = 12, .row_pitch = 16, .element_size = 16,
+		.slice_pitch = 16, .view_type = 6,  /* cube array, 1 level */
+	};                                          /* NEAREST sampler */
+
+	memset(e.desc.cpu, 0, 4096);
+	memcpy(e.desc.cpu, &t, sizeof(t));
+	swgpu_write_buffer_descriptor(e.desc.cpu + SWGPU_DESCRIPTOR_SIZE,
+	                              SWGPU_DESCRIPTOR_STORAGE_BUFFER,
+	                              e.bufs[1].va, 12 * 16);
+	api_ok(st_dispatch_desc(&e, s, NULL, 0, 1, 1, 1));
+	for (uint32_t i = 0; i < 12; i++)
+		for (uint32_t c = 0; c < 4; c++)
+			if (out[4 * i + c] != (float)(i + 100 * c))
+				fail_msg("cube %u face %u .%u = %f, want %u",
+				         i / 6, i % 6, c, out[4 * i + c],
+				         i + 100 * c);
+	swgpu_shader_destroy(s);
+	st_fini(&e);
+}
+
 /* Depth comparison is refused at creation, with a message. */
 static void
 test_sample_dref_refused(void **state)
@@ -223,6 +268,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sample),
+		cmocka_unit_test(test_sample_cube_array),
 		cmocka_unit_test(test_sample_dref_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

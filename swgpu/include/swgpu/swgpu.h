@@ -580,7 +580,7 @@ typedef struct swgpu_shader swgpu_shader;
 #define SWGPU_SHADER_MAX_WORKGROUP_SIZE_Y 1024u
 #define SWGPU_SHADER_MAX_WORKGROUP_SIZE_Z 64u
 #define SWGPU_SHADER_MAX_WORKGROUP_COUNT 65535u   /* per dimension */
-#define SWGPU_SHADER_MAX_SHARED_MEMORY 32768u     /* bytes, Workgroup */
+#define SWGPU_SHADER_MAX_SHARED_MEMORY 65536u     /* bytes, Workgroup */
 #define SWGPU_SHADER_MAX_PUSH_CONSTANTS 256u      /* bytes */
 #define SWGPU_SHADER_MAX_SETS 8u                  /* descriptor sets */
 #define SWGPU_SHADER_MAX_IMAGE_DIM 65536u         /* storage image extent
