@@ -9,6 +9,7 @@
  * weights, wrapping below 0, texelFetch of level 1, size and level
  * queries; a null texture reads 0; a sampler slot holding a buffer
  * descriptor faults the job; a cube array picks face + 6 x layer;
+ * LINEAR cube filtering is seamless across an edge and at a corner;
  * depth-compare sampling is refused at shader creation with a message. (Every address mode, format kind and view
  * type: test_vk_compute_sample, through Vulkan.)
  */
@@ -22,6 +23,7 @@
 #include "sh_sample.spv.h"
 #include "sh_sample_cube.spv.h"
 #include "sh_sample_dref.spv.h"
+#include "sh_sample_seam.spv.h"
 
 /* Binding bi: n descriptors from descriptor slot i on. */
 #define B(bi, i, t, n) { .set = 0, .binding = (bi), .count = (n), \
@@ -235,6 +237,93 @@ test_sample_cube_array(void **state)
 	st_fini(&e);
 }
 
+/* Cube texel (x, y) of face f (2x2 faces): 100 f + 10 y + x. */
+static float
+cube_val(uint32_t f, uint32_t x, uint32_t y)
+{
+	return (float)(100 * f + 10 * y + x);
+}
+
+/* Seamless LINEAR filtering on a cube of 2x2 faces, near the edge +X / -Z
+ * and near the corner +X / +Y / -Z: the texels beyond +X's edge are -Z's
+ * (the same direction), the one beyond the corner is the average of the
+ * three texels meeting there. */
+static void
+test_sample_cube_seamless(void **state)
+{
+	static const swgpu_shader_binding b[] = {
+		B(0, 0, SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER, 1),
+		B(1, 1, SWGPU_DESCRIPTOR_STORAGE_BUFFER, 1),
+	};
+	struct st_env e;
+	(void)state;
+
+	st_init(&e);
+	float *img = st_buf(&e, 6 * 2 * 32);
+	float *io = st_buf(&e, 8 * 16);
+	for (uint32_t f = 0; f < 6; f++)
+		for (uint32_t y = 0; y < 2; y++)
+			for (uint32_t x = 0; x < 2; x++)
+				for (uint32_t c = 0; c < 4; c++)
+					img[(f * 64 + y * 32 + x * 16) / 4 + c] =
+						cube_val(f, x, y);
+	swgpu_shader *s = st_make_shader(&e, sh_sample_seam_spv,
+	                                 sizeof(sh_sample_seam_spv), b, 2, 0);
+	struct swgpu_descriptor_image t = {
+		.type = SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER,
+		.format = SWGPU_FORMAT_R32G32B32A32_SFLOAT,
+		.va = e.bufs[0].va, .width = 2, .height = 2, .depth = 1,
+		.layers = 6, .row_pitch = 32, .element_size = 16,
+		.slice_pitch = 64, .view_type = 3,  /* cube, 1 level */
+		.sampler = { .filter = SWGPU_SAMPLER_MAG_LINEAR |
+		                       SWGPU_SAMPLER_MIN_LINEAR },
+	};
+	/* +X: (1, -tc, -sc); near its s = 1 edge (sc 0.999, row 0) and
+	 * near its (s, t) = (1, 0) corner. */
+	static const float dir[2][3] = { { 1.0f, 0.5f, -0.999f },
+	                                 { 1.0f, 0.999f, -0.999f } };
+
+	memset(e.desc.cpu, 0, 4096);
+	memcpy(e.desc.cpu, &t, sizeof(t));
+	swgpu_write_buffer_descriptor(e.desc.cpu + SWGPU_DESCRIPTOR_SIZE,
+	                              SWGPU_DESCRIPTOR_STORAGE_BUFFER,
+	                              e.bufs[1].va, 8 * 16);
+	for (uint32_t i = 0; i < 4; i++)
+		for (uint32_t c = 0; c < 3; c++)
+			io[4 * i + c] = dir[i % 2][c];
+	api_ok(st_dispatch_desc(&e, s, NULL, 0, 1, 1, 1));
+
+	/* The texel weights as the spec computes them on face +X. */
+	for (uint32_t k = 0; k < 2; k++) {
+		float sc = -dir[k][2], tc = -dir[k][1];
+		float u = 0.5f * (sc + 1.0f) * 2.0f - 0.5f;
+		float v = 0.5f * (tc + 1.0f) * 2.0f - 0.5f;
+		float a = u - floorf(u), bb = v - floorf(v);
+		float want;
+
+		if (k == 0) {
+			/* texels (1, 0) of +X and (0, 0) of -Z (face 5) */
+			want = (1.0f - a) * cube_val(0, 1, 0) +
+			       a * cube_val(5, 0, 0);
+		} else {
+			/* rows -1 and 0: (1, -1) is +Y's (1, 0), (2, -1)
+			 * the corner, (2, 0) is -Z's (0, 0) */
+			float corner = (cube_val(0, 1, 0) + cube_val(5, 0, 0) +
+			                cube_val(2, 1, 0)) / 3.0f;
+
+			want = (1.0f - a) * (1.0f - bb) * cube_val(2, 1, 0) +
+			       a * (1.0f - bb) * corner +
+			       (1.0f - a) * bb * cube_val(0, 1, 0) +
+			       a * bb * cube_val(5, 0, 0);
+		}
+		if (fabsf(io[16 + 4 * k] - want) > 1e-2f)
+			fail_msg("%s: got %f, want %f", k ? "corner" : "edge",
+			         io[16 + 4 * k], want);
+	}
+	swgpu_shader_destroy(s);
+	st_fini(&e);
+}
+
 /* Depth comparison is refused at creation, with a message. */
 static void
 test_sample_dref_refused(void **state)
@@ -269,6 +358,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sample),
 		cmocka_unit_test(test_sample_cube_array),
+		cmocka_unit_test(test_sample_cube_seamless),
 		cmocka_unit_test(test_sample_dref_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

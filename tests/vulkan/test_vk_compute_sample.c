@@ -32,7 +32,8 @@
  *    immutable (pImmutableSamplers);
  *  - unnormalized (smp_wrap): unnormalizedCoordinates, lod 0, NEAREST
  *    and LINEAR, clamp to edge (and to border);
- *  - array_3d_cube (smp_kinds): sampler2DArray over 3 layers (layer =
+ *  - array_3d_cube (smp_kinds): seamless LINEAR cube filtering at an
+ *    edge and a corner (check_cube_seams); sampler2DArray over 3 layers (layer =
  *    RNE(z) clamped), sampler3D RGBA16F LINEAR (interpolation in z),
  *    samplerCube with 6 distinctly coloured faces (axis directions) and
  *    per-texel alpha (face orientation), and their textureSize;
@@ -558,6 +559,60 @@ fill_kinds(struct timg *vol, struct timg *cube)
 			}
 }
 
+/* Texel (x, y) of face f of the cube fill_kinds makes, channel c. */
+static double
+cube_texel(uint32_t f, uint32_t x, uint32_t y, uint32_t c)
+{
+	return (c < 3 ? face_rgb[f][c] : 32 + 64 * (x + 2 * y)) / 255.0;
+}
+
+/* Seamless LINEAR cube filtering ("Cube Map Edge Handling"), on the 2x2
+ * cube of test_kinds (binding 2, rewritten with a LINEAR sampler): near
+ * +X's edge with -Z the texels beyond the edge are -Z's; near the corner
+ * +X / +Y / -Z the texel beyond it is the average of the three texels
+ * meeting there. */
+static void
+check_cube_seams(struct vkh *h, struct vkh_device *d, struct vkh_pipe *p,
+                 struct io *io, VkImageView cube)
+{
+	static const struct sdesc lin =
+		SD("cube_linear", LINEAR, LINEAR, NEAREST, CLAMP_TO_EDGE);
+	/* +X maps (sc, tc) to (1, -tc, -sc) */
+	static const double dir[2][3] = { { 1.0, 0.5, -0.999 },
+	                                  { 1.0, 0.999, -0.999 } };
+	struct tally k = { "samplerCube LINEAR across edges", 0, 0 };
+	VkSampler s = make_sampler(d, &lin);
+
+	VKH_CHECK(h, s != VK_NULL_HANDLE);
+	write_image(d, p->sets[0], 2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+	            cube, s);
+	for (int i = 0; i < 2; i++)
+		set_q(io->q[i], dir[i][0], dir[i][1], dir[i][2], 2);
+	VKH_CHECK_VK(h, io_run(h, d, p, io, 2));
+	for (uint32_t i = 0; i < 2; i++) {
+		/* weights on +X, 2x2: u = s * 2 - 0.5, v likewise */
+		double u = (-dir[i][2] + 1.0) - 0.5, v = (-dir[i][1] + 1.0) - 0.5;
+		double a = u - floor(u), b = v - floor(v), want[4];
+
+		for (uint32_t c = 0; c < 4; c++) {
+			double x1 = cube_texel(0, 1, 0, c);   /* +X (1, 0) */
+			double nz = cube_texel(5, 0, 0, c);   /* -Z (0, 0) */
+			double py = cube_texel(2, 1, 0, c);   /* +Y (1, 0) */
+
+			if (i == 0)     /* row 0: (1, 0) and beyond: -Z */
+				want[c] = (1 - a) * x1 + a * nz;
+			else            /* rows -1 (+Y, corner) and 0 */
+				want[c] = (1 - a) * (1 - b) * py +
+				          a * (1 - b) * (x1 + nz + py) / 3 +
+				          (1 - a) * b * x1 + a * b * nz;
+		}
+		check_exact(&k, i ? "corner" : "edge", io->q[i], io->r[i], want,
+		            0.01);
+	}
+	TALLY_DONE(h, &k);
+	vkDestroySampler(d->device, s, NULL);
+}
+
 static void
 test_kinds(struct vkh *h, struct vkh_device *d)
 {
@@ -673,6 +728,7 @@ test_kinds(struct vkh *h, struct vkh_device *d)
 		             io.r[i], tol_of(rv[mode].t), mask);
 	}
 	TALLY_DONE(h, &k);
+	check_cube_seams(h, d, &p, &io, v[2]);
 	for (int i = 0; i < 3; i++) {
 		vkDestroyImageView(d->device, v[i], NULL);
 		vkDestroySampler(d->device, s[i], NULL);

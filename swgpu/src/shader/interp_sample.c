@@ -14,8 +14,10 @@
  *  - NEAREST takes floor(u), LINEAR weighs the 2, 4 or 8 texels around
  *    u - 0.5 (float formats only; integer formats have no LINEAR);
  *  - arrays: layer = round(layer coordinate) clamped to the view;
- *    cubes: the face of the major axis of (s, t, r), then CLAMP_TO_EDGE
- *    within the face (filtering does not cross to the next face).
+ *    cubes: the face of the major axis of (s, t, r), CLAMP_TO_EDGE for
+ *    NEAREST; LINEAR is seamless ("Cube Map Edge Handling"): a texel
+ *    beyond an edge is the neighbouring face's texel there, one beyond a
+ *    corner the average of the three texels meeting at the corner.
  * The view's swizzle applies to the result. Null descriptors read 0.
  */
 #include <math.h>
@@ -33,6 +35,8 @@ struct smp {
 	uint32_t addr[3];          /* VkSamplerAddressMode per axis */
 	bool unnorm;
 	int32_t off[3];
+	bool cube;                 /* slice = cube_base + face */
+	uint32_t face, cube_base;
 };
 
 static int32_t
@@ -82,15 +86,123 @@ border(const struct smp *s, lane_t v[4])
 	}
 }
 
+/* Cube map face selection (the spec's table): face and (s, t) on it. */
+static uint32_t
+cube_face(float rx, float ry, float rz, float st[2])
+{
+	float ax = fabsf(rx), ay = fabsf(ry), az = fabsf(rz);
+	float sc, tc, ma;
+	uint32_t face;
+
+	if (az >= ax && az >= ay) {
+		face = rz >= 0 ? 4 : 5;
+		sc = rz >= 0 ? rx : -rx;
+		tc = -ry;
+		ma = az;
+	} else if (ay >= ax) {
+		face = ry >= 0 ? 2 : 3;
+		sc = rx;
+		tc = ry >= 0 ? rz : -rz;
+		ma = ay;
+	} else {
+		face = rx >= 0 ? 0 : 1;
+		sc = rx >= 0 ? -rz : rz;
+		tc = -ry;
+		ma = ax;
+	}
+	if (ma == 0.0f) {
+		st[0] = st[1] = 0.5f;
+		return face;
+	}
+	st[0] = 0.5f * (sc / ma + 1.0f);
+	st[1] = 0.5f * (tc / ma + 1.0f);
+	return face;
+}
+
+/* The direction through (sc, tc) in [-1, 1]^2 of face: the inverse of
+ * cube_face's table. */
+static void
+face_direction(uint32_t face, float sc, float tc, float d[3])
+{
+	switch (face) {
+	case 0: d[0] = 1.0f; d[1] = -tc; d[2] = -sc; break;
+	case 1: d[0] = -1.0f; d[1] = -tc; d[2] = sc; break;
+	case 2: d[0] = sc; d[1] = 1.0f; d[2] = tc; break;
+	case 3: d[0] = sc; d[1] = -1.0f; d[2] = -tc; break;
+	case 4: d[0] = sc; d[1] = -tc; d[2] = 1.0f; break;
+	default: d[0] = -sc; d[1] = -tc; d[2] = -1.0f; break;
+	}
+}
+
+static int32_t
+clampi(int32_t v, int32_t n)
+{
+	return v < 0 ? 0 : v >= n ? n - 1 : v;
+}
+
+/* Texel (i, j) of an n x n face, one of them beyond the edge: the texel
+ * of the neighbouring face under the same direction. */
+static bool
+cube_neighbour(const struct smp *s, const struct img_level *lv, int32_t i,
+               int32_t j, lane_t v[4])
+{
+	const int32_t n = (int32_t)lv->w;
+	float d[3], st[2];
+	uint32_t face;
+
+	face_direction(s->face, 2.0f * ((float)i + 0.5f) / (float)n - 1.0f,
+	               2.0f * ((float)j + 0.5f) / (float)n - 1.0f, d);
+	face = cube_face(d[0], d[1], d[2], st);
+	return image_fetch(s->bb, lv,
+	                   (uint32_t)clampi((int32_t)floorf(st[0] * (float)n),
+	                                    n),
+	                   (uint32_t)clampi((int32_t)floorf(st[1] * (float)n),
+	                                    n),
+	                   s->cube_base + face, v);
+}
+
+/* Seamless cube texel (i, j) of the sample's face. */
+static void
+cube_texel(const struct smp *s, const struct img_level *lv, int32_t i,
+           int32_t j, lane_t v[4])
+{
+	const int32_t n = (int32_t)lv->w;
+	const bool oi = i < 0 || i >= n, oj = j < 0 || j >= n;
+	lane_t t[3][4];
+	bool ok = true;
+
+	if (!oi && !oj) {
+		ok = image_fetch(s->bb, lv, (uint32_t)i, (uint32_t)j, s->slice,
+		                 v);
+	} else if (oi != oj) {
+		ok = cube_neighbour(s, lv, i, j, v);
+	} else {
+		/* Corner: this face's corner texel and the two across its
+		 * edges. */
+		ok = image_fetch(s->bb, lv, (uint32_t)clampi(i, n),
+		                 (uint32_t)clampi(j, n), s->slice, t[0]) &&
+		     cube_neighbour(s, lv, i, clampi(j, n), t[1]) &&
+		     cube_neighbour(s, lv, clampi(i, n), j, t[2]);
+		for (uint32_t c = 0; ok && c < 4; c++)
+			v[c].f = (t[0][c].f + t[1][c].f + t[2][c].f) / 3.0f;
+	}
+	if (!ok)
+		memset(v, 0, 4 * sizeof(*v));
+}
+
 /* Texel (i, j, k) of level lv after wrapping, or the border colour. */
 static void
 texel(const struct smp *s, const struct img_level *lv, int32_t i,
-      int32_t j, int32_t k, lane_t v[4])
+      int32_t j, int32_t k, bool seamless, lane_t v[4])
 {
 	const int32_t size[3] = { (int32_t)lv->w, (int32_t)lv->h,
 	                          (int32_t)lv->d };
 	int32_t x[3] = { i, j, k };
 
+	if (seamless) {
+		cube_texel(s, lv, i, j, v);
+		return;
+	}
 	for (uint32_t a = 0; a < 3; a++) {
 		if (a >= s->dims) {
 			x[a] = 0;
@@ -135,7 +247,7 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 
 		for (uint32_t a = 0; a < 3; a++)
 			i0[a] = (int32_t)floorf(u[a]) + s->off[a];
-		texel(s, &lv, i0[0], i0[1], i0[2], v);
+		texel(s, &lv, i0[0], i0[1], i0[2], false, v);
 		for (uint32_t k = 0; k < 4; k++) {
 			out[k] = v[k].f;
 			iout[k] = v[k];
@@ -165,43 +277,10 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 		}
 		if (w == 0.0f)
 			continue;
-		texel(s, &lv, x[0], x[1], x[2], v);
+		texel(s, &lv, x[0], x[1], x[2], s->cube, v);
 		for (uint32_t k = 0; k < 4; k++)
 			out[k] += w * v[k].f;
 	}
-}
-
-/* Cube map face selection (the spec's table): face and (s, t) on it. */
-static uint32_t
-cube_face(float rx, float ry, float rz, float st[2])
-{
-	float ax = fabsf(rx), ay = fabsf(ry), az = fabsf(rz);
-	float sc, tc, ma;
-	uint32_t face;
-
-	if (az >= ax && az >= ay) {
-		face = rz >= 0 ? 4 : 5;
-		sc = rz >= 0 ? rx : -rx;
-		tc = -ry;
-		ma = az;
-	} else if (ay >= ax) {
-		face = ry >= 0 ? 2 : 3;
-		sc = rx;
-		tc = ry >= 0 ? rz : -rz;
-		ma = ay;
-	} else {
-		face = rx >= 0 ? 0 : 1;
-		sc = rx >= 0 ? -rz : rz;
-		tc = -ry;
-		ma = ax;
-	}
-	if (ma == 0.0f) {
-		st[0] = st[1] = 0.5f;
-		return face;
-	}
-	st[0] = 0.5f * (sc / ma + 1.0f);
-	st[1] = 0.5f * (tc / ma + 1.0f);
-	return face;
 }
 
 static uint32_t
@@ -249,8 +328,11 @@ sample_lane(struct smp *s, const float crd[4], float lod, lane_t out[4])
 		c[0] = st[0];
 		c[1] = st[1];
 		s->addr[0] = s->addr[1] = 2;    /* CLAMP_TO_EDGE */
-		s->slice = face + (im->view_type == 6 ?
-		           6 * round_layer(crd[3], im->layers / 6) : 0);
+		s->cube = true;
+		s->face = face;
+		s->cube_base = im->view_type == 6 ?
+		               6 * round_layer(crd[3], im->layers / 6) : 0;
+		s->slice = s->cube_base + face;
 		break;
 	}
 	}
