@@ -97,6 +97,14 @@ struct icd_cmd_buffer {
 		 * dispatches with unchanged state share one table. */
 		uint64_t table_va;
 		bool dirty;
+		/* Push descriptor set (VK_KHR_push_descriptor): the layout
+		 * and set number last pushed and its descriptors, kept
+		 * between pushes (a push updates only what it writes) and
+		 * copied into command memory at each push. */
+		const struct icd_set_layout *push_layout;
+		uint64_t push_hash;
+		uint32_t push_set;
+		uint8_t push_mem[32 * 64];  /* ICD_MAX_PUSH_DESCRIPTORS */
 	} compute;
 	/* --- end COMPUTE-ICD --- */
 };

@@ -25,10 +25,6 @@ _Static_assert(ICD_MAX_SETS <= SWGPU_BIND_TABLE_MAX_SETS &&
                ICD_MAX_PUSH_CONSTANTS <= SWGPU_BIND_TABLE_PUSH_BYTES,
                "limits fit the bind table");
 
-#define TABLE_DW (SWGPU_BIND_TABLE_SIZE / 4)
-/* NOP header + one pad dword to reach 8-byte alignment + the table. */
-#define TABLE_PACKET_DW (2 + TABLE_DW)
-
 void
 icd_CmdBindPipeline(VkCommandBuffer commandBuffer,
                     VkPipelineBindPoint bindPoint, VkPipeline pipeline)
@@ -103,33 +99,141 @@ icd_CmdPushConstants(VkCommandBuffer commandBuffer, VkPipelineLayout layout,
 	cb->compute.dirty = true;
 }
 
+/* Copy bytes (a multiple of 4) into command memory, as the payload of a
+ * NOP the engine skips, 8-byte aligned: the GPU VA of the copy, 0 after
+ * a recording error. It lives as long as the command buffer's memory, so
+ * a resubmission sees the same bytes. */
+static uint64_t
+emit_data(struct icd_cmd_buffer *cb, const void *data, uint32_t bytes)
+{
+	/* NOP header + one pad dword to reach 8-byte alignment. */
+	const uint32_t ndw = 2 + bytes / 4;
+	uint32_t *p, *dst;
+	uint64_t va;
+
+	p = icd_cmd_emit(cb, ndw);
+	if (!p)
+		return 0;
+	va = cb->cur->va + (uint64_t)(p - cb->cur->map) * 4;
+	/* Chunks are page aligned, so VA alignment is dword-index parity. */
+	dst = ((va + 4) & 7) ? p + 2 : p + 1;
+	swgpu_emit_nop(p, ndw);
+	memcpy(dst, data, bytes);
+	return va + (uint64_t)(dst - p) * 4;
+}
+
 /* The VA of a bind table holding the current state, written if needed;
  * 0 after a recording error. */
 static uint64_t
 bind_table(struct icd_cmd_buffer *cb)
 {
 	struct swgpu_bind_table t;
-	uint32_t *p, *dst;
-	uint64_t va;
 
 	if (!cb->compute.dirty && cb->compute.table_va)
 		return cb->compute.table_va;
-	p = icd_cmd_emit(cb, TABLE_PACKET_DW);
-	if (!p)
-		return 0;
-	va = cb->cur->va + (uint64_t)(p - cb->cur->map) * 4;
-	/* Chunks are page aligned, so VA alignment is dword-index parity. */
-	dst = ((va + 4) & 7) ? p + 2 : p + 1;
-	swgpu_emit_nop(p, TABLE_PACKET_DW);
 	memset(&t, 0, sizeof(t));
 	memcpy(t.set_va, cb->compute.set_va, sizeof(t.set_va));
 	memcpy(t.dynamic_offsets, cb->compute.dynamic_offsets,
 	       sizeof(t.dynamic_offsets));
 	memcpy(t.push_constants, cb->compute.push, sizeof(t.push_constants));
-	memcpy(dst, &t, sizeof(t));
-	cb->compute.table_va = va + (uint64_t)(dst - p) * 4;
+	cb->compute.table_va = emit_data(cb, &t, sizeof(t));
 	cb->compute.dirty = false;
 	return cb->compute.table_va;
+}
+
+/* ------------------------------------------------------------------ */
+/* Push descriptors (VK_KHR_push_descriptor)                           */
+/* ------------------------------------------------------------------ */
+
+_Static_assert(sizeof(((struct icd_compute_state *)0)->push_mem) ==
+               ICD_MAX_PUSH_DESCRIPTORS * SWGPU_DESCRIPTOR_SIZE &&
+               ICD_MAX_PUSH_DESCRIPTORS * SWGPU_DESCRIPTOR_SIZE / 4 + 2 <=
+               ICD_CMD_MAX_PACKET_DW,
+               "a push set fits the shadow and one packet");
+
+/* The push descriptor layout at `set` of layout, its shadow ready (fresh
+ * when the layout or set changed), or NULL (logged, recording error). */
+static const struct icd_set_layout *
+push_target(struct icd_cmd_buffer *cb, VkPipelineBindPoint bindPoint,
+            VkPipelineLayout layout, uint32_t set, const char *cmd)
+{
+	const struct icd_pipeline_layout *pl =
+		icd_pipeline_layout_from_handle(layout);
+	const struct icd_set_layout *l;
+
+	if (bindPoint != VK_PIPELINE_BIND_POINT_COMPUTE) {
+		icd_cmd_unsupported(icd_cmd_buffer_to_handle(cb), cmd);
+		return NULL;
+	}
+	l = pl && set < ICD_MAX_SETS ? pl->sets[set] : NULL;
+	if (!l || !l->push) {
+		icd_log("%s: set %u of the pipeline layout is not a push "
+		        "descriptor set layout", cmd, set);
+		icd_cmd_set_error(cb, VK_ERROR_UNKNOWN);
+		return NULL;
+	}
+	if (cb->compute.push_layout != l || cb->compute.push_hash != l->hash ||
+	    cb->compute.push_set != set) {
+		icd_set_memory_init(l, cb->compute.push_mem, 0);
+		cb->compute.push_layout = l;
+		cb->compute.push_hash = l->hash;
+		cb->compute.push_set = set;
+	}
+	return l;
+}
+
+/* The shadow, as updated, becomes set `set` of the next dispatches. */
+static void
+push_commit(struct icd_cmd_buffer *cb, const struct icd_set_layout *l,
+            uint32_t set)
+{
+	cb->compute.set_va[set] = l->size ?
+		emit_data(cb, cb->compute.push_mem, l->size) : 0;
+	cb->compute.dirty = true;
+}
+
+void
+icd_CmdPushDescriptorSetKHR(VkCommandBuffer commandBuffer,
+                            VkPipelineBindPoint bindPoint,
+                            VkPipelineLayout layout, uint32_t set,
+                            uint32_t writeCount,
+                            const VkWriteDescriptorSet *pWrites)
+{
+	struct icd_cmd_buffer *cb = icd_cmd_buffer_from_handle(commandBuffer);
+	const struct icd_set_layout *l = push_target(
+		cb, bindPoint, layout, set, "vkCmdPushDescriptorSetKHR");
+
+	if (!l)
+		return;
+	for (uint32_t i = 0; i < writeCount; i++)
+		icd_write_descriptors(l, cb->compute.push_mem, &pWrites[i]);
+	push_commit(cb, l, set);
+}
+
+void
+icd_CmdPushDescriptorSetWithTemplateKHR(
+	VkCommandBuffer commandBuffer,
+	VkDescriptorUpdateTemplate descriptorUpdateTemplate,
+	VkPipelineLayout layout, uint32_t set, const void *pData)
+{
+	struct icd_cmd_buffer *cb = icd_cmd_buffer_from_handle(commandBuffer);
+	const struct icd_set_layout *l = push_target(
+		cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set,
+		"vkCmdPushDescriptorSetWithTemplateKHR");
+	uint32_t tset;
+
+	if (!l)
+		return;
+	if (icd_update_template_push_layout(descriptorUpdateTemplate,
+	                                    &tset) == NULL) {
+		icd_log("vkCmdPushDescriptorSetWithTemplateKHR: not a "
+		        "PUSH_DESCRIPTORS template");
+		icd_cmd_set_error(cb, VK_ERROR_UNKNOWN);
+		return;
+	}
+	icd_apply_update_template(descriptorUpdateTemplate, l,
+	                          cb->compute.push_mem, pData);
+	push_commit(cb, l, set);
 }
 
 /* The bound compute pipeline, or NULL (logged, recording error) if none:

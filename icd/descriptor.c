@@ -58,15 +58,29 @@ static const char *
 layout_unsupported(const VkDescriptorSetLayoutCreateInfo *ci,
                    uint32_t *total)
 {
+	const bool push = ci->flags &
+	                  VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+
 	*total = 0;
-	if (ci->flags)
-		return "layout flags (push descriptors, update-after-bind)";
+	if (ci->flags &
+	    ~(VkDescriptorSetLayoutCreateFlags)
+	    VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR)
+		return "layout flags other than PUSH_DESCRIPTOR "
+		       "(update-after-bind)";
 	for (uint32_t i = 0; i < ci->bindingCount; i++) {
 		const VkDescriptorSetLayoutBinding *b = &ci->pBindings[i];
 
 		if (icd_descriptor_type_to_swgpu(b->descriptorType) ==
 		    SWGPU_DESCRIPTOR_NONE)
 			return "a descriptor type outside core Vulkan 1.3";
+		if (push && (b->descriptorType ==
+		             VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+		             b->descriptorType ==
+		             VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
+		             b->descriptorType ==
+		             VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK))
+			return "a dynamic buffer or inline uniform block in a "
+			       "push descriptor layout";
 		if (b->descriptorType ==
 		    VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
 			/* descriptorCount is the block's size in bytes. */
@@ -82,6 +96,8 @@ layout_unsupported(const VkDescriptorSetLayoutCreateInfo *ci,
 	}
 	if (*total > ICD_MAX_PER_SET_DESCRIPTORS)
 		return "more descriptors than maxPerSetDescriptors";
+	if (push && *total > ICD_MAX_PUSH_DESCRIPTORS)
+		return "more descriptors than maxPushDescriptors";
 	return NULL;
 }
 
@@ -139,6 +155,8 @@ icd_CreateDescriptorSetLayout(VkDevice device,
 	l->device = dev;
 	l->refcount = 1;
 	l->flags = ci->flags;
+	l->push = (ci->flags &
+	           VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR) != 0;
 	l->binding_count = nbind;
 	l->bindings = (struct icd_set_binding *)(l + 1);
 	imm = (struct swgpu_sampler_state *)(l->bindings + nbind);
@@ -365,6 +383,40 @@ pool_place(struct icd_descriptor_pool *pool, uint32_t size, uint32_t *offset,
 	return VK_ERROR_OUT_OF_POOL_MEMORY;
 }
 
+void
+icd_set_memory_init(const struct icd_set_layout *l, uint8_t *map, uint64_t va)
+{
+	/* Unwritten descriptors are null descriptors (VA 0), which
+	 * the engine treats as out of bounds, never as memory. */
+	memset(map, 0, l->size);
+	/* An inline uniform block is a uniform buffer in the set;
+	 * immutable samplers are there from the start (a combined
+	 * image sampler takes its state when its image is
+	 * written). */
+	for (uint32_t b = 0; b < l->binding_count; b++) {
+		const struct icd_set_binding *sb = &l->bindings[b];
+
+		if (sb->immutable &&
+		    sb->type == VK_DESCRIPTOR_TYPE_SAMPLER)
+			for (uint32_t k = 0; k < sb->count; k++) {
+				struct swgpu_descriptor_sampler d = {
+					.type = SWGPU_DESCRIPTOR_SAMPLER,
+					.state = sb->immutable[k],
+				};
+
+				memcpy(map + sb->offset +
+				       k * SWGPU_DESCRIPTOR_SIZE, &d,
+				       sizeof(d));
+			}
+		if (sb->inline_bytes)
+			swgpu_write_buffer_descriptor(
+				map + sb->offset,
+				SWGPU_DESCRIPTOR_UNIFORM_BUFFER,
+				va + sb->inline_offset,
+				sb->inline_bytes);
+	}
+}
+
 static VkResult
 set_alloc(struct icd_descriptor_pool *pool, struct icd_set_layout *layout,
           struct icd_descriptor_set **out)
@@ -397,35 +449,7 @@ set_alloc(struct icd_descriptor_pool *pool, struct icd_set_layout *layout,
 	if (set->size) {
 		set->map = pool->map + offset;
 		set->va = pool->va + offset;
-		/* Unwritten descriptors are null descriptors (VA 0), which
-		 * the engine treats as out of bounds, never as memory. */
-		memset(set->map, 0, set->size);
-		/* An inline uniform block is a uniform buffer in the set;
-		 * immutable samplers are there from the start (a combined
-		 * image sampler takes its state when its image is
-		 * written). */
-		for (uint32_t b = 0; b < layout->binding_count; b++) {
-			const struct icd_set_binding *sb = &layout->bindings[b];
-
-			if (sb->immutable &&
-			    sb->type == VK_DESCRIPTOR_TYPE_SAMPLER)
-				for (uint32_t k = 0; k < sb->count; k++) {
-					struct swgpu_descriptor_sampler d = {
-						.type = SWGPU_DESCRIPTOR_SAMPLER,
-						.state = sb->immutable[k],
-					};
-
-					memcpy(set->map + sb->offset +
-					       k * SWGPU_DESCRIPTOR_SIZE, &d,
-					       sizeof(d));
-				}
-			if (sb->inline_bytes)
-				swgpu_write_buffer_descriptor(
-					set->map + sb->offset,
-					SWGPU_DESCRIPTOR_UNIFORM_BUFFER,
-					set->va + sb->inline_offset,
-					sb->inline_bytes);
-		}
+		icd_set_memory_init(layout, set->map, set->va);
 	}
 	set->pool_prev = prev;
 	set->pool_next = prev ? prev->pool_next : pool->sets;

@@ -19,6 +19,10 @@
 /* A descriptor update template: the entries, copied. */
 struct icd_update_template {
 	struct icd_object base;
+	/* PUSH_DESCRIPTORS templates: the set layout they write (from the
+	 * pipeline layout, referenced) and its set number. */
+	struct icd_set_layout *push_layout;
+	uint32_t push_set;
 	uint32_t entry_count;
 	VkDescriptorUpdateTemplateEntry entries[];
 };
@@ -160,38 +164,36 @@ write_one(uint8_t *dst, VkDescriptorType type, const void *info,
 /* Bytes into an inline uniform block: offset and count are in bytes
  * (dstArrayElement, descriptorCount). */
 static void
-write_inline(struct icd_descriptor_set *set, uint32_t binding,
+write_inline(const struct icd_set_layout *l, uint8_t *map, uint32_t binding,
              uint32_t offset, const void *data, uint32_t size)
 {
 	const struct icd_set_binding *sb;
 
-	if (binding >= set->layout->binding_count)
+	if (binding >= l->binding_count)
 		return;
-	sb = &set->layout->bindings[binding];
+	sb = &l->bindings[binding];
 	if (!sb->inline_bytes || offset > sb->inline_bytes ||
 	    size > sb->inline_bytes - offset)
 		return;
-	memcpy(set->map + sb->inline_offset + offset, data, size);
+	memcpy(map + sb->inline_offset + offset, data, size);
 }
 
-static void
-write_set(const VkWriteDescriptorSet *w)
+void
+icd_write_descriptors(const struct icd_set_layout *l, uint8_t *map,
+                      const VkWriteDescriptorSet *w)
 {
-	struct icd_descriptor_set *set =
-		icd_descriptor_set_from_handle(w->dstSet);
-
 	if (w->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
 		const VkWriteDescriptorSetInlineUniformBlock *ib =
 			icd_find_struct(w->pNext,
 				VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK);
 
 		if (ib)
-			write_inline(set, w->dstBinding, w->dstArrayElement,
+			write_inline(l, map, w->dstBinding, w->dstArrayElement,
 			             ib->pData, ib->dataSize);
 		return;
 	}
 	struct desc_cursor c = {
-		.layout = set->layout, .base = set->map,
+		.layout = l, .base = map,
 		.binding = w->dstBinding, .element = w->dstArrayElement,
 	};
 
@@ -212,7 +214,7 @@ write_set(const VkWriteDescriptorSet *w)
 		         w->pTexelBufferView)
 			info = &w->pTexelBufferView[i];
 		write_one(dst, w->descriptorType, info, sb,
-		          element_of(set->map, sb, dst));
+		          element_of(map, sb, dst));
 	}
 }
 
@@ -235,7 +237,8 @@ copy_set(const VkCopyDescriptorSet *cp)
 		if (cp->srcArrayElement <= sb->inline_bytes &&
 		    cp->descriptorCount <= sb->inline_bytes -
 		                           cp->srcArrayElement)
-			write_inline(dst, cp->dstBinding, cp->dstArrayElement,
+			write_inline(dst->layout, dst->map, cp->dstBinding,
+			             cp->dstArrayElement,
 			             src->map + sb->inline_offset +
 			             cp->srcArrayElement, cp->descriptorCount);
 		return;
@@ -269,8 +272,12 @@ icd_UpdateDescriptorSets(VkDevice device, uint32_t writeCount,
                          const VkCopyDescriptorSet *pCopies)
 {
 	/* The spec: writes first, in order, then copies. */
-	for (uint32_t i = 0; i < writeCount; i++)
-		write_set(&pWrites[i]);
+	for (uint32_t i = 0; i < writeCount; i++) {
+		struct icd_descriptor_set *set =
+			icd_descriptor_set_from_handle(pWrites[i].dstSet);
+
+		icd_write_descriptors(set->layout, set->map, &pWrites[i]);
+	}
 	for (uint32_t i = 0; i < copyCount; i++)
 		copy_set(&pCopies[i]);
 }
@@ -287,16 +294,32 @@ icd_CreateDescriptorUpdateTemplate(
 {
 	struct icd_device *dev = icd_device_from_handle(device);
 	struct icd_update_template *t;
+	struct icd_set_layout *push = NULL;
 
-	if (ci->templateType != VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET)
-		return icd_error(VK_ERROR_UNKNOWN, "push-descriptor template "
-		                 "(VK_KHR_push_descriptor is not offered)");
+	if (ci->templateType ==
+	    VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR) {
+		const struct icd_pipeline_layout *pl =
+			icd_pipeline_layout_from_handle(ci->pipelineLayout);
+
+		if (ci->pipelineBindPoint != VK_PIPELINE_BIND_POINT_COMPUTE ||
+		    !pl || ci->set >= ICD_MAX_SETS || !pl->sets[ci->set] ||
+		    !pl->sets[ci->set]->push)
+			return icd_error(VK_ERROR_UNKNOWN, "push-descriptor "
+			                 "template: needs the COMPUTE bind "
+			                 "point and a push descriptor set "
+			                 "layout at `set` of pipelineLayout");
+		push = pl->sets[ci->set];
+	}
 	t = icd_alloc(pAllocator, &dev->alloc, sizeof(*t) +
 	              ci->descriptorUpdateEntryCount * sizeof(t->entries[0]),
 	              8, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
 	if (!t)
 		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "update template");
 	icd_object_init(&t->base, VK_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE);
+	t->push_layout = push;
+	t->push_set = ci->set;
+	if (push)
+		icd_set_layout_ref(push);
 	t->entry_count = ci->descriptorUpdateEntryCount;
 	if (t->entry_count)
 		memcpy(t->entries, ci->pDescriptorUpdateEntries,
@@ -313,18 +336,18 @@ icd_DestroyDescriptorUpdateTemplate(VkDevice device,
 	struct icd_device *dev = icd_device_from_handle(device);
 	struct icd_update_template *t = icd_update_template_from_handle(tmpl);
 
-	if (t)
-		icd_free(pAllocator, &dev->alloc, t);
+	if (!t)
+		return;
+	if (t->push_layout)
+		icd_set_layout_unref(t->push_layout);
+	icd_free(pAllocator, &dev->alloc, t);
 }
 
 void
-icd_UpdateDescriptorSetWithTemplate(VkDevice device,
-                                    VkDescriptorSet descriptorSet,
-                                    VkDescriptorUpdateTemplate tmpl,
-                                    const void *pData)
+icd_apply_update_template(VkDescriptorUpdateTemplate tmpl,
+                          const struct icd_set_layout *l, uint8_t *map,
+                          const void *pData)
 {
-	struct icd_descriptor_set *set =
-		icd_descriptor_set_from_handle(descriptorSet);
 	struct icd_update_template *t = icd_update_template_from_handle(tmpl);
 
 	for (uint32_t e = 0; e < t->entry_count; e++) {
@@ -332,13 +355,14 @@ icd_UpdateDescriptorSetWithTemplate(VkDevice device,
 
 		if (en->descriptorType ==
 		    VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
-			write_inline(set, en->dstBinding, en->dstArrayElement,
+			write_inline(l, map, en->dstBinding,
+			             en->dstArrayElement,
 			             (const uint8_t *)pData + en->offset,
 			             en->descriptorCount);
 			continue;
 		}
 		struct desc_cursor c = {
-			.layout = set->layout, .base = set->map,
+			.layout = l, .base = map,
 			.binding = en->dstBinding,
 			.element = en->dstArrayElement,
 		};
@@ -352,7 +376,30 @@ icd_UpdateDescriptorSetWithTemplate(VkDevice device,
 			if (!dst)
 				break;
 			write_one(dst, en->descriptorType, info, sb,
-			          element_of(set->map, sb, dst));
+			          element_of(map, sb, dst));
 		}
 	}
+}
+
+const struct icd_set_layout *
+icd_update_template_push_layout(VkDescriptorUpdateTemplate tmpl,
+                                uint32_t *set)
+{
+	const struct icd_update_template *t =
+		icd_update_template_from_handle(tmpl);
+
+	*set = t->push_set;
+	return t->push_layout;
+}
+
+void
+icd_UpdateDescriptorSetWithTemplate(VkDevice device,
+                                    VkDescriptorSet descriptorSet,
+                                    VkDescriptorUpdateTemplate tmpl,
+                                    const void *pData)
+{
+	struct icd_descriptor_set *set =
+		icd_descriptor_set_from_handle(descriptorSet);
+
+	icd_apply_update_template(tmpl, set->layout, set->map, pData);
 }

@@ -15,6 +15,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "icd.h"
+#include "pipeline.h"
 #include "format.h"
 
 #ifndef ICD_VERSION_MAJOR
@@ -677,6 +678,10 @@ icd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
 	/* Structs of extensions we do not offer are left untouched. */
 	icd_properties_write_chain(pProperties->pNext, &pdev->properties_1x,
 	                           NULL);
+	for (VkBaseOutStructure *o = pProperties->pNext; o; o = o->pNext)
+		if (o->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR)
+			((VkPhysicalDevicePushDescriptorPropertiesKHR *)(void *)o)
+				->maxPushDescriptors = ICD_MAX_PUSH_DESCRIPTORS;
 }
 
 VKAPI_ATTR void VKAPI_CALL

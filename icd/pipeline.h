@@ -126,11 +126,35 @@ struct icd_set_layout {
 	uint32_t dynamic_count; /* dynamic buffers in the set */
 	uint32_t descriptor_count;
 	uint64_t hash;          /* of the layout's shape (cache keys) */
+	bool push;              /* PUSH_DESCRIPTOR_BIT_KHR: no sets */
 	struct icd_set_binding *bindings; /* [binding_count] */
 };
 
 void icd_set_layout_ref(struct icd_set_layout *l);
 void icd_set_layout_unref(struct icd_set_layout *l);
+
+/* Push descriptor sets (VK_KHR_push_descriptor): descriptors a command
+ * buffer keeps on the host and copies into its command memory at each
+ * push (cmd_compute.c). */
+#define ICD_MAX_PUSH_DESCRIPTORS 32u
+
+/* Fresh descriptor memory of layout l at map (GPU address va): null
+ * descriptors, immutable samplers, inline uniform blocks pointing at
+ * their bytes (descriptor.c). */
+void icd_set_memory_init(const struct icd_set_layout *l, uint8_t *map,
+                         uint64_t va);
+/* One VkWriteDescriptorSet into the memory map of a set of layout l
+ * (descriptor_update.c; dstSet is not used). */
+void icd_write_descriptors(const struct icd_set_layout *l, uint8_t *map,
+                           const VkWriteDescriptorSet *w);
+/* The entries of an update template, from pData, into map of layout l. */
+void icd_apply_update_template(VkDescriptorUpdateTemplate tmpl,
+                               const struct icd_set_layout *l, uint8_t *map,
+                               const void *pData);
+/* A PUSH_DESCRIPTORS template's set layout and set number (NULL for a
+ * DESCRIPTOR_SET template). */
+const struct icd_set_layout *icd_update_template_push_layout(
+	VkDescriptorUpdateTemplate tmpl, uint32_t *set);
 
 /* ------------------------------------------------------------------ */
 /* Descriptor pools and sets                                           */
