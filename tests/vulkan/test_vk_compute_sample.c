@@ -33,8 +33,8 @@
  *  - unnormalized (smp_wrap): unnormalizedCoordinates, lod 0, NEAREST
  *    and LINEAR, clamp to edge (and to border);
  *  - array_3d_cube (smp_kinds): seamless LINEAR cube filtering at an
- *    edge and a corner (check_cube_seams); sampler2DArray over 3 layers (layer =
- *    RNE(z) clamped), sampler3D RGBA16F LINEAR (interpolation in z),
+ *    edge and a corner (check_cube_seams); sampler2DArray over 3 layers
+ *    (layer = RNE(z) clamped), sampler3D RGBA16F LINEAR (interpolation in z),
  *    samplerCube with 6 distinctly coloured faces (axis directions) and
  *    per-texel alpha (face orientation), and their textureSize;
  *  - uint (smp_uint): usampler2D on R32_UINT, NEAREST, textureLod with
@@ -60,6 +60,35 @@
 #include "smp_mips.spv.h"
 #include "smp_uint.spv.h"
 #include "smp_wrap.spv.h"
+
+/* The frame of most sub-tests: image t of td, filled from seed and
+ * ready; the io buffers; pipeline p of spv (pipe_2d); and *v, a 2D view
+ * of all its levels of layer 0 described by *rv (VK_NULL_HANDLE after a
+ * failed check). */
+static void
+setup_2d(struct vkh *h, struct vkh_device *d, const struct timg_desc *td,
+         uint32_t seed, const uint32_t *spv, size_t spv_size, struct timg *t,
+         struct io *io, struct vkh_pipe *p, struct rview *rv, VkImageView *v)
+{
+	*v = VK_NULL_HANDLE;
+	VKH_CHECK_VK(h, image_make(h, d, td, seed, t));
+	VKH_CHECK_VK(h, image_ready(h, d, t));
+	VKH_CHECK_VK(h, io_create(h, d, io));
+	VKH_CHECK_VK(h, pipe_2d(d, spv, spv_size, io, p));
+	*rv = (struct rview){ t, RV_2D, 0, td->mips, 0, 1 };
+	*v = make_view(d, rv, VK_IMAGE_VIEW_TYPE_2D);
+	VKH_CHECK(h, *v != VK_NULL_HANDLE);
+}
+
+static void
+teardown_2d(struct vkh_device *d, VkImageView v, struct timg *t,
+            struct io *io, struct vkh_pipe *p)
+{
+	vkDestroyImageView(d->device, v, NULL);
+	vkh_pipe_destroy(d, p);
+	io_destroy(d, io);
+	timg_destroy(d, t);
+}
 
 static void
 test_format_features(struct vkh *h, struct vkh_device *unused)
@@ -257,21 +286,16 @@ test_mips(struct vkh *h, struct vkh_device *d)
 	struct timg t;
 	struct io io;
 	struct vkh_pipe p;
+	struct rview rv;
+	VkImageView v;
 
-	VKH_CHECK_VK(h, image_make(h, d, &td, 11, &t));
-	VKH_CHECK_VK(h, image_ready(h, d, &t));
-	VKH_CHECK_VK(h, io_create(h, d, &io));
-	VKH_CHECK_VK(h, pipe_2d(d, smp_mips_spv, sizeof(smp_mips_spv), &io,
-	                        &p));
-	struct rview rv = { &t, RV_2D, 0, 3, 0, 1 };
-	VkImageView v = make_view(d, &rv, VK_IMAGE_VIEW_TYPE_2D);
-	VKH_CHECK(h, v != VK_NULL_HANDLE);
+	setup_2d(h, d, &td, 11, smp_mips_spv, sizeof(smp_mips_spv), &t, &io, &p,
+	         &rv, &v);
+	if (!v)
+		return;
 	check_view_2d(h, d, &p, &io, &rv, v, smp, N(smp), all_lods,
 	              N(all_lods), "8x8 RGBA8, 3 levels");
-	vkDestroyImageView(d->device, v, NULL);
-	vkh_pipe_destroy(d, &p);
-	io_destroy(d, &io);
-	timg_destroy(d, &t);
+	teardown_2d(d, v, &t, &io, &p);
 }
 
 /* Coordinates (texel units of a 4x4 image) outside and inside [0, 4). */
@@ -355,20 +379,16 @@ wrap_body(struct vkh *h, struct vkh_device *d, bool mirror_clamp)
 	smp[10].am[1] = VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
 	smp[11].am[1] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
 	smp[11].border = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
-	VKH_CHECK_VK(h, image_make(h, d, &td, 21, &t));
-	VKH_CHECK_VK(h, image_ready(h, d, &t));
-	VKH_CHECK_VK(h, io_create(h, d, &io));
-	VKH_CHECK_VK(h, pipe_2d(d, smp_wrap_spv, sizeof(smp_wrap_spv), &io,
-	                        &p));
-	struct rview rv = { &t, RV_2D, 0, 1, 0, 1 };
-	VkImageView v = make_view(d, &rv, VK_IMAGE_VIEW_TYPE_2D);
-	VKH_CHECK(h, v != VK_NULL_HANDLE);
+	struct rview rv;
+	VkImageView v;
+
+	setup_2d(h, d, &td, 21, smp_wrap_spv, sizeof(smp_wrap_spv), &t, &io, &p,
+	         &rv, &v);
+	if (!v)
+		return;
 	run_wrap_samplers(h, d, &p, &io, &rv, v, smp, nsmp,
 	                  wrap_queries(&io, 0.25), "4x4 RGBA8");
-	vkDestroyImageView(d->device, v, NULL);
-	vkh_pipe_destroy(d, &p);
-	io_destroy(d, &io);
-	timg_destroy(d, &t);
+	teardown_2d(d, v, &t, &io, &p);
 }
 
 /* MIRROR_CLAMP_TO_EDGE needs samplerMirrorClampToEdge enabled: a device
@@ -511,23 +531,19 @@ test_unnormalized(struct vkh *h, struct vkh_device *d)
 		smp[i].max_lod = 0.0f;
 	}
 	smp[2].border = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
-	VKH_CHECK_VK(h, image_make(h, d, &td, 41, &t));
-	VKH_CHECK_VK(h, image_ready(h, d, &t));
-	VKH_CHECK_VK(h, io_create(h, d, &io));
-	VKH_CHECK_VK(h, pipe_2d(d, smp_wrap_spv, sizeof(smp_wrap_spv), &io,
-	                        &p));
-	struct rview rv = { &t, RV_2D, 0, 1, 0, 1 };
-	VkImageView v = make_view(d, &rv, VK_IMAGE_VIEW_TYPE_2D);
-	VKH_CHECK(h, v != VK_NULL_HANDLE);
+	struct rview rv;
+	VkImageView v;
+
+	setup_2d(h, d, &td, 41, smp_wrap_spv, sizeof(smp_wrap_spv), &t, &io, &p,
+	         &rv, &v);
+	if (!v)
+		return;
 	for (size_t j = 0; j < N(vs); j++)
 		for (size_t i = 0; i < N(us); i++)
 			set_q(io.q[n++], us[i], vs[j], 0, 0);
 	run_wrap_samplers(h, d, &p, &io, &rv, v, smp, N(smp), n,
 	                  "4x4 RGBA8, texel coordinates");
-	vkDestroyImageView(d->device, v, NULL);
-	vkh_pipe_destroy(d, &p);
-	io_destroy(d, &io);
-	timg_destroy(d, &t);
+	teardown_2d(d, v, &t, &io, &p);
 }
 
 /* Cube faces +X, -X, +Y, -Y, +Z, -Z: solid RGB per face, alpha per texel
@@ -756,15 +772,13 @@ test_uint(struct vkh *h, struct vkh_device *d)
 	struct timg t;
 	struct io io;
 	struct vkh_pipe p;
+	struct rview rv;
+	VkImageView v;
 
-	VKH_CHECK_VK(h, image_make(h, d, &td, 61, &t));
-	VKH_CHECK_VK(h, image_ready(h, d, &t));
-	VKH_CHECK_VK(h, io_create(h, d, &io));
-	VKH_CHECK_VK(h, pipe_2d(d, smp_uint_spv, sizeof(smp_uint_spv), &io,
-	                        &p));
-	struct rview rv = { &t, RV_2D, 0, 1, 0, 1 };
-	VkImageView v = make_view(d, &rv, VK_IMAGE_VIEW_TYPE_2D);
-	VKH_CHECK(h, v != VK_NULL_HANDLE);
+	setup_2d(h, d, &td, 61, smp_uint_spv, sizeof(smp_uint_spv), &t, &io, &p,
+	         &rv, &v);
+	if (!v)
+		return;
 	for (size_t si = 0; si < N(smp); si++) {
 		char what[96];
 		struct tally k = { what, 0, 0 };
@@ -809,10 +823,7 @@ test_uint(struct vkh *h, struct vkh_device *d)
 		vkDestroySampler(d->device, s, NULL);
 		TALLY_DONE(h, &k);
 	}
-	vkDestroyImageView(d->device, v, NULL);
-	vkh_pipe_destroy(d, &p);
-	io_destroy(d, &io);
-	timg_destroy(d, &t);
+	teardown_2d(d, v, &t, &io, &p);
 }
 
 static void
@@ -839,13 +850,13 @@ test_depth(struct vkh *h, struct vkh_device *d)
 		       "GRAPHICS)\n");
 		vkh_expect_message("07739");
 	}
-	VKH_CHECK_VK(h, image_make(h, d, &td, 71, &t));
-	VKH_CHECK_VK(h, image_ready(h, d, &t));
-	VKH_CHECK_VK(h, io_create(h, d, &io));
-	VKH_CHECK_VK(h, pipe_2d(d, smp_wrap_spv, sizeof(smp_wrap_spv), &io,
-	                        &p));
-	struct rview rv = { &t, RV_2D, 0, 1, 0, 1 };
-	VkImageView v = make_view(d, &rv, VK_IMAGE_VIEW_TYPE_2D);
+	struct rview rv;
+	VkImageView v;
+
+	setup_2d(h, d, &td, 71, smp_wrap_spv, sizeof(smp_wrap_spv), &t, &io, &p,
+	         &rv, &v);
+	if (!v)
+		return;
 	VkSampler s = make_sampler(d, &smp);
 	struct tally k = { "D32_SFLOAT, NEAREST, .r", 0, 0 };
 	uint32_t n = 0;
@@ -866,10 +877,7 @@ test_depth(struct vkh *h, struct vkh_device *d)
 		             TOL_DEPTH, 0x1);
 	TALLY_DONE(h, &k);
 	vkDestroySampler(d->device, s, NULL);
-	vkDestroyImageView(d->device, v, NULL);
-	vkh_pipe_destroy(d, &p);
-	io_destroy(d, &io);
-	timg_destroy(d, &t);
+	teardown_2d(d, v, &t, &io, &p);
 }
 
 static void
