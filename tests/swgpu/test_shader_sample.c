@@ -175,6 +175,20 @@ test_sample(void **state)
 	assert_int_equal(q[4], 3);
 	assert_int_equal(q[5], 3);
 
+	/* Coordinates and LODs far out, infinite or NaN: texels of the
+	 * image all the same (no fault; UBSan checks the float-to-int
+	 * conversions). */
+	struct push far = {
+		.uv = { { 3e38f, -3e38f }, { INFINITY, -INFINITY },
+		        { NAN, 0.5f }, { 1e9f, 2.5e9f } },
+		.lod = { 1e30f, -INFINITY, NAN, 2.5f },
+		.ti = 1, .si = 1,
+	};
+	api_ok(st_dispatch_desc(&e, s, &far, sizeof(far), 1, 1, 1));
+	for (uint32_t i = 0; i < 32; i++)
+		if (!isfinite(out[i]) || out[i] < 0.0f || out[i] > 3002.0f)
+			fail_msg("far sample %u = %f", i, out[i]);
+
 	/* The null texture reads 0. */
 	pc.ti = 0;
 	memset(out, 0xff, 4096);

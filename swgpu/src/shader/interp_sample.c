@@ -239,8 +239,14 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 	const float sz[3] = { (float)lv.w, (float)lv.h, (float)lv.d };
 	for (uint32_t a = 0; a < 3; a++) {
 		u[a] = a < s->dims ? (s->unnorm ? c[a] : c[a] * sz[a]) : 0.0f;
+		/* Texel indices must fit an int32 (wrapping makes any
+		 * coordinate this far out land somewhere valid). */
 		if (!isfinite(u[a]))
 			u[a] = 0.0f;
+		else if (u[a] > 1e9f)
+			u[a] = 1e9f;
+		else if (u[a] < -1e9f)
+			u[a] = -1e9f;
 	}
 	if (!linear || !s->fl) {
 		lane_t v[4];
