@@ -391,7 +391,7 @@ blit_image(struct icd_cmd_buffer *cb, struct icd_image *src,
 		aspects &= ~bit;
 		if (!sp || !dp)
 			return;
-		if (!swgpu_format_blittable(sp->swgpu_format) ||
+		if (!swgpu_format_blit_source(sp->swgpu_format) ||
 		    !swgpu_format_blittable(dp->swgpu_format)) {
 			cmd_fail(cb, cmd, "format is not blittable");
 			return;

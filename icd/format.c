@@ -121,8 +121,7 @@ icd_format_get(VkFormat format, struct icd_format *f)
 		.block_size = d->block_size,
 		.block_w = d->block_w,
 		.block_h = d->block_h,
-		.swgpu_format = d->compression == ICD_COMPRESSION_NONE ?
-		                d->swgpu_format : 0,
+		.swgpu_format = d->swgpu_format,
 	};
 	return true;
 }
@@ -285,6 +284,26 @@ icd_format_view_compatible(VkFormat image_format, VkImageCreateFlags flags,
 	return (flags & VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT) != 0;
 }
 
+/* A compressed format the engine decodes (the BC family, format_bc.c)
+ * is a BLIT source, LINEAR included, and a sampled image; it is never a
+ * BLIT destination or a storage image (nothing encodes blocks). */
+static VkFormatFeatureFlags2
+icd_format_compressed_features(const struct icd_format *f)
+{
+	const uint32_t sw = f->planes[0].swgpu_format;
+	VkFormatFeatureFlags2 feat = 0;
+
+	if (!swgpu_format_blit_source(sw))
+		return 0;
+	feat |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT |
+	        VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+	if (swgpu_shader_descriptor_type_supported(
+		    SWGPU_DESCRIPTOR_SAMPLED_IMAGE) &&
+	    swgpu_format_shader_sampled(sw))
+		feat |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT;
+	return feat;
+}
+
 VkFormatFeatureFlags2
 icd_format_features(VkFormat format, VkImageTiling tiling)
 {
@@ -307,7 +326,7 @@ icd_format_features(VkFormat format, VkImageTiling tiling)
 	if (tiling == VK_IMAGE_TILING_LINEAR && f.plane_count > 1)
 		return 0;
 	if (f.desc->compression != ICD_COMPRESSION_NONE)
-		return feat;
+		return feat | icd_format_compressed_features(&f);
 	/* vkCmdClearColorImage/ClearDepthStencilImage need TRANSFER_DST
 	 * only, and they encode the clear value like a blit writes texels:
 	 * a format the engine cannot encode is not offered at all rather

@@ -71,12 +71,14 @@ extern const uint32_t icd_format_table_count;
 def swgpu_name(suffix, swgpu):
     """The engine format of a VkFormat suffix: the same name, or the name
     of the format with the same bit layout (swgpu_format.h: A8B8G8R8_*_PACK32
-    is R8G8B8A8_* on a little-endian machine; X8_D24 drops _PACK32)."""
+    is R8G8B8A8_* on a little-endian machine; X8_D24 drops _PACK32; the
+    compressed formats drop _BLOCK)."""
     m = re.match(r"A8B8G8R8_(\w+)_PACK32$", suffix)
     if m:
         suffix = "R8G8B8A8_" + m.group(1)
     if suffix == "X8_D24_UNORM_PACK32":
         suffix = "X8_D24_UNORM"
+    suffix = re.sub(r"_BLOCK$", "", suffix)   # BC1_RGB_UNORM_BLOCK
     return "SWGPU_FORMAT_" + suffix if suffix in swgpu else "0"
 
 

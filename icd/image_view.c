@@ -25,6 +25,7 @@
  * the view's format lacks the feature its usage needs,
  * VK_ERROR_FEATURE_NOT_PRESENT for what the device does not offer.
  */
+#include <swgpu/swgpu_format.h>
 #include <swgpu/swgpu_packet.h>
 
 #include "format.h"
@@ -283,10 +284,13 @@ icd_CreateImageView(VkDevice device, const VkImageViewCreateInfo *pCreateInfo,
 	icd_object_init(&v->base, VK_OBJECT_TYPE_IMAGE_VIEW);
 	view_descriptor(&v->desc, img, pCreateInfo, &range);
 	v->sampled_levels = range.levelCount;
-	/* A view of a compressed image addresses blocks, whose mip
-	 * chain is not the engine's rule: its base level only (such
-	 * views are storage views; compressed formats are not sampled). */
-	if (img->planes[0].block_w > 1)
+	/* An uncompressed view of a compressed image addresses blocks,
+	 * whose mip chain is not the engine's rule: its base level only
+	 * (such views are storage views). A compressed view samples its
+	 * levels, counted in blocks like the image's. */
+	const swgpu_format_info *vf = swgpu_format_get_info(v->desc.format);
+	if (img->planes[0].block_w > 1 &&
+	    !(vf && (vf->caps & SWGPU_FORMAT_CAP_COMPRESSED)))
 		v->sampled_levels = 1;
 	v->swizzle = (uint32_t)pCreateInfo->components.r |
 	             (uint32_t)pCreateInfo->components.g << 3 |

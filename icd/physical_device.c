@@ -507,6 +507,22 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 	f->v12.shaderSampledImageArrayNonUniformIndexing =
 		swgpu_shader_capability_supported(
 			SpvCapabilitySampledImageArrayNonUniformIndexing);
+	/* BC: every BC format sampled, LINEAR-filtered and a blit source
+	 * (format_bc.c decodes them), as the feature promises. */
+	f->core.textureCompressionBC = VK_TRUE;
+	for (VkFormat bc = VK_FORMAT_BC1_RGB_UNORM_BLOCK;
+	     bc <= VK_FORMAT_BC7_SRGB_BLOCK; bc++) {
+		const VkFormatFeatureFlags2 need =
+			VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT |
+			VK_FORMAT_FEATURE_2_BLIT_SRC_BIT |
+			VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
+			VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT |
+			VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
+
+		if ((icd_format_features(bc, VK_IMAGE_TILING_OPTIMAL) &
+		     need) != need)
+			f->core.textureCompressionBC = VK_FALSE;
+	}
 	/* Cube array views: sampled (face + 6 x layer) and storage. */
 	f->core.imageCubeArray = swgpu_shader_capability_supported(
 		SpvCapabilitySampledCubeArray);

@@ -52,6 +52,16 @@ typedef void (*format_encode_fn)(const swgpu_format_info *fi,
 format_decode_fn format_decoder(const swgpu_format_info *fi);
 format_encode_fn format_encoder(const swgpu_format_info *fi);
 
+/* The enum swgpu_format of a swgpu_format_get_info() result. */
+uint32_t format_id(const swgpu_format_info *fi);
+
+/* Texel (x, y) of the compressed block at src (fi->block_bytes bytes;
+ * fi has SWGPU_FORMAT_CAP_COMPRESSED; x, y taken modulo the 4x4 block)
+ * into t, in the float domain (format_bc.c). */
+void format_decode_compressed(const swgpu_format_info *fi,
+                              const uint8_t *src, uint32_t x, uint32_t y,
+                              struct texel *t);
+
 /* The CLEAR_BOX value dwords as a texel in fi's domain. */
 void format_clear_value(const swgpu_format_info *fi, const uint32_t v[4],
                         struct texel *t);

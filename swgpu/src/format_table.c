@@ -6,7 +6,7 @@
  * class and where each channel's bits sit in the little-endian block.
  * format.c's one decoder and one encoder read these descriptions.
  */
-#include <swgpu/swgpu_format.h>
+#include "format.h"
 
 #include <stddef.h>
 
@@ -72,6 +72,16 @@
 	E(p##_SINT, bytes, SINT, SINT, 0, __VA_ARGS__), \
 	E(p##_SFLOAT, bytes, SFLOAT, FLOAT, 0, __VA_ARGS__)
 
+/* A block-compressed format: 4x4 texels per block, decoded by
+ * format_bc.c into the float domain; no channel layout. */
+#define BC(fmt, bytes, num) \
+	[SWGPU_FORMAT_##fmt] = { .name = #fmt, .block_bytes = bytes, \
+		.block_width = 4, .block_height = 4, .block_depth = 1, \
+		.numeric = SWGPU_NUMERIC_##num, \
+		.blit_class = SWGPU_BLIT_CLASS_FLOAT, \
+		.caps = SWGPU_FORMAT_CAP_DECODE | SWGPU_FORMAT_CAP_COMPRESSED | \
+		        SWGPU_FORMAT_CAP_FILTER_LINEAR }
+
 static const swgpu_format_info format_table[SWGPU_FORMAT_COUNT] = {
 	E(R4G4_UNORM_PACK8, 1, UNORM, FLOAT, PK, L(4, 4, 0, 4, 0, 0, 0, 0)),
 	G8(R8, 1, L1(8)),
@@ -128,6 +138,15 @@ static const swgpu_format_info format_table[SWGPU_FORMAT_COUNT] = {
 	E(X8_D24_UNORM, 4, UNORM, DEPTH, SWGPU_FORMAT_CAP_DEPTH, L1(24)),
 	E(D32_SFLOAT, 4, SFLOAT, DEPTH, SWGPU_FORMAT_CAP_DEPTH, L1(32)),
 	E(S8_UINT, 1, UINT, STENCIL, SWGPU_FORMAT_CAP_STENCIL, L1(8)),
+
+	BC(BC1_RGB_UNORM, 8, UNORM), BC(BC1_RGB_SRGB, 8, SRGB),
+	BC(BC1_RGBA_UNORM, 8, UNORM), BC(BC1_RGBA_SRGB, 8, SRGB),
+	BC(BC2_UNORM, 16, UNORM), BC(BC2_SRGB, 16, SRGB),
+	BC(BC3_UNORM, 16, UNORM), BC(BC3_SRGB, 16, SRGB),
+	BC(BC4_UNORM, 8, UNORM), BC(BC4_SNORM, 8, SNORM),
+	BC(BC5_UNORM, 16, UNORM), BC(BC5_SNORM, 16, SNORM),
+	BC(BC6H_UFLOAT, 16, UFLOAT), BC(BC6H_SFLOAT, 16, SFLOAT),
+	BC(BC7_UNORM, 16, UNORM), BC(BC7_SRGB, 16, SRGB),
 };
 
 const swgpu_format_info *
@@ -138,12 +157,27 @@ swgpu_format_get_info(uint32_t format)
 	return &format_table[format];
 }
 
+uint32_t
+format_id(const swgpu_format_info *fi)
+{
+	return (uint32_t)(fi - format_table);
+}
+
 bool
 swgpu_format_blittable(uint32_t format)
 {
 	const swgpu_format_info *fi = swgpu_format_get_info(format);
 
 	return fi && (fi->caps & SWGPU_FORMAT_CAP_BLIT);
+}
+
+bool
+swgpu_format_blit_source(uint32_t format)
+{
+	const swgpu_format_info *fi = swgpu_format_get_info(format);
+
+	return fi && (fi->caps & (SWGPU_FORMAT_CAP_BLIT |
+	                          SWGPU_FORMAT_CAP_COMPRESSED));
 }
 
 bool
@@ -168,8 +202,12 @@ swgpu_format_shader_sampled(uint32_t format)
 	const swgpu_format_info *fi = swgpu_format_get_info(format);
 
 	if (!fi || !(fi->caps & SWGPU_FORMAT_CAP_DECODE) ||
-	    fi->block_width != 1 || fi->block_height != 1 ||
-	    fi->block_depth != 1 || fi->blit_class == SWGPU_BLIT_CLASS_NONE)
+	    fi->blit_class == SWGPU_BLIT_CLASS_NONE)
+		return false;
+	if (fi->caps & SWGPU_FORMAT_CAP_COMPRESSED)
+		return true;
+	if (fi->block_width != 1 || fi->block_height != 1 ||
+	    fi->block_depth != 1)
 		return false;
 	for (uint32_t c = 0; c < 4; c++)
 		if (fi->bit_width[c] > 32)

@@ -61,8 +61,8 @@ image_span(const struct ir_image_binding *im)
 		return 0;
 	return lv.off + layers_before * im->slice_pitch +
 	       (slices - 1) * lv.slice_pitch +
-	       (uint64_t)(lv.h - 1) * lv.row_pitch +
-	       (uint64_t)lv.w * im->elem;
+	       (uint64_t)(lv.rows - 1) * lv.row_pitch +
+	       (uint64_t)lv.cols * im->elem;
 }
 
 /* An image or texel buffer descriptor (raw: SWGPU_DESCRIPTOR_SIZE
@@ -76,7 +76,7 @@ bind_image(struct exec_env *env, const struct pkt *p,
 	struct ir_image_binding *im = &d->images[i];
 	uint32_t access = SWGPU_VA_READ | (b->writable ? SWGPU_VA_WRITE : 0);
 	uint32_t type, format;
-	uint64_t va, span;
+	uint64_t va, span = 0;
 
 	memcpy(&type, raw, 4);
 	memcpy(&format, raw + 4, 4);
@@ -151,7 +151,6 @@ bind_image(struct exec_env *env, const struct pkt *p,
 			                   (unsigned long long)dva, t.view_type,
 			                   t.width, t.height, t.depth, t.layers,
 			                   im->levels);
-		span = image_span(im);
 	}
 	im->fmt = swgpu_format_get_info(format);
 	if (type != b->desc_type ||
@@ -166,6 +165,8 @@ bind_image(struct exec_env *env, const struct pkt *p,
 		                   im->elem, b->desc_type,
 		                   b->kind == IR_RES_SAMPLED ? "sampled"
 		                                             : "storage");
+	if (im->view_type != UINT32_MAX)
+		span = image_span(im);  /* block rows need the format */
 	im->domain = im->fmt->blit_class;
 	im->decode = format_decoder(im->fmt);
 	im->encode = format_encoder(im->fmt);

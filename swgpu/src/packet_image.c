@@ -321,6 +321,19 @@ texel_at(const struct surf *s, uint32_t x, uint32_t y, uint32_t z)
 	       (uint64_t)x * s->fi->block_bytes;
 }
 
+/* Texel (x, y, z) of s decoded; a compressed src decodes it from its
+ * 4x4 block (rows of the surface are block rows then). */
+static inline void
+fetch(const struct surf *s, uint32_t x, uint32_t y, uint32_t z,
+      struct texel *t)
+{
+	if (s->fi->caps & SWGPU_FORMAT_CAP_COMPRESSED)
+		format_decode_compressed(s->fi, texel_at(s, x / 4, y / 4, z),
+		                         x, y, t);
+	else
+		s->decode(s->fi, texel_at(s, x, y, z), t);
+}
+
 /* floor() for |f| < 2^62 without the libm call baseline x86-64 makes
  * (blit coordinates stay far below: corners are int32, extents 2^16). */
 static inline double
@@ -386,10 +399,10 @@ sample_row(const struct surf *s, uint32_t x0, uint32_t x1, double au,
 {
 	struct texel t1;
 
-	s->decode(s->fi, texel_at(s, x0, y, z), out);
+	fetch(s, x0, y, z, out);
 	if (au == 0.0)
 		return;
-	s->decode(s->fi, texel_at(s, x1, y, z), &t1);
+	fetch(s, x1, y, z, &t1);
 	lerp_texel(out, out, &t1, au);
 }
 
@@ -452,11 +465,12 @@ map_surf(struct exec_env *env, const struct pkt *p, struct surf *s,
          const char *side)
 {
 	const uint64_t bb = s->fi->block_bytes;
+	const uint32_t bw = s->fi->block_width, bh = s->fi->block_height;
 	struct box b = {
 		.va = s->va, .row_pitch = s->row_pitch,
 		.slice_pitch = s->slice_pitch,
-		.row_bytes = (uint64_t)s->ext[0] * bb,
-		.rows = s->ext[1], .slices = s->ext[2],
+		.row_bytes = (uint64_t)(s->ext[0] + bw - 1) / bw * bb,
+		.rows = (s->ext[1] + bh - 1) / bh, .slices = s->ext[2],
 	};
 	const char *why = NULL;
 
@@ -464,10 +478,11 @@ map_surf(struct exec_env *env, const struct pkt *p, struct surf *s,
 	if (!box_span(&b, &why))
 		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, s->va,
 		                   "%s: %s", side, why);
-	b.va = s->va + lo[2] * s->slice_pitch + lo[1] * s->row_pitch +
-	       lo[0] * bb;
-	b.row_bytes = (hi[0] - lo[0]) * bb;
-	b.rows = hi[1] - lo[1];
+	/* The blocks covering texels [lo, hi) (1x1 blocks: the texels). */
+	const uint64_t bx0 = lo[0] / bw, by0 = lo[1] / bh;
+	b.va = s->va + lo[2] * s->slice_pitch + by0 * s->row_pitch + bx0 * bb;
+	b.row_bytes = ((hi[0] + bw - 1) / bw - bx0) * bb;
+	b.rows = (hi[1] + bh - 1) / bh - by0;
 	b.slices = hi[2] - lo[2];
 	s->host = map_box(env, p, &b, access, side);
 	if (!s->host)
@@ -496,7 +511,7 @@ exec_blit(struct exec_env *env, const uint32_t *pk, uint32_t len,
 		sbox[i] = (int32_t)pk[21 + i];
 		dbox[i] = (int32_t)pk[27 + i];
 	}
-	if (!src.fi || !dst.fi || !(src.fi->caps & SWGPU_FORMAT_CAP_BLIT) ||
+	if (!src.fi || !dst.fi || !swgpu_format_blit_source(src.format) ||
 	    !(dst.fi->caps & SWGPU_FORMAT_CAP_BLIT))
 		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, dst.va,
 		                   "formats %u -> %u not blittable",
@@ -611,14 +626,13 @@ exec_blit(struct exec_env *env, const uint32_t *pk, uint32_t len,
 					dst.encode(dst.fi, &t, dt);
 					continue;
 				}
-				const uint8_t *st = texel_at(
-					&src,
-					clamp_index(floor_fast(u), src.ext[0]),
-					sy, sz);
+				const uint32_t sx = clamp_index(floor_fast(u),
+				                                src.ext[0]);
 				if (same) {
-					memmove(dt, st, bb);
+					memmove(dt, texel_at(&src, sx, sy, sz),
+					        bb);
 				} else {
-					src.decode(src.fi, st, &t);
+					fetch(&src, sx, sy, sz, &t);
 					dst.encode(dst.fi, &t, dt);
 				}
 			}

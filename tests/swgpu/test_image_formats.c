@@ -118,7 +118,7 @@ round_trip(const swgpu_format_info *fi, const uint8_t *blk)
 static void
 test_round_trips(void **state)
 {
-	int formats = 0;
+	int formats = 0, compressed = 0;
 
 	for (uint32_t id = 0; id < SWGPU_FORMAT_COUNT; id++) {
 		const swgpu_format_info *fi = swgpu_format_get_info(id);
@@ -126,7 +126,21 @@ test_round_trips(void **state)
 
 		if (!fi)
 			continue;
+		assert_int_equal(format_id(fi), id);
+		/* Decoded only (test_format_bc, test_format_bptc): a BLIT
+		 * source and sampled, nothing more. */
+		if (fi->caps & SWGPU_FORMAT_CAP_COMPRESSED) {
+			compressed++;
+			assert_false(fi->caps & (SWGPU_FORMAT_CAP_ENCODE |
+			                         SWGPU_FORMAT_CAP_BLIT));
+			assert_true(swgpu_format_blit_source(id));
+			assert_true(swgpu_format_shader_sampled(id));
+			assert_false(swgpu_format_clearable(id));
+			assert_int_equal(fi->block_width * fi->block_height, 16);
+			continue;
+		}
 		formats++;
+		assert_true(swgpu_format_blit_source(id));
 		assert_true(fi->block_bytes >= 1 &&
 		            fi->block_bytes <= FORMAT_MAX_BLOCK_BYTES);
 		assert_true(swgpu_format_blittable(id));
@@ -149,6 +163,7 @@ test_round_trips(void **state)
 		}
 	}
 	assert_int_equal(formats, 124);
+	assert_int_equal(compressed, 16);
 	assert_null(swgpu_format_get_info(0));
 	assert_null(swgpu_format_get_info(10));
 	assert_null(swgpu_format_get_info(SWGPU_FORMAT_COUNT));
@@ -167,7 +182,7 @@ test_fast_codecs(void **state)
 	for (uint32_t id = 0; id < SWGPU_FORMAT_COUNT; id++) {
 		const swgpu_format_info *fi = swgpu_format_get_info(id);
 
-		if (!fi)
+		if (!fi || (fi->caps & SWGPU_FORMAT_CAP_COMPRESSED))
 			continue;
 		format_decode_fn dec = format_decoder(fi);
 		format_encode_fn enc = format_encoder(fi);

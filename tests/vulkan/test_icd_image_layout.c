@@ -85,6 +85,7 @@ static void
 test_formats(struct vkh *h, struct vkh_device *d)
 {
 	uint32_t n_colour = 0, n_blit = 0, n_linear = 0, n_ds = 0, n_comp = 0;
+	uint32_t n_comp_bc = 0;
 	uint32_t n_none = 0;
 
 	for (VkFormat f = VK_FORMAT_R4G4_UNORM_PACK8; f <= FORMAT_LAST; f++) {
@@ -168,8 +169,18 @@ test_formats(struct vkh *h, struct vkh_device *d)
 			continue;
 		}
 		if (is_compressed(f)) {
-			VKH_CHECK(h, p.optimalTilingFeatures == transfer);
+			/* BC is decoded (sampled, blit source, linear
+			 * filter); ETC2/EAC and ASTC are copied only. */
+			const bool bc = f <= VK_FORMAT_BC7_SRGB_BLOCK;
+
+			VKH_CHECK_MSG(h, p.optimalTilingFeatures ==
+			              (bc ? transfer |
+			                    VK_FORMAT_FEATURE_BLIT_SRC_BIT |
+			                    VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
+			                    flin
+			                  : transfer), "format %d", f);
 			n_comp++;
+			n_comp_bc += bc;
 		} else if (is_depth_stencil(f)) {
 			/* Sampled like a blit reads them. */
 			VKH_CHECK(h, p.optimalTilingFeatures ==
@@ -203,14 +214,15 @@ test_formats(struct vkh *h, struct vkh_device *d)
 		}
 	}
 	printf("swgpu formats: %u colour (%u blit, %u linear-filter blit), "
-	       "%u depth/stencil, %u compressed, %u not offered\n",
-	       n_colour, n_blit, n_linear, n_ds, n_comp, n_none);
+	       "%u depth/stencil, %u compressed (%u BC decoded), %u not offered\n",
+	       n_colour, n_blit, n_linear, n_ds, n_comp, n_comp_bc, n_none);
 	/* Every core 1.0 colour format of 1..16-byte blocks: all but the
 	 * six 24/32-byte R64G64B64(A64) formats; all seven depth/stencil
 	 * formats; BC (16) + ETC2/EAC (10) + ASTC LDR (28). */
 	VKH_CHECK(h, n_colour == 123 - 6);
 	VKH_CHECK(h, n_ds == 7);
 	VKH_CHECK(h, n_comp == 54);
+	VKH_CHECK(h, n_comp_bc == 16);
 	VKH_CHECK(h, n_none == 6);
 
 	/* Core 1.3 single-plane formats are offered too; its Y'CbCr and

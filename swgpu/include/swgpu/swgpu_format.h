@@ -4,8 +4,9 @@
  *
  * Image packets that interpret texels (CLEAR_BOX, BLIT; see
  * swgpu_packet.h) name a surface's format with an enum swgpu_format.
- * Formats that are only moved as bytes (COPY_PITCHED: compressed blocks,
- * anything else) need no swgpu format at all.
+ * Formats that are only moved as bytes (COPY_PITCHED: anything) need no
+ * swgpu format at all. The BC formats are here because BLIT and the
+ * sampler decode them (a 4x4 block at a time, format_bc.c).
  *
  * Bit layout: a texel block is read as one little-endian bit string;
  * channel c (R, G, B, A) occupies bits [bit_offset[c], bit_offset[c] +
@@ -178,7 +179,26 @@ typedef enum swgpu_format {
 	SWGPU_FORMAT_D32_SFLOAT = 194,
 	SWGPU_FORMAT_S8_UINT = 195,
 
-	SWGPU_FORMAT_COUNT = 196        /* table size, not a format */
+	/* Block-compressed (4x4 texel blocks; BLIT source and sampled
+	 * images only: decoded, never encoded) */
+	SWGPU_FORMAT_BC1_RGB_UNORM = 208,
+	SWGPU_FORMAT_BC1_RGB_SRGB = 209,
+	SWGPU_FORMAT_BC1_RGBA_UNORM = 210,
+	SWGPU_FORMAT_BC1_RGBA_SRGB = 211,
+	SWGPU_FORMAT_BC2_UNORM = 212,
+	SWGPU_FORMAT_BC2_SRGB = 213,
+	SWGPU_FORMAT_BC3_UNORM = 214,
+	SWGPU_FORMAT_BC3_SRGB = 215,
+	SWGPU_FORMAT_BC4_UNORM = 216,
+	SWGPU_FORMAT_BC4_SNORM = 217,
+	SWGPU_FORMAT_BC5_UNORM = 218,
+	SWGPU_FORMAT_BC5_SNORM = 219,
+	SWGPU_FORMAT_BC6H_UFLOAT = 220,
+	SWGPU_FORMAT_BC6H_SFLOAT = 221,
+	SWGPU_FORMAT_BC7_UNORM = 222,
+	SWGPU_FORMAT_BC7_SRGB = 223,
+
+	SWGPU_FORMAT_COUNT = 224        /* table size, not a format */
 } swgpu_format;
 
 typedef enum swgpu_numeric {
@@ -213,13 +233,16 @@ typedef enum swgpu_blit_class {
 #define SWGPU_FORMAT_CAP_STENCIL (1u << 4)
 #define SWGPU_FORMAT_CAP_PACKED  (1u << 5)  /* channels share a word */
 #define SWGPU_FORMAT_CAP_FILTER_LINEAR (1u << 6) /* BLIT with LINEAR */
+/* Block-compressed: decoded per texel from its block (BLIT source,
+ * sampled images); no ENCODE, so never a BLIT destination or cleared. */
+#define SWGPU_FORMAT_CAP_COMPRESSED (1u << 7)
 
 typedef struct swgpu_format_info {
 	const char *name;           /* "R8G8B8A8_UNORM" */
 	uint32_t block_bytes;
-	uint32_t block_width;       /* texels per block: 1 for every format */
-	uint32_t block_height;      /* listed here (compressed formats are */
-	uint32_t block_depth;       /* byte copies only) */
+	uint32_t block_width;       /* texels per block: 4x4x1 for the */
+	uint32_t block_height;      /* compressed formats, 1x1x1 for the */
+	uint32_t block_depth;       /* others */
 	uint32_t numeric;           /* enum swgpu_numeric */
 	uint32_t blit_class;        /* enum swgpu_blit_class */
 	uint32_t caps;              /* SWGPU_FORMAT_CAP_* */
@@ -233,14 +256,18 @@ const swgpu_format_info *swgpu_format_get_info(uint32_t format);
 /* True if format can be a BLIT source and destination (and is clearable). */
 bool swgpu_format_blittable(uint32_t format);
 
+/* True if format can be a BLIT source: the blittable formats and the
+ * compressed ones. */
+bool swgpu_format_blit_source(uint32_t format);
+
 /* True if storage image and texel buffer descriptors may have this format:
  * decoded and encoded, channels of at most 32 bits, a float or integer
  * value (what the shader engine's image instructions convert). */
 bool swgpu_format_shader_storage(uint32_t format);
 
-/* True if sampled image descriptors may have this format: decoded, one
- * texel per block, channels of at most 32 bits (colour, depth or
- * stencil); what IR_IMGSAMPLE filters. */
+/* True if sampled image descriptors may have this format: decoded,
+ * channels of at most 32 bits (colour, depth or stencil) or a compressed
+ * colour format; what IR_IMGSAMPLE filters. */
 bool swgpu_format_shader_sampled(uint32_t format);
 
 /* True if CLEAR_BOX accepts format. */

@@ -225,7 +225,9 @@ swgpu_emit_timestamp(uint32_t *p, uint64_t va)
  *                  validated ranges. The dst region must lie inside the
  *                  dst extent; src corners may lie outside (clamped).
  *                  Corners reversed on an axis mirror it. Both formats
- *                  need SWGPU_FORMAT_CAP_BLIT and the same blit class
+ *                  need SWGPU_FORMAT_CAP_BLIT (the src may instead be
+ *                  compressed: its pitches are then between rows of
+ *                  4x4 blocks, its extent in texels) and the same blit class
  *                  (float/uint/sint, swgpu_format_blit_class()); depth
  *                  and stencil formats only to the same format; LINEAR
  *                  only for the float class (else BAD_PACKET).
@@ -415,7 +417,7 @@ struct swgpu_descriptor_texel_buffer {
 	uint32_t format;      /* image format code (Image packets) */
 	uint64_t va;
 	uint64_t range;       /* bytes */
-	uint32_t element_size;/* bytes per texel */
+	uint32_t element_size;/* bytes per texel (compressed: per block) */
 	uint32_t pad[9];
 };
 
@@ -443,7 +445,10 @@ struct swgpu_sampler_state {
  * levels follow each other within a layer (3D: within the image), each
  * max(1, size >> 1) of the one before on every axis, with a row pitch of
  * width * element_size rounded up to SWGPU_IMAGE_ROW_PITCH_ALIGN and a
- * size of row pitch * height * depth. format bits 16-27 are the view's
+ * size of row pitch * height * depth. Compressed formats count in
+ * blocks: a row is a row of 4x4 blocks, width and height (in texels)
+ * rounded up to whole blocks give the row length and the row count,
+ * element_size is the block's bytes. format bits 16-27 are the view's
  * component swizzle (VkComponentSwizzle r | g << 3 | b << 6 | a << 9;
  * 0 is identity). Storage images have one level and no swizzle.
  */
@@ -455,7 +460,7 @@ struct swgpu_descriptor_image {
 	uint32_t width, height, depth;
 	uint32_t layers;
 	uint32_t row_pitch;   /* bytes */
-	uint32_t element_size;/* bytes per texel */
+	uint32_t element_size;/* bytes per texel (compressed: per block) */
 	uint64_t slice_pitch; /* bytes between depth slices / layers */
 	uint32_t view_type;   /* 1D=0, 2D=1, 3D=2, CUBE=3, arrays +4; levels */
 	struct swgpu_sampler_state sampler; /* COMBINED_IMAGE_SAMPLER */

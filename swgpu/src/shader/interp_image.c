@@ -42,28 +42,34 @@ void
 image_level(const struct ir_image_binding *im, uint32_t level,
             struct img_level *lv)
 {
+	const uint32_t bw = im->fmt ? im->fmt->block_width : 1;
+	const uint32_t bh = im->fmt ? im->fmt->block_height : 1;
 	uint32_t w = im->width, h = im->height, dd = im->depth;
 	uint32_t rp = im->row_pitch;
 	uint64_t off = 0;
 
 	for (uint32_t k = 0; k < level; k++) {
-		off += (uint64_t)rp * h * dd;
+		off += (uint64_t)rp * ((h + bh - 1) / bh) * dd;
 		w = w > 1 ? w >> 1 : 1;
 		h = h > 1 ? h >> 1 : 1;
 		dd = dd > 1 ? dd >> 1 : 1;
-		rp = (w * im->elem + SWGPU_IMAGE_ROW_PITCH_ALIGN - 1) &
+		rp = ((w + bw - 1) / bw * im->elem +
+		      SWGPU_IMAGE_ROW_PITCH_ALIGN - 1) &
 		     ~(SWGPU_IMAGE_ROW_PITCH_ALIGN - 1);
 	}
 	lv->off = off;
 	lv->w = w;
 	lv->h = h;
 	lv->d = dd;
+	lv->cols = (w + bw - 1) / bw;
+	lv->rows = (h + bh - 1) / bh;
 	lv->row_pitch = rp;
-	lv->slice_pitch = level && im->view_type == 2 ? (uint64_t)rp * h :
-	                  im->slice_pitch;
+	lv->slice_pitch = level && im->view_type == 2 ?
+	                  (uint64_t)rp * lv->rows : im->slice_pitch;
 }
 
-/* Address of texel (x, y, slice) of level lv, or NULL outside it. */
+/* Address of texel (x, y, slice) of level lv (compressed formats: of
+ * its block), or NULL outside it. */
 static uint8_t *
 level_texel(const struct ir_buffer_binding *bb, const struct img_level *lv,
             uint32_t x, uint32_t y, uint32_t slice)
@@ -74,6 +80,10 @@ level_texel(const struct ir_buffer_binding *bb, const struct img_level *lv,
 	if (x >= lv->w || y >= lv->h ||
 	    slice >= (im->view_type == 2 ? lv->d : im->layers))
 		return NULL;
+	if (im->fmt->caps & SWGPU_FORMAT_CAP_COMPRESSED) {
+		x /= im->fmt->block_width;
+		y /= im->fmt->block_height;
+	}
 	off = lv->off + (uint64_t)slice * lv->slice_pitch +
 	      (uint64_t)y * lv->row_pitch + (uint64_t)x * im->elem;
 	if (off + im->elem > bb->range)
@@ -114,6 +124,18 @@ texel_at(const struct ir_buffer_binding *bb, uint32_t x, uint32_t y,
 	}
 	image_level(im, level, &lv);
 	return level_texel(bb, &lv, x, y, slice);
+}
+
+/* The texel at src (compressed formats: texel (x, y) of the block at
+ * src). */
+static inline void
+image_decode(const struct ir_image_binding *im, const uint8_t *src,
+             uint32_t x, uint32_t y, struct texel *t)
+{
+	if (im->fmt->caps & SWGPU_FORMAT_CAP_COMPRESSED)
+		format_decode_compressed(im->fmt, src, x, y, t);
+	else
+		im->decode(im->fmt, src, t);
 }
 
 static void
@@ -164,7 +186,7 @@ image_fetch(const struct ir_buffer_binding *bb, const struct img_level *lv,
 
 	if (!src)
 		return false;
-	bb->img->decode(bb->img->fmt, src, &t);
+	image_decode(bb->img, src, x, y, &t);
 	texel_to_lanes(bb->img, &t, v);
 	return true;
 }
@@ -268,7 +290,7 @@ interp_image(struct ir_exec *e, const struct ir_dispatch *d,
 			if (src) {
 				struct texel t;
 
-				bb->img->decode(bb->img->fmt, src, &t);
+				image_decode(bb->img, src, X[l].u, Y[l].u, &t);
 				texel_to_lanes(bb->img, &t, v);
 				image_swizzle(bb->img, v);
 			}

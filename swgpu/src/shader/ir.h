@@ -296,6 +296,8 @@ struct ir_image_binding {
 struct img_level {
 	uint64_t off;
 	uint32_t w, h, d;          /* d: 3D depth, else 1 */
+	uint32_t cols, rows;       /* blocks per row, block rows (compressed
+	                            * formats: 4x4 texels a block) */
 	uint32_t row_pitch;
 	uint64_t slice_pitch;      /* between 3D slices or layers */
 };

@@ -257,7 +257,7 @@ glsl64(struct xl *x, const uint32_t *in, uint32_t wc)
 	case GLSLstd450SMin: case GLSLstd450UMin:
 	case GLSLstd450SMax: case GLSLstd450UMax:
 	case GLSLstd450SClamp: case GLSLstd450UClamp:
-		if (wc < 7 + (inst == GLSLstd450SClamp ||
+		if (wc < 7u + (inst == GLSLstd450SClamp ||
 		              inst == GLSLstd450UClamp))
 			goto bad;
 		s = inst == GLSLstd450SMin || inst == GLSLstd450SMax ||
