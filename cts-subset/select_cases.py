@@ -70,12 +70,63 @@ SMOKE_GRAPHICS = re.compile(
 	r"\.smoke\.(fences|binary_semaphores|timeline_semaphores|"
 	r"queue_type_ignore_image_)")
 
+# Cases that draw nothing but can pass only on a driver with graphics
+# capabilities: they check that graphics features are offered or create
+# objects only a graphics driver can (each one's diagnosis, from its qpa
+# log, is in FAILURES.md and was its baseline entry before it moved here).
+#  - api.info.format_properties.<format>: the spec's required format
+#    support makes COLOR_ATTACHMENT(_BLEND), DEPTH_STENCIL_ATTACHMENT or
+#    VERTEX_BUFFER mandatory for these formats (vktApiFeatureInfo.cpp
+#    checks the mandatory features); depth_stencil asks
+#    DEPTH_STENCIL_ATTACHMENT of X8_D24_UNORM_PACK32 or D32_SFLOAT.
+#  - api.object_management 2D/cube images and their views: the test image
+#    has COLOR_ATTACHMENT usage besides SAMPLED (vktApiObjectManagementTests
+#    .cpp, img2D/imgCube); render passes and framebuffers.
+#  - synchronization{,2}.smoke.queue_type_image_barrier_external: its image
+#    has COLOR_ATTACHMENT usage (vktSynchronizationSmokeTests.cpp).
+#  - info.device_mandatory_features: dynamicRendering, multiview,
+#    imagelessFramebuffer, separateDepthStencilLayouts,
+#    shaderDemoteToHelperInvocation, shaderTerminateInvocation.
+#  - api.command_buffers.recording_to_invalid (a render pass) and
+#    record_query_precise_w_flag (an occlusion query, on a graphics queue).
+ATTACHMENT_FORMATS = set("""
+	a1r5g5b5_unorm_pack16 a2b10g10r10_uint_pack32 a2b10g10r10_unorm_pack32
+	a8b8g8r8_sint_pack32 a8b8g8r8_snorm_pack32 a8b8g8r8_srgb_pack32
+	a8b8g8r8_uint_pack32 a8b8g8r8_unorm_pack32 b8g8r8a8_srgb b8g8r8a8_unorm
+	d16_unorm depth_stencil r16_sfloat r16_sint r16_snorm r16_uint r16_unorm
+	r16g16_sfloat r16g16_sint r16g16_snorm r16g16_uint r16g16_unorm
+	r16g16b16a16_sfloat r16g16b16a16_sint r16g16b16a16_snorm
+	r16g16b16a16_uint r16g16b16a16_unorm r32_sfloat r32_sint r32_uint
+	r32g32_sfloat r32g32_sint r32g32_uint r32g32b32_sfloat r32g32b32_sint
+	r32g32b32_uint r32g32b32a32_sfloat r32g32b32a32_sint r32g32b32a32_uint
+	r5g6b5_unorm_pack16 r8_sint r8_snorm r8_uint r8_unorm r8g8_sint
+	r8g8_snorm r8g8_uint r8g8_unorm r8g8b8a8_sint r8g8b8a8_snorm
+	r8g8b8a8_srgb r8g8b8a8_uint r8g8b8a8_unorm""".split())
+GRAPHICS_CAPABILITY = re.compile(
+	r"api\.object_management\.[a-z_]+\.(image_2d|image_view_2d|"
+	r"image_view_2d_arr|image_view_cube|image_view_cube_arr|render_pass|"
+	r"framebuffer)$|"
+	r"synchronization2?\.smoke\.queue_type_image_barrier_external$|"
+	r"info\.device_mandatory_features$|"
+	r"api\.command_buffers\.(recording_to_invalid|"
+	r"record_query_precise_w_flag)$")
+
+
+def needs_graphics_capability(name):
+	"""name without the dEQP-VK. prefix."""
+	fp = "api.info.format_properties."
+	if name.startswith(fp) and name[len(fp):] in ATTACHMENT_FORMATS:
+		return True
+	return bool(GRAPHICS_CAPABILITY.match(name))
+
 
 def classify(case):
 	"""Returns 'tier1', 'tier2', 'graphics' or None (not in the subset)."""
 	if not case.startswith(P):
 		return None
 	name = case[len(P):]
+	if needs_graphics_capability(name):
+		return "graphics"
 	for g in TIER1_GROUPS:
 		if name.startswith(g):
 			rest = name[len(g):]

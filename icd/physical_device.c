@@ -11,6 +11,8 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <spirv/unified1/spirv.h>
 
@@ -42,6 +44,18 @@ icd_physical_device_init_queues(struct icd_physical_device *pdev)
 		SWGPU_ENGINE_COMPUTE, SWGPU_ENGINE_COPY,
 	};
 
+	/* Test knob, never a conformance claim: CTS object-management
+	 * groups (alloc_callback_fail*, single_alloc_callbacks, ...) create
+	 * their device on a GRAPHICS family and are NotSupported without
+	 * one. With SWGPU_TEST_CLAIM_GRAPHICS=1 the first family says
+	 * GRAPHICS so those allocation-callback checks run; draws, render
+	 * passes and graphics pipelines still fail with an error. */
+	const char *claim = getenv("SWGPU_TEST_CLAIM_GRAPHICS");
+	const bool claim_graphics = claim && *claim && strcmp(claim, "0");
+
+	if (claim_graphics)
+		icd_log("SWGPU_TEST_CLAIM_GRAPHICS: queue family 0 claims "
+		        "GRAPHICS for tests; there is no graphics engine");
 	pdev->queue_family_count = 0;
 	for (uint32_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		uint32_t n = pdev->info.engine_class_count[order[i]];
@@ -55,6 +69,8 @@ icd_physical_device_init_queues(struct icd_physical_device *pdev)
 		f->flags = order[i] == SWGPU_ENGINE_COMPUTE ?
 		           VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT :
 		           VK_QUEUE_TRANSFER_BIT;
+		if (claim_graphics && pdev->queue_family_count == 1)
+			f->flags |= VK_QUEUE_GRAPHICS_BIT;
 		f->queue_count = n;
 		f->engine_class = order[i];
 	}

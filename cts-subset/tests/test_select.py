@@ -45,6 +45,25 @@ EXPECT = {
 	"dEQP-VK.api.smoke.create_sampler": "tier2",
 	"dEQP-VK.api.smoke.triangle": "graphics",
 	"dEQP-VK.glsl.arrays.constructor.float3_vertex": None,
+	# Graphics capabilities (select_cases.py GRAPHICS_CAPABILITY): the
+	# format must offer COLOR_ATTACHMENT/VERTEX_BUFFER; BC needs none.
+	"dEQP-VK.api.info.format_properties.r8g8b8a8_unorm": "graphics",
+	"dEQP-VK.api.info.format_properties.depth_stencil": "graphics",
+	"dEQP-VK.api.info.format_properties.compressed_formats": "tier1",
+	"dEQP-VK.api.info.format_properties.r8g8b8a8_unorm_extra": "tier1",
+	"dEQP-VK.api.info.format_properties.b10g11r11_ufloat_pack32": "tier1",
+	"dEQP-VK.api.object_management.single.image_2d": "graphics",
+	"dEQP-VK.api.object_management.private_data.image_view_cube_arr": "graphics",
+	"dEQP-VK.api.object_management.single.image_view_2d_arr": "graphics",
+	"dEQP-VK.api.object_management.single.image_1d": "tier1",
+	"dEQP-VK.api.object_management.single.image_view_3d": "tier1",
+	"dEQP-VK.api.object_management.alloc_callback_fail.render_pass": "graphics",
+	"dEQP-VK.api.object_management.alloc_callback_fail.device": "tier1",
+	"dEQP-VK.synchronization.smoke.queue_type_image_barrier_external": "graphics",
+	"dEQP-VK.info.device_mandatory_features": "graphics",
+	"dEQP-VK.info.device_mandatory_features_x": "tier1",
+	"dEQP-VK.api.command_buffers.recording_to_invalid": "graphics",
+	"dEQP-VK.api.command_buffers.record_query_precise_w_flag": "graphics",
 }
 
 failures = []
