@@ -118,6 +118,7 @@ icd_CreateDescriptorSetLayout(VkDevice device,
                               VkDescriptorSetLayout *pSetLayout)
 {
 	struct icd_device *dev = icd_device_from_handle(device);
+	struct icd_set_layout_handle *h;
 	struct icd_set_layout *l;
 	struct swgpu_sampler_state *imm;
 	uint32_t nbind = 0, total, offset = 0, dyn = 0;
@@ -138,10 +139,14 @@ icd_CreateDescriptorSetLayout(VkDevice device,
 		if (b->binding + 1 > nbind)
 			nbind = b->binding + 1;
 	}
-	/* One allocation: the layout and its binding table. Freed by the
-	 * last unref, which may come after the application's
-	 * vkDestroyDescriptorSetLayout, so it uses the device's allocator
-	 * rather than pAllocator. */
+	/* The handle, with the application's callbacks (icd_set_layout_handle
+	 * in pipeline.h), then one allocation for the layout and its binding
+	 * table. That one is freed by the last unref, which may come after
+	 * vkDestroyDescriptorSetLayout, so it uses the device's allocator. */
+	h = icd_alloc(pAllocator, &dev->alloc, sizeof(*h), 8,
+	              VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+	if (!h)
+		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "set layout");
 	bytes = sizeof(*l) + nbind * sizeof(l->bindings[0]);
 	for (uint32_t i = 0; i < ci->bindingCount; i++)
 		if (has_immutable(&ci->pBindings[i]))
@@ -149,9 +154,12 @@ icd_CreateDescriptorSetLayout(VkDevice device,
 			         sizeof(struct swgpu_sampler_state);
 	l = icd_zalloc(NULL, &dev->alloc, bytes, 8,
 	               VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
-	if (!l)
+	if (!l) {
+		icd_free(pAllocator, &dev->alloc, h);
 		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "set layout");
-	icd_object_init(&l->base, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT);
+	}
+	icd_object_init(&h->base, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT);
+	h->layout = l;
 	l->device = dev;
 	l->refcount = 1;
 	l->flags = ci->flags;
@@ -208,7 +216,7 @@ icd_CreateDescriptorSetLayout(VkDevice device,
 	l->size = offset;
 	l->dynamic_count = dyn;
 	l->descriptor_count = total;
-	*pSetLayout = icd_set_layout_to_handle(l);
+	*pSetLayout = icd_set_layout_handle_to_handle(h);
 	return VK_SUCCESS;
 }
 
@@ -217,7 +225,13 @@ icd_DestroyDescriptorSetLayout(VkDevice device,
                                VkDescriptorSetLayout descriptorSetLayout,
                                const VkAllocationCallbacks *pAllocator)
 {
-	icd_set_layout_unref(icd_set_layout_from_handle(descriptorSetLayout));
+	struct icd_set_layout_handle *h =
+		icd_set_layout_handle_from_handle(descriptorSetLayout);
+
+	if (!h)
+		return;
+	icd_set_layout_unref(h->layout);
+	icd_free(pAllocator, &icd_device_from_handle(device)->alloc, h);
 }
 
 void

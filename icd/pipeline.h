@@ -117,7 +117,6 @@ struct icd_set_binding {
 };
 
 struct icd_set_layout {
-	struct icd_object base;
 	struct icd_device *device;
 	uint32_t refcount;      /* atomic: handle + sets + pipeline layouts */
 	VkDescriptorSetLayoutCreateFlags flags;
@@ -227,8 +226,24 @@ struct icd_pipeline {
 
 ICD_DEFINE_HANDLE_CASTS(icd_shader_module, VkShaderModule,
                         VK_OBJECT_TYPE_SHADER_MODULE)
-ICD_DEFINE_HANDLE_CASTS(icd_set_layout, VkDescriptorSetLayout,
+/* A VkDescriptorSetLayout is a small handle object allocated with the
+ * application's pAllocator and freed by vkDestroyDescriptorSetLayout; the
+ * layout it names is refcounted in the device's memory, because sets and
+ * pipeline layouts may outlive the handle (the spec allows it). */
+struct icd_set_layout_handle {
+	struct icd_object base;
+	struct icd_set_layout *layout;
+};
+ICD_DEFINE_HANDLE_CASTS(icd_set_layout_handle, VkDescriptorSetLayout,
                         VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT)
+
+static inline struct icd_set_layout *
+icd_set_layout_from_handle(VkDescriptorSetLayout h)
+{
+	struct icd_set_layout_handle *o = icd_set_layout_handle_from_handle(h);
+
+	return o ? o->layout : NULL;
+}
 ICD_DEFINE_HANDLE_CASTS(icd_descriptor_pool, VkDescriptorPool,
                         VK_OBJECT_TYPE_DESCRIPTOR_POOL)
 ICD_DEFINE_HANDLE_CASTS(icd_descriptor_set, VkDescriptorSet,

@@ -211,6 +211,26 @@ def main():
 		check(p.returncode == 2 and "no.json" in p.stderr,
 		      "missing --icd manifest -> 2")
 
+		# 9. An --out used before: a log of the earlier run must not
+		# be read as this run's (deqp-vk truncates it only once it
+		# has started).
+		out = os.path.join(tmp, "again")
+		os.makedirs(out)
+		with open(os.path.join(out, "w0-1.qpa"), "w") as f:
+			f.write("#beginTestCaseResult dEQP-VK.t.g.pass_1\n"
+				'<Result StatusCode="Fail">stale</Result>\n'
+				"#endTestCaseResult\n")
+		p = subprocess.run([sys.executable, RUN, "--deqp", FAKE,
+				    "--build", os.path.join(tmp, "build"),
+				    "--caselist", os.path.join(tmp, "list.txt"),
+				    "--jobs", "1", "--out", out, "--baseline",
+				    os.path.join(tmp, "match.baseline")],
+				   capture_output=True, text=True, timeout=60)
+		with open(os.path.join(out, "results.csv")) as f:
+			got = [r["status"] for r in csv.DictReader(f)]
+		check(p.returncode == 0 and got == ["Pass"],
+		      "stale log of an earlier run ignored: %s" % got)
+
 	if failures:
 		print("%d checks failed" % len(failures))
 		return 1
