@@ -447,6 +447,78 @@ out_buf:
 	return r;
 }
 
+/* A set layout (empty and with a binding) and a pipeline layout using it,
+ * destroyed in creation order: the set layout's handle goes first while
+ * the pipeline layout still refers to its bindings. */
+static VkResult
+attempt_set_layouts(struct vkh *h, struct vkh_device *d,
+                    const VkAllocationCallbacks *ac)
+{
+	const VkDescriptorSetLayoutBinding b = {
+		.binding = 3,
+		.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+		.descriptorCount = 2,
+		.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+	};
+	VkDescriptorSetLayoutCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+	};
+	VkDescriptorSetLayout empty, one;
+	VkPipelineLayout pl;
+	VkResult r = vkCreateDescriptorSetLayout(d->device, &ci, ac, &empty);
+
+	if (r != VK_SUCCESS)
+		return r;
+	ci.bindingCount = 1;
+	ci.pBindings = &b;
+	r = vkCreateDescriptorSetLayout(d->device, &ci, ac, &one);
+	if (r != VK_SUCCESS) {
+		vkDestroyDescriptorSetLayout(d->device, empty, ac);
+		return r;
+	}
+	VkPipelineLayoutCreateInfo pci = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+		.setLayoutCount = 1,
+		.pSetLayouts = &one,
+	};
+	r = vkCreatePipelineLayout(d->device, &pci, ac, &pl);
+	vkDestroyDescriptorSetLayout(d->device, empty, ac);
+	vkDestroyDescriptorSetLayout(d->device, one, ac);
+	if (r == VK_SUCCESS)
+		vkDestroyPipelineLayout(d->device, pl, ac);
+	return r;
+}
+
+/* Only the set layout: its own creation must call the callbacks (swgpu
+ * allocates the handle with them; lavapipe's set and pipeline layouts do
+ * not use them at all: CTS QualityWarning "Allocation callbacks not
+ * called", so the sub-test is swgpu's only). */
+static VkResult
+attempt_set_layout_only(struct vkh *h, struct vkh_device *d,
+                        const VkAllocationCallbacks *ac)
+{
+	VkDescriptorSetLayoutCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+	};
+	VkDescriptorSetLayout l;
+	VkResult r = vkCreateDescriptorSetLayout(d->device, &ci, ac, &l);
+
+	if (r == VK_SUCCESS)
+		vkDestroyDescriptorSetLayout(d->device, l, ac);
+	return r;
+}
+
+static void
+test_set_layouts(struct vkh *h, struct vkh_device *d)
+{
+	if (!h->is_swgpu) {
+		printf("  (layouts: not with this driver's callbacks)\n");
+		return;
+	}
+	run_failure_sweep(h, d, "set + pipeline layouts", attempt_set_layouts);
+	run_failure_sweep(h, d, "set layout alone", attempt_set_layout_only);
+}
+
 static void
 test_fence(struct vkh *h, struct vkh_device *d)
 {
@@ -498,6 +570,7 @@ static const struct vkh_test tests[] = {
 	{ "sampler", test_sampler, 1, 0 },
 	{ "buffer_memory", test_buffer_memory, 1, 0 },
 	{ "command_buffers", test_command_buffers, 1, 0 },
+	{ "set_layouts", test_set_layouts, 1, 0 },
 };
 
 int
