@@ -62,6 +62,19 @@ void format_decode_compressed(const swgpu_format_info *fi,
                               const uint8_t *src, uint32_t x, uint32_t y,
                               struct texel *t);
 
+/* Texel (x, y) whose data is at src: the texel itself (decode, fi's
+ * format_decoder()) or, for a compressed format, the block holding it.
+ * (BLIT's inner loop branches itself: it also picks the address.) */
+static inline void
+format_decode_at(const swgpu_format_info *fi, format_decode_fn decode,
+                 const uint8_t *src, uint32_t x, uint32_t y, struct texel *t)
+{
+	if (fi->caps & SWGPU_FORMAT_CAP_COMPRESSED)
+		format_decode_compressed(fi, src, x, y, t);
+	else
+		decode(fi, src, t);
+}
+
 /* The CLEAR_BOX value dwords as a texel in fi's domain. */
 void format_clear_value(const swgpu_format_info *fi, const uint32_t v[4],
                         struct texel *t);

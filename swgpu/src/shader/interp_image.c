@@ -126,18 +126,6 @@ texel_at(const struct ir_buffer_binding *bb, uint32_t x, uint32_t y,
 	return level_texel(bb, &lv, x, y, slice);
 }
 
-/* The texel at src (compressed formats: texel (x, y) of the block at
- * src). */
-static inline void
-image_decode(const struct ir_image_binding *im, const uint8_t *src,
-             uint32_t x, uint32_t y, struct texel *t)
-{
-	if (im->fmt->caps & SWGPU_FORMAT_CAP_COMPRESSED)
-		format_decode_compressed(im->fmt, src, x, y, t);
-	else
-		im->decode(im->fmt, src, t);
-}
-
 static void
 texel_to_lanes(const struct ir_image_binding *im, const struct texel *t,
                lane_t out[4])
@@ -186,7 +174,7 @@ image_fetch(const struct ir_buffer_binding *bb, const struct img_level *lv,
 
 	if (!src)
 		return false;
-	image_decode(bb->img, src, x, y, &t);
+	format_decode_at(bb->img->fmt, bb->img->decode, src, x, y, &t);
 	texel_to_lanes(bb->img, &t, v);
 	return true;
 }
@@ -290,7 +278,8 @@ interp_image(struct ir_exec *e, const struct ir_dispatch *d,
 			if (src) {
 				struct texel t;
 
-				image_decode(bb->img, src, X[l].u, Y[l].u, &t);
+				format_decode_at(bb->img->fmt, bb->img->decode, src,
+				                 X[l].u, Y[l].u, &t);
 				texel_to_lanes(bb->img, &t, v);
 				image_swizzle(bb->img, v);
 			}
