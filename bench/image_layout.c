@@ -29,10 +29,10 @@
 #include <swgpu/swgpu_format.h>
 #include <swgpu/swgpu_packet.h>
 
-#include "format.h"
-#include "mem.h"
-#include "packet_exec.h"
-#include "vaspace.h"
+#include "hw/format/format.h"
+#include "kmd/mem.h"
+#include "hw/packet/packet_exec.h"
+#include "kmd/vaspace.h"
 
 #define MIB (1024ull * 1024ull)
 

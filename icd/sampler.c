@@ -6,7 +6,7 @@
  * (swgpu_packet.h): in SAMPLER descriptors and in the sampler words of
  * COMBINED_IMAGE_SAMPLER ones (descriptor_update.c), and for immutable
  * samplers when a set is allocated (descriptor.c). The engine filters
- * with it (swgpu/src/shader/interp_sample.c).
+ * with it (swgpu/src/hw/shader/interp_sample.c).
  */
 #include "icd.h"
 

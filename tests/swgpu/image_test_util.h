@@ -12,9 +12,9 @@
 
 #include <swgpu/swgpu.h>
 
-#include "mem.h"
-#include "packet_exec.h"
-#include "vaspace.h"
+#include "kmd/mem.h"
+#include "hw/packet/packet_exec.h"
+#include "kmd/vaspace.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)

@@ -22,7 +22,7 @@
 #include <swgpu/swgpu_format.h>
 #include <swgpu/swgpu_packet.h>
 
-#include "format.h"
+#include "hw/format/format.h"
 #include "image_test_util.h"
 
 #define EPS 1e-12

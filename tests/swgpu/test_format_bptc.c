@@ -29,7 +29,7 @@
 
 #include <cmocka.h>
 
-#include "format_bptc.h"
+#include "hw/format/format_bptc.h"
 
 /* Sets n bits of the block from bit pos up to v's bits, LSB first. */
 static void

@@ -17,7 +17,7 @@
 
 #include <swgpu/swgpu_format.h>
 
-#include "format.h"
+#include "hw/format/format.h"
 #include "image_test_util.h"
 
 /* Bits of a block no channel covers (X8_D24's X8). */

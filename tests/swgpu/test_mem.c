@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "config.h"
-#include "mem.h"
-#include "util.h"
+#include "kmd/config.h"
+#include "kmd/mem.h"
+#include "util/util.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)

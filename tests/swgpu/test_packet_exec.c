@@ -18,10 +18,10 @@
 
 #include <swgpu/swgpu_packet.h>
 
-#include "mem.h"
-#include "packet_exec.h"
-#include "util.h"
-#include "vaspace.h"
+#include "kmd/mem.h"
+#include "hw/packet/packet_exec.h"
+#include "util/util.h"
+#include "kmd/vaspace.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)

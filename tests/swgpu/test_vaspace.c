@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "mem.h"
-#include "vaspace.h"
+#include "kmd/mem.h"
+#include "kmd/vaspace.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)

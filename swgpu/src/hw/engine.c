@@ -1,0 +1,643 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Engine threads: consume the ring, run each job's indirect buffers in its
+ * context's VA space, write the fence, process completions.
+ *
+ * Invariants:
+ *  - rptr only moves on the engine thread, after a packet is done.
+ *  - A job's ring entries are contiguous (written at once under
+ *    dev->lock), so after a fault the engine skips to the job's fence.
+ *  - The fence is written for every job, failed or skipped, so a SEM_WAIT
+ *    on it in another ring always ends.
+ *  - Two hardware queues (engine.h): HWQ 1 runs whenever it holds work.
+ *    A HWQ 0 job is preempted at its next preemption point (between ring
+ *    packets, IB packets, 1 MiB chunks of COPY/FILL, or while a SEM_WAIT
+ *    waits): its stream position stays in run[0] (ring read pointer, the
+ *    job, its skip flag, its residency pin) and inside its IBs in the
+ *    job's save area (job->save: IB nesting positions + chunk offset);
+ *    HWQ 1 runs dry; then the job resumes exactly there.
+ */
+#include "hw/engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmd/context.h"
+#include "hw/fence.h"
+#include "kmd/residency.h"
+#include "hw/packet/packet_exec.h"
+#include "kmd/job.h"
+#include "kmd/vaspace.h"
+
+/* Never mapped in any context (below SWGPU_VA_BASE): the read an armed
+ * fault performs. */
+#define INJECT_FAULT_VA 0xdead0000ull
+
+/* How long a GPU memory wait sleeps before re-checking: host writes to
+ * mapped memory notify nobody. */
+#define GPU_WAIT_SLICE_NS 100000u
+
+/* Ring of HWQ 1: room for a few dozen short jobs. */
+#define ENGINE_PRIO_RING_SIZE 4096u
+
+swgpu_result
+engine_create(struct swgpu_device *dev, uint32_t index,
+              swgpu_engine_class cls, uint32_t index_in_class,
+              struct swgpu_engine **out)
+{
+	struct swgpu_engine *eng = calloc(1, sizeof(*eng));
+	if (!eng)
+		return DEV_ERR(dev, SWGPU_ERR_NO_HOST_MEMORY, "engine");
+	eng->dev = dev;
+	eng->index = index;
+	eng->engine_class = cls;
+	eng->index_in_class = index_in_class;
+	for (uint32_t p = 0; p < SWGPU_PRIORITY_COUNT; p++)
+		dlist_init(&eng->runlist[p]);
+	spin_budget_init(&eng->idle_spin, (uint64_t)dev->cfg.spin_us * 1000u);
+	for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++) {
+		struct engine_hwq *hq = &eng->hwq[h];
+		/* HWQ 1 holds a few short jobs at a time. */
+		uint32_t size = h == ENGINE_HWQ_MAIN ? dev->cfg.ring_size
+		                                     : ENGINE_PRIO_RING_SIZE;
+
+		atomic_init(&hq->fence, 0);
+		if (ring_init(&hq->ring, size))
+			goto fail;
+		/* The smallest job (JOB_BEGIN + fence) is 8 dwords: that
+		 * many in-flight slots can never run out before ring space
+		 * does. */
+		uint32_t slots = hq->ring.size_dw / 8u;
+		hq->inflight = calloc(slots, sizeof(*hq->inflight));
+		hq->inflight_mask = slots - 1u;
+		if (!hq->inflight)
+			goto fail;
+	}
+	if (doorbell_init(&eng->doorbell))
+		goto fail;
+	*out = eng;
+	return SWGPU_OK;
+fail:
+	for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++) {
+		free(eng->hwq[h].inflight);
+		ring_fini(&eng->hwq[h].ring);
+	}
+	free(eng);
+	return DEV_ERR(dev, SWGPU_ERR_NO_HOST_MEMORY, "engine");
+}
+
+void
+engine_destroy(struct swgpu_engine *eng)
+{
+	if (!eng)
+		return;
+	doorbell_fini(&eng->doorbell);
+	for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++) {
+		free(eng->hwq[h].inflight);
+		ring_fini(&eng->hwq[h].ring);
+	}
+	free(eng);
+}
+
+static inline void
+cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/*
+ * Before sleeping on the doorbell, poll the ring for spin_us: a submitter
+ * that waits for one job and submits the next finds the engine awake.
+ * Bounded, so an idle engine still ends up asleep.
+ */
+static inline bool
+hwq_has_work(struct swgpu_engine *eng, uint32_t h)
+{
+	return atomic_load_explicit(&eng->hwq[h].ring.wptr,
+	                            memory_order_acquire) != eng->run[h].rptr;
+}
+
+
+static bool
+engine_poll(struct swgpu_engine *eng)
+{
+	uint64_t end = swgpu_add_sat(swgpu_now_ns(),
+	                             spin_budget_get(&eng->idle_spin));
+
+	do {
+		if (hwq_has_work(eng, ENGINE_HWQ_PRIO) ||
+		    hwq_has_work(eng, ENGINE_HWQ_MAIN)) {
+			spin_budget_feedback(&eng->idle_spin, true);
+			return true;
+		}
+		cpu_relax();
+	} while (swgpu_now_ns() < end);
+	spin_budget_feedback(&eng->idle_spin, false);
+	return false;
+}
+
+/* Should the current job stop at this packet boundary? */
+static bool
+engine_should_abort(struct swgpu_engine *eng)
+{
+	struct swgpu_job *job = eng->cur;
+
+	if (atomic_load_explicit(&eng->dev->abort, memory_order_relaxed))
+		return true;
+	/* job->q and job->ctx stay valid until the job is finished, which
+	 * happens only after this engine wrote its fence. */
+	return job && (atomic_load_explicit(&job->ctx->lost,
+	                                    memory_order_relaxed) ||
+	               atomic_load_explicit(&job->q->aborting,
+	                                    memory_order_relaxed));
+}
+
+/* exec preemption hook of HWQ 0 streams: stop at this boundary when
+ * HWQ 1 holds work, or when the job is to end anyway (context lost,
+ * queue aborted, device closing: the next step skips it). */
+static bool
+engine_preempt_hook(void *cookie)
+{
+	return hwq_has_work(cookie, ENGINE_HWQ_PRIO) ||
+	       engine_should_abort(cookie);
+}
+
+/* HWQ 1 streams are never preempted, but stop the same way to end. */
+static bool
+engine_abort_hook(void *cookie)
+{
+	return engine_should_abort(cookie);
+}
+
+/* SEM_WAIT hook: sleep a slice on the device GPU condvar. */
+static bool
+engine_wait_hook(void *cookie, uint64_t deadline_ns)
+{
+	struct swgpu_engine *eng = cookie;
+	struct swgpu_device *dev = eng->dev;
+
+	if (engine_should_abort(eng))
+		return false;
+	uint64_t until = swgpu_add_sat(swgpu_now_ns(), GPU_WAIT_SLICE_NS);
+	if (until > deadline_ns)
+		until = deadline_ns;
+	pthread_mutex_lock(&dev->gpu_lock);
+	atomic_fetch_add(&dev->gpu_waiters, 1);
+	cond_wait_until(&dev->gpu_cond, &dev->gpu_lock, until);
+	atomic_fetch_sub(&dev->gpu_waiters, 1);
+	pthread_mutex_unlock(&dev->gpu_lock);
+	return !engine_should_abort(eng);
+}
+
+/* Ring SEM_WAIT (HWQ 0 only): wait for another engine's fence word.
+ * Returns false, leaving the packet to be run again, when HWQ 1 gets
+ * work meanwhile: a waiting ring yields the engine. */
+static bool
+ring_sem_wait(struct swgpu_engine *eng, const uint32_t *pkt)
+{
+	struct swgpu_device *dev = eng->dev;
+	uint64_t kva = swgpu_pkt_get64(pkt + 1);
+	uint64_t value = swgpu_pkt_get64(pkt + 3);
+	uint64_t idx = (kva - RING_KVA_FENCE_BASE) / 8u;
+	uint32_t e = (uint32_t)(idx % SWGPU_MAX_ENGINES);
+	uint32_t h = (uint32_t)(idx / SWGPU_MAX_ENGINES);
+
+	if (kva < RING_KVA_FENCE_BASE || h >= ENGINE_HWQ_COUNT ||
+	    e >= dev->engine_count) {
+		swgpu_log("engine %u: ring SEM_WAIT on bad kernel address "
+		          "0x%llx", eng->index, (unsigned long long)kva);
+		return true;
+	}
+	struct swgpu_engine *other = dev->engines[e];
+	/* The other engine is usually about to finish: a short spin saves
+	 * a sleep/wake round trip (tens of microseconds). */
+	uint64_t spin_end = swgpu_add_sat(swgpu_now_ns(),
+	                                  (uint64_t)dev->cfg.spin_us * 1000u);
+	while (!seqno_passed(engine_hwq_fence_read(other, h), value) &&
+	       swgpu_now_ns() < spin_end && !atomic_load(&dev->abort))
+		cpu_relax();
+	while (!seqno_passed(engine_hwq_fence_read(other, h), value)) {
+		if (atomic_load(&dev->abort))
+			return true;
+		if (hwq_has_work(eng, ENGINE_HWQ_PRIO))
+			return false;
+		pthread_mutex_lock(&dev->gpu_lock);
+		atomic_fetch_add(&dev->gpu_waiters, 1);
+		/* Re-check after announcing ourselves (dev_wake_gpu). */
+		if (!seqno_passed(engine_hwq_fence_read(other, h), value) &&
+		    !hwq_has_work(eng, ENGINE_HWQ_PRIO))
+			cond_wait_until(&dev->gpu_cond, &dev->gpu_lock,
+			                swgpu_now_ns() + 1000000u);
+		atomic_fetch_sub(&dev->gpu_waiters, 1);
+		pthread_mutex_unlock(&dev->gpu_lock);
+	}
+	return true;
+}
+
+/* Completion processing of everything up to our fences (HWQ 1 first,
+ * see fence_process). dev->lock held. */
+static void
+engine_process_completions(struct swgpu_engine *eng)
+{
+	struct swgpu_device *dev = eng->dev;
+
+	eng->completion_deferred = false;
+	eng->stats = eng->exec_stats;
+	eng->busy_ns = eng->busy_local;
+	eng->doorbells = eng->doorbells_local;
+	fence_process(eng, ENGINE_HWQ_MAIN, engine_fence_read(eng));
+	if (dev->pending_jobs)
+		sched_run(dev);
+}
+
+/* JOB_BEGIN: decide run or skip, under the scheduler lock. */
+static struct swgpu_job *
+job_begin(struct swgpu_engine *eng, uint32_t h, uint64_t seqno, bool *skip)
+{
+	struct swgpu_device *dev = eng->dev;
+
+	pthread_mutex_lock(&dev->lock);
+	if (eng->completion_deferred)
+		engine_process_completions(eng);
+	struct swgpu_job *job =
+		eng->hwq[h].inflight[seqno & eng->hwq[h].inflight_mask];
+	/* Waits on other engines (or our other HWQ) have passed their
+	 * fences: finish those jobs now so a failed one fails this job
+	 * too. */
+	for (uint32_t i = 0; i < job->wait_count; i++) {
+		struct swgpu_job *d = job->waits[i].dep;
+		if (d && (d->engine != eng->index || d->hwq != h) &&
+		    (d->state == JOB_QUEUED || d->state == JOB_RUNNING))
+			fence_process(dev->engines[d->engine], d->hwq,
+			              d->engine_seqno);
+		if (d && d->state == JOB_ERROR)
+			job->dep_failed = true;
+	}
+	*skip = job_doomed(job) || job->dep_failed ||
+	        atomic_load(&dev->abort);
+	memset(&job->save, 0, sizeof(job->save));
+	if (*skip) {
+		job->skipped = true;
+	} else {
+		job->state = JOB_RUNNING;
+		job->start_ns = swgpu_now_ns();
+		job->prio_busy_start = atomic_load_explicit(
+			&eng->prio_busy_ns, memory_order_relaxed);
+		trace_job(job, JOB_RUNNING);
+	}
+	pthread_mutex_unlock(&dev->lock);
+	return job;
+}
+
+static void
+exec_env_init(struct swgpu_engine *eng, struct swgpu_job *job,
+              struct exec_env *env)
+{
+	struct swgpu_device *dev = eng->dev;
+
+	memset(env, 0, sizeof(*env));
+	env->vs = job->ctx->vs;
+	env->engine = eng->index;
+	env->max_ib_depth = dev->info.max_ib_depth;
+	env->max_ib_size_dw = dev->info.max_ib_size_dw;
+	env->hang_timeout_ns = (uint64_t)dev->cfg.hang_timeout_ms * 1000000u;
+	env->fault = &job->fault;
+	env->stats = &eng->exec_stats;
+	env->wait_hook = engine_wait_hook;
+	env->wait_cookie = eng;
+}
+
+static void
+job_fault_done(struct swgpu_engine *eng, struct swgpu_job *job)
+{
+	job->exec_failed = true;
+	job->fault.engine = eng->index;
+	job->fault.queue_id = job->queue_id;
+	job->fault.job_seqno = job->seqno;
+}
+
+/* An armed fault: a real page fault through the normal exec path. */
+static bool
+job_inject_fault(struct swgpu_engine *eng, struct swgpu_job *job,
+                 struct exec_env *env)
+{
+	if (job->inject == SWGPU_FAULT_HANG) {
+		/* No progress until the hang timeout. */
+		uint64_t deadline = swgpu_add_sat(swgpu_now_ns(),
+		                                  env->hang_timeout_ns);
+		while (swgpu_now_ns() < deadline &&
+		       engine_wait_hook(eng, deadline))
+			;
+		memset(&job->fault, 0, sizeof(job->fault));
+		job->fault.kind = SWGPU_FAULT_HANG;
+		snprintf(job->fault.message, sizeof(job->fault.message),
+		         "injected hang");
+		return false;
+	}
+	if (exec_ib(env, INJECT_FAULT_VA, 1, 1))
+		return true; /* cannot happen: the VA is never mapped */
+	/* Prefix the real fault's message (cut to fit). */
+	char msg[sizeof(job->fault.message) + 16];
+	int n = snprintf(msg, sizeof(msg), "injected: %s",
+	                 job->fault.message);
+	if (n > 0) {
+		msg[sizeof(job->fault.message) - 1] = '\0';
+		memcpy(job->fault.message, msg, sizeof(job->fault.message));
+	}
+	job->fault.kind = job->inject;
+	return false;
+}
+
+enum ib_result { IB_DONE, IB_FAULT, IB_PREEMPTED };
+
+/* Run (or, with a resume point in job->save, go on with) one IB of the
+ * job. HWQ 0 streams are preemptible. */
+static enum ib_result
+job_run_ib(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
+           uint64_t va, uint32_t size_dw)
+{
+	struct exec_env env;
+
+	exec_env_init(eng, job, &env);
+	env.save = &job->save;
+	env.preempt_hook = h == ENGINE_HWQ_MAIN ? engine_preempt_hook
+	                                        : engine_abort_hook;
+	job->save.resuming = job->save.valid;
+	/* The ring is depth 0: a ring IB runs at depth 1. */
+	if (exec_ib(&env, va, size_dw, 1))
+		return IB_DONE;
+	if (!env.preempted)
+		return IB_FAULT;
+	if (engine_should_abort(eng))
+		return IB_PREEMPTED; /* stopped to be skipped */
+	__atomic_fetch_add(&eng->exec_stats.preemptions, 1, __ATOMIC_RELAXED);
+	if (swgpu_debug_env())
+		swgpu_log("engine %u: job %u:%u:%llu preempted at IB depth %u "
+		          "dword %u, offset %llu", eng->index, job->ctx_id,
+		          job->queue_id, (unsigned long long)job->seqno,
+		          job->save.depth, job->save.pos[job->save.depth],
+		          (unsigned long long)job->save.offset);
+	return IB_PREEMPTED;
+}
+
+static void
+job_end(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
+        uint64_t seqno, bool defer)
+{
+	struct swgpu_device *dev = eng->dev;
+	struct hwq_exec *x = &eng->run[h];
+	uint64_t now = swgpu_now_ns();
+
+	if (job) {
+		job->trace.end_ns = now;
+		/* Read by completion after the fence store below. Time a
+		 * preempting job took is its own, not the preempted one's. */
+		uint64_t wall = now - x->t0;
+		job->run_ns = job->skipped ? 0
+		              : wall - (x->stolen_ns < wall ? x->stolen_ns
+		                                            : wall);
+		eng->busy_local += job->run_ns;
+		if (h == ENGINE_HWQ_PRIO) {
+			if (eng->run[ENGINE_HWQ_MAIN].job)
+				eng->run[ENGINE_HWQ_MAIN].stolen_ns += wall;
+			atomic_fetch_add_explicit(&eng->prio_busy_ns, wall,
+			                          memory_order_relaxed);
+		}
+	}
+	x->stolen_ns = 0;
+	/* Release: everything the job wrote is visible to whoever reads
+	 * the fence with acquire (other engines' SEM_WAIT, completion). */
+	atomic_store_explicit(&eng->hwq[h].fence, seqno, memory_order_release);
+	dev_wake_gpu(dev);
+
+	if (defer) {
+		/* The next job begins right away and takes the lock then:
+		 * its JOB_BEGIN processes this completion (coalesced). */
+		eng->completion_deferred = true;
+		return;
+	}
+	pthread_mutex_lock(&dev->lock);
+	engine_process_completions(eng);
+	pthread_mutex_unlock(&dev->lock);
+}
+
+/* The job's armed fault, at its JOB_BEGIN. */
+static void
+job_start_injected(struct swgpu_engine *eng, struct hwq_exec *x)
+{
+	struct swgpu_job *job = x->job;
+	struct exec_env env;
+
+	exec_env_init(eng, job, &env);
+	if (!job_inject_fault(eng, job, &env)) {
+		job_fault_done(eng, job);
+		x->skip = true;
+	}
+}
+
+/* JOB_IBS: the job's IB list, from job->save.ib_index on. Returns false
+ * when preempted (the packet runs again to resume). */
+static bool
+job_run_ib_list(struct swgpu_engine *eng, uint32_t h, struct hwq_exec *x)
+{
+	struct swgpu_job *job = x->job;
+	const uint32_t first = job->save.ib_index;
+
+	for (uint32_t i = first; !x->skip && i < job->ib_count; i++) {
+		job->save.ib_index = i;
+		if (i != first && h == ENGINE_HWQ_MAIN &&
+		    hwq_has_work(eng, ENGINE_HWQ_PRIO)) {
+			__atomic_fetch_add(&eng->exec_stats.preemptions, 1,
+			                   __ATOMIC_RELAXED);
+			return false; /* preempted between two IBs */
+		}
+		if (i != first && engine_should_abort(eng)) {
+			x->skip = true;
+			job->skipped = true;
+			break;
+		}
+		enum ib_result r = job_run_ib(eng, h, job, job->ibs[i].va,
+		                              job->ibs[i].size_dw);
+		if (r == IB_PREEMPTED)
+			return false;
+		if (r == IB_FAULT) {
+			job_fault_done(eng, job);
+			x->skip = true;
+		}
+	}
+	return true;
+}
+
+/* Execute the packet at HWQ h's read pointer (wptr: its published write
+ * pointer). Returns with the read pointer advanced, or unchanged when the
+ * packet was preempted and is to run again (resume). */
+static void
+engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
+{
+	struct swgpu_ring *ring = &eng->hwq[h].ring;
+	struct hwq_exec *x = &eng->run[h];
+	uint32_t pkt[8];
+	uint32_t hdr = ring_dw(ring, x->rptr);
+	uint32_t op = swgpu_pkt_opcode(hdr), len = swgpu_pkt_len(hdr);
+	bool done = true;
+
+	if (!len || len > SWGPU_ARRAY_SIZE(pkt) || len > wptr - x->rptr) {
+		/* Only the scheduler writes rings: a driver bug. */
+		swgpu_log("engine %u: corrupt ring %u at %llu (header "
+		          "0x%08x)", eng->index, h,
+		          (unsigned long long)x->rptr, hdr);
+		abort();
+	}
+	ring_read(ring, x->rptr, pkt, len);
+	struct swgpu_job *job = x->job;
+	eng->cur = job;
+	if (job && !x->skip && engine_should_abort(eng)) {
+		x->skip = true;
+		job->skipped = true;
+	}
+
+	switch (op) {
+	case SWGPU_OP_SEM_WAIT:
+		done = h != ENGINE_HWQ_MAIN || ring_sem_wait(eng, pkt);
+		break;
+	case RING_OP_JOB_BEGIN:
+		x->t0 = swgpu_now_ns();
+		x->stolen_ns = 0;
+		job = x->job = eng->cur =
+			job_begin(eng, h, swgpu_pkt_get64(pkt + 1), &x->skip);
+		if (!x->skip && h == ENGINE_HWQ_PRIO)
+			__atomic_fetch_add(&eng->exec_stats.preempt_jobs, 1,
+			                   __ATOMIC_RELAXED);
+		/* Its context's memory stays put until its end. */
+		if (!x->skip)
+			x->pinned = residency_job_begin(&eng->dev->mem,
+			                                job->ctx->vs);
+		/* Armed: fault before the first IB (or the fence of a
+		 * sync-only job). */
+		if (!x->skip && job->inject != SWGPU_FAULT_NONE)
+			job_start_injected(eng, x);
+		break;
+	case SWGPU_OP_INDIRECT_BUFFER:
+		if (job && !x->skip) {
+			enum ib_result r = job_run_ib(eng, h, job,
+			                              swgpu_pkt_get64(pkt + 1),
+			                              pkt[3]);
+			done = r != IB_PREEMPTED;
+			if (r == IB_FAULT) {
+				job_fault_done(eng, job);
+				x->skip = true;
+			}
+		}
+		break;
+	case RING_OP_JOB_IBS:
+		if (job && !x->skip)
+			done = job_run_ib_list(eng, h, x);
+		break;
+	case SWGPU_OP_SEM_SIGNAL: {
+		/* Coalesce with the next job's begin only if it is already
+		 * in this ring and starts at once (no ring SEM_WAIT to sleep
+		 * in before processing). */
+		uint64_t next = x->rptr + len;
+		bool defer = next != wptr &&
+		             swgpu_pkt_opcode(ring_dw(ring, next)) ==
+		                     RING_OP_JOB_BEGIN;
+		/* Before the fence: a host that saw the job done finds its
+		 * memory evictable. */
+		residency_job_end(x->pinned);
+		x->pinned = NULL;
+		x->job = NULL;
+		eng->cur = NULL;
+		job_end(eng, h, job, swgpu_pkt_get64(pkt + 3), defer);
+		x->skip = false;
+		break;
+	}
+	default:
+		swgpu_log("engine %u: unexpected ring opcode 0x%x",
+		          eng->index, op);
+		abort();
+	}
+	if (!done)
+		return; /* preempted: HWQ 1 runs, then this packet again */
+	x->rptr += len;
+	/* Release: we are done reading these dwords. */
+	atomic_store_explicit(&ring->rptr, x->rptr, memory_order_release);
+}
+
+/* Run one packet of the HWQ that goes first: HWQ 1 whenever it holds
+ * work (HWQ 0 is then at a preemption point, or between two of its
+ * packets). False when both are empty. */
+static bool
+engine_step_next(struct swgpu_engine *eng)
+{
+	static const uint32_t order[ENGINE_HWQ_COUNT] = {
+		ENGINE_HWQ_PRIO, ENGINE_HWQ_MAIN,
+	};
+
+	for (uint32_t i = 0; i < ENGINE_HWQ_COUNT; i++) {
+		uint32_t h = order[i];
+		uint64_t wptr = atomic_load_explicit(&eng->hwq[h].ring.wptr,
+		                                     memory_order_acquire);
+		if (wptr != eng->run[h].rptr) {
+			struct swgpu_job *main_job =
+				eng->run[ENGINE_HWQ_MAIN].job;
+			/* The trace shows the engine running one job at a
+			 * time: HWQ 1 work pauses the HWQ 0 job's slice. */
+			if (main_job && eng->dev->trace &&
+			    !eng->run[ENGINE_HWQ_MAIN].skip)
+				(h == ENGINE_HWQ_PRIO ? trace_job_preempted
+				                      : trace_job_resumed)(
+					main_job);
+			engine_step(eng, h, wptr);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void *
+engine_main(void *arg)
+{
+	struct swgpu_engine *eng = arg;
+
+	for (;;) {
+		if (atomic_load_explicit(&eng->dev->dump_pending,
+		                         memory_order_relaxed))
+			device_fault_dump(eng->dev);
+		if (engine_step_next(eng))
+			continue;
+		if (atomic_load(&eng->doorbell.stop))
+			break;
+		if (engine_poll(eng))
+			continue;
+		if (doorbell_wait(&eng->doorbell))
+			eng->doorbells_local++;
+	}
+	return NULL;
+}
+
+swgpu_result
+engine_start(struct swgpu_engine *eng)
+{
+	if (pthread_create(&eng->thread, NULL, engine_main, eng))
+		return DEV_ERR(eng->dev, SWGPU_ERR_NO_HOST_MEMORY,
+		               "engine thread");
+	eng->thread_started = true;
+	char name[16];
+	/* Thread names are at most 15 characters. */
+	snprintf(name, sizeof(name), "swgpu-%.9s",
+	         eng->dev->info.engines[eng->index].name);
+	pthread_setname_np(eng->thread, name);
+	return SWGPU_OK;
+}
+
+void
+engine_stop(struct swgpu_engine *eng)
+{
+	if (!eng || !eng->thread_started)
+		return;
+	doorbell_stop(&eng->doorbell);
+	pthread_join(eng->thread, NULL);
+	eng->thread_started = false;
+}

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The shader engine's internal form (IR), produced once per shader by the
+ * SPIR-V translator and executed by the SIMT interpreter.
+ *
+ * Everything is scalar: a SPIR-V vector, matrix, array or struct value is
+ * a list of 32-bit registers (one per scalar), so one IR instruction does
+ * one scalar operation for every lane of a workgroup. A 64-bit scalar
+ * is two registers, low word first; an 8- or 16-bit integer is one
+ * register holding its value zero-extended (xlate_narrow.c). Registers hold all
+ * lanes of the workgroup side by side (structure of arrays):
+ * regs[reg * width + lane]. Register 0 always reads 0.
+ *
+ * Control flow is per lane: every lane has a block index (pc). The
+ * interpreter runs the block with the lowest pc among live lanes, with
+ * the mask of lanes sitting at it. Blocks are laid out in SPIR-V's
+ * structured order (dominators first, merge blocks after their
+ * construct), so lanes that diverge reconverge at the merge block before
+ * it runs: barriers and subgroup operations see the whole group.
+ */
+#ifndef SWGPU_SHADER_IR_H
+#define SWGPU_SHADER_IR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hw/format/format.h"   /* texel conversions */
+#include <swgpu/swgpu_packet.h>
+
+typedef union lane {
+	uint32_t u;
+	int32_t i;
+	float f;
+} lane_t;
+
+/* Operand conventions: dst, a, b, c, d are registers unless stated. */
+enum ir_op {
+	IR_NOP = 0,
+	IR_MOV,          /* dst = a */
+	/* integer */
+	IR_IADD, IR_ISUB, IR_IMUL, IR_UDIV, IR_SDIV, IR_UMOD, IR_SREM,
+	IR_SMOD, IR_INEG, IR_UMULHI, IR_SMULHI, IR_ADDCARRY, IR_SUBBORROW,
+	IR_SHL, IR_SHR, IR_SAR, IR_AND, IR_OR, IR_XOR, IR_NOT,
+	IR_BFI,          /* dst = insert(a base, b insert, c off, d count) */
+	IR_BFE_U, IR_BFE_S, /* dst = extract(a, b off, c count) */
+	IR_BITREV, IR_BITCOUNT, IR_FINDLSB, IR_FINDSMSB, IR_FINDUMSB,
+	IR_SMIN, IR_SMAX, IR_UMIN, IR_UMAX, IR_SCLAMP, IR_UCLAMP,
+	IR_SABS, IR_SSIGN,
+	IR_DOT4X8,       /* packed 4x8 dot; aux2: 0 s*s, 1 u*u, 2 s*u */
+	IR_ADDSAT_S, IR_ADDSAT_U,
+	/* 64-bit integers as register pairs: operands (a lo, b hi) and
+	 * (c lo, d hi); results dst (lo), dst + 1 (hi); shifts use c only */
+	IR_ADD64, IR_SUB64, IR_MUL64, IR_UDIV64, IR_SDIV64, IR_UMOD64,
+	IR_SREM64, IR_SMOD64, IR_SHL64, IR_SHR64, IR_SAR64,
+	IR_IEQ64, IR_INE64, IR_ULT64, IR_ULE64, IR_UGT64, IR_UGE64,
+	IR_SLT64, IR_SLE64, IR_SGT64, IR_SGE64, /* -> 0/1 in dst */
+	IR_S64TOF, IR_U64TOF,  /* dst float = (a, b) */
+	IR_F2S64, IR_F2U64,    /* dst pair = float a, saturated */
+	/* 64-bit atomics: like IR_ATOMBUF(X) / IR_ATOMSH, but b and c name
+	 * consecutive register pairs, dst a pair; d: descriptor array
+	 * index register (0: none) */
+	IR_ATOMBUF64, IR_ATOMSH64,
+	/* double precision (Float64): aux2 = enum ir_f64; operands (a lo,
+	 * b hi) and (c lo, d hi); 32-bit sources in a (and c); a double
+	 * result in dst, dst + 1, a 32-bit one in dst */
+	IR_F64,
+	/* comparisons -> 0/1 */
+	IR_IEQ, IR_INE, IR_ULT, IR_ULE, IR_UGT, IR_UGE, IR_SLT, IR_SLE,
+	IR_SGT, IR_SGE,
+	IR_FOEQ, IR_FONE, IR_FOLT, IR_FOLE, IR_FOGT, IR_FOGE,
+	IR_FUEQ, IR_FUNE, IR_FULT, IR_FULE, IR_FUGT, IR_FUGE,
+	IR_FORD, IR_FUNORD, IR_ISNAN, IR_ISINF,
+	IR_LNOT,         /* dst = !a (0/1) */
+	IR_SELECT,       /* dst = a ? b : c */
+	IR_SELIDX,       /* dst = a == imm ? b : c */
+	/* float */
+	IR_FADD, IR_FSUB, IR_FMUL, IR_FDIV, IR_FREM, IR_FMOD, IR_FNEG,
+	IR_FMIN, IR_FMAX, IR_FCLAMP, IR_FMIX, IR_FMA, IR_STEP, IR_SSTEP,
+	IR_FABS, IR_FSIGN, IR_FLOOR, IR_CEIL, IR_FRACT, IR_ROUND,
+	IR_ROUNDEVEN, IR_TRUNC, IR_SQRT, IR_RSQRT, IR_EXP, IR_EXP2, IR_LOG,
+	IR_LOG2, IR_POW, IR_SIN, IR_COS, IR_TAN, IR_ASIN, IR_ACOS, IR_ATAN,
+	IR_ATAN2, IR_SINH, IR_COSH, IR_TANH, IR_ASINH, IR_ACOSH, IR_ATANH,
+	IR_RADIANS, IR_DEGREES, IR_LDEXP, IR_QUANT16, IR_FREXPM, IR_FREXPE,
+	/* conversions */
+	IR_F2S, IR_F2U, IR_S2F, IR_U2F,
+	IR_PACKH2, IR_UNPACKH_LO, IR_UNPACKH_HI,
+	IR_PACKUN4, IR_PACKSN4, IR_PACKUN2, IR_PACKSN2,
+	IR_UNPACKUN4,    /* dst = component imm of unpackUnorm4x8(a) */
+	IR_UNPACKSN4, IR_UNPACKUN2, IR_UNPACKSN2,
+	/* memory: imm = constant offset (bytes; slots for IR_LDX/IR_STX) */
+	IR_LDBUF,        /* dst = buf[aux][a + imm] */
+	IR_STBUF,        /* buf[aux][a + imm] = b */
+	IR_LDPUSH,       /* dst = push[a + imm] */
+	IR_LDSH,         /* dst = shared[a + imm] */
+	IR_STSH,         /* shared[a + imm] = b */
+	IR_LDX,          /* dst = reg(b + a + imm), a + imm < c (slots) */
+	IR_STX,          /* reg(b + a + imm) = d, a + imm < c */
+	IR_ATOMBUF,      /* dst = atomic aux2(buf[aux][a + imm], b, c) */
+	IR_ATOMSH,       /* same on shared memory */
+	IR_ARRLEN,       /* dst = (range(buf[aux]) - imm) / b (b const) */
+	/* dynamically indexed descriptor arrays: buffer aux + d, d < c */
+	IR_LDBUFX,       /* dst = buf[aux + d][a + imm] */
+	IR_STBUFX,       /* buf[aux + d][a + imm] = b */
+	IR_ATOMBUFX,     /* IR_ATOMBUF on buf[aux + d] (aux + d < MAX) */
+	/* 8/16-bit storage (aux2 = 1 or 2 bytes, zero-extended on load):
+	 * buffer aux + (d ? reg d : 0), d < c when d is set */
+	IR_LDBUFN,       /* dst = buf[..][a + imm] */
+	IR_STBUFN,       /* buf[..][a + imm] = low bytes of b */
+	IR_LDPUSHN,      /* dst = push[a + imm] */
+	IR_LDSHN,        /* dst = shared[a + imm] (explicit layout) */
+	IR_STSHN,        /* shared[a + imm] = low bytes of b */
+	/* images and texel buffers (interp_image.c): resource aux + reg d
+	 * (d < imm & 0xffff, the descriptor array's length; 0 means 1),
+	 * texel at the coordinates in the 3 consecutive registers from a */
+	IR_IMGLD,        /* dst..dst+3 = texel of level reg b */
+	IR_IMGST,        /* texel = b..b+3 */
+	IR_IMGATOM,      /* dst = atomic aux2(texel word, b, c) */
+	IR_IMGSIZE,      /* dst = size component aux2 of level reg b;
+	                    aux2 3: the level count */
+	/* sampled images (interp_sample.c): dst..dst+3 = sample at the
+	 * float coordinates a..a+2 (s, t, r), array layer a+3, integer
+	 * texel offsets a+4..a+6, explicit LOD reg b (float); the sampler
+	 * is resource (imm >> 16 & 0xff) + reg c, c < imm >> 24 (0: 1) */
+	IR_IMGSAMPLE,
+	/* buffer device addresses (interp_phys.c): the register pair a holds
+	 * a GPU VA of the context; aux2: access size in bytes (1, 2, 4) */
+	IR_LDPHYS,       /* dst = *va */
+	IR_STPHYS,       /* *va = low bytes of b */
+	IR_ATOMPHYS,     /* dst = atomic aux2(*va, b, c), 32-bit */
+	IR_FENCE,        /* memory barrier */
+	/* subgroups (32 lanes); aux2 = group operation for reductions */
+	IR_ELECT, IR_VALL, IR_VANY, IR_VALLEQ, IR_BCAST, IR_BCASTFIRST,
+	IR_BALLOT,       /* dst = word imm of ballot(a) */
+	IR_INVBALLOT,    /* dst = bit (lane % 32) of ballot word a */
+	IR_BALLOTEXT,    /* dst = bit b of ballot word a (0 if b >= 32) */
+	IR_BALLOTCOUNT,  /* dst = popcount of word a (aux2: group op) */
+	IR_BALLOTLSB, IR_BALLOTMSB,
+	IR_SHUFFLE, IR_SHUFXOR, IR_SHUFUP, IR_SHUFDOWN,
+	IR_GIADD, IR_GFADD, IR_GIMUL, IR_GFMUL, IR_GSMIN, IR_GUMIN,
+	IR_GFMIN, IR_GSMAX, IR_GUMAX, IR_GFMAX, IR_GAND, IR_GOR, IR_GXOR,
+	IR_G64,          /* 64-bit reduction/scan: value (a lo, b hi),
+	                    result dst pair, imm = the IR_G* op (integer
+	                    ones), aux2 = group op */
+	/* terminators */
+	IR_BR,           /* pc = imm */
+	IR_BRC,          /* pc = a ? imm : b (b: block index) */
+	IR_SWITCH,       /* pc = table lookup: b = table start, c = pairs,
+	                    imm = default block */
+	IR_RET,          /* lane done */
+	IR_PHI,          /* dst = value of pred: table b, c pairs */
+	IR_OP_COUNT
+};
+
+/* Atomic kinds (aux2 of IR_ATOMBUF / IR_ATOMSH). */
+enum ir_atomic {
+	IR_AT_LOAD, IR_AT_STORE, IR_AT_XCHG, IR_AT_CMPXCHG, IR_AT_ADD,
+	IR_AT_SUB, IR_AT_SMIN, IR_AT_UMIN, IR_AT_SMAX, IR_AT_UMAX, IR_AT_AND,
+	IR_AT_OR, IR_AT_XOR,
+};
+
+/* Double-precision operations (aux2 of IR_F64). */
+enum ir_f64 {
+	/* double (a,b) op double (c,d) -> double */
+	IR_D_ADD, IR_D_SUB, IR_D_MUL, IR_D_DIV, IR_D_MIN, IR_D_MAX,
+	IR_D_MOD,        /* x - y * floor(x / y) (OpFMod) */
+	IR_D_REM,        /* C fmod (OpFRem) */
+	IR_D_STEP,       /* (c,d) < (a,b) ? 0 : 1 */
+	/* double (a,b) -> double */
+	IR_D_NEG, IR_D_ABS, IR_D_FLOOR, IR_D_CEIL, IR_D_TRUNC, IR_D_FRACT,
+	IR_D_SQRT, IR_D_RSQRT, IR_D_ROUND, IR_D_ROUNDEVEN, IR_D_SIGN,
+	/* comparisons -> 0/1 */
+	IR_D_OEQ, IR_D_ONE, IR_D_OLT, IR_D_OLE, IR_D_OGT, IR_D_OGE,
+	IR_D_UEQ, IR_D_UNE, IR_D_ULT, IR_D_ULE, IR_D_UGT, IR_D_UGE,
+	IR_D_ISNAN, IR_D_ISINF,
+	/* conversions */
+	IR_D_FROM_F, IR_D_FROM_S, IR_D_FROM_U,  /* 32-bit a -> double */
+	IR_D_FROM_S64, IR_D_FROM_U64,           /* (a,b) -> double */
+	IR_D_TO_F, IR_D_TO_S, IR_D_TO_U,        /* -> 32-bit dst */
+	IR_D_TO_S64, IR_D_TO_U64,               /* -> dst pair */
+};
+
+/* Group operations (aux2 of subgroup arithmetic). */
+enum ir_group_op { IR_GROUP_REDUCE, IR_GROUP_INCLUSIVE, IR_GROUP_EXCLUSIVE };
+
+struct ir_instr {
+	uint16_t op;
+	uint8_t aux;     /* buffer slot */
+	uint8_t aux2;    /* atomic / group op */
+	uint32_t dst, a, b, c, d;
+	uint32_t imm;
+};
+
+struct ir_block {
+	uint32_t first;  /* index of the first instruction */
+	uint32_t count;  /* the last one is a terminator */
+};
+
+/* Built-in registers: fixed register numbers, filled by the interpreter. */
+enum ir_builtin_reg {
+	IR_REG_ZERO = 0,
+	IR_REG_LOCAL_ID = 1,       /* 3 registers */
+	IR_REG_GLOBAL_ID = 4,      /* 3 */
+	IR_REG_WORKGROUP_ID = 7,   /* 3 */
+	IR_REG_NUM_WORKGROUPS = 10,/* 3 */
+	IR_REG_WORKGROUP_SIZE = 13,/* 3 */
+	IR_REG_LOCAL_INDEX = 16,
+	IR_REG_SUBGROUP_SIZE = 17,
+	IR_REG_SUBGROUP_LOCAL_ID = 18,
+	IR_REG_SUBGROUP_ID = 19,
+	IR_REG_NUM_SUBGROUPS = 20,
+	IR_REG_EQ_MASK = 21,       /* 4 registers each */
+	IR_REG_GE_MASK = 25,
+	IR_REG_GT_MASK = 29,
+	IR_REG_LE_MASK = 33,
+	IR_REG_LT_MASK = 37,
+	IR_REG_FIRST_FREE = 41,
+};
+
+/* What a resource slot holds. */
+enum ir_resource {
+	IR_RES_BUFFER = 0,         /* uniform or storage buffer */
+	IR_RES_IMAGE,              /* storage image */
+	IR_RES_TEXEL_BUFFER,       /* uniform or storage texel buffer */
+	IR_RES_SAMPLED,            /* sampled image or combined sampler */
+	IR_RES_SAMPLER,            /* sampler */
+};
+
+/* A resource the shader reaches (one descriptor): a storage or uniform
+ * buffer, a storage image or a texel buffer. */
+struct ir_buffer {
+	uint32_t set;
+	uint32_t desc_offset;      /* bytes into the set's memory */
+	uint32_t dynamic_index;    /* UINT32_MAX: not dynamic */
+	bool writable;             /* storage buffer, image, texel buffer */
+	bool used;
+	uint8_t kind;              /* enum ir_resource */
+	uint8_t desc_type;         /* swgpu_descriptor_type expected */
+};
+
+#define IR_MAX_BUFFERS 255u
+#define IR_PC_DONE UINT32_MAX
+
+struct ir_program {
+	struct ir_instr *code;
+	uint32_t ninstr;
+	struct ir_block *blocks;
+	uint32_t nblocks;
+	uint32_t *table;           /* phi / switch pairs */
+	uint32_t ntable;
+	uint32_t nregs;
+	uint32_t *const_regs;      /* registers holding constants */
+	uint32_t *const_vals;
+	uint32_t nconsts;
+	struct ir_buffer *buffers;
+	uint32_t nbuffers;
+	uint32_t local_size[3];
+	uint32_t shared_bytes;
+	uint32_t push_bytes;       /* highest push constant byte read + 1 */
+	bool uses_barrier, uses_subgroup, uses_atomics;
+	uint64_t builtins_used;    /* bit r: built-in register r is read */
+};
+
+void ir_program_free(struct ir_program *p);
+
+/* Resources of one dispatch, resolved by the DISPATCH packet. */
+struct ir_image_binding;
+struct swgpu_vaspace;
+struct ir_buffer_binding {
+	uint8_t *ptr;              /* NULL: null descriptor */
+	uint64_t range;            /* bytes */
+	/* Images and texel buffers: their shape and format. */
+	const struct ir_image_binding *img;
+};
+
+/* An image (texel buffer: height, depth, layers 1) as the interpreter
+ * addresses it, its base level's shape (the mip chain of a sampled image
+ * follows from it, see swgpu_descriptor_image); format conversions from
+ * format.h. A sampler or combined image sampler also has its state. */
+struct ir_image_binding {
+	uint32_t view_type;        /* VkImageViewType; texel buffer: ~0 */
+	uint32_t width, height, depth, layers;
+	uint32_t levels;           /* >= 1 */
+	uint8_t swizzle[4];        /* VkComponentSwizzle; 0: identity */
+	bool has_sampler;
+	struct swgpu_sampler_state sampler;
+	uint32_t row_pitch, elem;
+	uint64_t slice_pitch;      /* between 3D slices or layers */
+	uint32_t domain;           /* swgpu_blit_class: FLOAT, UINT, SINT */
+	const swgpu_format_info *fmt;
+	format_decode_fn decode;
+	format_encode_fn encode;
+};
+
+/* One mip level of an image binding (interp_image.c): where it starts (bytes from the
+ * base level's first texel), its extent and pitches. */
+struct img_level {
+	uint64_t off;
+	uint32_t w, h, d;          /* d: 3D depth, else 1 */
+	uint32_t cols, rows;       /* blocks per row, block rows (compressed
+	                            * formats: 4x4 texels a block) */
+	uint32_t row_pitch;
+	uint64_t slice_pitch;      /* between 3D slices or layers */
+};
+void image_level(const struct ir_image_binding *im, uint32_t level,
+                 struct img_level *lv);
+
+struct ir_dispatch {
+	const struct ir_program *prog;
+	struct ir_buffer_binding buffers[IR_MAX_BUFFERS];
+	struct ir_image_binding images[IR_MAX_BUFFERS];
+	uint8_t push[256];
+	uint32_t groups[3];        /* group counts */
+	uint32_t base[3];          /* base group */
+	/* Watchdog: hung when no workgroup completed for hang_timeout_ns.
+	 * progress_ns (__atomic) is when a workgroup last completed (or
+	 * the dispatch started): a long dispatch whose groups keep
+	 * finishing is not hung; one group in an endless loop is. */
+	uint64_t hang_timeout_ns;
+	uint64_t progress_ns;
+	/* Buffer device addresses: the context's VA space (the dispatch
+	 * runs in one of its read sections) and the first address that
+	 * did not translate (__atomic; 0: none) — a page fault. */
+	struct swgpu_vaspace *vs;
+	uint64_t fault_va;
+	uint32_t fault_access;
+	/* Next flattened group index to run (shared by the threads). */
+	uint64_t next_group;
+	uint64_t total_groups;
+	bool hung;                 /* __atomic: a thread hit the deadline */
+};
+
+/* One thread's execution state (register file, lane state). */
+struct ir_exec;
+
+struct ir_exec *ir_exec_create(const struct ir_program *p);
+void ir_exec_destroy(struct ir_exec *e);
+
+/* Run workgroups of d until none is left (several threads may call this
+ * on the same d, each with its own ir_exec). Returns false on a hang. */
+bool ir_exec_run(struct ir_exec *e, struct ir_dispatch *d);
+
+#endif

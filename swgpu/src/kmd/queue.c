@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/* Queues: software queues of jobs bound to one engine. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmd/context.h"
+#include "hw/engine.h"
+#include "kmd/job.h"
+
+swgpu_result
+swgpu_queue_create(swgpu_context *ctx, swgpu_engine_class engine_class,
+                   uint32_t engine_index, swgpu_priority priority,
+                   swgpu_queue **out)
+{
+	if (!ctx || !out)
+		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
+		                 "NULL context or out");
+	struct swgpu_device *dev = ctx->dev;
+	if ((unsigned)engine_class >= SWGPU_ENGINE_CLASS_COUNT ||
+	    (unsigned)priority >= SWGPU_PRIORITY_COUNT)
+		return DEV_ERR(dev, SWGPU_ERR_INVALID_ARG,
+		               "engine class %d priority %d",
+		               (int)engine_class, (int)priority);
+	if (!dev->info.engine_class_count[engine_class])
+		return DEV_ERR(dev, SWGPU_ERR_UNSUPPORTED,
+		               "no engine of class %d", (int)engine_class);
+	if (engine_index != SWGPU_ENGINE_ANY &&
+	    engine_index >= dev->info.engine_class_count[engine_class])
+		return DEV_ERR(dev, SWGPU_ERR_INVALID_ARG,
+		               "engine index %u of class %d", engine_index,
+		               (int)engine_class);
+
+	struct swgpu_queue *q = calloc(1, sizeof(*q));
+	if (!q)
+		return DEV_ERR(dev, SWGPU_ERR_NO_HOST_MEMORY, "queue");
+
+	pthread_mutex_lock(&dev->lock);
+	struct swgpu_engine *eng = NULL;
+	for (uint32_t e = 0; e < dev->engine_count; e++) {
+		struct swgpu_engine *c = dev->engines[e];
+		if (c->engine_class != engine_class)
+			continue;
+		if (engine_index != SWGPU_ENGINE_ANY) {
+			if (c->index_in_class == engine_index)
+				eng = c;
+		} else if (!eng || c->queue_count < eng->queue_count) {
+			eng = c; /* least loaded by queue count */
+		}
+	}
+	q->dev = dev;
+	q->ctx = ctx;
+	q->id = dev->next_queue_id++;
+	q->engine = eng->index;
+	q->priority = priority;
+	dlist_init(&q->fifo);
+	atomic_init(&q->completed, 0);
+	atomic_init(&q->aborting, false);
+	q->wait_min = UINT64_MAX;
+	eng->queue_count++;
+	dlist_add_tail(&q->run_link, &eng->runlist[priority]);
+	eng->runlist_len[priority]++;
+	dlist_add_tail(&q->ctx_link, &ctx->queues);
+	dlist_add_tail(&q->dev_link, &dev->queues);
+	trace_queue_created(q);
+	pthread_mutex_unlock(&dev->lock);
+	*out = q;
+	return SWGPU_OK;
+}
+
+void
+queue_free_locked(struct swgpu_queue *q)
+{
+	q->dev->engines[q->engine]->queue_count--;
+	q->dev->engines[q->engine]->runlist_len[q->priority]--;
+	dlist_del(&q->run_link);
+	dlist_del(&q->ctx_link);
+	dlist_del(&q->dev_link);
+	free(q);
+}
+
+/*
+ * Cancel the pending jobs, let the ring jobs finish within the hang
+ * timeout, then have the engine drop the rest at the next packet
+ * boundary (packets are bounded, so that wait ends). dev->lock held;
+ * it is dropped while waiting.
+ */
+void
+queue_destroy_locked(struct swgpu_queue *q)
+{
+	struct swgpu_device *dev = q->dev;
+	uint64_t deadline = swgpu_deadline_from_timeout(
+		(uint64_t)dev->cfg.hang_timeout_ms * 1000000u);
+
+	q->cancelled = true;
+	sched_run(dev);
+	while (q->inflight || !dlist_empty(&q->fifo)) {
+		uint64_t until = deadline;
+		if (atomic_load(&q->aborting))
+			until = swgpu_deadline_from_timeout(10000000u);
+		dev->host_waiters++;
+		bool woken = cond_wait_until(&dev->host_cond, &dev->lock,
+		                             until);
+		dev->host_waiters--;
+		if (!woken && swgpu_now_ns() >= deadline &&
+		    !atomic_load(&q->aborting)) {
+			swgpu_log("queue %u: jobs still running after %u ms, "
+			          "aborting them", q->id,
+			          dev->cfg.hang_timeout_ms);
+			atomic_store(&q->aborting, true);
+			dev_wake_gpu(dev);
+		}
+		sched_run(dev);
+	}
+	queue_free_locked(q);
+}
+
+void
+swgpu_queue_destroy(swgpu_queue *q)
+{
+	if (!q)
+		return;
+	struct swgpu_device *dev = q->dev;
+	pthread_mutex_lock(&dev->lock);
+	queue_destroy_locked(q);
+	pthread_mutex_unlock(&dev->lock);
+}
+
+uint32_t
+swgpu_queue_id(const swgpu_queue *q)
+{
+	return q ? q->id : UINT32_MAX;
+}
+
+uint32_t
+swgpu_queue_engine(const swgpu_queue *q)
+{
+	return q ? q->engine : UINT32_MAX;
+}
+
+uint64_t
+swgpu_queue_completed(const swgpu_queue *q)
+{
+	if (!q)
+		return 0;
+	return atomic_load_explicit(&((struct swgpu_queue *)q)->completed,
+	                            memory_order_acquire);
+}
+
+swgpu_result
+swgpu_queue_wait(swgpu_queue *q, uint64_t seqno, uint64_t deadline_ns)
+{
+	if (!q)
+		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
+		                 "NULL queue");
+	struct swgpu_device *dev = q->dev;
+	swgpu_result r = SWGPU_OK;
+
+	pthread_mutex_lock(&dev->lock);
+	if (!seqno)
+		seqno = q->submitted;
+	if (seqno > q->submitted) {
+		pthread_mutex_unlock(&dev->lock);
+		return DEV_ERR(dev, SWGPU_ERR_INVALID_ARG,
+		               "seqno %llu > last submitted %llu",
+		               (unsigned long long)seqno,
+		               (unsigned long long)q->submitted);
+	}
+	uint64_t spin_end = swgpu_add_sat(swgpu_now_ns(),
+	                                  spin_budget_get(&dev->host_spin));
+	uint32_t qid = q->id;
+	dev_api_wait_enter(dev);
+	for (;;) {
+		if (atomic_load(&dev->closing) && !q->inflight &&
+		    dlist_empty(&q->fifo)) {
+			/* Close cancelled everything; the queue is going. */
+			r = atomic_load(&q->completed) >= seqno &&
+			            q->last_failed != seqno ?
+			        SWGPU_OK : SWGPU_ERR_CONTEXT_LOST;
+			break;
+		}
+		if (q->ctx->state != SWGPU_CONTEXT_OK) {
+			r = SWGPU_ERR_CONTEXT_LOST;
+			break;
+		}
+		if (atomic_load_explicit(&q->completed,
+		                         memory_order_relaxed) >= seqno) {
+			if (seqno && q->last_failed == seqno)
+				r = SWGPU_ERR_CONTEXT_LOST;
+			break;
+		}
+		uint64_t now = swgpu_now_ns();
+		if (now >= deadline_ns) {
+			r = SWGPU_TIMEOUT;
+			break;
+		}
+		if (now < spin_end) {
+			pthread_mutex_unlock(&dev->lock);
+			while (atomic_load_explicit(&q->completed,
+			                            memory_order_acquire) <
+			               seqno &&
+			       (now = swgpu_now_ns()) < spin_end &&
+			       now < deadline_ns &&
+			       !atomic_load_explicit(&dev->closing,
+			                             memory_order_relaxed))
+				;
+			spin_budget_feedback(&dev->host_spin,
+			                     atomic_load_explicit(
+			                             &q->completed,
+			                             memory_order_relaxed) >=
+			                             seqno);
+			pthread_mutex_lock(&dev->lock);
+			continue;
+		}
+		/* Completion wakes us only once wait_min is reached. */
+		if (seqno < q->wait_min)
+			q->wait_min = seqno;
+		q->waiters++;
+		cond_wait_until(&dev->host_cond, &dev->lock, deadline_ns);
+		q->waiters--;
+	}
+	bool debug = dev->cfg.debug;
+	device_fault_dump_locked(dev);
+	dev_api_wait_leave(dev);
+	/* From here on dev and q may be freed by a concurrent close. */
+	pthread_mutex_unlock(&dev->lock);
+	if (r < 0)
+		return SWGPU_ERR(debug, r, "queue %u wait %llu", qid,
+		                 (unsigned long long)seqno);
+	return r;
+}

@@ -1,0 +1,778 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scheduler: job pool, swgpu_submit, and moving jobs from software queues
+ * into engine rings when their dependencies allow.
+ *
+ * A job enters a ring only when each of its waits is either satisfied,
+ * or its signalling job is already in a ring: on the same engine ring
+ * order is enough; on another engine the job's ring entry starts with a
+ * SEM_WAIT on that engine's fence word. A wait on a point nobody has
+ * submitted yet keeps the job (and only its queue) PENDING here, so an
+ * engine can never deadlock behind a wait that a later submission would
+ * satisfy.
+ */
+#include "kmd/job.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmd/context.h"
+#include "hw/engine.h"
+#include "hw/fence.h"
+#include "hw/ring.h"
+#include "kmd/syncobj.h"
+
+#define JOB_CHUNK 64u
+
+/*
+ * Fair share. A queue's vruntime grows by the engine time its jobs use
+ * times SCHED_VSCALE / weight of its level: a HIGH queue (16) is charged
+ * a sixteenth of what a LOW one (1) is for the same time, so among
+ * saturated queues of one engine each gets time in proportion to its
+ * weight, and every queue with work is picked once its vruntime is the
+ * smallest: no level starves another. A job is charged an estimate
+ * (the queue's mean run time) when it enters the ring, so choices made
+ * before it completes already count it; completion adds what the
+ * measured time exceeds it by. Never a refund: a queue's vruntime only
+ * grows, so a queue that arrives at the smallest vruntime of the busy
+ * ones (ties go to the higher level) runs next, ahead of the backlog of
+ * a lower level, whatever the backlog's jobs turn out to cost.
+ *
+ * Bounded wait: when a job completes, its queue's vruntime is capped at
+ * the smallest vruntime of the engine's other active queues plus
+ * SCHED_MAX_LAG_JOBS of its own mean jobs (plus those still in the
+ * ring). So a queue that got more than its share (e.g. jobs pushed while
+ * nobody competed, or one job far longer than its mean) waits at most
+ * that many of its jobs' worth, weighted, before it runs again: a LOW
+ * queue behind HIGH about 4 * 16 HIGH jobs of the same size.
+ */
+#define SCHED_VSCALE 64u
+#define SCHED_EST_MIN_NS 1000u   /* also the first estimate */
+#define SCHED_MAX_LAG_JOBS 4u
+
+static const uint32_t sched_weight[SWGPU_PRIORITY_COUNT] = {
+	[SWGPU_PRIORITY_LOW] = 1,
+	[SWGPU_PRIORITY_NORMAL] = 4,
+	[SWGPU_PRIORITY_HIGH] = 16,
+	[SWGPU_PRIORITY_REALTIME] = 64,
+};
+
+/* Wrap-safe vruntime order (charges are added modulo 2^64). */
+static bool
+vr_before(uint64_t a, uint64_t b)
+{
+	return (int64_t)(a - b) < 0;
+}
+
+static uint64_t
+vr_scale(const struct swgpu_queue *q, uint64_t ns)
+{
+	return ns * (SCHED_VSCALE / sched_weight[q->priority]);
+}
+
+/* The weighted time q has really used: its vruntime without the
+ * estimates charged for its jobs still waiting in the rings. A queue that
+ * keeps a deep ring backlog is charged ahead of time (so sched_pick does
+ * not favour it); comparing a newcomer with that figure would let the
+ * backlog count as work done. */
+static uint64_t
+vr_used(const struct swgpu_queue *q)
+{
+	return q->vruntime - q->ring_vcharge;
+}
+
+/* Smallest used vruntime among the other queues of q's engine that have
+ * work (waiting or in the ring); false if there is none. */
+static bool
+sched_min_other(const struct swgpu_queue *q, uint64_t *min)
+{
+	struct swgpu_engine *eng = q->dev->engines[q->engine];
+	bool found = false;
+
+	for (int p = 0; p < SWGPU_PRIORITY_COUNT; p++) {
+		struct dlist *it;
+
+		for (it = eng->runlist[p].next; it != &eng->runlist[p];
+		     it = it->next) {
+			const struct swgpu_queue *o =
+				dlist_entry(it, struct swgpu_queue, run_link);
+			if (o == q || (dlist_empty(&o->fifo) && !o->inflight))
+				continue;
+			if (!found || vr_before(vr_used(o), *min))
+				*min = vr_used(o);
+			found = true;
+		}
+	}
+	return found;
+}
+
+void
+sched_queue_activate(struct swgpu_queue *q)
+{
+	struct swgpu_engine *eng = q->dev->engines[q->engine];
+	uint64_t start;
+
+	/* Level with the busy queues; with none busy, with the last pick,
+	 * so idle time is never banked. */
+	if (!sched_min_other(q, &start))
+		start = eng->vclock;
+	if (vr_before(q->vruntime, start))
+		q->vruntime = start;
+}
+
+void
+sched_charge(struct swgpu_job *job)
+{
+	struct swgpu_queue *q = job->q;
+	uint64_t run = job->skipped ? 0 : job->run_ns;
+
+	q->ring_vcharge -= vr_scale(q, job->vcharge_ns);
+	if (run > job->vcharge_ns)
+		q->vruntime += vr_scale(q, run - job->vcharge_ns);
+	if (!job->skipped) {
+		/* Mean over about the last 8 jobs; one outlier (a host
+		 * preemption of the engine thread) moves it by 1/8 at most. */
+		uint64_t r = run < 2 * q->avg_run_ns ? run : 2 * q->avg_run_ns;
+		q->avg_run_ns = q->avg_run_ns - q->avg_run_ns / 8 + r / 8;
+		if (q->avg_run_ns < SCHED_EST_MIN_NS)
+			q->avg_run_ns = SCHED_EST_MIN_NS;
+	}
+	job->vcharge_ns = 0;
+
+	/* Bounded wait (see the top): q->inflight still counts this job. */
+	uint64_t min;
+	if (sched_min_other(q, &min)) {
+		uint64_t lim = min + vr_scale(q, q->avg_run_ns) *
+		               (SCHED_MAX_LAG_JOBS + q->inflight - 1u);
+		if (vr_before(lim, q->vruntime))
+			q->vruntime = lim;
+	}
+}
+
+void
+job_pool_init(struct job_pool *pool)
+{
+	memset(pool, 0, sizeof(*pool));
+	dlist_init(&pool->free);
+}
+
+void
+job_pool_fini(struct job_pool *pool)
+{
+	for (uint32_t i = 0; i < pool->chunk_count; i++)
+		free(pool->chunks[i]);
+	free(pool->chunks);
+	memset(pool, 0, sizeof(*pool));
+}
+
+static bool
+job_pool_grow(struct job_pool *pool)
+{
+	if (pool->chunk_count == pool->chunk_cap) {
+		uint32_t cap = pool->chunk_cap ? pool->chunk_cap * 2 : 8;
+		void **c = realloc(pool->chunks, cap * sizeof(*c));
+		if (!c)
+			return false;
+		pool->chunks = c;
+		pool->chunk_cap = cap;
+	}
+	struct swgpu_job *jobs = calloc(JOB_CHUNK, sizeof(*jobs));
+	if (!jobs)
+		return false;
+	pool->chunks[pool->chunk_count++] = jobs;
+	for (uint32_t i = 0; i < JOB_CHUNK; i++)
+		dlist_add_tail(&jobs[i].link, &pool->free);
+	return true;
+}
+
+static struct swgpu_job *
+job_alloc(struct swgpu_device *dev, const swgpu_submit_info *info)
+{
+	struct job_pool *pool = &dev->pool;
+
+	if (dlist_empty(&pool->free) && !job_pool_grow(pool))
+		return NULL;
+	struct swgpu_job *job =
+		dlist_entry(pool->free.next, struct swgpu_job, link);
+
+	job->ibs = job->ib_inline;
+	job->waits = job->wait_inline;
+	job->signals = job->signal_inline;
+	/* Big jobs get their arrays from malloc: rare, and outside the
+	 * common (<= JOB_INLINE) path. */
+	if (info->ib_count > JOB_INLINE)
+		job->ibs = malloc(info->ib_count * sizeof(*job->ibs));
+	if (info->wait_count > JOB_INLINE)
+		job->waits = malloc(info->wait_count * sizeof(*job->waits));
+	if (info->signal_count > JOB_INLINE)
+		job->signals = malloc(info->signal_count *
+		                      sizeof(*job->signals));
+	if (!job->ibs || !job->waits || !job->signals) {
+		if (job->ibs != job->ib_inline)
+			free(job->ibs);
+		if (job->waits != job->wait_inline)
+			free(job->waits);
+		if (job->signals != job->signal_inline)
+			free(job->signals);
+		return NULL;
+	}
+	dlist_del(&job->link);
+	return job;
+}
+
+void
+job_ref(struct swgpu_job *job)
+{
+	job->refcount++;
+}
+
+void
+job_unref(struct swgpu_job *job)
+{
+	if (--job->refcount)
+		return;
+	if (job->ibs != job->ib_inline)
+		free(job->ibs);
+	if (job->waits != job->wait_inline)
+		free(job->waits);
+	if (job->signals != job->signal_inline)
+		free(job->signals);
+	job->ibs = NULL;
+	job->waits = NULL;
+	job->signals = NULL;
+	dlist_add_tail(&job->link, &job->dev->pool.free);
+}
+
+bool
+job_doomed(const struct swgpu_job *job)
+{
+	return job->ctx->state != SWGPU_CONTEXT_OK || job->q->cancelled ||
+	       atomic_load_explicit(&job->dev->closing, memory_order_relaxed);
+}
+
+static bool
+job_in_ring(const struct swgpu_job *job)
+{
+	return job->state == JOB_QUEUED || job->state == JOB_RUNNING;
+}
+
+/*
+ * Resolve one timeline wait: satisfied by the current value, or by a
+ * signaller that is already in a ring (dep), or a failed timeline (the
+ * job fails too). Returns false while nobody in a ring will reach it.
+ */
+static bool
+wait_resolve_timeline(struct swgpu_job *job, struct job_wait *w)
+{
+	struct swgpu_syncobj *obj = w->obj;
+	struct job_signal *found = NULL;
+	struct dlist *it;
+
+	if (obj->value >= w->value)
+		return true;
+	/* Newest first: values usually grow in ring order, so stop at the
+	 * first value below the point; the last match seen is the oldest
+	 * signaller that reaches it (least over-waiting). */
+	if (obj->inring_max >= w->value) {
+		for (it = obj->inring.prev; it != &obj->inring;
+		     it = it->prev) {
+			struct job_signal *s =
+				dlist_entry(it, struct job_signal, link);
+			if (s->value < w->value)
+				break;
+			found = s;
+		}
+	}
+	if (found) {
+		job_ref(found->job);
+		w->dep = found->job;
+		return true;
+	}
+	if (obj->error) {
+		job->dep_failed = true;
+		return true;
+	}
+	return false;
+}
+
+/* True when every wait of job is ready. */
+static bool
+job_waits_ready(struct swgpu_job *job)
+{
+	for (uint32_t i = 0; i < job->wait_count; i++) {
+		struct job_wait *w = &job->waits[i];
+
+		if (w->ready)
+			continue;
+		if (w->obj->type == SWGPU_SYNCOBJ_TIMELINE) {
+			if (!wait_resolve_timeline(job, w))
+				return false;
+		} else if (w->dep && w->dep->state == JOB_PENDING) {
+			return false; /* binary payload not in a ring yet */
+		}
+		w->ready = true;
+	}
+	return true;
+}
+
+enum push_result { PUSH_DONE, PUSH_BLOCKED, PUSH_RING_FULL };
+
+/*
+ * Preemption policy: does job of q go to HWQ 1, ahead of (and at the
+ * next preemption point of) the job HWQ 0 is running? Yes when
+ *  - preemption is on and the job can start at once: each wait is
+ *    satisfied by a finished job (HWQ 1 never waits, so it can never
+ *    deadlock behind the job it preempted);
+ *  - q has nothing in HWQ 0 (its jobs finish in order);
+ *  - HWQ 0 runs a job of a lower level whose queue the fair-share
+ *    policy would not pick before q: q's vruntime is at most the running
+ *    queue's, charged with the time its job has used so far (ties go to
+ *    the higher level, as in sched_pick). So a HIGH stream preempts LOW
+ *    work only while it is within its weighted share, and a LOW job
+ *    still progresses under a saturated HIGH queue.
+ * HWQ 1 holds at most SCHED_PREEMPT_DEPTH jobs: a queue that wants to
+ * preempt while it is full waits in its software queue (PREEMPT_BUSY)
+ * and is judged again, with fresh charges, when one completes — so a
+ * burst cannot pile up in HWQ 1 on estimates alone.
+ */
+#define SCHED_PREEMPT_DEPTH 2u
+
+enum preempt_choice { PREEMPT_NO, PREEMPT_YES, PREEMPT_BUSY };
+
+static enum preempt_choice
+sched_wants_preempt(struct swgpu_engine *eng, struct swgpu_queue *q,
+                    const struct swgpu_job *job)
+{
+	const struct engine_hwq *m = &eng->hwq[ENGINE_HWQ_MAIN];
+	const struct engine_hwq *p = &eng->hwq[ENGINE_HWQ_PRIO];
+
+	if (eng->dev->cfg.no_preempt || q->main_inflight ||
+	    m->emitted == m->processed)
+		return PREEMPT_NO;
+	for (uint32_t i = 0; i < job->wait_count; i++) {
+		const struct swgpu_job *d = job->waits[i].dep;
+		if (d && job_in_ring(d))
+			return PREEMPT_NO;
+	}
+	const struct swgpu_job *run =
+		m->inflight[(m->processed + 1) & m->inflight_mask];
+	const struct swgpu_queue *rq = run->q;
+	if (!rq || rq == q || rq->priority >= q->priority)
+		return PREEMPT_NO;
+	/* What the running queue has really used: without the estimates
+	 * of its jobs still in the ring, with the running job's time so
+	 * far (without what HWQ 1 took meanwhile). */
+	uint64_t run_vr = vr_used(rq);
+	if (run->start_ns) {
+		uint64_t used = swgpu_now_ns() - run->start_ns;
+		uint64_t stolen = atomic_load_explicit(&eng->prio_busy_ns,
+		                                       memory_order_relaxed) -
+		                  run->prio_busy_start;
+		used = used > stolen ? used - stolen : 0;
+		run_vr += vr_scale(rq, used);
+	}
+	if (vr_before(run_vr, q->vruntime))
+		return PREEMPT_NO;
+	return p->emitted - p->processed < SCHED_PREEMPT_DEPTH
+	       ? PREEMPT_YES : PREEMPT_BUSY;
+}
+
+/*
+ * Write the head job of q into its engine's ring (or finish it directly
+ * if it is doomed and nothing of its queue is in flight, which keeps the
+ * queue's completion order).
+ */
+static enum push_result
+sched_push_head(struct swgpu_queue *q)
+{
+	struct swgpu_device *dev = q->dev;
+	struct swgpu_engine *eng = dev->engines[q->engine];
+	struct swgpu_job *job = dlist_entry(q->fifo.next, struct swgpu_job,
+	                                    link);
+
+	if (job_doomed(job)) {
+		if (q->inflight)
+			return PUSH_BLOCKED;
+		dlist_del(&job->link);
+		dev->pending_jobs--;
+		eng->pending_jobs--;
+		job_finish(job, true);
+		return PUSH_DONE;
+	}
+	if (!job_waits_ready(job))
+		return PUSH_BLOCKED;
+
+	/* One SEM_WAIT per other engine HWQ, on the newest seqno needed.
+	 * Same engine: ring order within a HWQ, and HWQ 1 jobs pushed
+	 * earlier always run before a HWQ 0 job starts. */
+	uint64_t wait_seqno[SWGPU_MAX_ENGINES][ENGINE_HWQ_COUNT] = { { 0 } };
+	uint32_t nwait = 0;
+	for (uint32_t i = 0; i < job->wait_count; i++) {
+		struct swgpu_job *d = job->waits[i].dep;
+		if (!d)
+			continue;
+		if (d->state == JOB_ERROR)
+			job->dep_failed = true;
+		if (!job_in_ring(d) || d->engine == q->engine)
+			continue;
+		uint64_t *ws = &wait_seqno[d->engine][d->hwq];
+		if (!*ws)
+			nwait++;
+		if (!*ws || seqno_passed(d->engine_seqno, *ws))
+			*ws = d->engine_seqno;
+	}
+	uint32_t ib_dw = job->ib_count <= RING_INLINE_IBS ?
+		job->ib_count * SWGPU_LEN_INDIRECT_BUFFER : RING_LEN_JOB_IBS;
+	uint32_t need = nwait * SWGPU_LEN_SEM_WAIT + RING_LEN_JOB_BEGIN +
+		ib_dw + SWGPU_LEN_SEM_SIGNAL;
+	uint32_t h = ENGINE_HWQ_MAIN;
+	struct engine_hwq *hq = &eng->hwq[ENGINE_HWQ_PRIO];
+
+	if (nwait == 0) {
+		enum preempt_choice c = sched_wants_preempt(eng, q, job);
+		if (c == PREEMPT_BUSY)
+			return PUSH_BLOCKED;
+		if (c == PREEMPT_YES && ring_space(&hq->ring) >= need)
+			h = ENGINE_HWQ_PRIO;
+	}
+	hq = &eng->hwq[h];
+	if (ring_space(&hq->ring) < need ||
+	    hq->emitted - hq->processed > hq->inflight_mask)
+		return PUSH_RING_FULL;
+
+	uint64_t seqno = hq->emitted + 1;
+	uint64_t pos = atomic_load_explicit(&hq->ring.wptr,
+	                                    memory_order_relaxed);
+	uint32_t pkt[8];
+	for (uint32_t e = 0; e < dev->engine_count; e++) {
+		for (uint32_t w = 0; w < ENGINE_HWQ_COUNT; w++) {
+			if (!wait_seqno[e][w])
+				continue;
+			swgpu_emit_sem_wait(pkt, RING_KVA_HWQ_FENCE(e, w),
+			                    wait_seqno[e][w]);
+			ring_put(&hq->ring, &pos, pkt, SWGPU_LEN_SEM_WAIT);
+		}
+	}
+	pkt[0] = swgpu_pkt_header(RING_OP_JOB_BEGIN, 0, RING_LEN_JOB_BEGIN);
+	swgpu_pkt_put64(pkt + 1, seqno);
+	ring_put(&hq->ring, &pos, pkt, RING_LEN_JOB_BEGIN);
+	if (job->ib_count <= RING_INLINE_IBS) {
+		for (uint32_t i = 0; i < job->ib_count; i++) {
+			swgpu_emit_indirect(pkt, job->ibs[i].va,
+			                    job->ibs[i].size_dw);
+			ring_put(&hq->ring, &pos, pkt,
+			         SWGPU_LEN_INDIRECT_BUFFER);
+		}
+	} else {
+		pkt[0] = swgpu_pkt_header(RING_OP_JOB_IBS, 0,
+		                          RING_LEN_JOB_IBS);
+		ring_put(&hq->ring, &pos, pkt, RING_LEN_JOB_IBS);
+	}
+	swgpu_emit_sem_signal(pkt, RING_KVA_HWQ_FENCE(eng->index, h), seqno,
+	                      0);
+	ring_put(&hq->ring, &pos, pkt, SWGPU_LEN_SEM_SIGNAL);
+
+	dlist_del(&job->link);
+	dev->pending_jobs--;
+	eng->pending_jobs--;
+	job->engine_seqno = seqno;
+	job->hwq = h;
+	job->start_ns = 0;
+	job->state = JOB_QUEUED;
+	if (!q->avg_run_ns)
+		q->avg_run_ns = SCHED_EST_MIN_NS;
+	if (vr_before(eng->vclock, q->vruntime))
+		eng->vclock = q->vruntime;
+	job->vcharge_ns = q->avg_run_ns;
+	q->vruntime += vr_scale(q, job->vcharge_ns);
+	q->ring_vcharge += vr_scale(q, job->vcharge_ns);
+	hq->inflight[seqno & hq->inflight_mask] = job;
+	hq->emitted = seqno;
+	if (h == ENGINE_HWQ_MAIN)
+		q->main_inflight++;
+	q->inflight++;
+	job->ctx->inflight++;
+	for (uint32_t i = 0; i < job->signal_count; i++)
+		if (job->signals[i].obj->type == SWGPU_SYNCOBJ_TIMELINE)
+			syncobj_signal_in_ring(&job->signals[i]);
+	trace_job(job, JOB_QUEUED);
+
+	ring_publish(&hq->ring, pos);
+	doorbell_ring(&eng->doorbell);
+	if (h == ENGINE_HWQ_PRIO)
+		dev_wake_gpu(dev); /* the engine may sleep in a SEM_WAIT */
+	return PUSH_DONE;
+}
+
+/*
+ * The runnable queue of eng with the smallest vruntime: work waiting and
+ * not found blocked in this pass. Ties go to the higher level, then to
+ * the queue first in its list (the one served goes to the back).
+ */
+static struct swgpu_queue *
+sched_pick(struct swgpu_engine *eng)
+{
+	struct swgpu_queue *best = NULL;
+
+	for (int p = SWGPU_PRIORITY_COUNT - 1; p >= 0; p--) {
+		struct dlist *it;
+
+		for (it = eng->runlist[p].next; it != &eng->runlist[p];
+		     it = it->next) {
+			struct swgpu_queue *q =
+				dlist_entry(it, struct swgpu_queue, run_link);
+			if (dlist_empty(&q->fifo) ||
+			    q->blocked_pass == eng->sched_pass)
+				continue;
+			if (!best || vr_before(q->vruntime, best->vruntime))
+				best = q;
+		}
+	}
+	return best;
+}
+
+/*
+ * Fill one engine's ring from its queues, one job at a time, always from
+ * the runnable queue with the smallest vruntime (each push charges it, so
+ * the choice moves on). A queue whose head job waits is skipped for the
+ * rest of the pass. A full ring stops the pass (back-pressure: nobody
+ * overtakes the job that did not fit). Returns true if any job moved.
+ */
+static bool
+sched_engine(struct swgpu_engine *eng)
+{
+	bool moved = false;
+	struct swgpu_queue *q;
+
+	eng->sched_pass++;
+	while ((q = sched_pick(eng))) {
+		enum push_result r = sched_push_head(q);
+		if (r == PUSH_RING_FULL)
+			return moved;
+		if (r == PUSH_DONE) {
+			moved = true;
+			dlist_del(&q->run_link);
+			dlist_add_tail(&q->run_link,
+			               &eng->runlist[q->priority]);
+		} else {
+			q->blocked_pass = eng->sched_pass;
+		}
+	}
+	return moved;
+}
+
+void
+sched_run(struct swgpu_device *dev)
+{
+	bool moved = true;
+
+	/* A job that entered a ring may make jobs of other engines ready
+	 * (their signaller is now in a ring): loop until nothing moves. */
+	while (moved && dev->pending_jobs) {
+		moved = false;
+		for (uint32_t e = 0; e < dev->engine_count; e++)
+			if (dev->engines[e]->pending_jobs &&
+			    sched_engine(dev->engines[e]))
+				moved = true;
+	}
+}
+
+static swgpu_result
+submit_validate(swgpu_queue *q, const swgpu_submit_info *info)
+{
+	struct swgpu_device *dev = q->dev;
+
+	if (info->ib_count && !info->ibs)
+		return DEV_ERR(dev, SWGPU_ERR_INVALID_ARG, "ibs NULL");
+	if ((info->wait_count && !info->waits) ||
+	    (info->signal_count && !info->signals))
+		return DEV_ERR(dev, SWGPU_ERR_INVALID_ARG,
+		               "waits/signals NULL");
+	for (uint32_t i = 0; i < info->ib_count; i++) {
+		const swgpu_ib *ib = &info->ibs[i];
+		if (!ib->va || (ib->va & 3) || !ib->size_dw ||
+		    ib->size_dw > dev->info.max_ib_size_dw)
+			return DEV_ERR(dev, SWGPU_ERR_INVALID_ARG,
+			               "ib %u: va 0x%llx size_dw %u", i,
+			               (unsigned long long)ib->va,
+			               ib->size_dw);
+	}
+	for (uint32_t i = 0; i < info->wait_count; i++) {
+		const swgpu_syncobj *o = info->waits[i].obj;
+		if (!o || o->dev != dev)
+			return DEV_ERR(dev, SWGPU_ERR_INVALID_ARG,
+			               "wait %u: bad sync object", i);
+	}
+	for (uint32_t i = 0; i < info->signal_count; i++) {
+		const swgpu_syncobj *o = info->signals[i].obj;
+		if (!o || o->dev != dev)
+			return DEV_ERR(dev, SWGPU_ERR_INVALID_ARG,
+			               "signal %u: bad sync object", i);
+		/* Two signals of one binary object in one job would make
+		 * the payload ambiguous; a timeline may be named twice. */
+	}
+	return SWGPU_OK;
+}
+
+static void
+job_attach_waits(struct swgpu_job *job, const swgpu_submit_info *info)
+{
+	for (uint32_t i = 0; i < info->wait_count; i++) {
+		const swgpu_sync_point *sp = &info->waits[i];
+		struct swgpu_syncobj *obj = sp->obj;
+		struct job_wait *w = &job->waits[i];
+
+		syncobj_ref(obj);
+		w->obj = obj;
+		w->value = sp->value;
+		w->flags = sp->flags;
+		w->dep = NULL;
+		w->ready = false;
+		if (obj->type != SWGPU_SYNCOBJ_BINARY)
+			continue;
+		if (obj->payload == PAYLOAD_NONE) {
+			/* Named twice in this job: an earlier wait already
+			 * took the payload and covers this one. */
+			w->ready = true;
+			continue;
+		}
+		/* Binary: the job takes over the payload (submit checked it
+		 * exists); consume it unless SWGPU_WAIT_KEEP. */
+		if (obj->payload == PAYLOAD_SIGNALED) {
+			if (obj->error)
+				job->dep_failed = true;
+			w->ready = true;
+		} else {
+			job_ref(obj->payload_job);
+			w->dep = obj->payload_job;
+		}
+		if (!(sp->flags & SWGPU_WAIT_KEEP)) {
+			if (obj->payload == PAYLOAD_PENDING)
+				job_unref(obj->payload_job);
+			obj->payload = PAYLOAD_NONE;
+			obj->payload_job = NULL;
+			obj->error = false;
+		}
+	}
+}
+
+static void
+job_attach_signals(struct swgpu_job *job, const swgpu_submit_info *info)
+{
+	for (uint32_t i = 0; i < info->signal_count; i++) {
+		const swgpu_sync_point *sp = &info->signals[i];
+		struct swgpu_syncobj *obj = sp->obj;
+		struct job_signal *s = &job->signals[i];
+
+		syncobj_ref(obj);
+		s->obj = obj;
+		s->value = sp->value;
+		s->job = job;
+		dlist_init(&s->link);
+		if (obj->type == SWGPU_SYNCOBJ_TIMELINE) {
+			dlist_add_tail(&s->link, &obj->pending);
+			if (sp->value > obj->submitted_max)
+				obj->submitted_max = sp->value;
+			syncobj_wake_waiters(obj, true);
+			continue;
+		}
+		if (obj->payload == PAYLOAD_PENDING)
+			job_unref(obj->payload_job);
+		job_ref(job);
+		obj->payload = PAYLOAD_PENDING;
+		obj->payload_job = job;
+		obj->error = false;
+		syncobj_wake_waiters(obj, true);
+	}
+}
+
+swgpu_result
+swgpu_submit(swgpu_queue *q, const swgpu_submit_info *info,
+             uint64_t *seqno_out)
+{
+	if (!q || !info)
+		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
+		                 "NULL queue or info");
+	struct swgpu_device *dev = q->dev;
+	swgpu_result r = submit_validate(q, info);
+	if (r != SWGPU_OK)
+		return r;
+
+	pthread_mutex_lock(&dev->lock);
+	if (q->ctx->state != SWGPU_CONTEXT_OK) {
+		pthread_mutex_unlock(&dev->lock);
+		return DEV_ERR(dev, SWGPU_ERR_CONTEXT_LOST,
+		               "context %u is lost", q->ctx->id);
+	}
+	if (atomic_load(&dev->closing) || q->cancelled) {
+		pthread_mutex_unlock(&dev->lock);
+		return DEV_ERR(dev, SWGPU_ERR_CONTEXT_LOST,
+		               "device closing or queue destroyed");
+	}
+	/* Check every binary wait before consuming anything. */
+	for (uint32_t i = 0; i < info->wait_count; i++) {
+		struct swgpu_syncobj *obj = info->waits[i].obj;
+		if (obj->type == SWGPU_SYNCOBJ_BINARY &&
+		    obj->payload == PAYLOAD_NONE) {
+			pthread_mutex_unlock(&dev->lock);
+			return DEV_ERR(dev, SWGPU_ERR_NOT_SUBMITTED,
+			               "wait %u: binary object has no "
+			               "payload", i);
+		}
+	}
+	struct swgpu_job *job = job_alloc(dev, info);
+	if (!job) {
+		pthread_mutex_unlock(&dev->lock);
+		return DEV_ERR(dev, SWGPU_ERR_NO_HOST_MEMORY, "job");
+	}
+	struct swgpu_engine *eng = dev->engines[q->engine];
+
+	job->dev = dev;
+	job->q = q;
+	job->ctx = q->ctx;
+	job->ctx_id = q->ctx->id;
+	job->queue_id = q->id;
+	job->seqno = ++q->submitted;
+	job->state = JOB_PENDING;
+	job->refcount = 1; /* dropped when the job is finished */
+	job->engine = q->engine;
+	job->engine_seqno = 0;
+	job->hwq = ENGINE_HWQ_MAIN;
+	job->start_ns = 0;
+	memset(&job->save, 0, sizeof(job->save));
+	job->dep_failed = false;
+	job->exec_failed = false;
+	job->skipped = false;
+	job->inject = SWGPU_FAULT_NONE;
+	memset(&job->fault, 0, sizeof(job->fault));
+	job->run_ns = 0;
+	job->vcharge_ns = 0;
+	job->ib_count = info->ib_count;
+	job->wait_count = info->wait_count;
+	job->signal_count = info->signal_count;
+	if (info->ib_count)
+		memcpy(job->ibs, info->ibs, info->ib_count * sizeof(swgpu_ib));
+	job_attach_waits(job, info);
+	job_attach_signals(job, info);
+	if (dev->fault_count)
+		fault_arm_job(dev, job);
+	trace_job(job, JOB_PENDING);
+
+	bool was_idle = dlist_empty(&q->fifo) && !eng->pending_jobs;
+	if (dlist_empty(&q->fifo) && !q->inflight)
+		sched_queue_activate(q);
+	dlist_add_tail(&job->link, &q->fifo);
+	dev->pending_jobs++;
+	eng->pending_jobs++;
+	if (seqno_out)
+		*seqno_out = job->seqno;
+
+	/* Fast path: nothing of this engine waits in a software queue, so
+	 * this job cannot overtake anybody. Anything else, or a job whose
+	 * signals may release others: full scheduler pass. */
+	if (!was_idle || sched_push_head(q) != PUSH_DONE ||
+	    (info->signal_count && dev->pending_jobs))
+		sched_run(dev);
+	pthread_mutex_unlock(&dev->lock);
+	return SWGPU_OK;
+}
