@@ -34,7 +34,7 @@
 extern "C" {
 #endif
 
-#define SWGPU_API_VERSION 1u
+#define SWGPU_API_VERSION 2u
 
 /* ------------------------------------------------------------------ */
 /* Results                                                             */
@@ -82,8 +82,11 @@ typedef struct swgpu_queue swgpu_queue;
 typedef struct swgpu_syncobj swgpu_syncobj;
 
 typedef enum swgpu_engine_class {
-	SWGPU_ENGINE_COMPUTE = 0, /* runs every packet (later DISPATCH) */
+	SWGPU_ENGINE_COMPUTE = 0, /* async compute: every packet but the
+	                             graphics ones (DISPATCH, copies, ...) */
 	SWGPU_ENGINE_COPY = 1,    /* DMA engine: transfer/sync packets */
+	SWGPU_ENGINE_GRAPHICS = 2,/* a GFX ring: every packet, graphics
+	                             (draws, passes) included, in ring order */
 	SWGPU_ENGINE_CLASS_COUNT
 } swgpu_engine_class;
 
@@ -98,6 +101,7 @@ typedef enum swgpu_heap {
  * applies the environment, so a front end that calls it gets every
  * documented override for free:
  *
+ *   SWGPU_GRAPHICS_ENGINES number of graphics-class engines  (default 1)
  *   SWGPU_COMPUTE_ENGINES  number of compute-class engines   (default 2)
  *   SWGPU_COPY_ENGINES     number of copy-class engines      (default 2)
  *   SWGPU_VRAM_MB          VRAM heap size in MiB             (default 4096)
@@ -560,7 +564,8 @@ swgpu_result swgpu_queue_wait(swgpu_queue *q, uint64_t seqno,
 /* ------------------------------------------------------------------ */
 
 /*
- * A shader is a SPIR-V compute entry point, specialized and translated
+ * A shader is a SPIR-V entry point of one stage (compute, vertex or
+ * fragment: swgpu_shader_info.stage), specialized and translated
  * once (at creation) into the engine's internal form, and bound to the
  * resource layout of the pipeline that uses it. It lives in one context:
  * creation maps a small read-only "code" range into the context's VA
@@ -599,6 +604,22 @@ typedef struct swgpu_shader swgpu_shader;
 #define SWGPU_SHADER_MIN_BUFFER_ALIGNMENT 16u
 /* Storage/uniform buffer bytes one descriptor can address. */
 #define SWGPU_SHADER_MAX_BUFFER_RANGE 0xffffffffu
+
+/* Graphics limits: the graphics engine really executes up to these
+ * (swgpu_packet.h, "Graphics packets"). */
+#define SWGPU_GFX_MAX_COLOR_ATTACHMENTS 8u
+#define SWGPU_GFX_MAX_VERTEX_BINDINGS 32u
+#define SWGPU_GFX_MAX_VERTEX_ATTRIBS 32u
+#define SWGPU_GFX_MAX_LOCATIONS 32u         /* varyings: 4 x 32-bit each */
+#define SWGPU_GFX_MAX_VIEWPORTS 16u
+#define SWGPU_GFX_MAX_CLIP_DISTANCES 8u     /* clip + cull <= 8 */
+#define SWGPU_GFX_MAX_FRAMEBUFFER_DIM 16384u /* attachment width/height */
+#define SWGPU_GFX_MAX_FRAMEBUFFER_LAYERS 2048u
+#define SWGPU_GFX_SUBPIXEL_BITS 8u          /* subPixelPrecisionBits */
+#define SWGPU_GFX_VIEWPORT_BOUNDS 32768     /* viewportBoundsRange +-; the
+                                               guard band is this too */
+#define SWGPU_GFX_MAX_POINT_SIZE 1024.0f    /* pointSizeRange [1, max] */
+#define SWGPU_GFX_MAX_LINE_WIDTH 1.0f       /* wideLines: no */
 
 /* True if the engine executes modules declaring this SPIR-V capability
  * (spv::Capability value, e.g. 1 = Shader). shader_create rejects modules
@@ -651,10 +672,19 @@ typedef struct swgpu_spec_constant {
 	uint64_t value;
 } swgpu_spec_constant;
 
+/* The pipeline stage a shader is created for (its SPIR-V execution
+ * model: GLCompute, Vertex, Fragment). */
+typedef enum swgpu_shader_stage {
+	SWGPU_SHADER_STAGE_COMPUTE = 0,
+	SWGPU_SHADER_STAGE_VERTEX = 1,
+	SWGPU_SHADER_STAGE_FRAGMENT = 2,
+	SWGPU_SHADER_STAGE_COUNT
+} swgpu_shader_stage;
+
 typedef struct swgpu_shader_info {
 	const uint32_t *code;        /* SPIR-V words (host endian) */
 	size_t code_size;            /* bytes, multiple of 4 */
-	const char *entry_point;     /* GLCompute entry point, e.g. "main" */
+	const char *entry_point;     /* entry point of the stage, e.g. "main" */
 	const swgpu_spec_constant *spec_constants;
 	uint32_t spec_constant_count;
 	const swgpu_shader_binding *bindings;
@@ -665,6 +695,10 @@ typedef struct swgpu_shader_info {
 	 * word 512") is written here. */
 	char *error;
 	size_t error_size;
+	/* Last, so that older initializers mean COMPUTE. A VERTEX or
+	 * FRAGMENT shader is named by the pipeline state of graphics
+	 * packets (swgpu_packet.h), never by DISPATCH. */
+	swgpu_shader_stage stage;
 } swgpu_shader_info;
 
 /* Validate, specialize and translate; map the code VA into ctx.
@@ -691,6 +725,18 @@ typedef struct swgpu_shader_properties {
 	bool uses_barrier;           /* OpControlBarrier present */
 	bool uses_subgroup_ops;
 	bool uses_atomics;
+	/* Graphics stages. */
+	swgpu_shader_stage stage;
+	uint32_t input_locations;    /* bit L: user input Location L read */
+	uint32_t output_locations;   /* bit L: user output Location L
+	                                written (fragment: colour outputs) */
+	bool writes_position;        /* vertex: Position */
+	bool writes_point_size;      /* vertex: PointSize */
+	bool writes_depth;           /* fragment: FragDepth */
+	bool discards;               /* fragment: OpKill, OpTerminate-
+	                                Invocation or OpDemoteToHelper-
+	                                Invocation reachable */
+	bool early_fragment_tests;   /* fragment: EarlyFragmentTests mode */
 } swgpu_shader_properties;
 
 void swgpu_shader_query_properties(const swgpu_shader *shader,

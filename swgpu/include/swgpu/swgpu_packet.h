@@ -54,8 +54,9 @@ enum swgpu_opcode {
 	SWGPU_OP_SEM_SIGNAL = 0x06,
 	SWGPU_OP_TIMESTAMP = 0x07,
 	/* 0x10..0x1f: image packets (see "Image packets" below).
-	 * 0x20..0x2f: compute packets (see "Compute packets" below). */
-	SWGPU_OP_COUNT = 0x30   /* size of the decoder's opcode table */
+	 * 0x20..0x2f: compute packets (see "Compute packets" below).
+	 * 0x30..0x3f: graphics packets (see "Graphics packets" below). */
+	SWGPU_OP_COUNT = 0x40   /* size of the decoder's opcode table */
 };
 
 #define SWGPU_SIGNAL_WRITE_MAX (1u << 0)
@@ -529,5 +530,461 @@ swgpu_write_buffer_descriptor(void *dst, uint32_t type, uint64_t va,
 	__builtin_memcpy(dst, &d, sizeof(d));
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Graphics packets (opcodes 0x30..0x3f)                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Executed by graphics engines only (SWGPU_ENGINE_GRAPHICS); on any other
+ * engine they are BAD_PACKET. Like the registers of a real 3D pipe, the
+ * engine keeps *graphics state* per hardware queue: the current pass,
+ * pipeline, dynamic state, vertex and index buffers and the open query.
+ * Every job starts with all of it unset (nothing carries over between
+ * jobs), and a preempted job resumes with its own state.
+ *
+ * Enumerated values inside graphics state use the numbering of the
+ * corresponding Vulkan enums (compare ops, stencil ops, blend factors and
+ * ops, logic ops, primitive topologies, polygon modes, cull mode bits,
+ * front face), spelled out as SWGPU_* below where the engine needs names;
+ * a value outside the range is BAD_PACKET when the state is used.
+ * Formats are enum swgpu_format.
+ *
+ *   BEGIN_PASS (0x30), 3 dwords: 1-2: VA of a struct swgpu_pass (8-aligned,
+ *                  readable). Starts a pass on its attachments: each
+ *                  attachment's load op runs over the render area and
+ *                  layers (CLEAR writes the clear value; LOAD and
+ *                  DONT_CARE leave memory as it is). A BEGIN_PASS while a
+ *                  pass is open is BAD_PACKET. Every attachment's texels
+ *                  (layers x rows of the render area's bounding box) must
+ *                  be mapped readable and writable, else a page fault.
+ *   END_PASS (0x31), 1 dword: ends the open pass (store ops: STORE and
+ *                  DONT_CARE and NONE all leave the rendered texels in
+ *                  memory). BAD_PACKET without an open pass. A job that
+ *                  ends with a pass open is BAD_PACKET too.
+ *   CLEAR_ATTACHMENTS (0x32), 7 + 6n dwords: vkCmdClearAttachments on
+ *                  the open pass. 1: attachment (0..7 colour, 8 depth,
+ *                  9 stencil), 2-5: clear value (CLEAR_BOX encoding),
+ *                  6: n rects >= 1, then per rect: x, y (int32), width,
+ *                  height, base layer, layer count. Rects are clipped to
+ *                  the attachment. An unused attachment is a no-op.
+ *   SET_PIPELINE (0x33), 3 dwords: 1-2: VA of a struct
+ *                  swgpu_pipeline_state (8-aligned, readable), read when
+ *                  the packet executes (the engine keeps a copy).
+ *   SET_DYNAMIC (0x34), 3 dwords: 1-2: VA of a struct swgpu_raster_state
+ *                  (8-aligned, readable), copied when the packet executes:
+ *                  the values of the fields the pipeline declares dynamic
+ *                  (swgpu_pipeline_state.dynamic_mask). May come before or
+ *                  after SET_PIPELINE; a draw uses the last of each.
+ *   SET_VERTEX_BUFFERS (0x35), 3 + 5n dwords: 1: first binding, 2: n,
+ *                  then per binding: va (2 dwords; 0: unbound, reads as
+ *                  zero), size in bytes (2 dwords), stride in bytes (used
+ *                  when the pipeline has SWGPU_DYN_VERTEX_STRIDE, else the
+ *                  pipeline's). first + n <= SWGPU_GFX_MAX_VERTEX_BINDINGS.
+ *   SET_INDEX_BUFFER (0x36), 6 dwords: 1-2: va, 3-4: size in bytes,
+ *                  5: index size in bytes (1, 2 or 4).
+ *   DRAW (0x37), 7 dwords: 1-2: bind table VA (as DISPATCH), 3: vertex
+ *                  count, 4: instance count, 5: first vertex, 6: first
+ *                  instance.
+ *   DRAW_INDEXED (0x38), 8 dwords: 1-2: bind table VA, 3: index count,
+ *                  4: instance count, 5: first index, 6: vertex offset
+ *                  (int32), 7: first instance.
+ *   DRAW_INDIRECT (0x39), 10 dwords: header flags SWGPU_DRAW_INDEXED,
+ *                  SWGPU_DRAW_COUNT. 1-2: bind table VA, 3-4: VA (4-aligned)
+ *                  of the first command (4 dwords as DRAW's 3-6, or 5 as
+ *                  DRAW_INDEXED's 3-7), 5: draw count (with COUNT: the
+ *                  maximum), 6: stride in bytes between commands,
+ *                  7-8: COUNT only: VA (4-aligned) of a dword with the
+ *                  draw count, read when the packet executes, 9: reserved
+ *                  (0). DrawIndex counts the draws of one packet from 0.
+ *   QUERY_BEGIN (0x3a), 3 dwords: 1-2: VA (8-aligned, writable) of a 64-bit
+ *                  occlusion counter. Header flag SWGPU_QUERY_PRECISE.
+ *                  From here the engine counts the samples that pass the
+ *                  depth and stencil tests. One query open at a time.
+ *   QUERY_END (0x3b), 3 dwords: 1-2: the same VA: writes the count as a
+ *                  64-bit value once every earlier draw completed.
+ *
+ * A draw needs an open pass and a pipeline (else BAD_PACKET "draw with no
+ * pipeline"); its vertex and index reads are bounded by the buffers'
+ * sizes (robustBufferAccess: an attribute read past the end gives zero
+ * components, w = 0 or 1 as the format's default; an index read past the
+ * end gives index 0). Vertex buffer, index buffer and attachment ranges
+ * are translated when the draw runs: an unmapped one is a page fault.
+ * Shader resources are resolved from the bind table exactly as for
+ * DISPATCH. Once a draw completes its writes (attachments, storage) are
+ * visible to later packets. A draw that runs past the hang timeout
+ * without progress faults with SWGPU_FAULT_HANG.
+ *
+ * Rasterization follows the Vulkan rules exactly: 8 subpixel bits,
+ * pixel centres at (x + 0.5, y + 0.5), the top-left fill rule, so
+ * triangles sharing an edge cover each pixel once; depth is interpolated
+ * linearly in screen space, varyings perspective-correctly unless flat or
+ * noperspective; one sample per pixel (samples must be 1 for now).
+ */
+enum swgpu_graphics_opcode {
+	SWGPU_OP_BEGIN_PASS = 0x30,
+	SWGPU_OP_END_PASS = 0x31,
+	SWGPU_OP_CLEAR_ATTACHMENTS = 0x32,
+	SWGPU_OP_SET_PIPELINE = 0x33,
+	SWGPU_OP_SET_DYNAMIC = 0x34,
+	SWGPU_OP_SET_VERTEX_BUFFERS = 0x35,
+	SWGPU_OP_SET_INDEX_BUFFER = 0x36,
+	SWGPU_OP_DRAW = 0x37,
+	SWGPU_OP_DRAW_INDEXED = 0x38,
+	SWGPU_OP_DRAW_INDIRECT = 0x39,
+	SWGPU_OP_QUERY_BEGIN = 0x3a,
+	SWGPU_OP_QUERY_END = 0x3b,
+};
+
+#define SWGPU_LEN_BEGIN_PASS 3u
+#define SWGPU_LEN_END_PASS 1u
+#define SWGPU_LEN_CLEAR_ATTACHMENTS(nrects) (7u + 6u * (nrects))
+#define SWGPU_LEN_SET_PIPELINE 3u
+#define SWGPU_LEN_SET_DYNAMIC 3u
+#define SWGPU_LEN_SET_VERTEX_BUFFERS(n) (3u + 5u * (n))
+#define SWGPU_LEN_SET_INDEX_BUFFER 6u
+#define SWGPU_LEN_DRAW 7u
+#define SWGPU_LEN_DRAW_INDEXED 8u
+#define SWGPU_LEN_DRAW_INDIRECT 10u
+#define SWGPU_LEN_QUERY 3u
+
+/* DRAW_INDIRECT header flags. */
+#define SWGPU_DRAW_INDEXED (1u << 0)
+#define SWGPU_DRAW_COUNT (1u << 1)
+/* QUERY_BEGIN header flag. */
+#define SWGPU_QUERY_PRECISE (1u << 0)
+
+/* CLEAR_ATTACHMENTS attachment numbers beyond the colour ones. */
+#define SWGPU_ATTACHMENT_DEPTH 8u
+#define SWGPU_ATTACHMENT_STENCIL 9u
+
+/* Load and store ops of a pass attachment. */
+enum swgpu_load_op { SWGPU_LOAD_LOAD = 0, SWGPU_LOAD_CLEAR = 1,
+                     SWGPU_LOAD_DONT_CARE = 2 };
+enum swgpu_store_op { SWGPU_STORE_STORE = 0, SWGPU_STORE_DONT_CARE = 1,
+                      SWGPU_STORE_NONE = 2 };
+
+/*
+ * One attachment of a pass: a pitched 2D surface per layer. va is texel
+ * (0, 0) of the first layer of the view (mip level folded in), 0 when
+ * the attachment is unused. Depth and stencil are separate planes: the
+ * depth attachment has a D16_UNORM, X8_D24_UNORM or D32_SFLOAT format,
+ * the stencil one S8_UINT. width/height: the level's extent (draws are
+ * clipped to it and to the render area); layers: of the view.
+ */
+struct swgpu_attachment {
+	uint64_t va;
+	uint64_t row_pitch;
+	uint64_t layer_pitch;
+	uint32_t format;
+	uint32_t width, height;
+	uint32_t layers;
+	uint32_t load_op;          /* enum swgpu_load_op */
+	uint32_t store_op;         /* enum swgpu_store_op */
+	uint32_t clear[4];         /* CLEAR_BOX encoding */
+	uint32_t samples;          /* 1 (0 means 1) */
+	uint32_t reserved[15];     /* resolve targets later; 0 */
+};
+
+struct swgpu_pass {
+	uint32_t color_count;      /* <= SWGPU_GFX_MAX_COLOR_ATTACHMENTS */
+	uint32_t layer_count;      /* layers rendered, >= 1 */
+	int32_t area_x, area_y;    /* render area */
+	uint32_t area_width, area_height;
+	uint32_t view_mask;        /* multiview later: 0 */
+	uint32_t flags;            /* 0 */
+	struct swgpu_attachment color[8];
+	struct swgpu_attachment depth;
+	struct swgpu_attachment stencil;
+};
+
+/* Numbering as VkCompareOp. */
+enum swgpu_compare_op {
+	SWGPU_COMPARE_NEVER = 0, SWGPU_COMPARE_LESS, SWGPU_COMPARE_EQUAL,
+	SWGPU_COMPARE_LESS_OR_EQUAL, SWGPU_COMPARE_GREATER,
+	SWGPU_COMPARE_NOT_EQUAL, SWGPU_COMPARE_GREATER_OR_EQUAL,
+	SWGPU_COMPARE_ALWAYS,
+};
+/* Numbering as VkPrimitiveTopology (patch lists are not supported). */
+enum swgpu_topology {
+	SWGPU_TOPOLOGY_POINT_LIST = 0, SWGPU_TOPOLOGY_LINE_LIST,
+	SWGPU_TOPOLOGY_LINE_STRIP, SWGPU_TOPOLOGY_TRIANGLE_LIST,
+	SWGPU_TOPOLOGY_TRIANGLE_STRIP, SWGPU_TOPOLOGY_TRIANGLE_FAN,
+	SWGPU_TOPOLOGY_LINE_LIST_ADJ, SWGPU_TOPOLOGY_LINE_STRIP_ADJ,
+	SWGPU_TOPOLOGY_TRIANGLE_LIST_ADJ, SWGPU_TOPOLOGY_TRIANGLE_STRIP_ADJ,
+};
+/* Stencil ops (VkStencilOp), blend factors (VkBlendFactor, 0..18),
+ * blend ops (VkBlendOp 0..4), logic ops (VkLogicOp 0..15), polygon modes
+ * (VkPolygonMode 0..2) keep the Vulkan numbering. Cull mode: bit 0
+ * front, bit 1 back. Front face: 0 counter-clockwise, 1 clockwise. */
+
+struct swgpu_vertex_binding {
+	uint32_t stride;           /* bytes */
+	uint32_t input_rate;       /* 0 per vertex, 1 per instance */
+	uint32_t divisor;          /* per instance: advance every divisor
+	                              instances (1; 0: never) */
+	uint32_t reserved;
+};
+
+struct swgpu_vertex_attrib {
+	uint32_t location;         /* < SWGPU_GFX_MAX_LOCATIONS */
+	uint32_t binding;
+	uint32_t format;           /* swgpu_format, decoded as a sampler
+	                              would; missing components (0, 0, 0, 1) */
+	uint32_t offset;           /* bytes into the binding's element */
+};
+
+struct swgpu_viewport {
+	float x, y, width, height, min_depth, max_depth;
+};
+
+struct swgpu_scissor {
+	int32_t x, y;
+	uint32_t width, height;
+};
+
+struct swgpu_stencil_face {
+	uint32_t fail_op, pass_op, depth_fail_op, compare_op;
+	uint32_t compare_mask, write_mask, reference;
+	uint32_t reserved;
+};
+
+struct swgpu_blend_attachment {
+	uint32_t enable;
+	uint32_t src_color, dst_color, color_op;
+	uint32_t src_alpha, dst_alpha, alpha_op;
+	uint32_t write_mask;       /* bit 0 R, 1 G, 2 B, 3 A */
+};
+
+/*
+ * Rasterizer, depth/stencil and blend state: in a pipeline (its static
+ * values) and in SET_DYNAMIC (the dynamic ones). Booleans are 0 or 1.
+ */
+struct swgpu_raster_state {
+	uint32_t topology;
+	uint32_t primitive_restart;
+	uint32_t rasterizer_discard;
+	uint32_t polygon_mode;
+	uint32_t cull_mode;
+	uint32_t front_face;
+	float line_width;
+	uint32_t depth_clamp;      /* clamp depth instead of clipping */
+	uint32_t depth_bias_enable;
+	float depth_bias_constant, depth_bias_clamp, depth_bias_slope;
+	uint32_t depth_test, depth_write, depth_compare;
+	uint32_t depth_bounds_test;
+	float min_depth_bounds, max_depth_bounds;
+	uint32_t stencil_test;
+	struct swgpu_stencil_face front, back;
+	uint32_t logic_op_enable, logic_op;
+	float blend_constants[4];
+	uint32_t color_write_enable; /* bit per colour attachment */
+	uint32_t viewport_count, scissor_count;
+	struct swgpu_viewport viewports[16];
+	struct swgpu_scissor scissors[16];
+	struct swgpu_blend_attachment blend[8];
+	uint32_t reserved[16];     /* 0 */
+};
+
+/* swgpu_pipeline_state.dynamic_mask: which swgpu_raster_state fields
+ * come from SET_DYNAMIC rather than from the pipeline. */
+#define SWGPU_DYN_VIEWPORT             (1ull << 0)  /* viewports[] */
+#define SWGPU_DYN_SCISSOR              (1ull << 1)  /* scissors[] */
+#define SWGPU_DYN_LINE_WIDTH           (1ull << 2)
+#define SWGPU_DYN_DEPTH_BIAS           (1ull << 3)  /* constant, clamp, slope */
+#define SWGPU_DYN_BLEND_CONSTANTS      (1ull << 4)
+#define SWGPU_DYN_DEPTH_BOUNDS         (1ull << 5)  /* min, max */
+#define SWGPU_DYN_STENCIL_COMPARE_MASK (1ull << 6)
+#define SWGPU_DYN_STENCIL_WRITE_MASK   (1ull << 7)
+#define SWGPU_DYN_STENCIL_REFERENCE    (1ull << 8)
+#define SWGPU_DYN_CULL_MODE            (1ull << 9)
+#define SWGPU_DYN_FRONT_FACE           (1ull << 10)
+#define SWGPU_DYN_TOPOLOGY             (1ull << 11)
+#define SWGPU_DYN_VIEWPORT_COUNT       (1ull << 12)
+#define SWGPU_DYN_SCISSOR_COUNT        (1ull << 13)
+#define SWGPU_DYN_VERTEX_STRIDE        (1ull << 14) /* SET_VERTEX_BUFFERS */
+#define SWGPU_DYN_DEPTH_TEST           (1ull << 15)
+#define SWGPU_DYN_DEPTH_WRITE          (1ull << 16)
+#define SWGPU_DYN_DEPTH_COMPARE        (1ull << 17)
+#define SWGPU_DYN_DEPTH_BOUNDS_TEST    (1ull << 18)
+#define SWGPU_DYN_STENCIL_TEST         (1ull << 19)
+#define SWGPU_DYN_STENCIL_OP           (1ull << 20) /* the 4 ops per face */
+#define SWGPU_DYN_RASTERIZER_DISCARD   (1ull << 21)
+#define SWGPU_DYN_DEPTH_BIAS_ENABLE    (1ull << 22)
+#define SWGPU_DYN_PRIMITIVE_RESTART    (1ull << 23)
+#define SWGPU_DYN_LOGIC_OP             (1ull << 24)
+#define SWGPU_DYN_COLOR_WRITE_ENABLE   (1ull << 25)
+
+/*
+ * A graphics pipeline as the engine sees it: written once by the front
+ * end into GPU memory, named by SET_PIPELINE. The shaders are code VAs of
+ * live shaders of the context (swgpu_shader_code_va) of the VERTEX and
+ * FRAGMENT stage; fs_code_va 0 means no fragment shader (depth/stencil
+ * only). Vertex shader outputs reach fragment inputs by Location and
+ * Component; a fragment input the vertex shader does not write reads 0.
+ * A wrong stage or an unknown VA is BAD_PACKET at the first draw.
+ */
+struct swgpu_pipeline_state {
+	uint32_t size;             /* sizeof(struct swgpu_pipeline_state) */
+	uint32_t flags;            /* 0 */
+	uint64_t vs_code_va;
+	uint64_t fs_code_va;
+	uint64_t dynamic_mask;     /* SWGPU_DYN_* */
+	uint32_t binding_count;    /* used entries of bindings[] */
+	uint32_t attrib_count;     /* used entries of attribs[] */
+	struct swgpu_vertex_binding bindings[32];
+	struct swgpu_vertex_attrib attribs[32];
+	struct swgpu_raster_state state;
+};
+
+_Static_assert(sizeof(struct swgpu_attachment) == 128, "attachment layout");
+_Static_assert(sizeof(struct swgpu_pass) == 32 + 10 * 128, "pass layout");
+
+static inline uint32_t
+swgpu_emit_va_packet(uint32_t *p, uint32_t opcode, uint32_t flags,
+                     uint64_t va)
+{
+	p[0] = swgpu_pkt_header(opcode, flags, 3);
+	swgpu_pkt_put64(p + 1, va);
+	return 3;
+}
+
+static inline uint32_t
+swgpu_emit_begin_pass(uint32_t *p, uint64_t pass_va)
+{
+	return swgpu_emit_va_packet(p, SWGPU_OP_BEGIN_PASS, 0, pass_va);
+}
+
+static inline uint32_t
+swgpu_emit_end_pass(uint32_t *p)
+{
+	p[0] = swgpu_pkt_header(SWGPU_OP_END_PASS, 0, SWGPU_LEN_END_PASS);
+	return SWGPU_LEN_END_PASS;
+}
+
+static inline uint32_t
+swgpu_emit_set_pipeline(uint32_t *p, uint64_t pipeline_va)
+{
+	return swgpu_emit_va_packet(p, SWGPU_OP_SET_PIPELINE, 0, pipeline_va);
+}
+
+static inline uint32_t
+swgpu_emit_set_dynamic(uint32_t *p, uint64_t state_va)
+{
+	return swgpu_emit_va_packet(p, SWGPU_OP_SET_DYNAMIC, 0, state_va);
+}
+
+/* rects: n x {x, y, width, height, base_layer, layer_count}. */
+static inline uint32_t
+swgpu_emit_clear_attachments(uint32_t *p, uint32_t attachment,
+                             const uint32_t value[4], uint32_t n,
+                             const uint32_t *rects)
+{
+	p[0] = swgpu_pkt_header(SWGPU_OP_CLEAR_ATTACHMENTS, 0,
+	                        SWGPU_LEN_CLEAR_ATTACHMENTS(n));
+	p[1] = attachment;
+	for (int i = 0; i < 4; i++)
+		p[2 + i] = value[i];
+	p[6] = n;
+	for (uint32_t i = 0; i < 6 * n; i++)
+		p[7 + i] = rects[i];
+	return SWGPU_LEN_CLEAR_ATTACHMENTS(n);
+}
+
+/* Writes the header, first and n; the caller fills the n bindings with
+ * swgpu_put_vertex_buffer(p + 3 + 5 * i, ...). */
+static inline uint32_t
+swgpu_emit_set_vertex_buffers_header(uint32_t *p, uint32_t first,
+                                     uint32_t n)
+{
+	p[0] = swgpu_pkt_header(SWGPU_OP_SET_VERTEX_BUFFERS, 0,
+	                        SWGPU_LEN_SET_VERTEX_BUFFERS(n));
+	p[1] = first;
+	p[2] = n;
+	return SWGPU_LEN_SET_VERTEX_BUFFERS(n);
+}
+
+static inline void
+swgpu_put_vertex_buffer(uint32_t *p, uint64_t va, uint64_t size,
+                        uint32_t stride)
+{
+	swgpu_pkt_put64(p, va);
+	swgpu_pkt_put64(p + 2, size);
+	p[4] = stride;
+}
+
+static inline uint32_t
+swgpu_emit_set_index_buffer(uint32_t *p, uint64_t va, uint64_t size,
+                            uint32_t index_size)
+{
+	p[0] = swgpu_pkt_header(SWGPU_OP_SET_INDEX_BUFFER, 0,
+	                        SWGPU_LEN_SET_INDEX_BUFFER);
+	swgpu_pkt_put64(p + 1, va);
+	swgpu_pkt_put64(p + 3, size);
+	p[5] = index_size;
+	return SWGPU_LEN_SET_INDEX_BUFFER;
+}
+
+static inline uint32_t
+swgpu_emit_draw(uint32_t *p, uint64_t bind_table_va, uint32_t vertex_count,
+                uint32_t instance_count, uint32_t first_vertex,
+                uint32_t first_instance)
+{
+	p[0] = swgpu_pkt_header(SWGPU_OP_DRAW, 0, SWGPU_LEN_DRAW);
+	swgpu_pkt_put64(p + 1, bind_table_va);
+	p[3] = vertex_count;
+	p[4] = instance_count;
+	p[5] = first_vertex;
+	p[6] = first_instance;
+	return SWGPU_LEN_DRAW;
+}
+
+static inline uint32_t
+swgpu_emit_draw_indexed(uint32_t *p, uint64_t bind_table_va,
+                        uint32_t index_count, uint32_t instance_count,
+                        uint32_t first_index, int32_t vertex_offset,
+                        uint32_t first_instance)
+{
+	p[0] = swgpu_pkt_header(SWGPU_OP_DRAW_INDEXED, 0,
+	                        SWGPU_LEN_DRAW_INDEXED);
+	swgpu_pkt_put64(p + 1, bind_table_va);
+	p[3] = index_count;
+	p[4] = instance_count;
+	p[5] = first_index;
+	p[6] = (uint32_t)vertex_offset;
+	p[7] = first_instance;
+	return SWGPU_LEN_DRAW_INDEXED;
+}
+
+/* flags: SWGPU_DRAW_INDEXED | SWGPU_DRAW_COUNT; count_va only with
+ * SWGPU_DRAW_COUNT. */
+static inline uint32_t
+swgpu_emit_draw_indirect(uint32_t *p, uint32_t flags, uint64_t bind_table_va,
+                         uint64_t args_va, uint32_t draw_count,
+                         uint32_t stride, uint64_t count_va)
+{
+	p[0] = swgpu_pkt_header(SWGPU_OP_DRAW_INDIRECT, flags,
+	                        SWGPU_LEN_DRAW_INDIRECT);
+	swgpu_pkt_put64(p + 1, bind_table_va);
+	swgpu_pkt_put64(p + 3, args_va);
+	p[5] = draw_count;
+	p[6] = stride;
+	swgpu_pkt_put64(p + 7, count_va);
+	p[9] = 0;
+	return SWGPU_LEN_DRAW_INDIRECT;
+}
+
+static inline uint32_t
+swgpu_emit_query_begin(uint32_t *p, uint64_t counter_va, uint32_t flags)
+{
+	return swgpu_emit_va_packet(p, SWGPU_OP_QUERY_BEGIN, flags,
+	                            counter_va);
+}
+
+static inline uint32_t
+swgpu_emit_query_end(uint32_t *p, uint64_t counter_va)
+{
+	return swgpu_emit_va_packet(p, SWGPU_OP_QUERY_END, 0, counter_va);
+}
 
 #endif /* SWGPU_PACKET_H */

@@ -58,6 +58,7 @@ env_engines(swgpu_config *cfg)
 	static const char *const names[SWGPU_ENGINE_CLASS_COUNT] = {
 		[SWGPU_ENGINE_COMPUTE] = "SWGPU_COMPUTE_ENGINES",
 		[SWGPU_ENGINE_COPY] = "SWGPU_COPY_ENGINES",
+		[SWGPU_ENGINE_GRAPHICS] = "SWGPU_GRAPHICS_ENGINES",
 	};
 	uint32_t count[SWGPU_ENGINE_CLASS_COUNT];
 	uint32_t total = 0;

@@ -91,6 +91,7 @@ device_fill_info(struct swgpu_device *dev)
 	static const char *const class_name[SWGPU_ENGINE_CLASS_COUNT] = {
 		[SWGPU_ENGINE_COMPUTE] = "compute",
 		[SWGPU_ENGINE_COPY] = "copy",
+		[SWGPU_ENGINE_GRAPHICS] = "gfx",
 	};
 
 	memset(info, 0, sizeof(*info));

@@ -213,7 +213,81 @@ enum ir_builtin_reg {
 	IR_REG_GT_MASK = 29,
 	IR_REG_LE_MASK = 33,
 	IR_REG_LT_MASK = 37,
-	IR_REG_FIRST_FREE = 41,
+	/* Graphics stages (filled by the graphics pipeline, hw/gfx, through
+	 * ir_exec_reg before a batch runs; see stage.h). */
+	IR_REG_VERTEX_INDEX = 41,
+	IR_REG_INSTANCE_INDEX = 42,
+	IR_REG_BASE_VERTEX = 43,
+	IR_REG_BASE_INSTANCE = 44,
+	IR_REG_DRAW_INDEX = 45,
+	IR_REG_FRAG_COORD = 46,    /* 4 registers: x, y, z, 1/w */
+	IR_REG_FRONT_FACING = 50,  /* 0/1 */
+	IR_REG_POINT_COORD = 51,   /* 2 */
+	IR_REG_HELPER = 53,        /* HelperInvocation, 0/1 (the engine) */
+	IR_REG_SAMPLE_ID = 54,
+	IR_REG_SAMPLE_MASK_IN = 55,
+	IR_REG_SAMPLE_POSITION = 56, /* 2 */
+	IR_REG_PRIMITIVE_ID = 58,
+	IR_REG_VIEW_INDEX = 59,
+	IR_REG_LAYER = 60,         /* fragment input Layer */
+	IR_REG_VIEWPORT_INDEX = 61,/* fragment input ViewportIndex */
+	IR_REG_FIRST_FREE = 62,    /* builtins_used is a 64-bit mask */
+};
+
+/*
+ * Stage inputs and outputs of a vertex or fragment program (what the
+ * graphics pipeline fills and reads; compute programs leave it zero).
+ * User variables are addressed by (Location, Component): the register
+ * holding that 32-bit component, 0 when the program does not use it. A
+ * 64-bit component takes two component slots, low word first (a dvec3
+ * or dvec4 continues at the next location). Registers of inputs are
+ * filled before a batch runs; registers of outputs read after it.
+ */
+#define IR_MAX_LOCATIONS 32u
+
+enum ir_interp {
+	IR_INTERP_SMOOTH = 0,      /* perspective-correct */
+	IR_INTERP_FLAT = 1,        /* the provoking vertex's value */
+	IR_INTERP_NOPERSPECTIVE = 2,
+};
+#define IR_INTERP_MODE_MASK 0x3u
+#define IR_INTERP_CENTROID 0x4u   /* or-ed on the mode */
+#define IR_INTERP_SAMPLE 0x8u
+
+/* Type of a fragment colour output (what the attachment conversion
+ * needs to know) and of an input component. */
+enum ir_io_type { IR_IO_FLOAT = 0, IR_IO_SINT = 1, IR_IO_UINT = 2 };
+
+/* SPIR-V depth execution modes of a fragment program. */
+enum ir_depth_mode { IR_DEPTH_NONE = 0, IR_DEPTH_ANY, IR_DEPTH_GREATER,
+                     IR_DEPTH_LESS, IR_DEPTH_UNCHANGED };
+
+struct ir_io {
+	uint32_t in_reg[IR_MAX_LOCATIONS][4];
+	uint8_t in_interp[IR_MAX_LOCATIONS][4];  /* fragment: ir_interp */
+	uint8_t in_type[IR_MAX_LOCATIONS][4];    /* enum ir_io_type */
+	uint32_t out_reg[IR_MAX_LOCATIONS][4];
+	uint8_t out_type[IR_MAX_LOCATIONS];      /* fragment: enum ir_io_type */
+	uint32_t out_index1_reg[4]; /* fragment: Location 0 Index 1 (dual-
+	                               source blending), 0: none */
+	/* vertex outputs (built-ins), 0: not written */
+	uint32_t position_reg;     /* 4 registers: x, y, z, w (clip space) */
+	uint32_t point_size_reg;
+	uint32_t clip_reg, clip_count;  /* ClipDistance[clip_count] */
+	uint32_t cull_reg, cull_count;  /* CullDistance[cull_count] */
+	uint32_t layer_reg;        /* Layer (shaderOutputLayer) */
+	uint32_t viewport_index_reg;
+	/* fragment outputs (built-ins), 0: not written */
+	uint32_t frag_depth_reg;
+	uint32_t sample_mask_reg;  /* SampleMask[0] */
+	/* fragment facts */
+	bool early_fragment_tests; /* EarlyFragmentTests execution mode */
+	bool discards;             /* OpKill / OpTerminateInvocation /
+	                              OpDemoteToHelperInvocation reachable */
+	bool side_effects;         /* stores, atomics or image writes */
+	bool uses_derivatives;     /* derivatives or implicit-LOD sampling:
+	                              needs whole quads (helper lanes) */
+	uint8_t depth_mode;        /* enum ir_depth_mode */
 };
 
 /* What a resource slot holds. */
@@ -241,6 +315,8 @@ struct ir_buffer {
 #define IR_PC_DONE UINT32_MAX
 
 struct ir_program {
+	uint32_t stage;            /* swgpu_shader_stage */
+	struct ir_io io;           /* vertex and fragment stages */
 	struct ir_instr *code;
 	uint32_t ninstr;
 	struct ir_block *blocks;
