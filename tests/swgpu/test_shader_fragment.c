@@ -12,8 +12,8 @@
  * (helperInvocationEXT true, stores dropped); helper lanes' stores,
  * atomics, image writes and image atomics do nothing; an input
  * attachment reads the fragment's own pixel. Through the public API: swgpu_shader_create with a
- * stage, the properties it reports, and a DISPATCH naming a fragment
- * shader faults.
+ * stage, the properties it reports, the capabilities offered (and not),
+ * and a DISPATCH naming a fragment shader faults.
  */
 #include "shader_stage_util.h"
 #include "shader_test_util.h"
@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spirv/unified1/spirv.h>
 #include <swgpu/swgpu_format.h>
 
 #include "sh_fs_demote.spv.h"
@@ -447,6 +448,27 @@ test_fs_public_api(void **state)
 	swgpu_shader_query_properties(ds, &pr);
 	assert_true(pr.discards);
 	assert_true(pr.uses_atomics);
+	/* the capabilities of the stages are offered, per-sample shading
+	 * and the other stages are not */
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityDerivativeControl));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityDemoteToHelperInvocation));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityClipDistance));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityCullDistance));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityDrawParameters));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityInputAttachment));
+	assert_true(swgpu_shader_capability_supported(SpvCapabilityMinLod));
+	assert_false(swgpu_shader_capability_supported(
+		SpvCapabilitySampleRateShading));
+	assert_false(swgpu_shader_capability_supported(
+		SpvCapabilityGeometry));
+	assert_false(swgpu_shader_capability_supported(
+		SpvCapabilityTessellation));
 	/* a DISPATCH naming a fragment shader is a fault of the context */
 	assert_int_not_equal(st_dispatch(&env, ds, NULL, NULL, 0, 1, 1, 1),
 	                     SWGPU_OK);
