@@ -25,6 +25,7 @@
 #include <swgpu/swgpu_format.h>
 
 #include "sh_fs_demote.spv.h"
+#include "sh_fs_demote_opt.spv.h"
 #include "sh_fs_discard.spv.h"
 #include "sh_fs_discard_kill.spv.h"
 #include "sh_fs_dual.spv.h"
@@ -249,11 +250,10 @@ test_fs_discard(void **state)
 }
 
 static void
-test_fs_demote(void **state)
+run_demote(const uint32_t *code, size_t size)
 {
 	const swgpu_descriptor_type t = SWGPU_DESCRIPTOR_STORAGE_BUFFER;
-	struct ir_program *p = ss_translate(sh_fs_demote_spv,
-	                                    sizeof(sh_fs_demote_spv),
+	struct ir_program *p = ss_translate(code, size,
 	                                    SWGPU_SHADER_STAGE_FRAGMENT, &t, 1,
 	                                    0);
 	const struct ir_io *io = &p->io;
@@ -263,7 +263,6 @@ test_fs_demote(void **state)
 	uint8_t live[W], disc[W];
 	const uint32_t n = 8;
 
-	(void)state;
 	assert_true(io->discards);
 	memset(&buf, 0, sizeof(buf));
 	ss_bind(d, p, 0, &buf, sizeof(buf));
@@ -299,6 +298,16 @@ test_fs_demote(void **state)
 	ir_exec_destroy(e);
 	free(d);
 	ir_program_free(p);
+}
+
+static void
+test_fs_demote(void **state)
+{
+	(void)state;
+	run_demote(sh_fs_demote_spv, sizeof(sh_fs_demote_spv));
+	/* optimized: gl_HelperInvocation is an SSA value loaded before the
+	 * demote and used after it */
+	run_demote(sh_fs_demote_opt_spv, sizeof(sh_fs_demote_opt_spv));
 }
 
 /* Image writes and atomics from fragments (fragmentStoresAndAtomics):
