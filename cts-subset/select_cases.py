@@ -11,8 +11,9 @@ vk-default file is fine.  Writes, in input order and de-duplicated:
 
   tier1.txt     no shaders: transfers, memory, objects, host sync
   tier2.txt     compute (needs the SPIR-V compute engine)
-  graphics.txt  cases of those groups that need a graphics pipeline; not
-                part of the pass target until swgpu has a graphics engine
+  tier3.txt     graphics: the cases of those groups that need a graphics
+                pipeline or graphics capabilities, and the graphics groups
+                (TIER3_GROUPS), some of them a deterministic sample
 
 A list larger than --split-bytes (default 1.5 MiB: the repository rejects
 tracked files over 2 MiB) is written instead as tier<N>/<group>.txt, one
@@ -26,6 +27,7 @@ import argparse
 import os
 import re
 import sys
+import zlib
 
 P = "dEQP-VK."
 
@@ -36,8 +38,36 @@ TIER1_GROUPS = [
 	"memory.binding.", "synchronization.basic.", "synchronization2.basic.",
 ]
 TIER2_GROUPS = ["compute.", "api.command_buffers.", "api.smoke."]
+# Graphics groups of tier 3 (issue 17), as (prefix, N): a case is taken
+# when N == 1 or crc32(name) % N == 0 (in_sample), a sample that does not
+# depend on the order or the other cases of the input. The first matching
+# prefix wins. Sampled: the groups too big to run whole on 2 cores --
+# the dynamic_rendering variant of draw.* (the same tests as
+# draw.renderpass.* begun with vkCmdBeginRendering), the render pass
+# groups, multi_draw (VK_EXT_multi_draw), and two rasterization groups of
+# extensions swgpu does not offer (depth_bias_control, shader_tile_image).
+TIER3_GROUPS = [
+	("draw.renderpass.multi_draw.", 4),
+	("draw.renderpass.", 1),
+	("draw.dynamic_rendering.", 8),
+	("renderpasses.renderpass1.", 8),
+	("renderpasses.renderpass2.", 8),
+	("renderpasses.dynamic_rendering.", 8),
+	("rasterization.depth_bias_control.", 16),
+	("rasterization.shader_tile_image.", 16),
+	("rasterization.", 1),
+	("fragment_operations.", 1),
+	("clipping.", 1),
+	("query_pool.occlusion_query.", 1),
+]
+
+
+def in_sample(name, n):
+	return n == 1 or zlib.crc32(name.encode()) % n == 0
+
+
 # Split by operation: transfer/host -> tier 1, compute -> tier 2,
-# anything drawing -> graphics.
+# anything drawing -> tier 3.
 SYNC_OP_GROUPS = [
 	"synchronization.smoke.", "synchronization2.smoke.",
 	"synchronization.timeline_semaphore.",
@@ -121,34 +151,37 @@ def needs_graphics_capability(name):
 
 
 def classify(case):
-	"""Returns 'tier1', 'tier2', 'graphics' or None (not in the subset)."""
+	"""Returns 'tier1', 'tier2', 'tier3' or None (not in the subset)."""
 	if not case.startswith(P):
 		return None
 	name = case[len(P):]
+	for g, n in TIER3_GROUPS:
+		if name.startswith(g):
+			return "tier3" if in_sample(name, n) else None
 	if needs_graphics_capability(name):
-		return "graphics"
+		return "tier3"
 	for g in TIER1_GROUPS:
 		if name.startswith(g):
 			rest = name[len(g):]
 			if g == "api.object_management." and \
 			   "graphics_pipeline" in rest:
-				return "graphics"
+				return "tier3"
 			if g == "api.copy_and_blit.core." and \
 			   GRAPHICS_WORDS.search(rest):
-				return "graphics"
+				return "tier3"
 			return "tier1"
 	for g in TIER2_GROUPS:
 		if name.startswith(g):
 			rest = name[len(g):]
 			if g != "compute." and GRAPHICS_WORDS.search(rest):
-				return "graphics"
+				return "tier3"
 			return "tier2"
 	for g in SYNC_OP_GROUPS:
 		if name.startswith(g):
 			rest = name[len(g):]
 			if SMOKE_GRAPHICS.search(name) or \
 			   SYNC_GRAPHICS_WORDS.search(rest):
-				return "graphics"
+				return "tier3"
 			if SYNC_COMPUTE_WORDS.search(rest):
 				return "tier2"
 			return "tier1"
@@ -225,7 +258,7 @@ def main():
 	ap.add_argument("--split-bytes", type=int, default=3 << 19)
 	a = ap.parse_args()
 
-	lists = {"tier1": [], "tier2": [], "graphics": []}
+	lists = {"tier1": [], "tier2": [], "tier3": []}
 	seen = set()
 	for path in inputs(a.mustpass):
 		with open(path, encoding="utf-8") as f:
