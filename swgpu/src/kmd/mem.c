@@ -313,6 +313,7 @@ bo_create_in(struct swgpu_mem *mem, struct swgpu_device *dev, uint64_t size,
 	bo->priority = SWGPU_BO_PRIORITY_DEFAULT;
 	atomic_init(&bo->refcount, 1);
 	atomic_init(&bo->map_count, 0);
+	atomic_init(&bo->gpu_busy, 0);
 
 	/* VRAM BOs may evict others or be placed in SYSTEM (residency.c);
 	 * res_lock stays held until the BO has its backing, so no eviction

@@ -75,6 +75,9 @@ struct swgpu_bo {
 	uint8_t *cpu;
 	bool cpu_mmapped;       /* cpu came from mmap (else aligned_alloc) */
 	atomic_uint map_count;
+	/* Mappings unmapped while a running packet still used them
+	 * (vaspace.c): the BO must not move until they are released. */
+	atomic_uint gpu_busy;
 	struct swgpu_bo *prev, *next; /* mem->bo_list, under mem->lock */
 	/* Offer state, under mem->lock. On the offer list while offered
 	 * and not discarded. */

@@ -2,9 +2,10 @@
 /*
  * DISPATCH / DISPATCH_INDIRECT: run a compute shader's workgroups.
  *
- * The whole packet runs under the VA space read lock, so every host
- * pointer resolved up front (bind table, descriptors, buffer ranges)
- * stays valid while the shader runs; an unmap waits for the dispatch.
+ * The whole packet runs in one VA space read section, which holds every
+ * mapping it translated into (bind table, descriptors, buffer ranges),
+ * so those host pointers stay valid while the shader runs; an unmap
+ * meanwhile returns at once and the memory goes when the dispatch ends.
  * Every descriptor range is translated once, with the access the shader
  * needs; the interpreter then only checks offsets against the range
  * (robust buffer access), never touching memory outside it.

@@ -3,10 +3,12 @@
  * SIMT interpreter: accesses through buffer device addresses (IR_LDPHYS,
  * IR_STPHYS, IR_ATOMPHYS; internal, called from interp.c).
  *
- * Each lane's 64-bit address is translated in the context's VA space
- * (the dispatch runs inside a read section, so host pointers stay valid
- * to its end); the mapping the last address fell in is kept, so lanes
- * walking one buffer cost a range check each. An address that is not
+ * Each lane's 64-bit address is translated in the context's VA space;
+ * each instruction is a read section of its own (nested in the
+ * dispatch's on the engine thread), which holds the mappings it
+ * translated into until the instruction is done, so an unmap meanwhile
+ * cannot free them under it. The mapping the last address fell in is
+ * kept, so lanes walking one buffer cost a range check each. An address that is not
  * mapped (or not writable for a store) reads 0, writes nothing and is
  * recorded in the dispatch: the DISPATCH packet then faults the context
  * (VK_ERROR_DEVICE_LOST), as a bad address does on a GPU.
@@ -67,6 +69,8 @@ interp_phys(struct ir_exec *e, struct ir_dispatch *d,
 	const lane_t *C = e->regs + (size_t)in->c * W;
 	struct span c = { 0 };
 
+	if (d->vs)
+		vaspace_read_lock(d->vs);
 	switch (in->op) {
 	case IR_LDPHYS: {
 		const uint32_t bytes = in->aux2 ? in->aux2 : 4;
@@ -114,4 +118,6 @@ interp_phys(struct ir_exec *e, struct ir_dispatch *d,
 	default:
 		break;
 	}
+	if (d->vs)
+		vaspace_read_unlock(d->vs);
 }
