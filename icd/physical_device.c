@@ -195,9 +195,9 @@ icd_physical_device_init_limits(struct icd_physical_device *pdev,
 	l->maxFragmentCombinedOutputResources = 4;
 	/* What the compute engine executes (swgpu.h "Shaders"). */
 	l->maxComputeSharedMemorySize = SWGPU_SHADER_MAX_SHARED_MEMORY;
-	l->maxComputeWorkGroupCount[0] = SWGPU_SHADER_MAX_WORKGROUP_COUNT;
-	l->maxComputeWorkGroupCount[1] = SWGPU_SHADER_MAX_WORKGROUP_COUNT;
-	l->maxComputeWorkGroupCount[2] = SWGPU_SHADER_MAX_WORKGROUP_COUNT;
+	l->maxComputeWorkGroupCount[0] = SWGPU_SHADER_MAX_WORKGROUP_COUNT_X;
+	l->maxComputeWorkGroupCount[1] = SWGPU_SHADER_MAX_WORKGROUP_COUNT_Y;
+	l->maxComputeWorkGroupCount[2] = SWGPU_SHADER_MAX_WORKGROUP_COUNT_Z;
 	l->maxComputeWorkGroupInvocations =
 		SWGPU_SHADER_MAX_WORKGROUP_INVOCATIONS;
 	l->maxComputeWorkGroupSize[0] = SWGPU_SHADER_MAX_WORKGROUP_SIZE_X;

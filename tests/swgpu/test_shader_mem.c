@@ -447,7 +447,7 @@ test_bad_packets_fault(void **state)
 		bool bad_table;
 		swgpu_fault_kind kind;
 	} cases[] = {
-		{ SWGPU_SHADER_MAX_WORKGROUP_COUNT + 1, false,
+		{ SWGPU_SHADER_MAX_WORKGROUP_COUNT_X + 1, false,
 		  SWGPU_FAULT_BAD_PACKET },
 		{ 1, true, SWGPU_FAULT_PAGE_READ },
 	};

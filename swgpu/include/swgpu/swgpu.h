@@ -578,8 +578,13 @@ typedef struct swgpu_shader swgpu_shader;
 #define SWGPU_SHADER_MAX_WORKGROUP_INVOCATIONS 1024u
 #define SWGPU_SHADER_MAX_WORKGROUP_SIZE_X 1024u
 #define SWGPU_SHADER_MAX_WORKGROUP_SIZE_Y 1024u
-#define SWGPU_SHADER_MAX_WORKGROUP_SIZE_Z 64u
-#define SWGPU_SHADER_MAX_WORKGROUP_COUNT 65535u   /* per dimension */
+#define SWGPU_SHADER_MAX_WORKGROUP_SIZE_Z 1024u
+/* Group counts of one DISPATCH: any 32-bit count below 2^31 in X (the
+ * engine numbers groups with a 64-bit index, so X * Y * Z up to 2^63
+ * fits), 65535 in Y and Z, as desktop GPUs report. */
+#define SWGPU_SHADER_MAX_WORKGROUP_COUNT_X 0x7fffffffu
+#define SWGPU_SHADER_MAX_WORKGROUP_COUNT_Y 65535u
+#define SWGPU_SHADER_MAX_WORKGROUP_COUNT_Z 65535u
 #define SWGPU_SHADER_MAX_SHARED_MEMORY 65536u     /* bytes, Workgroup */
 #define SWGPU_SHADER_MAX_PUSH_CONSTANTS 256u      /* bytes */
 #define SWGPU_SHADER_MAX_SETS 8u                  /* descriptor sets */

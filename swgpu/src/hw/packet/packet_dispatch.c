@@ -355,12 +355,18 @@ dispatch(struct exec_env *env, const struct pkt *p, uint64_t shader_va,
 	} else {
 		memcpy(groups, counts, sizeof(groups));
 	}
+	static const uint32_t max_groups[3] = {
+		SWGPU_SHADER_MAX_WORKGROUP_COUNT_X,
+		SWGPU_SHADER_MAX_WORKGROUP_COUNT_Y,
+		SWGPU_SHADER_MAX_WORKGROUP_COUNT_Z,
+	};
 	for (int k = 0; k < 3; k++)
-		if (groups[k] > SWGPU_SHADER_MAX_WORKGROUP_COUNT ||
-		    (uint64_t)base[k] + groups[k] > UINT32_MAX) {
+		if (groups[k] > max_groups[k] ||
+		    (uint64_t)base[k] + groups[k] > (uint64_t)UINT32_MAX + 1) {
 			raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, 0,
-			            "group count %u (base %u) over the limit",
-			            groups[k], base[k]);
+			            "group count %u in %c (base %u) over the "
+			            "engine's limit %u", groups[k], "xyz"[k],
+			            base[k], max_groups[k]);
 			goto out;
 		}
 	if (bt_va) {
