@@ -212,6 +212,8 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 		UN(IR_SSIGN, i, A[l].i > 0 ? 1 : A[l].i < 0 ? -1 : 0);
 		BIN(IR_DOT4X8, u, dot4x8(A[l].u, B[l].u, in->aux2));
 		BIN(IR_ADDSAT_S, i, addsat_s(A[l].i, B[l].i));
+		BIN(IR_UMULSAT, u, (uint64_t)A[l].u * B[l].u > UINT32_MAX ?
+		    UINT32_MAX : A[l].u * B[l].u);
 		BIN(IR_ADDSAT_U, u, A[l].u + B[l].u < A[l].u ? UINT32_MAX
 		    : A[l].u + B[l].u);
 		BIN(IR_IEQ, u, A[l].u == B[l].u);

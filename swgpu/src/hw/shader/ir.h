@@ -48,6 +48,7 @@ enum ir_op {
 	IR_SABS, IR_SSIGN,
 	IR_DOT4X8,       /* packed 4x8 dot; aux2: 0 s*s, 1 u*u, 2 s*u */
 	IR_ADDSAT_S, IR_ADDSAT_U,
+	IR_UMULSAT,      /* dst = min(a * b, UINT32_MAX): buffer offsets */
 	/* 64-bit integers as register pairs: operands (a lo, b hi) and
 	 * (c lo, d hi); results dst (lo), dst + 1 (hi); shifts use c only */
 	IR_ADD64, IR_SUB64, IR_MUL64, IR_UDIV64, IR_SDIV64, IR_UMOD64,
@@ -238,6 +239,8 @@ struct ir_buffer {
 };
 
 #define IR_MAX_BUFFERS 255u
+/* Bytes of one thread's register file (registers x lanes x 4). */
+#define IR_MAX_REGFILE_BYTES (256ull << 20)
 #define IR_PC_DONE UINT32_MAX
 
 struct ir_program {

@@ -74,6 +74,21 @@ xl_scalar_type(struct xl *x, uint32_t type)
 	return type;
 }
 
+const char *
+xl_name(struct xl *x, uint32_t id, uint32_t slot)
+{
+	static _Thread_local char buf[XL_NAME_SLOTS][80];
+	char *b = buf[slot % XL_NAME_SLOTS];
+	uint32_t at = id && id < x->bound ? x->ids[id].name : 0;
+
+	if (at)
+		snprintf(b, sizeof(buf[0]), "\"%.64s\"",
+		         (const char *)(x->w + at));
+	else
+		snprintf(b, sizeof(buf[0]), "%%%u", id);
+	return b;
+}
+
 uint32_t
 xl_new_regs(struct xl *x, uint32_t n)
 {
@@ -273,76 +288,6 @@ xl_end_block(struct xl *x)
 /* Module level                                                        */
 /* ------------------------------------------------------------------ */
 
-static const uint32_t supported_caps[] = {
-	SpvCapabilityMatrix, SpvCapabilityShader,
-	SpvCapabilityGroupNonUniform, SpvCapabilityGroupNonUniformVote,
-	SpvCapabilityGroupNonUniformArithmetic,
-	SpvCapabilityGroupNonUniformBallot,
-	SpvCapabilityGroupNonUniformShuffle,
-	SpvCapabilityGroupNonUniformShuffleRelative,
-	SpvCapabilityVulkanMemoryModel,
-	SpvCapabilityUniformBufferArrayDynamicIndexing,
-	SpvCapabilityStorageBufferArrayDynamicIndexing,
-	SpvCapabilityShaderNonUniform,
-	SpvCapabilityRuntimeDescriptorArray,
-	SpvCapabilityUniformBufferArrayNonUniformIndexing,
-	SpvCapabilityStorageBufferArrayNonUniformIndexing,
-	SpvCapabilityDotProduct, SpvCapabilityDotProductInputAll,
-	SpvCapabilityDotProductInput4x8BitPacked,
-	SpvCapabilityVulkanMemoryModelDeviceScope,
-	SpvCapabilityInt64,          /* register pairs: xlate_int64.c */
-	SpvCapabilityInt64Atomics,   /* xlate_atomic.c */
-	SpvCapabilityFloat64,        /* register pairs: xlate_f64.c */
-	SpvCapabilityInt8, SpvCapabilityInt16,   /* xlate_narrow.c */
-	SpvCapabilityDeviceGroup,    /* DeviceIndex reads 0 (xlate_mem.c) */
-	SpvCapabilityFloat16,                    /* xlate_narrow.c */
-	/* float controls: host IEEE arithmetic already behaves so (the
-	 * execution modes need nothing) */
-	SpvCapabilityDenormPreserve, SpvCapabilitySignedZeroInfNanPreserve,
-	SpvCapabilityRoundingModeRTE,
-	SpvCapabilityStorageBuffer8BitAccess,
-	SpvCapabilityUniformAndStorageBuffer8BitAccess,
-	SpvCapabilityStoragePushConstant8,
-	SpvCapabilityStorageBuffer16BitAccess,
-	SpvCapabilityUniformAndStorageBuffer16BitAccess,
-	SpvCapabilityStoragePushConstant16,
-	/* storage images and texel buffers (xlate_image.c): the format
-	 * comes from the descriptor, so any declared format or none */
-	SpvCapabilityImage1D, SpvCapabilityImageBuffer,
-	SpvCapabilitySampledBuffer, SpvCapabilityImageQuery,
-	SpvCapabilityStorageImageExtendedFormats,
-	SpvCapabilityStorageImageReadWithoutFormat,
-	SpvCapabilityStorageImageWriteWithoutFormat,
-	SpvCapabilityStorageImageArrayDynamicIndexing,
-	SpvCapabilityUniformTexelBufferArrayDynamicIndexing,
-	SpvCapabilityStorageTexelBufferArrayDynamicIndexing,
-	SpvCapabilityStorageImageArrayNonUniformIndexing,
-	/* sampled images (xlate_image.c, interp_sample.c) */
-	SpvCapabilitySampled1D, SpvCapabilitySampledCubeArray,
-	SpvCapabilityImageCubeArray, SpvCapabilityImageGatherExtended,
-	SpvCapabilitySampledImageArrayDynamicIndexing,
-	SpvCapabilitySampledImageArrayNonUniformIndexing,
-	SpvCapabilityUniformTexelBufferArrayNonUniformIndexing,
-	SpvCapabilityStorageTexelBufferArrayNonUniformIndexing,
-	/* Block Workgroup variables, aliased, explicit layout, 8/16-bit
-	 * accesses (xlate_mem.c workgroup_block_var, interp_narrow.c) */
-	SpvCapabilityWorkgroupMemoryExplicitLayoutKHR,
-	SpvCapabilityWorkgroupMemoryExplicitLayout8BitAccessKHR,
-	SpvCapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR,
-	/* buffer device addresses (xlate_phys.c, interp_phys.c) */
-	SpvCapabilityPhysicalStorageBufferAddresses,
-};
-
-bool
-swgpu_shader_capability_supported(uint32_t cap)
-{
-	for (size_t i = 0;
-	     i < sizeof(supported_caps) / sizeof(supported_caps[0]); i++)
-		if (supported_caps[i] == cap)
-			return true;
-	return false;
-}
-
 static void
 need(struct xl *x, uint32_t wc, uint32_t n, uint32_t op)
 {
@@ -466,9 +411,11 @@ type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 		if (!xl_const_u32(x, in[3], &len) || len == 0)
 			xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad array length");
 		t->count = len;
-		if ((uint64_t)len * xl_type(x, in[2])->scalars > (1u << 20))
-			xl_fail(x, SWGPU_ERR_UNSUPPORTED, "array too large");
-		t->scalars = xl_type(x, in[2])->scalars * len;
+		/* Any length: what the array is used for decides whether
+		 * its size matters (a buffer addresses up to 4 GiB; only
+		 * register-held values are limited, xlate_mem.c). */
+		uint64_t sc = (uint64_t)len * xl_type(x, in[2])->scalars;
+		t->scalars = sc > XL_HUGE ? XL_HUGE : (uint32_t)sc;
 		break;
 	}
 	case SpvOpTypeRuntimeArray:
@@ -483,7 +430,8 @@ type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 		x->pool = xl_grow(x, x->pool, &x->cappool, x->npool + wc, 4);
 		for (uint32_t i = 2; i < wc; i++) {
 			x->pool[x->npool++] = in[i];
-			t->scalars += xl_type(x, in[i])->scalars;
+			t->scalars = xl_off_add(t->scalars,
+			                        xl_type(x, in[i])->scalars);
 		}
 		break;
 	case SpvOpTypePointer:
@@ -587,9 +535,16 @@ module_pass(struct xl *x)
 				xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 				        "capability %u not supported", in[1]);
 			break;
+		case SpvOpName:
+			/* Kept for messages ("variable \"big\" ..."). */
+			need(x, wc, 3, op);
+			if (strnlen((const char *)(in + 2), (size_t)(wc - 2) * 4)
+			    < (size_t)(wc - 2) * 4)
+				xl_id(x, in[1])->name = i + 2;
+			break;
 		case SpvOpExtension:
 		case SpvOpSource: case SpvOpSourceContinued:
-		case SpvOpSourceExtension: case SpvOpName:
+		case SpvOpSourceExtension:
 		case SpvOpMemberName: case SpvOpLine: case SpvOpNoLine:
 		case SpvOpModuleProcessed: case SpvOpNop:
 			break;
@@ -778,6 +733,7 @@ xlate_module(const swgpu_shader_info *info, struct ir_program **out,
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "entry point not a function");
 	resolve_local_size(x);
 	xl_translate_entry(x);
+	xl_check_register_file(x);
 	*out = x->p;
 done:
 	r = x->err;

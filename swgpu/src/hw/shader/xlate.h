@@ -44,8 +44,16 @@ struct xtype {
 	uint32_t storage;        /* pointer storage class */
 	uint32_t members;        /* struct: offset of member ids in pool */
 	uint32_t nmembers;
-	uint32_t scalars;        /* registers of a value */
+	/* Registers of a value, saturated at XL_HUGE: an array in a
+	 * buffer may be as large as the buffer (4 GiB), but only values
+	 * of at most XL_MAX_VALUE_SCALARS scalars live in registers. */
+	uint32_t scalars;
 };
+
+#define XL_HUGE UINT32_MAX
+/* Largest value held in registers: a Function/Private variable, a
+ * whole-composite load or store, a constant. */
+#define XL_MAX_VALUE_SCALARS (1u << 20)
 
 struct xptr {
 	uint8_t space;
@@ -82,6 +90,7 @@ struct xid {
 	/* decorations */
 	uint32_t builtin;        /* BuiltIn + 1, 0: none */
 	uint32_t set, binding, spec_id, array_stride;
+	uint32_t name;           /* word offset of its OpName string, 0 */
 	bool has_set, has_binding, has_spec, is_block, is_buffer_block;
 	bool is_spec;            /* constant came from a spec constant */
 };
@@ -147,6 +156,8 @@ struct xl {
 	                            Workgroup variables, UINT32_MAX: none */
 	uint32_t *globals;       /* Private vars with initializers: id */
 	uint32_t nglobals, capglobals;
+	uint32_t big_var;        /* largest Function/Private variable */
+	uint32_t big_var_scalars;
 	uint32_t depth;          /* inlining depth */
 	uint32_t call_serial;
 	struct xfstate fstack[XL_MAX_INLINE_DEPTH + 1];
@@ -179,13 +190,29 @@ void xl_fixup(struct xl *x, uint8_t kind, uint32_t at, uint32_t id,
 void xl_start_block(struct xl *x);
 void xl_end_block(struct xl *x);
 uint32_t xl_scalar_type(struct xl *x, uint32_t type);
+/* The id's OpName in quotes, or %id: for messages (a static buffer
+ * per call slot: at most XL_NAME_SLOTS names in one message). */
+#define XL_NAME_SLOTS 2
+const char *xl_name(struct xl *x, uint32_t id, uint32_t slot);
+/* a + b, saturated at UINT32_MAX: byte offsets past 4 GiB are out of
+ * every buffer's range and must not wrap onto one inside it. */
+static inline uint32_t
+xl_off_add(uint64_t a, uint64_t b)
+{
+	return a + b > UINT32_MAX ? UINT32_MAX : (uint32_t)(a + b);
+}
 
 /* xlate_const.c: a new constant of type (zeroed words to fill), and the
  * OpConstant* / OpSpecConstant* declarations. */
 uint32_t *xl_new_const(struct xl *x, uint32_t type, uint32_t id);
 void xl_constant_decl(struct xl *x, const uint32_t *in, uint32_t wc);
 
-/* xlate_mem.c */
+/* xlate_mem.c: an Offset / MatrixStride / RowMajor ... decoration of
+ * member of struct sid (value: its operand) */
+bool xl_mdeco(struct xl *x, uint32_t sid, uint32_t member, uint32_t deco,
+              uint32_t *value);
+/* xlate_var.c: variables; the register file's size once translated */
+void xl_check_register_file(struct xl *x);
 void xl_global_var(struct xl *x, const uint32_t *in, uint32_t wc);
 void xl_function_var(struct xl *x, const uint32_t *in, uint32_t wc);
 void xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc);

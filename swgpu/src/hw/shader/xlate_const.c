@@ -31,6 +31,11 @@ xl_new_const(struct xl *x, uint32_t type, uint32_t id)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u defined twice", id);
 	if (n == 0)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "constant of opaque type");
+	if (n > XL_MAX_VALUE_SCALARS)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "constant %s of %s%u "
+		        "scalars: constants are limited to %u",
+		        xl_name(x, id, 0), n == XL_HUGE ? "over " : "", n,
+		        XL_MAX_VALUE_SCALARS);
 	x->cpool = xl_grow(x, x->cpool, &x->capcpool, x->ncpool + n, 4);
 	d->kind = XK_CONST;
 	d->type = type;
