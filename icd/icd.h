@@ -154,13 +154,19 @@ struct icd_physical_device {
 	VkPhysicalDeviceProperties properties;
 	struct icd_properties properties_1x;
 	struct icd_features features;
+	/* Candidate device extensions whose gate features are on
+	 * (icd_device_extensions_supported): what the device lists. */
+	struct icd_ext_set supported_extensions;
 };
 
 struct icd_instance {
 	struct icd_object base;
 	VkAllocationCallbacks alloc;
 	uint32_t api_version;   /* the application's, 1.0 if none given */
-	uint64_t enabled_extensions; /* ICD_INSTANCE_EXT_* bits */
+	struct icd_ext_set enabled_extensions;   /* ICD_INSTANCE_EXT_* */
+	/* Device extensions some physical device lists: the ones whose
+	 * commands vkGetInstanceProcAddr returns. */
+	struct icd_ext_set available_device_extensions;
 	uint32_t physical_device_count;
 	struct icd_physical_device physical_devices[ICD_MAX_PHYSICAL_DEVICES];
 };
@@ -191,7 +197,8 @@ struct icd_device {
 	bool synchronization2;
 	bool host_query_reset;
 	bool buffer_device_address;
-	uint64_t enabled_extensions; /* ICD_DEVICE_EXT_* bits */
+	bool texel_buffer_alignment; /* VK_EXT_texel_buffer_alignment's */
+	struct icd_ext_set enabled_extensions;   /* ICD_DEVICE_EXT_* */
 	/* Free for event.c's per-device GPU-word heap (ICD-B); unused by
 	 * device.c, which only guarantees it is NULL at creation. */
 	void *gpu_words;
@@ -212,10 +219,6 @@ void icd_physical_device_finish(struct icd_physical_device *pdev);
  * VK_INCOMPLETE if that was fewer than n. out NULL: *count = n. */
 VkResult icd_fill_array(void *out, uint32_t *count, const void *src,
                         uint32_t n, size_t elem_size);
-
-/* Index of an extension by name in an offered-extensions array, or -1. */
-int icd_extension_index(const VkExtensionProperties *exts, uint32_t count,
-                        const char *name);
 
 /* VK_ERROR_DEVICE_LOST once the device's swgpu context is guilty/lost. */
 VkResult icd_device_check_lost(struct icd_device *dev);
@@ -264,6 +267,9 @@ struct icd_image {
 	VkSampleCountFlagBits samples;
 	VkImageTiling tiling;
 	VkImageUsageFlags usage;
+	/* The stencil aspect's (VkImageStencilUsageCreateInfo, core 1.2 /
+	 * VK_EXT_separate_stencil_usage); usage without the struct. */
+	VkImageUsageFlags stencil_usage;
 	VkImageCreateFlags flags;
 	/* One plane per stored aspect (image.c): colour, or depth then
 	 * stencil. Subresource (plane p, mip m, layer a) starts at
@@ -320,7 +326,17 @@ void icd_write_buffer_view_descriptor(void *dst, VkBufferView view,
                                       VkDescriptorType type);
 
 /* Fill a feature struct of an extension outside core 1.3 with what the
- * device supports (physical_device.c); other structs are left alone. */
+ * device supports (physical_device_features.c); other structs are left
+ * alone. */
 void icd_features_write_ext(VkBaseOutStructure *s);
+/* The first feature struct of an extension outside core 1.3 in a
+ * vkCreateDevice chain that asks for a feature the device lacks (its
+ * name), else NULL. */
+const char *icd_ext_features_missing(const void *chain);
+/* What vkGetPhysicalDeviceProperties(2) / Features(2) tell, set once
+ * when the physical device opens (physical_device_props.c,
+ * physical_device_features.c). */
+void icd_physical_device_init_properties(struct icd_physical_device *pdev);
+void icd_physical_device_init_features(struct icd_physical_device *pdev);
 
 #endif /* ICD_H */
