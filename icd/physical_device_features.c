@@ -7,6 +7,7 @@
  * vkCreateInstance), so a feature turned off here also takes its
  * extension off the list.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
@@ -240,6 +241,63 @@ icd_features_write_ext(VkBaseOutStructure *s)
 		w->workgroupMemoryExplicitLayout16BitAccess =
 			swgpu_shader_capability_supported(
 				SpvCapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR);
+		break;
+	}
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT: {
+		/* Float atomics (xlate_atomic.c): add on 32/64-bit floats in
+		 * storage buffers (buffer device addresses too) and shared
+		 * memory, and on R32_SFLOAT storage images; load, store and
+		 * exchange move bits. No sparse images exist. */
+		VkPhysicalDeviceShaderAtomicFloatFeaturesEXT *a = (void *)s;
+		const VkBool32 add32 = swgpu_shader_capability_supported(
+			SpvCapabilityAtomicFloat32AddEXT);
+		const VkBool32 add64 = swgpu_shader_capability_supported(
+			SpvCapabilityAtomicFloat64AddEXT) &&
+			swgpu_shader_capability_supported(SpvCapabilityFloat64);
+
+		a->shaderBufferFloat32Atomics = add32;
+		a->shaderBufferFloat32AtomicAdd = add32;
+		a->shaderBufferFloat64Atomics = add64;
+		a->shaderBufferFloat64AtomicAdd = add64;
+		a->shaderSharedFloat32Atomics = add32;
+		a->shaderSharedFloat32AtomicAdd = add32;
+		a->shaderSharedFloat64Atomics = add64;
+		a->shaderSharedFloat64AtomicAdd = add64;
+		a->shaderImageFloat32Atomics = add32;
+		a->shaderImageFloat32AtomicAdd = add32;
+		a->sparseImageFloat32Atomics = VK_FALSE;
+		a->sparseImageFloat32AtomicAdd = VK_FALSE;
+		break;
+	}
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT: {
+		/* Min/max on 32/64-bit floats; no 16-bit float atomics (a
+		 * half in a buffer would need a sub-word atomic). */
+		VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT *a = (void *)s;
+		const VkBool32 mm32 = swgpu_shader_capability_supported(
+			SpvCapabilityAtomicFloat32MinMaxEXT);
+		const VkBool32 mm64 = swgpu_shader_capability_supported(
+			SpvCapabilityAtomicFloat64MinMaxEXT) &&
+			swgpu_shader_capability_supported(SpvCapabilityFloat64);
+
+		memset(&a->shaderBufferFloat16Atomics, 0,
+		       sizeof(*a) - offsetof(VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT,
+		                             shaderBufferFloat16Atomics));
+		a->shaderBufferFloat32AtomicMinMax = mm32;
+		a->shaderBufferFloat64AtomicMinMax = mm64;
+		a->shaderSharedFloat32AtomicMinMax = mm32;
+		a->shaderSharedFloat64AtomicMinMax = mm64;
+		a->shaderImageFloat32AtomicMinMax = mm32;
+		break;
+	}
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR: {
+		/* OpReadClockKHR reads CLOCK_MONOTONIC in nanoseconds: one
+		 * value per subgroup instruction, and the same clock for
+		 * every engine of the device. */
+		VkPhysicalDeviceShaderClockFeaturesKHR *c = (void *)s;
+
+		c->shaderSubgroupClock = swgpu_shader_capability_supported(
+			SpvCapabilityShaderClockKHR);
+		c->shaderDeviceClock = c->shaderSubgroupClock;
 		break;
 	}
 	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_FEATURES_EXT:

@@ -510,8 +510,21 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 			break;
 		}
 		case IR_LDPHYS: case IR_STPHYS: case IR_ATOMPHYS:
+		case IR_ATOMPHYS64:
 			interp_phys(e, (struct ir_dispatch *)d, in, full);
 			break;
+		case IR_CLOCK: {
+			/* VK_KHR_shader_clock: one read for the whole group,
+			 * so a subgroup sees one value; CLOCK_MONOTONIC is
+			 * shared by every engine (device scope too). */
+			const uint64_t t = swgpu_now_ns();
+
+			LANES({
+				D[l].u = (uint32_t)t;
+				D[l + W].u = (uint32_t)(t >> 32);
+			});
+			break;
+		}
 		case IR_IMGLD: case IR_IMGST: case IR_IMGATOM:
 		case IR_IMGSIZE:
 			interp_image(e, d, in, full);

@@ -115,6 +115,30 @@ interp_phys(struct ir_exec *e, struct ir_dispatch *d,
 				D[l].u = r;
 		});
 		break;
+	case IR_ATOMPHYS64: {
+		/* b, c and dst are register pairs (64-bit and double
+		 * atomics through a buffer device address). */
+		const lane_t *BH = B + W, *CH = C + W;
+		lane_t *DH = D + W;
+
+		LANES({
+			uint64_t va = (uint64_t)HI[l].u << 32 | LO[l].u;
+			uint8_t *p = (va & 7) ? NULL :
+			             resolve(d, &c, va, 8, SWGPU_VA_READ |
+			                                   SWGPU_VA_WRITE);
+			uint64_t r = 0;
+
+			if (p)
+				r = atomic_op64((uint64_t *)(void *)p, in->aux2,
+				                (uint64_t)BH[l].u << 32 | B[l].u,
+				                (uint64_t)CH[l].u << 32 | C[l].u);
+			if (in->dst) {
+				D[l].u = (uint32_t)r;
+				DH[l].u = (uint32_t)(r >> 32);
+			}
+		});
+		break;
+	}
 	default:
 		break;
 	}

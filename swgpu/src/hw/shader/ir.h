@@ -128,6 +128,8 @@ enum ir_op {
 	IR_LDPHYS,       /* dst = *va */
 	IR_STPHYS,       /* *va = low bytes of b */
 	IR_ATOMPHYS,     /* dst = atomic aux2(*va, b, c), 32-bit */
+	IR_ATOMPHYS64,   /* the same on 64 bits: b, c, dst register pairs */
+	IR_CLOCK,        /* dst pair = the device clock (ns, CLOCK_MONOTONIC) */
 	IR_FENCE,        /* memory barrier */
 	/* subgroups (32 lanes); aux2 = group operation for reductions */
 	IR_ELECT, IR_VALL, IR_VANY, IR_VALLEQ, IR_BCAST, IR_BCASTFIRST,
@@ -157,6 +159,8 @@ enum ir_atomic {
 	IR_AT_LOAD, IR_AT_STORE, IR_AT_XCHG, IR_AT_CMPXCHG, IR_AT_ADD,
 	IR_AT_SUB, IR_AT_SMIN, IR_AT_UMIN, IR_AT_SMAX, IR_AT_UMAX, IR_AT_AND,
 	IR_AT_OR, IR_AT_XOR,
+	/* on float / double words (VK_EXT_shader_atomic_float(2)) */
+	IR_AT_FADD, IR_AT_FMIN, IR_AT_FMAX,
 };
 
 /* Double-precision operations (aux2 of IR_F64). */

@@ -66,6 +66,13 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR,
 	/* buffer device addresses (xlate_phys.c, interp_phys.c) */
 	SpvCapabilityPhysicalStorageBufferAddresses,
+	/* float add/min/max atomics, 32 and 64 bits (xlate_atomic.c,
+	 * float_atomic_bits in interp_util.h); no 16-bit ones */
+	SpvCapabilityAtomicFloat32AddEXT, SpvCapabilityAtomicFloat64AddEXT,
+	SpvCapabilityAtomicFloat32MinMaxEXT,
+	SpvCapabilityAtomicFloat64MinMaxEXT,
+	/* OpReadClockKHR (IR_CLOCK) */
+	SpvCapabilityShaderClockKHR,
 };
 
 bool

@@ -287,8 +287,22 @@ body_instr(struct xl *x, struct xfstate *fs, const uint32_t *in, uint32_t wc,
 	case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin:
 	case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax:
 	case SpvOpAtomicAnd: case SpvOpAtomicOr: case SpvOpAtomicXor:
+	case SpvOpAtomicFAddEXT: case SpvOpAtomicFMinEXT:
+	case SpvOpAtomicFMaxEXT:
 		xl_atomic(x, in, wc);
 		return;
+	case SpvOpReadClockKHR: {
+		/* VK_KHR_shader_clock: a uint64 or uvec2 of nanoseconds. */
+		uint32_t r[2];
+
+		if (wc < 4 || xl_type(x, in[1])->scalars != 2)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad OpReadClockKHR");
+		r[0] = xl_new_regs(x, 2);
+		r[1] = r[0] + 1;
+		xl_emit(x, IR_CLOCK, r[0], 0, 0, 0);
+		xl_set_val(x, in[2], in[1], r, 2);
+		return;
+	}
 	case SpvOpControlBarrier:
 		/* A workgroup runs as one SIMT group: every lane reaches
 		 * the barrier together, so only the memory part matters. */
