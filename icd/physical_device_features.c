@@ -289,6 +289,24 @@ icd_features_write_ext(VkBaseOutStructure *s)
 		a->shaderImageFloat32AtomicMinMax = mm32;
 		break;
 	}
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT: {
+		/* The engine checks every buffer access against the exact
+		 * range of its descriptor (loads outside read 0, stores and
+		 * atomics do nothing; a 64-bit scalar straddling the end is
+		 * outside as a whole), replaces image and texel-buffer
+		 * texels outside the view by zero with 0, 0, 1 for missing
+		 * G, B, A (image_oob_texel), and reads null descriptors
+		 * (VK_NULL_HANDLE in a write, descriptor_update.c) as zero
+		 * ranges. There is no vertex input yet: the graphics engine
+		 * must keep these promises for vertex buffers. */
+		VkPhysicalDeviceRobustness2FeaturesEXT *r = (void *)s;
+
+		r->robustBufferAccess2 = VK_TRUE;
+		r->robustImageAccess2 = swgpu_shader_descriptor_type_supported(
+			SWGPU_DESCRIPTOR_STORAGE_IMAGE);
+		r->nullDescriptor = VK_TRUE;
+		break;
+	}
 	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR: {
 		/* OpReadClockKHR reads CLOCK_MONOTONIC in nanoseconds: one
 		 * value per subgroup instruction, and the same clock for

@@ -326,6 +326,32 @@ icd_GetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice,
 		->properties;
 }
 
+/* Property structs of extensions outside core 1.3. */
+static void
+properties_write_ext(const struct icd_physical_device *pdev,
+                     VkBaseOutStructure *o)
+{
+	(void)pdev;
+	switch (o->sType) {
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR:
+		((VkPhysicalDevicePushDescriptorPropertiesKHR *)(void *)o)
+			->maxPushDescriptors = ICD_MAX_PUSH_DESCRIPTORS;
+		break;
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_PROPERTIES_EXT: {
+		/* Every buffer access is checked against the exact byte
+		 * range of its descriptor (the engine's IR_LDBUF & co.,
+		 * a 64-bit scalar as a whole), so nothing is rounded up. */
+		VkPhysicalDeviceRobustness2PropertiesEXT *r = (void *)o;
+
+		r->robustStorageBufferAccessSizeAlignment = 1;
+		r->robustUniformBufferAccessSizeAlignment = 1;
+		break;
+	}
+	default:
+		break;
+	}
+}
+
 VKAPI_ATTR void VKAPI_CALL
 icd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
                                  VkPhysicalDeviceProperties2 *pProperties)
@@ -334,11 +360,10 @@ icd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
 		icd_physical_device_from_handle(physicalDevice);
 
 	pProperties->properties = pdev->properties;
-	/* Structs of extensions we do not offer are left untouched. */
+	/* Core structs from properties_1x; those of extensions here;
+	 * structs of extensions we do not offer are left untouched. */
 	icd_properties_write_chain(pProperties->pNext, &pdev->properties_1x,
 	                           NULL);
 	for (VkBaseOutStructure *o = pProperties->pNext; o; o = o->pNext)
-		if (o->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR)
-			((VkPhysicalDevicePushDescriptorPropertiesKHR *)(void *)o)
-				->maxPushDescriptors = ICD_MAX_PUSH_DESCRIPTORS;
+		properties_write_ext(pdev, o);
 }

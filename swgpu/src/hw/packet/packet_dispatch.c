@@ -171,6 +171,7 @@ bind_image(struct exec_env *env, const struct pkt *p,
 	im->domain = im->fmt->blit_class;
 	im->decode = format_decoder(im->fmt);
 	im->encode = format_encoder(im->fmt);
+	image_oob_texel(im);
 	if (!span)
 		return true;
 	d->buffers[i].ptr = vaspace_translate(env->vs, va, span, access);

@@ -321,11 +321,16 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 		UN(IR_UNPACKSN4, f, unpack_n(A[l].u, true, 8, imm));
 		UN(IR_UNPACKUN2, f, unpack_n(A[l].u, false, 16, imm));
 		UN(IR_UNPACKSN2, f, unpack_n(A[l].u, true, 16, imm));
+		/* Buffer words: aux2 8 marks the low word of a 64-bit
+		 * scalar, which is in range only if all 8 bytes are (so a
+		 * scalar straddling the range's end reads 0 in both words
+		 * and writes neither: robustBufferAccess2). */
 		case IR_LDBUF: {
 			const uint8_t *base = d->buffers[in->aux].ptr;
 			uint64_t range = d->buffers[in->aux].range;
+			const uint64_t need = in->aux2 == 8 ? 8 : 4;
 
-			if (full && contiguous(A, W, imm, range)) {
+			if (full && need == 4 && contiguous(A, W, imm, range)) {
 				memcpy(D, base + A[0].u + imm, (size_t)W * 4);
 				break;
 			}
@@ -333,7 +338,7 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 				uint64_t off = (uint64_t)A[l].u + imm;
 				uint32_t v = 0;
 
-				if (off + 4 <= range)
+				if (off + need <= range)
 					memcpy(&v, base + off, 4);
 				D[l].u = v;
 			});
@@ -342,15 +347,16 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 		case IR_STBUF: {
 			uint8_t *base = d->buffers[in->aux].ptr;
 			uint64_t range = d->buffers[in->aux].range;
+			const uint64_t need = in->aux2 == 8 ? 8 : 4;
 
-			if (full && contiguous(A, W, imm, range)) {
+			if (full && need == 4 && contiguous(A, W, imm, range)) {
 				memcpy(base + A[0].u + imm, B, (size_t)W * 4);
 				break;
 			}
 			LANES({
 				uint64_t off = (uint64_t)A[l].u + imm;
 
-				if (off + 4 <= range)
+				if (off + need <= range)
 					memcpy(base + off, &B[l].u, 4);
 			});
 			break;
@@ -460,7 +466,8 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 						&d->buffers[in->aux + k];
 					uint64_t off = (uint64_t)A[l].u + imm;
 
-					if (off + 4 <= bb->range)
+					if (off + (in->aux2 == 8 ? 8 : 4) <=
+					    bb->range)
 						memcpy(&v, bb->ptr + off, 4);
 				}
 				D[l].u = v;
@@ -475,7 +482,8 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 						&d->buffers[in->aux + k];
 					uint64_t off = (uint64_t)A[l].u + imm;
 
-					if (off + 4 <= bb->range)
+					if (off + (in->aux2 == 8 ? 8 : 4) <=
+					    bb->range)
 						memcpy(bb->ptr + off, &B[l].u, 4);
 				}
 			});

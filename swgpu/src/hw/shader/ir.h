@@ -296,6 +296,8 @@ struct ir_image_binding {
 	const swgpu_format_info *fmt;
 	format_decode_fn decode;
 	format_encode_fn encode;
+	/* What a load outside the view returns (image_oob_texel). */
+	lane_t oob[4];
 };
 
 /* One mip level of an image binding (interp_image.c): where it starts (bytes from the
@@ -310,6 +312,11 @@ struct img_level {
 };
 void image_level(const struct ir_image_binding *im, uint32_t level,
                  struct img_level *lv);
+/* Fill im->oob, the texel an out-of-bounds load returns: zero in the
+ * format's components, 0, 0, 1 for a missing G, B, A, then the view's
+ * swizzle (the spec's texel replacement: robustImageAccess2, and
+ * robustBufferAccess2 for texel buffers). */
+void image_oob_texel(struct ir_image_binding *im);
 
 struct ir_dispatch {
 	const struct ir_program *prog;

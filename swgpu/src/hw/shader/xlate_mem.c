@@ -279,9 +279,11 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 		if (*n + t->scalars > max)
 			xl_fail(x, SWGPU_ERR_INVALID_ARG, "value too large");
 		/* 8/16-bit values take their own size only in explicit
-		 * layouts; elsewhere a 32-bit slot */
+		 * layouts; elsewhere a 32-bit slot. The low word of a
+		 * 64-bit scalar says 8: buffer accesses check its whole
+		 * range (robustBufferAccess2), see IR_LDBUF. */
 		nb[*n] = t->width < 32 && p->explicit_layout ?
-		         t->width / 8 : 4;
+		         t->width / 8 : t->scalars == 2 ? 8 : 4;
 		outs[(*n)++] = off;
 		if (t->scalars == 2) { /* 64-bit: high word next */
 			nb[*n] = 4;
@@ -294,7 +296,7 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 		if (t->scalars != 2 || *n + 2 > max)
 			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 			        "load/store of a logical pointer");
-		nb[*n] = 4;
+		nb[*n] = 8;
 		outs[(*n)++] = off;
 		nb[*n] = 4;
 		outs[(*n)++] = xl_off_add(off, p->space == XS_PRIV ||
@@ -466,7 +468,7 @@ xl_load(struct xl *x, uint32_t type, uint32_t result, uint32_t ptr_id)
 		case XS_PHYS:
 			k = xl_emit(x, IR_LDPHYS, r,
 			            xl_phys_addr(x, &p, offs[i] - p.off), 0, 0);
-			xl_instr(x, k)->aux2 = (uint8_t)nb[i];
+			xl_instr(x, k)->aux2 = (uint8_t)(nb[i] > 4 ? 4 : nb[i]);
 			break;
 		case XS_BUF:
 			k = xl_emit(x, nb[i] < 4 ? IR_LDBUFN : p.desc_idx ?
@@ -527,7 +529,7 @@ xl_store_regs(struct xl *x, const struct xptr *pp, const uint32_t *regs,
 			k = xl_emit(x, IR_STPHYS, 0,
 			            xl_phys_addr(x, &p, offs[i] - p.off),
 			            copy[i], 0);
-			xl_instr(x, k)->aux2 = (uint8_t)nb[i];
+			xl_instr(x, k)->aux2 = (uint8_t)(nb[i] > 4 ? 4 : nb[i]);
 			break;
 		case XS_BUF:
 			k = xl_emit(x, nb[i] < 4 ? IR_STBUFN : p.desc_idx ?
