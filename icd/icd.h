@@ -292,6 +292,15 @@ struct icd_image {
 	uint64_t va;                 /* mem->va + mem_offset once bound */
 };
 
+/* VK_EXT_external_memory_host: what can be imported, the alignment of
+ * pointer and size (minImportedHostPointerAlignment: the page), and the
+ * memory types that can take it (memory.c). */
+#define ICD_HOST_POINTER_HANDLE_TYPES \
+	(VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT | \
+	 VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_MAPPED_FOREIGN_MEMORY_BIT_EXT)
+#define ICD_HOST_POINTER_ALIGNMENT 4096u
+uint32_t icd_memory_host_pointer_types(const struct icd_physical_device *pdev);
+
 /* A resource of size bytes bound at offset must fit the memory and be
  * aligned: else a log line naming the call and
  * VK_ERROR_OUT_OF_DEVICE_MEMORY (the bind's only failure code). */

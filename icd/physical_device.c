@@ -404,15 +404,23 @@ icd_GetPhysicalDeviceToolProperties(VkPhysicalDevice physicalDevice,
 	return VK_SUCCESS;
 }
 
-/* No external memory, fences or semaphores: export/import of nothing. */
+/* External memory: host allocations can be imported into buffers
+ * (VK_EXT_external_memory_host); no fences, semaphores or other memory
+ * handles. */
 VKAPI_ATTR void VKAPI_CALL
 icd_GetPhysicalDeviceExternalBufferProperties(
 	VkPhysicalDevice physicalDevice,
 	const VkPhysicalDeviceExternalBufferInfo *pInfo,
 	VkExternalBufferProperties *pProps)
 {
-	memset(&pProps->externalMemoryProperties, 0,
-	       sizeof(pProps->externalMemoryProperties));
+	VkExternalMemoryProperties *p = &pProps->externalMemoryProperties;
+
+	memset(p, 0, sizeof(*p));
+	if (pInfo->handleType & ICD_HOST_POINTER_HANDLE_TYPES) {
+		p->externalMemoryFeatures =
+			VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT;
+		p->compatibleHandleTypes = pInfo->handleType;
+	}
 }
 
 VKAPI_ATTR void VKAPI_CALL

@@ -337,6 +337,12 @@ properties_write_ext(const struct icd_physical_device *pdev,
 		((VkPhysicalDevicePushDescriptorPropertiesKHR *)(void *)o)
 			->maxPushDescriptors = ICD_MAX_PUSH_DESCRIPTORS;
 		break;
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT:
+		/* Imported pages become the BO's backing as they are. */
+		((VkPhysicalDeviceExternalMemoryHostPropertiesEXT *)(void *)o)
+			->minImportedHostPointerAlignment =
+			ICD_HOST_POINTER_ALIGNMENT;
+		break;
 	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_PROPERTIES_EXT: {
 		/* Every buffer access is checked against the exact byte
 		 * range of its descriptor (the engine's IR_LDBUF & co.,

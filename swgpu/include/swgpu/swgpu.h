@@ -295,6 +295,17 @@ swgpu_result swgpu_bo_create(swgpu_device *dev, uint64_t size,
  * memory. */
 void swgpu_bo_destroy(swgpu_bo *bo);
 
+/* A SYSTEM BO whose backing is size bytes of host memory at ptr, both
+ * page aligned (VK_EXT_external_memory_host). swgpu does not own the
+ * memory: it is never accounted in the heap, offered, moved or freed;
+ * the caller keeps it alive until the BO's last reference is gone (its
+ * mappings unmapped and, since unmapping never waits, every job that
+ * used it complete). flags: 0 or SWGPU_BO_CACHED. swgpu_bo_map returns
+ * ptr. Errors: INVALID_ARG (NULL, unaligned), NO_HOST_MEMORY. */
+swgpu_result swgpu_bo_import_host(swgpu_device *dev, void *ptr,
+                                  uint64_t size, uint32_t flags,
+                                  swgpu_bo **out);
+
 uint64_t swgpu_bo_size(const swgpu_bo *bo);
 swgpu_heap swgpu_bo_heap(const swgpu_bo *bo);
 
