@@ -42,6 +42,14 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 	f->v12.bufferDeviceAddress = swgpu_shader_capability_supported(
 		SpvCapabilityPhysicalStorageBufferAddresses);
 	f->v13.synchronization2 = VK_TRUE;
+	/* Variable pointers: StorageBuffer and Workgroup pointers chosen
+	 * per invocation, kept in Function variables, stepped by
+	 * OpPtrAccessChain (the engine's xlate_vptr.c). */
+	f->v11.variablePointersStorageBuffer =
+		swgpu_shader_capability_supported(
+			SpvCapabilityVariablePointersStorageBuffer);
+	f->v11.variablePointers = swgpu_shader_capability_supported(
+		SpvCapabilityVariablePointers);
 	/* Shader features: exactly the SPIR-V capabilities the compute
 	 * engine executes. */
 	f->core.shaderInt64 = swgpu_shader_capability_supported(

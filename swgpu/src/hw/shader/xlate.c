@@ -192,6 +192,14 @@ xl_val(struct xl *x, uint32_t id, uint32_t *n)
 		d->regs = at;
 		d->nregs = cnt;
 	}
+	/* A StorageBuffer / Workgroup pointer under variable pointers:
+	 * its slot and offset (made lazily for roots that need no code). */
+	if (d->kind == XK_PTR && d->nregs != 2)
+		xl_vptr_regs(x, id);
+	if (d->kind == XK_PTR && d->nregs == 2) {
+		*n = 2;
+		return x->rpool + d->regs;
+	}
 	if (d->kind != XK_CONST && d->kind != XK_VALUE)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG,
 		        "id %u used as a value before its definition", id);
@@ -444,6 +452,11 @@ type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 		 * translation time and hold no registers. */
 		t->scalars = in[2] == SpvStorageClassPhysicalStorageBuffer ? 2
 		                                                            : 0;
+		/* With variable pointers, StorageBuffer and Workgroup
+		 * pointers are values too: slot and offset (xlate_vptr.c). */
+		if (x->var_ptrs && (in[2] == SpvStorageClassStorageBuffer ||
+		                    in[2] == SpvStorageClassWorkgroup))
+			t->scalars = 2;
 		break;
 	case SpvOpTypeImage:
 	case SpvOpTypeSampler:
@@ -534,6 +547,9 @@ module_pass(struct xl *x)
 			if (!swgpu_shader_capability_supported(in[1]))
 				xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 				        "capability %u not supported", in[1]);
+			if (in[1] == SpvCapabilityVariablePointers ||
+			    in[1] == SpvCapabilityVariablePointersStorageBuffer)
+				x->var_ptrs = true;
 			break;
 		case SpvOpName:
 			/* Kept for messages ("variable \"big\" ..."). */

@@ -69,6 +69,9 @@ struct xptr {
 	uint32_t mstride;        /* matrix stride */
 	bool writable;
 	bool unbound;            /* BUF: (set, binding) not in the layout */
+	bool vptr;               /* a variable pointer (xlate_vptr.c): BUF
+	                            slot per lane in desc_idx, slots marked
+	                            used when its sources were made */
 	uint32_t desc_idx;       /* BUF: register indexing the descriptor
 	                            array (slot..slot+nslots-1), 0: none */
 	uint32_t set, binding;   /* BUF: for messages */
@@ -152,6 +155,7 @@ struct xl {
 	uint32_t local_size_ids[3];
 	bool local_size_from_id;
 	uint32_t wgsize_const;   /* constant id decorated WorkgroupSize */
+	bool var_ptrs;           /* VariablePointers(StorageBuffer) declared */
 	uint32_t wg_block_base;  /* shared offset of the aliased Block
 	                            Workgroup variables, UINT32_MAX: none */
 	uint32_t *globals;       /* Private vars with initializers: id */
@@ -266,6 +270,24 @@ void xl_image_operands(struct xl *x, const uint32_t *in, uint32_t wc,
 void xl_sample_op(struct xl *x, const uint32_t *in, uint32_t wc);
 uint32_t xl_phys_addr(struct xl *x, const struct xptr *p, uint32_t extra);
 bool xl_phys_op(struct xl *x, const uint32_t *in, uint32_t wc);
+/* xlate_mem.c: index * stride added to p's dynamic offset; the register
+ * of a scalar index (the low word of a 64-bit one) */
+void xl_add_dyn(struct xl *x, struct xptr *p, uint32_t idx_reg,
+                uint32_t stride);
+uint32_t xl_index_reg(struct xl *x, uint32_t id);
+/* xlate_vptr.c: variable pointers. Whether type is a pointer that is a
+ * two-register value (StorageBuffer / Workgroup with the capability);
+ * give pointer id its slot and offset registers (xl_val reads them); a
+ * value of such a type as a canonical xptr (false if it is not one);
+ * the element step of OpPtrAccessChain; OpPtrEqual/NotEqual/Diff (false
+ * if in is none of them); the slot of a null pointer. */
+bool xl_is_vptr_type(struct xl *x, uint32_t type);
+void xl_vptr_regs(struct xl *x, uint32_t id);
+bool xl_vptr_ptr(struct xl *x, uint32_t id, struct xptr *out);
+void xl_ptr_element(struct xl *x, struct xptr *p, uint32_t ptr_type,
+                    uint32_t index_id);
+bool xl_vptr_op(struct xl *x, const uint32_t *in, uint32_t wc);
+uint32_t xl_vptr_null_slot(void);
 /* xlate_atomic.c */
 void xl_atomic(struct xl *x, const uint32_t *in, uint32_t wc);
 void xl_init_privates(struct xl *x);

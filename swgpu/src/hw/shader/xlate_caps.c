@@ -73,6 +73,9 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityAtomicFloat64MinMaxEXT,
 	/* OpReadClockKHR (IR_CLOCK) */
 	SpvCapabilityShaderClockKHR,
+	/* variable pointers: slot + offset values (xlate_vptr.c) */
+	SpvCapabilityVariablePointersStorageBuffer,
+	SpvCapabilityVariablePointers,
 };
 
 bool

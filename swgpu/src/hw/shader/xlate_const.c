@@ -352,9 +352,14 @@ xl_constant_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 			        "composite constant too short");
 		break;
 	}
-	case SpvOpConstantNull:
-		xl_new_const(x, in[1], in[2]);
+	case SpvOpConstantNull: {
+		uint32_t *words = xl_new_const(x, in[1], in[2]);
+
+		/* A null variable pointer reaches no resource. */
+		if (xl_is_vptr_type(x, in[1]))
+			words[0] = xl_vptr_null_slot();
 		break;
+	}
 	case SpvOpSpecConstantOp:
 		spec_constant_op(x, in, wc);
 		break;

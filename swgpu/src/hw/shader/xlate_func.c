@@ -276,8 +276,20 @@ body_instr(struct xl *x, struct xfstate *fs, const uint32_t *in, uint32_t wc,
 	}
 	case SpvOpAccessChain:
 	case SpvOpInBoundsAccessChain:
+	case SpvOpPtrAccessChain:
+	case SpvOpInBoundsPtrAccessChain:
 		xl_access_chain(x, in, wc);
 		return;
+	case SpvOpCopyObject:
+		/* A copy of a pointer is the same pointer. */
+		if (wc >= 4 && xl_id(x, in[3])->kind == XK_PTR) {
+			struct xid copy = *xl_id(x, in[3]);
+
+			copy.type = in[1];
+			*xl_id(x, in[2]) = copy;
+			return;
+		}
+		break;
 	case SpvOpArrayLength:
 		xl_array_length(x, in, wc);
 		return;
@@ -321,8 +333,8 @@ body_instr(struct xl *x, struct xfstate *fs, const uint32_t *in, uint32_t wc,
 	default:
 		break;
 	}
-	if (!xl_phys_op(x, in, wc) && !xl_image_op(x, in, wc) &&
-	    !xl_value_op(x, in, wc))
+	if (!xl_phys_op(x, in, wc) && !xl_vptr_op(x, in, wc) &&
+	    !xl_image_op(x, in, wc) && !xl_value_op(x, in, wc))
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 		        "unsupported opcode %u (or malformed instruction) at "
 		        "word %u", op, (uint32_t)(in - x->w));

@@ -40,9 +40,10 @@ xl_ptr(struct xl *x, uint32_t id)
 	struct xid *d = xl_id(x, id);
 	struct xptr phys;
 
-	if (d->kind != XK_PTR && xl_phys_ptr(x, id, &phys)) {
-		/* A pointer value (buffer device address): a PHYS xptr for
-		 * this use. */
+	if (d->kind != XK_PTR && (xl_phys_ptr(x, id, &phys) ||
+	                          xl_vptr_ptr(x, id, &phys))) {
+		/* A pointer value (buffer device address, variable
+		 * pointer): an xptr for this use. */
 		x->ptrs = xl_grow(x, x->ptrs, &x->capptrs, x->nptrs + 1,
 		                  sizeof(*x->ptrs));
 		x->ptrs[x->nptrs] = phys;
@@ -67,6 +68,7 @@ xl_set_ptr(struct xl *x, uint32_t id, uint32_t type, const struct xptr *p,
 	d->kind = kind;
 	d->type = type;
 	d->ptr = x->nptrs++;
+	d->nregs = 0;  /* a variable pointer's registers: xl_vptr_regs */
 }
 
 static void
@@ -89,8 +91,8 @@ unit_scale(const struct xptr *p)
  * buffer's range keep robust access. Registers (PRIV) are bounded by
  * IR_LDX/IR_STX; physical addresses keep modular arithmetic (offsets
  * may be negative there). */
-static void
-add_dyn(struct xl *x, struct xptr *p, uint32_t idx_reg, uint32_t stride)
+void
+xl_add_dyn(struct xl *x, struct xptr *p, uint32_t idx_reg, uint32_t stride)
 {
 	const bool sat = p->space == XS_BUF || p->space == XS_PUSH ||
 	                 p->space == XS_SHARED;
@@ -142,8 +144,8 @@ array_stride(struct xl *x, const struct xptr *p, uint32_t type)
 
 /* A dynamic index: 32-bit, or the low word of a 64-bit one (indices
  * past 4 G are out of range anyway). */
-static uint32_t
-index_reg(struct xl *x, uint32_t id)
+uint32_t
+xl_index_reg(struct xl *x, uint32_t id)
 {
 	uint32_t n;
 	const uint32_t *r = xl_val(x, id, &n);
@@ -159,10 +161,20 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 {
 	struct xptr p;
 
-	if (wc < 4)
+	const uint32_t op = in[0] & 0xffff;
+	const bool elem = op == SpvOpPtrAccessChain ||
+	                  op == SpvOpInBoundsPtrAccessChain;
+	uint32_t first = 4;
+
+	if (wc < (elem ? 5u : 4u))
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpAccessChain");
 	p = *xl_ptr(x, in[3]);
-	for (uint32_t i = 4; i < wc; i++) {
+	if (elem) {
+		/* OpPtrAccessChain: first step over whole elements. */
+		xl_ptr_element(x, &p, xl_id(x, in[3])->type, in[4]);
+		first = 5;
+	}
+	for (uint32_t i = first; i < wc; i++) {
 		const struct xtype *t = xl_type(x, p.type);
 		uint32_t c = 0;
 		bool is_const = xl_const_u32(x, in[i], &c);
@@ -218,7 +230,7 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 			if (is_const)
 				p.off = xl_off_add(p.off, (uint64_t)c * s);
 			else
-				add_dyn(x, &p, index_reg(x, in[i]), s);
+				xl_add_dyn(x, &p, xl_index_reg(x, in[i]), s);
 			p.type = t->elem;
 			break;
 		}
@@ -235,7 +247,7 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 			if (is_const)
 				p.off = xl_off_add(p.off, (uint64_t)c * s);
 			else
-				add_dyn(x, &p, index_reg(x, in[i]), s);
+				xl_add_dyn(x, &p, xl_index_reg(x, in[i]), s);
 			p.type = t->elem;
 			break;
 		}
@@ -246,7 +258,7 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 			if (is_const)
 				p.off = xl_off_add(p.off, (uint64_t)c * s);
 			else
-				add_dyn(x, &p, index_reg(x, in[i]), s);
+				xl_add_dyn(x, &p, xl_index_reg(x, in[i]), s);
 			p.type = t->elem;
 			break;
 		}
@@ -260,6 +272,9 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG,
 		        "constant index out of the variable's range");
 	set_ptr(x, in[2], in[1], &p);
+	/* With variable pointers, every buffer or shared pointer is also
+	 * a value, made here where its block is (a phi may name it). */
+	xl_vptr_regs(x, in[2]);
 }
 
 /* Offsets (in the pointer's units) of every scalar of a value of type,
@@ -399,6 +414,8 @@ ptr_offsets(struct xl *x, const struct xptr *p, uint32_t *n, uint32_t **nb)
 void
 xl_mark_used(struct xl *x, const struct xptr *p)
 {
+	if (p->vptr)
+		return;        /* marked when its sources were made */
 	if (p->space == XS_BUF || p->space == XS_IMAGE ||
 	    p->space == XS_TEXEL) {
 		if (p->unbound)
@@ -566,6 +583,9 @@ xl_array_length(struct xl *x, const uint32_t *in, uint32_t wc)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpArrayLength");
 	p = *xl_ptr(x, in[3]);
 	t = xl_type(x, p.type);
+	if (p.vptr)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "OpArrayLength through a "
+		        "variable pointer");
 	if (p.space != XS_BUF || p.desc_array || p.desc_idx ||
 	    t->op != SpvOpTypeStruct ||
 	    in[4] >= t->nmembers ||
