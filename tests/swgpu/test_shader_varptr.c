@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sh_varptr.spv.h"
+#include "sh_bda_ptrchain.spv.h"
 
 #define N 256u           /* invocations: 4 groups of 64 */
 #define WORDS 2048u      /* of each input buffer */
@@ -67,12 +68,33 @@ test_variable_pointers(void **state)
 	st_fini(&e);
 }
 
+/* OpPtrAccessChain on a buffer device address, element indices below
+ * the base pointer included (64-bit arithmetic). */
+static void
+test_ptr_access_chain_on_device_address(void **state)
+{
+	struct st_env e;
+
+	(void)state;
+	st_init(&e);
+	uint32_t *buf = st_buf(&e, 4096);
+	uint64_t push = e.bufs[0].va;
+	swgpu_shader *s = st_shader(&e, sh_bda_ptrchain_spv,
+	                            sizeof(sh_bda_ptrchain_spv), NULL, NULL, 0);
+	api_ok(st_dispatch(&e, s, NULL, &push, sizeof(push), 1, 1, 1));
+	for (uint32_t i = 0; i < 64; i++)
+		assert_int_equal(buf[i], i >= 16 && i < 48 ? (i - 16) * 7 : 0);
+	swgpu_shader_destroy(s);
+	st_fini(&e);
+}
+
 int
 main(void)
 {
 	api_apply_filter();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_variable_pointers),
+		cmocka_unit_test(test_ptr_access_chain_on_device_address),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
