@@ -38,7 +38,8 @@ endfunction()
 #   swgpu_add_spvasm(<target> <env> <shader.spvasm>...)
 # assembles each <name>.spvasm with spirv-as for <env> (e.g. spv1.4) into
 # ${CMAKE_CURRENT_BINARY_DIR}/shaders/<name>.spv.h declaring
-# `static const uint32_t <name>_spv[]`, validated by spirv-val for Vulkan.
+# `static const uint32_t <name>_spv[]`, validated by spirv-val for Vulkan
+# 1.3 (SPIR-V up to 1.6).
 find_program(SPIRV_AS spirv-as REQUIRED)
 find_program(SPIRV_VAL spirv-val REQUIRED)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
@@ -56,7 +57,7 @@ function(swgpu_add_spvasm target env)
     add_custom_command(
       OUTPUT ${out}
       COMMAND ${SPIRV_AS} --target-env ${env} -o ${spv} ${abs}
-      COMMAND ${SPIRV_VAL} --target-env vulkan1.1${env} ${spv}
+      COMMAND ${SPIRV_VAL} --target-env vulkan1.3 ${spv}
       COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/cmake/spv_header.py
               ${spv} ${out} ${var}_spv
       DEPENDS ${abs} ${PROJECT_SOURCE_DIR}/cmake/spv_header.py

@@ -316,6 +316,26 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 	x->v13.uniformTexelBufferOffsetAlignmentBytes = 16;
 	x->v13.uniformTexelBufferOffsetSingleTexelAlignment = VK_TRUE;
 	x->v13.maxBufferSize = max_alloc;
+	/* Integer dot products: a packed 4x8-bit OpSDot/UDot/SUDot is one
+	 * engine instruction (IR_DOT4X8) where the application's own code
+	 * would need four extracts per operand, four multiplies and three
+	 * adds, so those (and their saturating accumulations, one more
+	 * instruction) are faster than emulation: "accelerated". Vector
+	 * forms become the same multiply-add chain an application would
+	 * write: not accelerated. */
+	x->v13.integerDotProduct4x8BitPackedUnsignedAccelerated =
+		swgpu_shader_capability_supported(
+			SpvCapabilityDotProductInput4x8BitPacked);
+	x->v13.integerDotProduct4x8BitPackedSignedAccelerated =
+		x->v13.integerDotProduct4x8BitPackedUnsignedAccelerated;
+	x->v13.integerDotProduct4x8BitPackedMixedSignednessAccelerated =
+		x->v13.integerDotProduct4x8BitPackedUnsignedAccelerated;
+	x->v13.integerDotProductAccumulatingSaturating4x8BitPackedUnsignedAccelerated =
+		x->v13.integerDotProduct4x8BitPackedUnsignedAccelerated;
+	x->v13.integerDotProductAccumulatingSaturating4x8BitPackedSignedAccelerated =
+		x->v13.integerDotProduct4x8BitPackedUnsignedAccelerated;
+	x->v13.integerDotProductAccumulatingSaturating4x8BitPackedMixedSignednessAccelerated =
+		x->v13.integerDotProduct4x8BitPackedUnsignedAccelerated;
 }
 
 VKAPI_ATTR void VKAPI_CALL
