@@ -29,9 +29,24 @@
 /* No PCI vendor: an id above the PCI range and outside the ids Khronos has
  * assigned (VkVendorId), so no tool mistakes us for someone else. */
 #define ICD_VENDOR_ID 0x10fff
-/* No VkDriverId is ours: a value far outside the Khronos-assigned range,
- * so no tool mistakes us for another driver. */
-#define ICD_DRIVER_ID ((VkDriverId)0x53575047) /* "SWPG" */
+/*
+ * VkDriverId: none is registered for swgpu, and a value outside the enum
+ * is "UNKNOWN" to every tool (vulkaninfo printed
+ * UNKNOWN_VkDriverId_value1398231111), so one of the defined values has
+ * to stand in. What applications do with driverID: (1) show it, (2) key
+ * workarounds for a vendor's driver bugs on it, (3) recognise software
+ * implementations, to rank a real GPU first or skip heavy work, (4)
+ * conformance bookkeeping. A hardware vendor's ID would trigger (2) for
+ * bugs swgpu does not have; VK_DRIVER_ID_MESA_LLVMPIPE claims Mesa (apps
+ * parse "Mesa x.y" out of driverInfo for Mesa workarounds). GOOGLE_
+ * SWIFTSHADER is the other CPU implementation, not Mesa: what apps key
+ * on it is the software case (3) — right for swgpu, a software GPU —
+ * while browsers' SwiftShader paths key on Google's vendor ID 0x1AE0,
+ * which swgpu does not claim (ICD_VENDOR_ID). driverName and driverInfo
+ * say what the driver really is. One line to change once swgpu has an
+ * ID of its own.
+ */
+#define ICD_DRIVER_ID VK_DRIVER_ID_GOOGLE_SWIFTSHADER
 /* What maxMemoryAllocationCount promises (the spec minimum). */
 #define ICD_MAX_MEMORY_ALLOCATIONS 4096
 /* Alignment of buffers and images within a VkDeviceMemory: a cache line,

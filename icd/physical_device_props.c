@@ -223,10 +223,12 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 
 	x->v12.driverID = ICD_DRIVER_ID;
 	snprintf(x->v12.driverName, sizeof(x->v12.driverName), "swgpu");
+	/* What it is: version, the GPU it runs on, the shader back end. */
 	snprintf(x->v12.driverInfo, sizeof(x->v12.driverInfo),
-	         "swgpu %d.%d.%d (software GPU, swgpu API %u)",
+	         "swgpu %d.%d.%d: software GPU, %u engines, SPIR-V compute "
+	         "on a SIMT register-IR interpreter (swgpu API %u)",
 	         ICD_VERSION_MAJOR, ICD_VERSION_MINOR, ICD_VERSION_PATCH,
-	         info->api_version);
+	         info->engine_count, info->api_version);
 	/* Not conformance tested: 0.0.0.0. */
 	memset(&x->v12.conformanceVersion, 0,
 	       sizeof(x->v12.conformanceVersion));
