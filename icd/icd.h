@@ -47,8 +47,11 @@
  * ID of its own.
  */
 #define ICD_DRIVER_ID VK_DRIVER_ID_GOOGLE_SWIFTSHADER
-/* What maxMemoryAllocationCount promises (the spec minimum). */
-#define ICD_MAX_MEMORY_ALLOCATIONS 4096
+/* What maxMemoryAllocationCount promises: every allocation takes at least
+ * 64 KiB of VA plus a 64 KiB guard in its device's 1 TiB VA space (8 M
+ * of them), half of which is left to the driver's own memory (command
+ * chunks, descriptor pools, shaders). lavapipe tells 2^32 - 1. */
+#define ICD_MAX_MEMORY_ALLOCATIONS (1u << 22)
 /* Alignment of buffers and images within a VkDeviceMemory: a cache line,
  * the memory map alignment and non-coherent atom size. */
 #define ICD_RESOURCE_ALIGNMENT 64

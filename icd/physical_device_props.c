@@ -36,10 +36,12 @@ icd_physical_device_init_limits(struct icd_physical_device *pdev,
 	memset(l, 0, sizeof(*l));
 	/* Images: the engine addresses extents up to
 	 * SWGPU_IMAGE_MAX_EXTENT; 1D/2D/cube 32768 (16 mip levels,
-	 * ICD_MAX_MIP_LEVELS; lavapipe: 16384), 3D 2048, 2048 layers. */
+	 * ICD_MAX_MIP_LEVELS; lavapipe: 16384), 3D 4096 (lavapipe's; the
+	 * size of a deep image is what stops it: maxResourceSize), 2048
+	 * layers. */
 	l->maxImageDimension1D = 32768;
 	l->maxImageDimension2D = 32768;
-	l->maxImageDimension3D = 2048;
+	l->maxImageDimension3D = 4096;
 	l->maxImageDimensionCube = 32768;
 	l->maxImageArrayLayers = 2048;
 	/* Texel buffer descriptors address any number of texels
@@ -47,35 +49,48 @@ icd_physical_device_init_limits(struct icd_physical_device *pdev,
 	 * maxResourceSize) is what common drivers tell. */
 	l->maxTexelBufferElements = 1u << 27;
 	/* Buffer descriptors address up to SWGPU_SHADER_MAX_BUFFER_RANGE
-	 * bytes; uniform buffers promise the common 64 KiB. */
-	l->maxUniformBufferRange = 65536;
+	 * bytes, uniform ones as storage ones (one engine path); uniform
+	 * buffers tell 128 MiB, as Intel's drivers do (lavapipe and NVIDIA
+	 * 64 KiB): more than any uniform block needs, and not so much that
+	 * an application sizing a buffer by it allocates gigabytes. */
+	l->maxUniformBufferRange = 1u << 27;
 	l->maxStorageBufferRange = SWGPU_SHADER_MAX_BUFFER_RANGE;
 	l->maxPushConstantsSize = SWGPU_SHADER_MAX_PUSH_CONSTANTS;
 	l->maxMemoryAllocationCount = ICD_MAX_MEMORY_ALLOCATIONS;
-	l->maxSamplerAllocationCount = 4000;
+	/* Samplers are host objects (their state is packed into the
+	 * descriptors that use them): nothing on the device to run out of. */
+	l->maxSamplerAllocationCount = 1u << 20;
 	/* No tiling: buffers and images may share a page freely. */
 	l->bufferImageGranularity = 1;
 	l->sparseAddressSpaceSize = 0;
-	/* Descriptor limits: sets and dynamic offsets are the engine's
-	 * bind table; buffer counts stay near the spec's minimums so a
-	 * shader's bindings fit SWGPU_SHADER_MAX_BINDINGS. Compute is the
-	 * only stage, so per-stage storage buffers = per-layout ones. */
+	/* Descriptor limits. A shader reaches each descriptor it uses
+	 * through one of the engine's resource slots (IR_MAX_BUFFERS, 255
+	 * per shader) and each binding through an swgpu_shader_binding
+	 * (SWGPU_SHADER_MAX_BINDINGS): 128 resources per stage
+	 * (maxPerStageResources, as lavapipe), of any kind (lavapipe: 32
+	 * samplers, 15 uniform and 32 storage buffers, 128 sampled and 64
+	 * storage images). A layout holds up to 1024 descriptors per set
+	 * (maxPerSetDescriptors, descriptor memory), so each kind may use
+	 * that many across the sets (lavapipe: 256, samplers 32768).
+	 * Dynamic offsets are the bind table's 16
+	 * (SWGPU_SHADER_MAX_DYNAMIC_BUFFERS: every DISPATCH writes the
+	 * table, so it stays small): 8 uniform + 8 storage (lavapipe 256
+	 * each). Input attachments are graphics: the spec's minimums. */
 	l->maxBoundDescriptorSets = SWGPU_SHADER_MAX_SETS;
-	l->maxPerStageDescriptorSamplers = 16;
-	l->maxPerStageDescriptorUniformBuffers = 12;
-	l->maxPerStageDescriptorStorageBuffers = 24;
-	l->maxPerStageDescriptorSampledImages = 16;
-	l->maxPerStageDescriptorStorageImages = 4;
-	l->maxPerStageDescriptorInputAttachments = 4;
 	l->maxPerStageResources = 128;
-	l->maxDescriptorSetSamplers = 96;
-	l->maxDescriptorSetUniformBuffers = 72;
-	/* 8 + 8 = SWGPU_SHADER_MAX_DYNAMIC_BUFFERS dynamic offsets. */
+	l->maxPerStageDescriptorSamplers = l->maxPerStageResources;
+	l->maxPerStageDescriptorUniformBuffers = l->maxPerStageResources;
+	l->maxPerStageDescriptorStorageBuffers = l->maxPerStageResources;
+	l->maxPerStageDescriptorSampledImages = l->maxPerStageResources;
+	l->maxPerStageDescriptorStorageImages = l->maxPerStageResources;
+	l->maxPerStageDescriptorInputAttachments = 4;
+	l->maxDescriptorSetSamplers = ICD_MAX_PER_SET_DESCRIPTORS;
+	l->maxDescriptorSetUniformBuffers = ICD_MAX_PER_SET_DESCRIPTORS;
 	l->maxDescriptorSetUniformBuffersDynamic = 8;
-	l->maxDescriptorSetStorageBuffers = 24;
+	l->maxDescriptorSetStorageBuffers = ICD_MAX_PER_SET_DESCRIPTORS;
 	l->maxDescriptorSetStorageBuffersDynamic = 8;
-	l->maxDescriptorSetSampledImages = 96;
-	l->maxDescriptorSetStorageImages = 24;
+	l->maxDescriptorSetSampledImages = ICD_MAX_PER_SET_DESCRIPTORS;
+	l->maxDescriptorSetStorageImages = ICD_MAX_PER_SET_DESCRIPTORS;
 	l->maxDescriptorSetInputAttachments = 4;
 	l->maxVertexInputAttributes = 16;
 	l->maxVertexInputBindings = 16;
@@ -102,7 +117,9 @@ icd_physical_device_init_limits(struct icd_physical_device *pdev,
 	l->mipmapPrecisionBits = 4;
 	l->maxDrawIndexedIndexValue = (1u << 24) - 1;
 	l->maxDrawIndirectCount = 1;
-	l->maxSamplerLodBias = 2.0f;
+	/* The bias is packed as 8.8 fixed point (sampler.c): +-16 as
+	 * lavapipe, far inside it. */
+	l->maxSamplerLodBias = 16.0f;
 	l->maxSamplerAnisotropy = 1.0f;
 	l->maxViewports = 1;
 	l->maxViewportDimensions[0] = 4096;
@@ -113,11 +130,14 @@ icd_physical_device_init_limits(struct icd_physical_device *pdev,
 	l->minMemoryMapAlignment = 64;
 	/* Not above the buffer alignment: a texel buffer's memory must be
 	 * at least this aligned (dEQP-VK.memory.requirements.*.buffer). */
-	l->minTexelBufferOffsetAlignment = ICD_RESOURCE_ALIGNMENT;
+	l->minTexelBufferOffsetAlignment = 16;
 	l->minUniformBufferOffsetAlignment = SWGPU_SHADER_MIN_BUFFER_ALIGNMENT;
 	l->minStorageBufferOffsetAlignment = SWGPU_SHADER_MIN_BUFFER_ALIGNMENT;
-	l->minTexelOffset = -8;
-	l->maxTexelOffset = 7;
+	/* The engine adds any integer offset to the coordinates
+	 * (IR_IMGSAMPLE); lavapipe's range. Gathers are not executed
+	 * (OpImageGather fails to translate), so their offsets stay 0. */
+	l->minTexelOffset = -32;
+	l->maxTexelOffset = 31;
 	l->minTexelGatherOffset = 0;
 	l->maxTexelGatherOffset = 0;
 	l->minInterpolationOffset = 0.0f;
@@ -304,12 +324,14 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 		SWGPU_SHADER_MAX_WORKGROUP_INVOCATIONS /
 		SWGPU_SHADER_SUBGROUP_SIZE;
 	x->v13.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
-	x->v13.maxInlineUniformBlockSize = 256;
-	x->v13.maxPerStageDescriptorInlineUniformBlocks = 4;
-	x->v13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 4;
-	x->v13.maxDescriptorSetInlineUniformBlocks = 4;
-	x->v13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = 4;
-	x->v13.maxInlineUniformTotalSize = 256;
+	/* Inline uniform blocks are bytes of the set's memory behind a
+	 * uniform buffer descriptor (descriptor.c): lavapipe's sizes. */
+	x->v13.maxInlineUniformBlockSize = ICD_MAX_INLINE_UNIFORM_BLOCK;
+	x->v13.maxPerStageDescriptorInlineUniformBlocks = 8;
+	x->v13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 8;
+	x->v13.maxDescriptorSetInlineUniformBlocks = 8;
+	x->v13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = 8;
+	x->v13.maxInlineUniformTotalSize = 8 * ICD_MAX_INLINE_UNIFORM_BLOCK;
 	/* Texel buffers need their texel's alignment only (the engine's
 	 * texel atomics: 4 bytes); 16, the largest texel, covers any
 	 * format (buffer_view.c applies these with a 1.3 API version). */

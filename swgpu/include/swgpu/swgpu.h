@@ -603,7 +603,7 @@ typedef struct swgpu_shader swgpu_shader;
                                                      or layers */
 #define SWGPU_SHADER_MAX_IMAGE_LEVELS 17u        /* sampled image levels */
 #define SWGPU_SHADER_MAX_DYNAMIC_BUFFERS 16u      /* dynamic offsets */
-#define SWGPU_SHADER_MAX_BINDINGS 64u             /* per shader_info */
+#define SWGPU_SHADER_MAX_BINDINGS 256u            /* per shader_info */
 /* Fixed subgroup size: invocation i of a workgroup (LocalInvocationIndex)
  * is lane i % 32 of subgroup i / 32. */
 #define SWGPU_SHADER_SUBGROUP_SIZE 32u
