@@ -114,14 +114,19 @@ icd_physical_device_init_features(struct icd_physical_device *pdev)
 	f->core.shaderStorageBufferArrayDynamicIndexing =
 		swgpu_shader_capability_supported(
 			SpvCapabilityStorageBufferArrayDynamicIndexing);
-	/* Sampled images (interp_sample.c): explicit-LOD sampling, every
-	 * address mode of core 1.2 included. */
+	/* Sampled images (interp_sample.c): explicit-LOD sampling and
+	 * gathers, every address mode of core 1.2 included. */
 	f->core.shaderSampledImageArrayDynamicIndexing =
 		swgpu_shader_capability_supported(
 			SpvCapabilitySampledImageArrayDynamicIndexing);
 	f->v12.shaderSampledImageArrayNonUniformIndexing =
 		swgpu_shader_capability_supported(
 			SpvCapabilitySampledImageArrayNonUniformIndexing);
+	/* Gathers with dynamic and four constant offsets (OpImageGather,
+	 * interp_sample.c). */
+	f->core.shaderImageGatherExtended =
+		swgpu_shader_capability_supported(
+			SpvCapabilityImageGatherExtended);
 	/* BC: every BC format sampled, LINEAR-filtered and a blit source
 	 * (format_bc.c decodes them), as the feature promises. */
 	f->core.textureCompressionBC = VK_TRUE;

@@ -134,12 +134,12 @@ icd_physical_device_init_limits(struct icd_physical_device *pdev,
 	l->minUniformBufferOffsetAlignment = SWGPU_SHADER_MIN_BUFFER_ALIGNMENT;
 	l->minStorageBufferOffsetAlignment = SWGPU_SHADER_MIN_BUFFER_ALIGNMENT;
 	/* The engine adds any integer offset to the coordinates
-	 * (IR_IMGSAMPLE); lavapipe's range. Gathers are not executed
-	 * (OpImageGather fails to translate), so their offsets stay 0. */
+	 * (IR_IMGSAMPLE, gathers too: interp_sample.c keeps the sum in
+	 * range); lavapipe's range. */
 	l->minTexelOffset = -32;
 	l->maxTexelOffset = 31;
-	l->minTexelGatherOffset = 0;
-	l->maxTexelGatherOffset = 0;
+	l->minTexelGatherOffset = -32;
+	l->maxTexelGatherOffset = 31;
 	l->minInterpolationOffset = 0.0f;
 	l->maxInterpolationOffset = 0.0f;
 	l->subPixelInterpolationOffsetBits = 0;

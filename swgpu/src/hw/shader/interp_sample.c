@@ -19,8 +19,12 @@
  *    beyond an edge is the neighbouring face's texel there, one beyond a
  *    corner the average of the three texels meeting at the corner.
  * The view's swizzle applies to the result. Null descriptors read 0.
+ * Gathers (aux2 = 1 + component) take the base level's LINEAR footprint
+ * whatever the filters, each of the four texels swizzled, then the
+ * component ("Texel Gathering").
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "interp_util.h"
@@ -183,8 +187,11 @@ cube_texel(const struct smp *s, const struct img_level *lv, int32_t i,
 		                 (uint32_t)clampi(j, n), s->slice, t[0]) &&
 		     cube_neighbour(s, lv, i, clampi(j, n), t[1]) &&
 		     cube_neighbour(s, lv, clampi(i, n), j, t[2]);
+		/* integers (gathers) are not averaged: this face's texel */
 		for (uint32_t c = 0; ok && c < 4; c++)
-			v[c].f = (t[0][c].f + t[1][c].f + t[2][c].f) / 3.0f;
+			v[c] = s->fl ? (lane_t){ .f = (t[0][c].f + t[1][c].f +
+			                              t[2][c].f) / 3.0f }
+			             : t[0][c];
 	}
 	if (!ok)
 		memset(v, 0, 4 * sizeof(*v));
@@ -225,18 +232,13 @@ texel(const struct smp *s, const struct img_level *lv, int32_t i,
 	}
 }
 
-/* Filter level `level` at coordinates c (normalized unless unnorm). */
+/* Texel-space coordinates u of c (normalized unless unnorm) on lv. */
 static void
-filter_level(const struct smp *s, uint32_t level, const float c[3],
-             bool linear, float out[4], lane_t iout[4])
+texel_space(const struct smp *s, const struct img_level *lv,
+            const float c[3], float u[3])
 {
-	struct img_level lv;
-	float u[3];
-	int32_t i0[3];
-	float frac[3];
+	const float sz[3] = { (float)lv->w, (float)lv->h, (float)lv->d };
 
-	image_level(s->bb->img, level, &lv);
-	const float sz[3] = { (float)lv.w, (float)lv.h, (float)lv.d };
 	for (uint32_t a = 0; a < 3; a++) {
 		u[a] = a < s->dims ? (s->unnorm ? c[a] : c[a] * sz[a]) : 0.0f;
 		/* Texel indices must fit an int32 (wrapping makes any
@@ -248,11 +250,37 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 		else if (u[a] < -1e9f)
 			u[a] = -1e9f;
 	}
+}
+
+/* floor(u) + off, kept inside int32 for any offset (an Offset operand
+ * may be any value; wrapping makes the exact one irrelevant that far
+ * out). */
+static int32_t
+floor_off(float u, int32_t off)
+{
+	int64_t i = (int64_t)floorf(u) + off;
+
+	return i > INT32_MAX / 2 ? INT32_MAX / 2 :
+	       i < INT32_MIN / 2 ? INT32_MIN / 2 : (int32_t)i;
+}
+
+/* Filter level `level` at coordinates c (normalized unless unnorm). */
+static void
+filter_level(const struct smp *s, uint32_t level, const float c[3],
+             bool linear, float out[4], lane_t iout[4])
+{
+	struct img_level lv;
+	float u[3];
+	int32_t i0[3];
+	float frac[3];
+
+	image_level(s->bb->img, level, &lv);
+	texel_space(s, &lv, c, u);
 	if (!linear || !s->fl) {
 		lane_t v[4];
 
 		for (uint32_t a = 0; a < 3; a++)
-			i0[a] = (int32_t)floorf(u[a]) + s->off[a];
+			i0[a] = floor_off(u[a], s->off[a]);
 		texel(s, &lv, i0[0], i0[1], i0[2], false, v);
 		for (uint32_t k = 0; k < 4; k++) {
 			out[k] = v[k].f;
@@ -263,7 +291,7 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 	for (uint32_t a = 0; a < 3; a++) {
 		float f = u[a] - 0.5f, fl = floorf(f);
 
-		i0[a] = (int32_t)fl + s->off[a];
+		i0[a] = floor_off(fl, s->off[a]);
 		frac[a] = f - fl;
 	}
 	for (uint32_t k = 0; k < 4; k++)
@@ -289,6 +317,28 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 	}
 }
 
+/* A gather: result k is component comp of the i0j0 texel of the LINEAR
+ * footprint at offset goff[k] on the base level (xlate_sample.c turns a
+ * single offset into the four footprint corners). */
+static void
+gather_level(const struct smp *s, const float c[3], const int32_t goff[8],
+             uint32_t comp, lane_t out[4])
+{
+	struct img_level lv;
+	float u[3];
+
+	image_level(s->bb->img, 0, &lv);
+	texel_space(s, &lv, c, u);
+	for (uint32_t k = 0; k < 4; k++) {
+		lane_t v[4];
+
+		texel(s, &lv, floor_off(u[0] - 0.5f, goff[2 * k]),
+		      floor_off(u[1] - 0.5f, goff[2 * k + 1]), 0, s->cube, v);
+		image_swizzle(s->bb->img, v);
+		out[k] = v[comp];
+	}
+}
+
 static uint32_t
 round_layer(float f, uint32_t n)
 {
@@ -299,8 +349,10 @@ round_layer(float f, uint32_t n)
 	return r >= (float)n ? (n ? n - 1 : 0) : (uint32_t)r;
 }
 
+/* gather: 1 + component, the offsets in goff; 0: a sample at lod. */
 static void
-sample_lane(struct smp *s, const float crd[4], float lod, lane_t out[4])
+sample_lane(struct smp *s, const float crd[4], float lod, uint32_t gather,
+            const int32_t goff[8], lane_t out[4])
 {
 	const struct ir_image_binding *im = s->bb->img;
 	const struct swgpu_sampler_state *ss = s->ss;
@@ -344,6 +396,10 @@ sample_lane(struct smp *s, const float crd[4], float lod, lane_t out[4])
 	}
 	if (s->slice >= im->layers)
 		s->slice = im->layers ? im->layers - 1 : 0;
+	if (gather) {
+		gather_level(s, c, goff, gather - 1, out);
+		return;
+	}
 
 	/* Level selection. */
 	float bias = (float)(int16_t)(ss->filter >> 16) / 256.0f;
@@ -430,12 +486,18 @@ interp_sample(struct ir_exec *e, const struct ir_dispatch *d,
 				           SWGPU_SAMPLER_UNNORMALIZED) != 0,
 			};
 			float crd[4];
+			int32_t goff[8];
 
 			for (uint32_t k = 0; k < 4; k++)
 				crd[k] = A[(size_t)k * W + l].f;
-			for (uint32_t k = 0; k < 3; k++)
-				s.off[k] = A[(size_t)(4 + k) * W + l].i;
-			sample_lane(&s, crd, L[l].f, v);
+			if (in->aux2) {
+				for (uint32_t k = 0; k < 8; k++)
+					goff[k] = A[(size_t)(4 + k) * W + l].i;
+			} else {
+				for (uint32_t k = 0; k < 3; k++)
+					s.off[k] = A[(size_t)(4 + k) * W + l].i;
+			}
+			sample_lane(&s, crd, L[l].f, in->aux2, goff, v);
 		}
 		for (uint32_t c = 0; c < 4; c++)
 			D[(size_t)c * W + l] = v[c];

@@ -121,7 +121,9 @@ enum ir_op {
 	/* sampled images (interp_sample.c): dst..dst+3 = sample at the
 	 * float coordinates a..a+2 (s, t, r), array layer a+3, integer
 	 * texel offsets a+4..a+6, explicit LOD reg b (float); the sampler
-	 * is resource (imm >> 16 & 0xff) + reg c, c < imm >> 24 (0: 1) */
+	 * is resource (imm >> 16 & 0xff) + reg c, c < imm >> 24 (0: 1).
+	 * aux2 != 0: a gather of component aux2 - 1 at the base level,
+	 * result k the i0j0 texel at the offset in a+4+2k, a+5+2k */
 	IR_IMGSAMPLE,
 	/* buffer device addresses (interp_phys.c): the register pair a holds
 	 * a GPU VA of the context; aux2: access size in bytes (1, 2, 4) */

@@ -263,10 +263,11 @@ void xl_image_result(struct xl *x, uint32_t type, uint32_t max,
  * ids (0: absent); the memory-model ones are ignored; others fail. */
 struct xl_img_operands {
 	uint32_t lod, offset;
+	uint32_t offsets;          /* ConstOffsets (gathers only) */
 };
 void xl_image_operands(struct xl *x, const uint32_t *in, uint32_t wc,
                        uint32_t first, struct xl_img_operands *o);
-/* OpSampledImage, OpImageSampleExplicitLod. */
+/* OpSampledImage, OpImageSampleExplicitLod, OpImageGather. */
 void xl_sample_op(struct xl *x, const uint32_t *in, uint32_t wc);
 uint32_t xl_phys_addr(struct xl *x, const struct xptr *p, uint32_t extra);
 bool xl_phys_op(struct xl *x, const uint32_t *in, uint32_t wc);

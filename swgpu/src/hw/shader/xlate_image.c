@@ -15,9 +15,10 @@
  * OpSampledImage pairs an image with a sampler (has_smp in the xptr); a
  * combined image sampler is its own sampler. OpImageSampleExplicitLod
  * becomes IR_IMGSAMPLE (interp_sample.c) on seven registers: s, t, r,
- * array layer, and the x, y, z texel offsets. Compute shaders have no
- * derivatives, so implicit-LOD sampling (and Bias, Grad, MinLod) fail
- * to translate with a message, as do depth comparison and gathers.
+ * array layer, and the x, y, z texel offsets; OpImageGather too
+ * (xlate_sample.c). Compute shaders have no derivatives, so
+ * implicit-LOD sampling (and Bias, Grad, MinLod) fail to translate with
+ * a message, as do depth comparison and projection.
  */
 #include "xlate.h"
 
@@ -350,6 +351,7 @@ xl_image_op(struct xl *x, const uint32_t *in, uint32_t wc)
 		return true;
 	case SpvOpSampledImage:
 	case SpvOpImageSampleExplicitLod:
+	case SpvOpImageGather:
 		xl_sample_op(x, in, wc);
 		return true;
 	case SpvOpImageSampleImplicitLod:
@@ -362,10 +364,10 @@ xl_image_op(struct xl *x, const uint32_t *in, uint32_t wc)
 		        in[0] & 0xffff);
 	case SpvOpImageSampleDrefExplicitLod:
 	case SpvOpImageSampleProjExplicitLod:
-	case SpvOpImageGather: case SpvOpImageDrefGather:
+	case SpvOpImageDrefGather:
 	case SpvOpImageQuerySamples:
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "image instruction %u: "
-		        "depth comparison, projective sampling, gathers and "
+		        "depth comparison, projective sampling and "
 		        "multisampled images are not supported",
 		        in[0] & 0xffff);
 	default:
