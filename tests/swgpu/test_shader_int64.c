@@ -385,7 +385,8 @@ test_int64_memory_layouts(void **state)
 }
 
 /* 64-bit subgroup arithmetic: sums that carry into the high word, an
- * inclusive scan, a signed minimum. */
+ * inclusive scan, a signed minimum, a clustered sum, moves of both words
+ * (quad swap, broadcast, shuffle xor), AllEqual on both words. */
 static void
 test_int64_subgroup_arith(void **state)
 {
@@ -393,7 +394,7 @@ test_int64_subgroup_arith(void **state)
 	(void)state;
 
 	st_init(&e);
-	uint64_t *o = st_buf(&e, 96 * 8);
+	uint64_t *o = st_buf(&e, 256 * 8);
 	for (uint32_t i = 0; i < 32; i++)
 		o[i] = 0xfffffff0ull + ((uint64_t)i << 32) + i;
 	swgpu_shader *s = st_shader(&e, sh_i64_subgroup_spv,
@@ -409,6 +410,20 @@ test_int64_subgroup_arith(void **state)
 		assert_int_equal(o[32 + i], scan);
 		assert_int_equal(o[64 + i],
 		                 (uint64_t)(int64_t)(0xfffffff0ll - 0x100000000ll));
+	}
+	for (uint32_t i = 0; i < 32; i++) {
+		uint64_t c = 0;
+
+		for (uint32_t j = i & ~3u; j < (i & ~3u) + 4; j++)
+			c += 0xfffffff0ull + ((uint64_t)j << 32) + j;
+		assert_int_equal(o[96 + i], c);
+		assert_int_equal(o[128 + i], 0xfffffff0ull +
+		                 ((uint64_t)(i ^ 3) << 32) + (i ^ 3));
+		assert_int_equal(o[160 + i], 0xfffffff0ull +
+		                 ((uint64_t)5 << 32) + 5);
+		assert_int_equal(o[192 + i], 0xfffffff0ull +
+		                 ((uint64_t)(i ^ 7) << 32) + (i ^ 7));
+		assert_int_equal(o[224 + i], 2);
 	}
 	swgpu_shader_destroy(s);
 	st_fini(&e);

@@ -4,7 +4,9 @@
  * and subgroup operations -- only those the device reports in
  * VkPhysicalDeviceSubgroupProperties, checked without assuming how
  * invocations map to subgroups: lanes are grouped by the (workgroup,
- * gl_SubgroupID) they report. Skips (77) without a COMPUTE queue.
+ * gl_SubgroupID) they report (clustered and quad operations work on
+ * aligned runs of gl_SubgroupInvocationID). Skips (77) without a COMPUTE
+ * queue.
  */
 #include "vkh_compute.h"
 
@@ -15,6 +17,8 @@
 #include "sg_arith.spv.h"
 #include "sg_ballot.spv.h"
 #include "sg_basic.spv.h"
+#include "sg_clustered.spv.h"
+#include "sg_quad.spv.h"
 #include "sg_relative.spv.h"
 #include "sg_shuffle.spv.h"
 #include "sg_vote.spv.h"
@@ -405,6 +409,103 @@ check_relative(const uint32_t *a, const uint32_t *o,
 	return bad;
 }
 
+/* Quad lanes are subgroup invocations 4q .. 4q + 3. */
+static unsigned
+check_quad(const uint32_t *a, const uint32_t *o, const struct sg_group *gp)
+{
+	unsigned bad = 0;
+
+	for (int k = 0; k < 128; k++) {
+		int i = gp->by_id[k], j;
+		const int q = k & ~3;
+		const uint32_t *l;
+		if (i < 0)
+			continue;
+		l = o + i * 16;
+		/* only reads of invocations that exist are defined */
+		if ((j = gp->by_id[q]) >= 0)
+			SG_EXPECT(l[4] == a[j], "lane %d: quadBroadcast(x, 0) "
+			          "= %u want %u\n", i, l[4], a[j]);
+		if ((j = gp->by_id[q + 3]) >= 0)
+			SG_EXPECT(l[5] == a[j], "lane %d: quadBroadcast(x, 3) "
+			          "= %u want %u\n", i, l[5], a[j]);
+		for (int d = 0; d < 3; d++)
+			if ((j = gp->by_id[k ^ (d + 1)]) >= 0)
+				SG_EXPECT(l[6 + d] == a[j], "lane %d: quad "
+				          "swap %d = %u want %u\n", i, d,
+				          l[6 + d], a[j]);
+		if ((j = gp->by_id[q + (int)((uint32_t)i / 64 & 3)]) >= 0)
+			SG_EXPECT(l[9] == a[j], "lane %d: quadBroadcast(x, "
+			          "wg & 3) = %u want %u\n", i, l[9], a[j]);
+	}
+	return bad;
+}
+
+/* An operation over the cluster of n lanes lane k is in. */
+static uint32_t
+cluster_of(const uint32_t *a, const struct sg_group *gp, int k, int n,
+           int op, bool odd_only)
+{
+	uint32_t acc = op == 1 ? UINT32_MAX : op == 3 ? UINT32_MAX :
+	               op == 6 ? 1 : op == 7 ? (uint32_t)INT32_MAX : 0;
+
+	for (int c = k & ~(n - 1); c < (k & ~(n - 1)) + n; c++) {
+		int j = gp->by_id[c];
+		uint32_t v;
+		if (j < 0 || (odd_only && !(a[j] & 1)))
+			continue;
+		v = a[j];
+		switch (op) {
+		case 0: acc += v; break;
+		case 1: acc = v < acc ? v : acc; break;
+		case 2: acc = v > acc ? v : acc; break;
+		case 3: acc &= v | 0xf0u; break;
+		case 4: acc |= v; break;
+		case 5: acc ^= v; break;
+		case 6: acc *= v; break;
+		default:
+			if ((int32_t)v - 500 < (int32_t)acc)
+				acc = (uint32_t)((int32_t)v - 500);
+			break;
+		}
+	}
+	return acc;
+}
+
+static unsigned
+check_clustered(const uint32_t *a, const uint32_t *o,
+                const struct sg_group *gp)
+{
+	static const char *const name[] = { "add", "min", "max", "and", "or",
+	                                    "xor", "mul", "smin" };
+	unsigned bad = 0;
+
+	for (int k = 0; k < 128; k++) {
+		int i = gp->by_id[k];
+		const uint32_t *l;
+		uint32_t w;
+		if (i < 0)
+			continue;
+		l = o + i * 16;
+		SG_EXPECT(l[4] == a[i], "lane %d: clusteredAdd(x, 1) = %u\n",
+		          i, l[4]);
+		w = cluster_of(a, gp, k, 4, 0, false);
+		SG_EXPECT(l[5] == w, "lane %d: clusteredAdd(x, 4) = %u want "
+		          "%u\n", i, l[5], w);
+		for (int op = 1; op < 8; op++) {
+			w = cluster_of(a, gp, k, 8, op, false);
+			SG_EXPECT(l[5 + op] == w, "lane %d: clustered %s of 8 "
+			          "= %u want %u\n", i, name[op], l[5 + op],
+			          w);
+		}
+		w = cluster_of(a, gp, k, 4, 0, true);
+		SG_EXPECT((a[i] & 1) ? l[13] == w : l[13] == 0xffffffffu,
+		          "lane %d: divergent clusteredAdd(x, 4) = %u want "
+		          "%u\n", i, l[13], (a[i] & 1) ? w : 0xffffffffu);
+	}
+	return bad;
+}
+
 static const struct {
 	VkSubgroupFeatureFlagBits bit;
 	const char *name;
@@ -424,6 +525,10 @@ static const struct {
 	  sizeof(sg_shuffle_spv), check_shuffle },
 	{ VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT, "shuffle_relative",
 	  sg_relative_spv, sizeof(sg_relative_spv), check_relative },
+	{ VK_SUBGROUP_FEATURE_CLUSTERED_BIT, "clustered", sg_clustered_spv,
+	  sizeof(sg_clustered_spv), check_clustered },
+	{ VK_SUBGROUP_FEATURE_QUAD_BIT, "quad", sg_quad_spv,
+	  sizeof(sg_quad_spv), check_quad },
 };
 
 static void

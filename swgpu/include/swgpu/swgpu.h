@@ -608,8 +608,9 @@ typedef struct swgpu_shader swgpu_shader;
  * is lane i % 32 of subgroup i / 32. */
 #define SWGPU_SHADER_SUBGROUP_SIZE 32u
 /* Subgroup operations executed, as VkSubgroupFeatureFlagBits values:
- * BASIC | VOTE | ARITHMETIC | BALLOT | SHUFFLE | SHUFFLE_RELATIVE. */
-#define SWGPU_SHADER_SUBGROUP_FEATURES 0x3fu
+ * BASIC | VOTE | ARITHMETIC | BALLOT | SHUFFLE | SHUFFLE_RELATIVE |
+ * CLUSTERED | QUAD. */
+#define SWGPU_SHADER_SUBGROUP_FEATURES 0xffu
 /* Minimum alignment of a storage/uniform buffer descriptor's VA (and of
  * a dynamic offset). */
 #define SWGPU_SHADER_MIN_BUFFER_ALIGNMENT 16u

@@ -187,7 +187,10 @@ enum ir_f64 {
 };
 
 /* Group operations (aux2 of subgroup arithmetic). */
-enum ir_group_op { IR_GROUP_REDUCE, IR_GROUP_INCLUSIVE, IR_GROUP_EXCLUSIVE };
+/* SPIR-V's GroupOperation values; CLUSTERED reduces clusters of d lanes
+ * (instruction field d holds the cluster size, a power of two <= 32). */
+enum ir_group_op { IR_GROUP_REDUCE, IR_GROUP_INCLUSIVE, IR_GROUP_EXCLUSIVE,
+                   IR_GROUP_CLUSTERED };
 
 struct ir_instr {
 	uint16_t op;

@@ -15,6 +15,8 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityGroupNonUniformBallot,
 	SpvCapabilityGroupNonUniformShuffle,
 	SpvCapabilityGroupNonUniformShuffleRelative,
+	SpvCapabilityGroupNonUniformClustered,
+	SpvCapabilityGroupNonUniformQuad,
 	SpvCapabilityVulkanMemoryModel,
 	SpvCapabilityUniformBufferArrayDynamicIndexing,
 	SpvCapabilityStorageBufferArrayDynamicIndexing,

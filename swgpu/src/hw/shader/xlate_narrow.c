@@ -98,6 +98,8 @@ keeps_width(uint32_t op)
 	case SpvOpGroupNonUniformShuffleXor:
 	case SpvOpGroupNonUniformShuffleUp:
 	case SpvOpGroupNonUniformShuffleDown:
+	case SpvOpGroupNonUniformQuadBroadcast:
+	case SpvOpGroupNonUniformQuadSwap:
 		return true;
 	default:
 		return false;

@@ -389,11 +389,65 @@ extended(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 	xl_set_regs(x, in, r, 2 * a.n);
 }
 
+/* The ClusterSize operand (in[6]) of a ClusteredReduce: a constant
+ * power of two no larger than the subgroup. */
+uint32_t
+xl_cluster_size(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	uint32_t c;
+
+	if (wc < 7 || !xl_const_u32(x, in[6], &c) || !c || (c & (c - 1)) ||
+	    c > SWGPU_SHADER_SUBGROUP_SIZE)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "ClusterSize must be a "
+		        "constant power of two up to %u",
+		        SWGPU_SHADER_SUBGROUP_SIZE);
+	return c;
+}
+
+/* OpGroupNonUniformQuadBroadcast / QuadSwap: shuffles within the four
+ * lanes of a quad (subgroup invocations 4q..4q+3): a broadcast reads lane
+ * (id & ~3) | index, a swap lane id ^ (direction + 1) (horizontal 1,
+ * vertical 2, diagonal 3). */
+static void
+quad(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
+{
+	struct vals v;
+	uint32_t r[16], scope, idx;
+
+	if (wc < 6 || !xl_const_u32(x, in[3], &scope) ||
+	    scope != SpvScopeSubgroup)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "quad operation %u: only Subgroup scope", op);
+	x->p->uses_subgroup = true;
+	xl_getv(x, in[4], &v);
+	if (v.n > 16)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "malformed quad opcode");
+	if (op == SpvOpGroupNonUniformQuadBroadcast) {
+		idx = xl_emit1(x, IR_AND, xl_val1(x, in[5]),
+		               xl_const_reg(x, 3), 0);
+		idx = xl_emit1(x, IR_OR, idx,
+		               xl_emit1(x, IR_AND, IR_REG_SUBGROUP_LOCAL_ID,
+		                        xl_const_reg(x, ~3u), 0), 0);
+		for (uint32_t i = 0; i < v.n; i++)
+			r[i] = xl_emit1(x, IR_SHUFFLE, v.r[i], idx, 0);
+	} else {
+		uint32_t dir;
+
+		if (!xl_const_u32(x, in[5], &dir) || dir > 2)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "QuadSwap direction "
+			        "must be a constant 0..2");
+		idx = xl_const_reg(x, dir + 1);
+		for (uint32_t i = 0; i < v.n; i++)
+			r[i] = xl_emit1(x, IR_SHUFXOR, v.r[i], idx, 0);
+	}
+	xl_set_regs(x, in, r, v.n);
+}
+
 static void
 subgroup(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 {
 	struct vals v, w;
-	uint32_t r[16], n = 0, scope, gop = 0, vi = 4;
+	uint32_t r[16], n = 0, scope, gop = 0, vi = 4, csize = 0;
 	uint32_t irop = 0;
 
 	if (wc < 4 || !xl_const_u32(x, in[3], &scope) ||
@@ -407,7 +461,9 @@ subgroup(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 			goto bad;
 		gop = in[4];
 		vi = 5;
-		if (gop > SpvGroupOperationExclusiveScan)
+		if (gop == SpvGroupOperationClusteredReduce)
+			csize = xl_cluster_size(x, in, wc);
+		else if (gop > SpvGroupOperationExclusiveScan)
 			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 			        "group operation %u not supported", gop);
 	}
@@ -514,6 +570,7 @@ subgroup(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 		for (uint32_t i = 0; i < v.n; i++) {
 			r[n++] = xl_emit1(x, irop, v.r[i], 0, 0);
 			xl_instr(x, x->p->ninstr - 1)->aux2 = (uint8_t)gop;
+			xl_instr(x, x->p->ninstr - 1)->d = csize;
 		}
 		break;
 	}
@@ -656,6 +713,11 @@ xl_value_op_wide(struct xl *x, const uint32_t *in, uint32_t wc)
 	if (op >= SpvOpGroupNonUniformElect &&
 	    op <= SpvOpGroupNonUniformLogicalXor) {
 		subgroup(x, in, wc, op);
+		return true;
+	}
+	if (op == SpvOpGroupNonUniformQuadBroadcast ||
+	    op == SpvOpGroupNonUniformQuadSwap) {
+		quad(x, in, wc, op);
 		return true;
 	}
 	return false;
