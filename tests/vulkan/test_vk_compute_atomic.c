@@ -265,7 +265,7 @@ check_arith(const uint32_t *a, const uint32_t *o, const struct sg_group *gp)
 {
 	unsigned bad = 0;
 	uint32_t sum = 0, mn = ~0u, mx = 0, and_ = ~0u, or_ = 0, xor_ = 0;
-	uint32_t incl = 0;
+	uint32_t incl = 0, exand = 1;
 	int32_t smin = 0x7fffffff;
 
 	for (int k = 0; k < 128; k++) {
@@ -297,6 +297,9 @@ check_arith(const uint32_t *a, const uint32_t *o, const struct sg_group *gp)
 		w[7] = xor_;
 		w[8] = (uint32_t)smin;
 		incl += a[i];
+		SG_EXPECT(l[14] == exand, "lane %d: exclusive AND of bools "
+		          "%u want %u\n", i, l[14], exand);
+		exand &= a[i] & 1;
 		SG_EXPECT(!memcmp(l + 4, w, sizeof(w)), "lane %d (id %d): "
 		          "add %u incl %u excl %u min %u max %u and %x or %x "
 		          "xor %x smin %d; want %u %u %u %u %u %x %x %x %d\n",

@@ -2,7 +2,8 @@
 // 64-bit subgroup arithmetic (shaderSubgroupExtendedTypes): a reduction
 // and an inclusive scan whose sums carry into the high word, a clustered
 // reduction (clusters of 4), moves of both words (quad swap, broadcast,
-// shuffle xor), AllEqual comparing both words.
+// shuffle xor), AllEqual comparing both words; double reductions, a
+// scan and a clustered maximum.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_EXT_shader_subgroup_extended_types_int64 : require
@@ -28,4 +29,9 @@ void main()
 	o[224u + i] = uint64_t(subgroupAllEqual(v & 0xffffffff00000000ul)) |
 	              uint64_t(subgroupAllEqual(v | 0xffffffff00000000ul |
 	                                        0xfffffffful)) << 1;
+	double d = double(i) * 0.5 + 1.0;
+	o[256u + i] = doubleBitsToUint64(subgroupAdd(d));
+	o[288u + i] = doubleBitsToUint64(subgroupExclusiveMin(-d));
+	o[320u + i] = doubleBitsToUint64(subgroupClusteredMax(d, 8u));
+	o[352u + i] = doubleBitsToUint64(subgroupMul(i < 4u ? d : 1.0));
 }

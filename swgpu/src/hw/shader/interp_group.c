@@ -52,10 +52,33 @@ combine(uint32_t op, lane_t a, lane_t b)
 	}
 }
 
+/* 64-bit reductions: integers, and doubles for the float operations. */
+static uint64_t
+dbits(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+static double
+dval(uint64_t u)
+{
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
 static uint64_t
 identity64(uint32_t op)
 {
 	switch (op) {
+	case IR_GFADD: return dbits(0.0);
+	case IR_GFMUL: return dbits(1.0);
+	case IR_GFMIN: return dbits(INFINITY);
+	case IR_GFMAX: return dbits(-INFINITY);
 	case IR_GIMUL: return 1;
 	case IR_GSMIN: return INT64_MAX;
 	case IR_GUMIN: return UINT64_MAX;
@@ -69,6 +92,10 @@ static uint64_t
 combine64(uint32_t op, uint64_t a, uint64_t b)
 {
 	switch (op) {
+	case IR_GFADD: return dbits(dval(a) + dval(b));
+	case IR_GFMUL: return dbits(dval(a) * dval(b));
+	case IR_GFMIN: return dbits(fmin(dval(a), dval(b)));
+	case IR_GFMAX: return dbits(fmax(dval(a), dval(b)));
 	case IR_GIADD: return a + b;
 	case IR_GIMUL: return a * b;
 	case IR_GSMIN: return (int64_t)a < (int64_t)b ? a : b;

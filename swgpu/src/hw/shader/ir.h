@@ -144,8 +144,9 @@ enum ir_op {
 	IR_GIADD, IR_GFADD, IR_GIMUL, IR_GFMUL, IR_GSMIN, IR_GUMIN,
 	IR_GFMIN, IR_GSMAX, IR_GUMAX, IR_GFMAX, IR_GAND, IR_GOR, IR_GXOR,
 	IR_G64,          /* 64-bit reduction/scan: value (a lo, b hi),
-	                    result dst pair, imm = the IR_G* op (integer
-	                    ones), aux2 = group op */
+	                    result dst pair, imm = the IR_G* op (the float
+	                    ones on doubles), aux2 = group op (clustered:
+	                    cluster size d) */
 	/* terminators */
 	IR_BR,           /* pc = imm */
 	IR_BRC,          /* pc = a ? imm : b (b: block index) */

@@ -411,9 +411,12 @@ xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvOpGroupNonUniformSMax: case SpvOpGroupNonUniformUMax:
 	case SpvOpGroupNonUniformBitwiseAnd:
 	case SpvOpGroupNonUniformBitwiseOr:
-	case SpvOpGroupNonUniformBitwiseXor: {
+	case SpvOpGroupNonUniformBitwiseXor:
+	case SpvOpGroupNonUniformFAdd: case SpvOpGroupNonUniformFMul:
+	case SpvOpGroupNonUniformFMin: case SpvOpGroupNonUniformFMax: {
 		/* Subgroup arithmetic on 64-bit integers
-		 * (shaderSubgroupExtendedTypes): one IR_G64 per component. */
+		 * (shaderSubgroupExtendedTypes) and doubles (shaderFloat64,
+		 * xlate_f64.c leaves them here): one IR_G64 per component. */
 		static const struct { uint32_t spv, ir; } gops[] = {
 			{ SpvOpGroupNonUniformIAdd, IR_GIADD },
 			{ SpvOpGroupNonUniformIMul, IR_GIMUL },
@@ -424,6 +427,10 @@ xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc)
 			{ SpvOpGroupNonUniformBitwiseAnd, IR_GAND },
 			{ SpvOpGroupNonUniformBitwiseOr, IR_GOR },
 			{ SpvOpGroupNonUniformBitwiseXor, IR_GXOR },
+			{ SpvOpGroupNonUniformFAdd, IR_GFADD },
+			{ SpvOpGroupNonUniformFMul, IR_GFMUL },
+			{ SpvOpGroupNonUniformFMin, IR_GFMIN },
+			{ SpvOpGroupNonUniformFMax, IR_GFMAX },
 		};
 		struct vals a;
 		uint32_t r[MAXV], n = res_n(x, in) / 2, scope, irop = 0;

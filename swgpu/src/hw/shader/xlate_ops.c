@@ -390,18 +390,18 @@ extended(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 }
 
 /* The ClusterSize operand (in[6]) of a ClusteredReduce: a constant
- * power of two no larger than the subgroup. */
+ * power of two. One larger than the subgroup is undefined behaviour only
+ * when executed (shaders written for any subgroup size carry them behind
+ * gl_SubgroupSize checks), so it becomes the whole subgroup. */
 uint32_t
 xl_cluster_size(struct xl *x, const uint32_t *in, uint32_t wc)
 {
 	uint32_t c;
 
-	if (wc < 7 || !xl_const_u32(x, in[6], &c) || !c || (c & (c - 1)) ||
-	    c > SWGPU_SHADER_SUBGROUP_SIZE)
+	if (wc < 7 || !xl_const_u32(x, in[6], &c) || !c || (c & (c - 1)))
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "ClusterSize must be a "
-		        "constant power of two up to %u",
-		        SWGPU_SHADER_SUBGROUP_SIZE);
-	return c;
+		        "constant power of two");
+	return c < SWGPU_SHADER_SUBGROUP_SIZE ? c : SWGPU_SHADER_SUBGROUP_SIZE;
 }
 
 /* OpGroupNonUniformQuadBroadcast / QuadSwap: shuffles within the four
@@ -571,6 +571,11 @@ subgroup(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 			r[n++] = xl_emit1(x, irop, v.r[i], 0, 0);
 			xl_instr(x, x->p->ninstr - 1)->aux2 = (uint8_t)gop;
 			xl_instr(x, x->p->ninstr - 1)->d = csize;
+			/* a bool is 0 or 1: an exclusive AND's first lane
+			 * gets the all-ones identity, which is true */
+			if (op == SpvOpGroupNonUniformLogicalAnd)
+				r[n - 1] = xl_emit1(x, IR_AND, r[n - 1],
+				                    xl_const_reg(x, 1), 0);
 		}
 		break;
 	}
