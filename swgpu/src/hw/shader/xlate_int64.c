@@ -517,6 +517,9 @@ xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvOpGroupNonUniformQuadBroadcast:
 	case SpvOpGroupNonUniformQuadSwap:
 	case SpvOpGroupNonUniformAllEqual:
+	case SpvOpSubgroupFirstInvocationKHR:
+	case SpvOpSubgroupReadInvocationKHR:
+	case SpvOpSubgroupAllEqualKHR:
 		return false;
 	case SpvOpVectorExtractDynamic:
 	case SpvOpVectorInsertDynamic: {

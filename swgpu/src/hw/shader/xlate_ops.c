@@ -443,6 +443,62 @@ quad(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 	xl_set_regs(x, in, r, v.n);
 }
 
+/* SPV_KHR_shader_ballot and SPV_KHR_subgroup_vote (Vulkan's
+ * VK_EXT_shader_subgroup_ballot/_vote, GL_ARB_shader_ballot shaders): the
+ * subgroup operations of Vulkan 1.1 without a scope operand. */
+static void
+subgroup_khr(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
+{
+	struct vals v;
+	uint32_t r[16], n = 0;
+
+	if (wc < 4)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short opcode %u", op);
+	x->p->uses_subgroup = true;
+	xl_getv(x, in[3], &v);
+	if (v.n > 16)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "malformed opcode %u", op);
+	switch (op) {
+	case SpvOpSubgroupBallotKHR:
+		r[n++] = xl_emit1(x, IR_BALLOT, v.r[0], 0, 0);
+		r[n++] = IR_REG_ZERO;
+		r[n++] = IR_REG_ZERO;
+		r[n++] = IR_REG_ZERO;
+		break;
+	case SpvOpSubgroupFirstInvocationKHR:
+		for (uint32_t i = 0; i < v.n; i++)
+			r[n++] = xl_emit1(x, IR_BCASTFIRST, v.r[i], 0, 0);
+		break;
+	case SpvOpSubgroupAllKHR:
+		r[n++] = xl_emit1(x, IR_VALL, v.r[0], 0, 0);
+		break;
+	case SpvOpSubgroupAnyKHR:
+		r[n++] = xl_emit1(x, IR_VANY, v.r[0], 0, 0);
+		break;
+	case SpvOpSubgroupAllEqualKHR: {
+		uint32_t acc = xl_emit1(x, IR_VALLEQ, v.r[0], 0, 0);
+
+		for (uint32_t i = 1; i < v.n; i++)
+			acc = xl_emit1(x, IR_AND, acc,
+			               xl_emit1(x, IR_VALLEQ, v.r[i], 0, 0), 0);
+		r[n++] = acc;
+		break;
+	}
+	default: {                  /* OpSubgroupReadInvocationKHR */
+		/* the index is dynamically uniform: IR_BCAST's */
+		uint32_t id;
+
+		if (wc < 5)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "short opcode %u", op);
+		id = xl_val1(x, in[4]);
+		for (uint32_t i = 0; i < v.n; i++)
+			r[n++] = xl_emit1(x, IR_BCAST, v.r[i], id, 0);
+		break;
+	}
+	}
+	xl_set_regs(x, in, r, n);
+}
+
 static void
 subgroup(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 {
@@ -725,5 +781,13 @@ xl_value_op_wide(struct xl *x, const uint32_t *in, uint32_t wc)
 		quad(x, in, wc, op);
 		return true;
 	}
-	return false;
+	switch (op) {
+	case SpvOpSubgroupBallotKHR: case SpvOpSubgroupFirstInvocationKHR:
+	case SpvOpSubgroupAllKHR: case SpvOpSubgroupAnyKHR:
+	case SpvOpSubgroupAllEqualKHR: case SpvOpSubgroupReadInvocationKHR:
+		subgroup_khr(x, in, wc, op);
+		return true;
+	default:
+		return false;
+	}
 }
