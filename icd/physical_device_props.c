@@ -331,6 +331,8 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 	x->v13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 8;
 	x->v13.maxDescriptorSetInlineUniformBlocks = 8;
 	x->v13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = 8;
+	/* all that 8 blocks of the largest size can use (lavapipe tells
+	 * 262144, more than its own blocks allow) */
 	x->v13.maxInlineUniformTotalSize = 8 * ICD_MAX_INLINE_UNIFORM_BLOCK;
 	/* Texel buffers need their texel's alignment only (the engine's
 	 * texel atomics: 4 bytes); 16, the largest texel, covers any
