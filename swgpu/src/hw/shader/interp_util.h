@@ -74,10 +74,6 @@ void image_swizzle(const struct ir_image_binding *im, lane_t v[4]);
 void interp_sample(struct ir_exec *e, const struct ir_dispatch *d,
                    const struct ir_instr *in, bool full);
 
-/* Half-float conversions (interp.c). */
-uint16_t interp_f32_to_f16(float f);
-float interp_f16_to_f32(uint16_t h);
-
 /* The float atomics on a word's bits: float for 32-bit words, double for
  * 64-bit ones (host IEEE arithmetic, round to nearest even; min/max as
  * fmin/fmax, a NaN operand gives the other). */

@@ -267,7 +267,9 @@ struct xl_img_operands {
 };
 void xl_image_operands(struct xl *x, const uint32_t *in, uint32_t wc,
                        uint32_t first, struct xl_img_operands *o);
-/* xlate_ops.c: the ClusterSize of a ClusteredReduce group operation */
+/* xlate_group.c: subgroup instructions (false: not one); the
+ * ClusterSize of a ClusteredReduce group operation */
+bool xl_group_op(struct xl *x, const uint32_t *in, uint32_t wc);
 uint32_t xl_cluster_size(struct xl *x, const uint32_t *in, uint32_t wc);
 /* OpSampledImage, OpImageSampleExplicitLod, OpImageGather. */
 void xl_sample_op(struct xl *x, const uint32_t *in, uint32_t wc);
