@@ -49,9 +49,18 @@ test_million_groups(struct vkh *h, struct vkh_device *d)
 	vkh_buffer_flush(h, d, &bits);
 	printf("  maxComputeWorkGroupCount[0] = %u: %s\n", max_x,
 	       row ? "2^20 x 1 x 1" : "1024 x 1024 x 1");
-	VKH_CHECK_VK(h, vkh_dispatch_sync(d, 0, &p, NULL,
-	                                  row ? GROUPS : 1024,
-	                                  row ? 1 : 1024, 1));
+	{
+		/* a million groups: a generous bound (sanitizer builds,
+		 * reference drivers under them) */
+		VkCommandBuffer cb = vkh_cmd_begin(d, 0);
+
+		VKH_CHECK(h, cb != VK_NULL_HANDLE);
+		vkh_pipe_bind(cb, &p, 0, NULL, NULL);
+		vkCmdDispatch(cb, row ? GROUPS : 1024, row ? 1 : 1024, 1);
+		vkh_cmd_compute_host_barrier(cb);
+		VKH_CHECK_VK(h, vkh_cmd_submit_wait_ns(d, 0, cb,
+		                                       12 * VKH_TIMEOUT_NS));
+	}
 	vkh_buffer_invalidate(h, d, &bits);
 	unsigned bad = check_bits(bits.map);
 	VKH_CHECK_MSG(h, !bad, "%u words of the bitmap wrong", bad);
@@ -116,7 +125,8 @@ test_over_the_limit(struct vkh *h, struct vkh_device *d)
 	vkh_buffer_destroy(d, &bits);
 	VKH_CHECK_MSG(h, r != VK_SUCCESS, "vkEndCommandBuffer accepted a "
 	              "dispatch of %u groups in X", max_x + 1);
-	VKH_CHECK(h, vkh_expected_errors >= 1);
+	/* the layer saw it too (sanitizer builds run without it) */
+	VKH_CHECK(h, !h->validation || vkh_expected_errors >= 1);
 }
 
 int

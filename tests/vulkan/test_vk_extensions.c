@@ -367,12 +367,28 @@ make_device(struct vkh *h, const char *const *exts, uint32_t n,
 	return vkCreateDevice(h->phys, &ci, NULL, out);
 }
 
+/* A command with another vendor's suffix than its extension's (the NV
+ * commands vk.xml 1.3.239 lists unconditionally under
+ * VK_EXT_extended_dynamic_state3; later registries make them depend on
+ * the NV extensions, and drivers following those return NULL). */
+static bool
+foreign_vendor(const char *cmd, const char *ext)
+{
+	const char *v = ext + 3, *u = strchr(v, '_');
+	size_t n = strlen(cmd), k = 0;
+
+	while (k < n && cmd[n - 1 - k] >= 'A' && cmd[n - 1 - k] <= 'Z')
+		k++;
+	return u && k >= 2 && k < n &&
+	       ((size_t)(u - v) != k || strncmp(v, cmd + n - k, k) != 0);
+}
+
 static void
 test_every_entry_point(struct vkh *h, struct vkh_device *unused)
 {
 	const char *names[MAX_EXTS];
 	const uint32_t api = h->props.apiVersion;
-	unsigned bad = 0, resolved = 0, nulls = 0;
+	unsigned bad = 0, resolved = 0, nulls = 0, foreign = 0;
 	VkDevice dev;
 
 	(void)unused;
@@ -408,7 +424,9 @@ test_every_entry_point(struct vkh *h, struct vkh_device *unused)
 			     vkGetDeviceProcAddr(dev, c->name) :
 			     vkGetInstanceProcAddr(h->instance, c->name);
 			resolved += fn != NULL;
-			if (!fn && bad++ < 16)
+			if (!fn && !h->is_swgpu && foreign_vendor(c->name, en))
+				foreign++;
+			else if (!fn && bad++ < 16)
 				fprintf(stderr, "  %s of %s: NULL\n", c->name,
 				        en);
 		}
@@ -442,6 +460,9 @@ test_every_entry_point(struct vkh *h, struct vkh_device *unused)
 	vkDestroyDevice(dev, NULL);
 	printf("  %u names resolved with every extension enabled, %u "
 	       "extension commands NULL without them\n", resolved, nulls);
+	if (foreign)
+		printf("  (%u commands of another vendor's extension NULL, "
+		       "as newer registries say)\n", foreign);
 	VKH_CHECK_MSG(h, !bad, "%u entry points wrong", bad);
 }
 
