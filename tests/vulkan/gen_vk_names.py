@@ -194,6 +194,14 @@ def main():
     h.append("static const struct vkn_ext vkn_exts[] = {")
     h += ext_rows
     h.append("};")
+    # VkDriverId: the values the registry defines (identity test)
+    ids = []
+    for en in root.findall("enums"):
+        if en.get("name") == "VkDriverId":
+            ids = [e.get("value") for e in en.findall("enum")
+                   if e.get("value") is not None]
+    h.append("static const int32_t vkn_driver_ids[] = { %s };" %
+             ", ".join(ids))
     h.append("static const struct vkn_core_cmd vkn_core_cmds[] = {")
     for n in sorted(core):
         h.append('\t{ "%s", VK_MAKE_API_VERSION(0, %d, %d, 0), %s },' %

@@ -466,12 +466,35 @@ test_every_entry_point(struct vkh *h, struct vkh_device *unused)
 	VKH_CHECK_MSG(h, !bad, "%u entry points wrong", bad);
 }
 
+/* driverID is a value VkDriverId defines (vk.xml), and the driver names
+ * itself; swgpu as swgpu. */
+static void
+test_identity(struct vkh *h, struct vkh_device *unused)
+{
+	const VkPhysicalDeviceDriverProperties *dp = &h->driver;
+	bool defined = false;
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(vkn_driver_ids) /
+	                       sizeof(vkn_driver_ids[0]); i++)
+		defined |= (int32_t)dp->driverID == vkn_driver_ids[i];
+	printf("  driverID %d, driverName \"%s\", driverInfo \"%s\"\n",
+	       (int)dp->driverID, dp->driverName, dp->driverInfo);
+	VKH_CHECK_MSG(h, defined, "driverID %d is not a VkDriverId value",
+	              (int)dp->driverID);
+	VKH_CHECK(h, dp->driverName[0] && dp->driverInfo[0]);
+	if (h->is_swgpu)
+		VKH_CHECK(h, !strcmp(dp->driverName, "swgpu") &&
+		          strstr(dp->driverInfo, "swgpu") != NULL);
+}
+
 int
 main(int argc, char **argv)
 {
 	static const struct vkh_test tests[] = {
 		{ "list_matches_features", test_list_matches_features, 0, 0 },
 		{ "every_entry_point", test_every_entry_point, 0, 0 },
+		{ "identity", test_identity, 0, 0 },
 	};
 	uint32_t n = MAX_EXTS;
 
