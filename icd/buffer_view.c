@@ -31,7 +31,8 @@ ICD_DEFINE_HANDLE_CASTS(icd_buffer_view, VkBufferView,
  * API version texelBufferAlignment is on (VK_EXT_texel_buffer_alignment
  * promoted without its feature struct): the smaller of the byte
  * alignment and, when single-texel alignment is told, the texel (or, for
- * 3-component texels, component) size. Before 1.3,
+ * 3-component texels, component) size; before 1.3 the same when the
+ * application enabled the feature of VK_EXT_texel_buffer_alignment, else
  * minTexelBufferOffsetAlignment. */
 static VkDeviceSize
 offset_alignment(const struct icd_device *dev,
@@ -48,7 +49,8 @@ offset_alignment(const struct icd_device *dev,
 	VkDeviceSize texel = d->block_size % 3 || !d->components ?
 	                     d->block_size : d->block_size / d->components;
 
-	if (dev->api_version < VK_API_VERSION_1_3)
+	if (dev->api_version < VK_API_VERSION_1_3 &&
+	    !dev->texel_buffer_alignment)
 		return dev->pdev->properties.limits.minTexelBufferOffsetAlignment;
 	return single && texel < bytes ? texel : bytes;
 }

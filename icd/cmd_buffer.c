@@ -63,8 +63,9 @@ chunk_capacity_dw(const struct icd_device *dev)
 static void
 chunk_destroy(struct icd_cmd_pool *pool, struct icd_cmd_chunk *c)
 {
-	/* swgpu_va_unmap waits for any packet still reading the chunk, so
-	 * the BO may go right after; the Vulkan rules already forbid
+	/* swgpu_va_unmap never waits: a packet still reading the chunk
+	 * holds it until that packet ends (swgpu releases the BO then), so
+	 * the handles may go right away; the Vulkan rules already forbid
 	 * freeing command memory of a pending command buffer. */
 	swgpu_va_unmap(pool->device->ctx, c->va);
 	if (!c->offered)

@@ -256,11 +256,29 @@ icd_CmdDispatchBase(VkCommandBuffer commandBuffer, uint32_t baseX,
 {
 	struct icd_cmd_buffer *cb = icd_cmd_buffer_from_handle(commandBuffer);
 	struct icd_pipeline *p = dispatch_pipeline(cb, "vkCmdDispatch");
+	const uint32_t count[3] = { x, y, z }, base[3] = { baseX, baseY, baseZ };
+	static const uint32_t max[3] = {
+		SWGPU_SHADER_MAX_WORKGROUP_COUNT_X,
+		SWGPU_SHADER_MAX_WORKGROUP_COUNT_Y,
+		SWGPU_SHADER_MAX_WORKGROUP_COUNT_Z,
+	};
 	uint64_t table;
 	uint32_t *pkt;
 
 	if (!p || !x || !y || !z)
 		return;
+	/* Over maxComputeWorkGroupCount (invalid usage the engine would
+	 * turn into a lost device): refused here, where the application
+	 * can still see why. */
+	for (int k = 0; k < 3; k++)
+		if (base[k] >= max[k] || count[k] > max[k] - base[k]) {
+			icd_log("vkCmdDispatch: group count %u (base %u) in %c "
+			        "is over maxComputeWorkGroupCount %u; "
+			        "vkEndCommandBuffer will fail", count[k],
+			        base[k], "xyz"[k], max[k]);
+			icd_cmd_set_error(cb, VK_ERROR_UNKNOWN);
+			return;
+		}
 	table = bind_table(cb);
 	if (!table)
 		return;

@@ -132,62 +132,6 @@ icd_device_check_queue_infos(struct icd_physical_device *pdev,
 	return VK_SUCCESS;
 }
 
-/*
- * Feature structs of extensions outside core 1.3 in a vkCreateDevice
- * chain: every feature asked for must be supported. These structs hold
- * only VkBool32 members after the header (count of them below: the
- * struct size includes padding), so the request is compared member by
- * member with the device's own copy of the struct.
- */
-static const char *
-icd_ext_features_missing(const void *chain)
-{
-	static const struct {
-		VkStructureType type;
-		uint32_t count;         /* VkBool32 members */
-		const char *name;
-	} ext_structs[] = {
-		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GLOBAL_PRIORITY_QUERY_FEATURES_KHR,
-		  1,
-		  "VkPhysicalDeviceGlobalPriorityQueryFeaturesKHR" },
-		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PRIORITY_FEATURES_EXT,
-		  1,
-		  "VkPhysicalDeviceMemoryPriorityFeaturesEXT" },
-		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT,
-		  1,
-		  "VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT" },
-		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT,
-		  2,
-		  "VkPhysicalDeviceFaultFeaturesEXT" },
-		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR,
-		  4,
-		  "VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR" },
-	};
-
-	for (const VkBaseInStructure *s = chain; s; s = s->pNext)
-		for (size_t i = 0; i < sizeof(ext_structs) / sizeof(ext_structs[0]);
-		     i++) {
-			if (s->sType != ext_structs[i].type)
-				continue;
-			union {
-				VkBaseOutStructure base;
-				VkBool32 words[16];
-			} sup;
-			uint32_t n = ext_structs[i].count;
-			memset(&sup, 0, sizeof(sup));
-			sup.base.sType = s->sType;
-			icd_features_write_ext(&sup.base);
-			const VkBool32 *req = (const VkBool32 *)
-				((const char *)s + sizeof(VkBaseOutStructure));
-			const VkBool32 *have = (const VkBool32 *)
-				((const char *)&sup + sizeof(VkBaseOutStructure));
-			for (uint32_t k = 0; k < n; k++)
-				if (req[k] && !have[k])
-					return ext_structs[i].name;
-		}
-	return NULL;
-}
-
 VKAPI_ATTR VkResult VKAPI_CALL
 icd_CreateDevice(VkPhysicalDevice physicalDevice,
                  const VkDeviceCreateInfo *pCreateInfo,
@@ -199,23 +143,24 @@ icd_CreateDevice(VkPhysicalDevice physicalDevice,
 	struct icd_features req;
 	struct icd_device *dev;
 	const char *missing;
-	uint64_t enabled = 0;
+	struct icd_ext_set enabled;
 	swgpu_result sr;
 	VkResult r;
 
 	r = icd_device_check_queue_infos(pdev, pCreateInfo);
 	if (r != VK_SUCCESS)
 		return r;
+	memset(&enabled, 0, sizeof(enabled));
 	for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; i++) {
 		const char *name = pCreateInfo->ppEnabledExtensionNames[i];
-		int e = icd_extension_index(icd_device_extensions,
-		                            ICD_DEVICE_EXT_COUNT, name);
+		int e = icd_device_extension_index(name);
 
-		if (e < 0) {
+		if (e < 0 || !icd_ext_set_has(&pdev->supported_extensions,
+		                              (unsigned)e)) {
 			icd_log("device extension %s is not supported", name);
 			return VK_ERROR_EXTENSION_NOT_PRESENT;
 		}
-		enabled |= UINT64_C(1) << e;
+		icd_ext_set_add(&enabled, (unsigned)e);
 	}
 	icd_features_read_chain(pCreateInfo->pEnabledFeatures,
 	                        pCreateInfo->pNext, &req);
@@ -242,6 +187,10 @@ icd_CreateDevice(VkPhysicalDevice physicalDevice,
 	dev->synchronization2 = req.v13.synchronization2;
 	dev->host_query_reset = req.v12.hostQueryReset;
 	dev->buffer_device_address = req.v12.bufferDeviceAddress;
+	const VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT *tba =
+		icd_find_struct(pCreateInfo->pNext,
+		VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_FEATURES_EXT);
+	dev->texel_buffer_alignment = tba && tba->texelBufferAlignment;
 
 	sr = swgpu_context_create(pdev->swdev, &dev->ctx);
 	if (sr != SWGPU_OK) {
@@ -397,4 +346,24 @@ icd_GetDeviceFaultInfoEXT(VkDevice device, VkDeviceFaultCountsEXT *pCounts,
 		v->vendorFaultData = (uint64_t)f.engine << 32 | f.queue_id;
 	}
 	return r;
+}
+
+/* Device groups (core 1.1, VK_KHR_device_group): every VkDevice is a
+ * group of one physical device, whose memory it reaches in every way; the
+ * spec asks for distinct device indices, which one device cannot give,
+ * so this only answers for the device itself. */
+VKAPI_ATTR void VKAPI_CALL
+icd_GetDeviceGroupPeerMemoryFeatures(VkDevice device, uint32_t heapIndex,
+                                     uint32_t localDeviceIndex,
+                                     uint32_t remoteDeviceIndex,
+                                     VkPeerMemoryFeatureFlags *pFeatures)
+{
+	(void)device;
+	(void)heapIndex;
+	(void)localDeviceIndex;
+	(void)remoteDeviceIndex;
+	*pFeatures = VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT |
+	             VK_PEER_MEMORY_FEATURE_COPY_DST_BIT |
+	             VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT |
+	             VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
 }

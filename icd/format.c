@@ -3,6 +3,7 @@
  * format.c — supported image formats, their planes, format features and
  * image format properties (see format.h for what is offered and why).
  */
+#include <spirv/unified1/spirv.h>
 #include <swgpu/swgpu.h>
 #include <swgpu/swgpu_format.h>
 
@@ -209,7 +210,12 @@ icd_storage_format(VkFormat format)
 static bool
 icd_atomic_format(VkFormat format)
 {
-	return format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT;
+	/* 32-bit texel words; R32_SFLOAT for the float atomics
+	 * (shaderImageFloat32Atomics, VK_EXT_shader_atomic_float). */
+	return format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT ||
+	       (format == VK_FORMAT_R32_SFLOAT &&
+	        swgpu_shader_capability_supported(
+			SpvCapabilityAtomicFloat32AddEXT));
 }
 
 /* What shaders may do with images of the format: asked of the engine,

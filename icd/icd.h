@@ -29,11 +29,29 @@
 /* No PCI vendor: an id above the PCI range and outside the ids Khronos has
  * assigned (VkVendorId), so no tool mistakes us for someone else. */
 #define ICD_VENDOR_ID 0x10fff
-/* No VkDriverId is ours: a value far outside the Khronos-assigned range,
- * so no tool mistakes us for another driver. */
-#define ICD_DRIVER_ID ((VkDriverId)0x53575047) /* "SWPG" */
-/* What maxMemoryAllocationCount promises (the spec minimum). */
-#define ICD_MAX_MEMORY_ALLOCATIONS 4096
+/*
+ * VkDriverId: none is registered for swgpu, and a value outside the enum
+ * is "UNKNOWN" to every tool (vulkaninfo printed
+ * UNKNOWN_VkDriverId_value1398231111), so one of the defined values has
+ * to stand in. What applications do with driverID: (1) show it, (2) key
+ * workarounds for a vendor's driver bugs on it, (3) recognise software
+ * implementations, to rank a real GPU first or skip heavy work, (4)
+ * conformance bookkeeping. A hardware vendor's ID would trigger (2) for
+ * bugs swgpu does not have; VK_DRIVER_ID_MESA_LLVMPIPE claims Mesa (apps
+ * parse "Mesa x.y" out of driverInfo for Mesa workarounds). GOOGLE_
+ * SWIFTSHADER is the other CPU implementation, not Mesa: what apps key
+ * on it is the software case (3) — right for swgpu, a software GPU —
+ * while browsers' SwiftShader paths key on Google's vendor ID 0x1AE0,
+ * which swgpu does not claim (ICD_VENDOR_ID). driverName and driverInfo
+ * say what the driver really is. One line to change once swgpu has an
+ * ID of its own.
+ */
+#define ICD_DRIVER_ID VK_DRIVER_ID_GOOGLE_SWIFTSHADER
+/* What maxMemoryAllocationCount promises: every allocation takes at least
+ * 64 KiB of VA plus a 64 KiB guard in its device's 1 TiB VA space (8 M
+ * of them), half of which is left to the driver's own memory (command
+ * chunks, descriptor pools, shaders). lavapipe tells 2^32 - 1. */
+#define ICD_MAX_MEMORY_ALLOCATIONS (1u << 22)
 /* Alignment of buffers and images within a VkDeviceMemory: a cache line,
  * the memory map alignment and non-coherent atom size. */
 #define ICD_RESOURCE_ALIGNMENT 64
@@ -154,13 +172,19 @@ struct icd_physical_device {
 	VkPhysicalDeviceProperties properties;
 	struct icd_properties properties_1x;
 	struct icd_features features;
+	/* Candidate device extensions whose gate features are on
+	 * (icd_device_extensions_supported): what the device lists. */
+	struct icd_ext_set supported_extensions;
 };
 
 struct icd_instance {
 	struct icd_object base;
 	VkAllocationCallbacks alloc;
 	uint32_t api_version;   /* the application's, 1.0 if none given */
-	uint64_t enabled_extensions; /* ICD_INSTANCE_EXT_* bits */
+	struct icd_ext_set enabled_extensions;   /* ICD_INSTANCE_EXT_* */
+	/* Device extensions some physical device lists: the ones whose
+	 * commands vkGetInstanceProcAddr returns. */
+	struct icd_ext_set available_device_extensions;
 	uint32_t physical_device_count;
 	struct icd_physical_device physical_devices[ICD_MAX_PHYSICAL_DEVICES];
 };
@@ -191,7 +215,8 @@ struct icd_device {
 	bool synchronization2;
 	bool host_query_reset;
 	bool buffer_device_address;
-	uint64_t enabled_extensions; /* ICD_DEVICE_EXT_* bits */
+	bool texel_buffer_alignment; /* VK_EXT_texel_buffer_alignment's */
+	struct icd_ext_set enabled_extensions;   /* ICD_DEVICE_EXT_* */
 	/* Free for event.c's per-device GPU-word heap (ICD-B); unused by
 	 * device.c, which only guarantees it is NULL at creation. */
 	void *gpu_words;
@@ -212,10 +237,6 @@ void icd_physical_device_finish(struct icd_physical_device *pdev);
  * VK_INCOMPLETE if that was fewer than n. out NULL: *count = n. */
 VkResult icd_fill_array(void *out, uint32_t *count, const void *src,
                         uint32_t n, size_t elem_size);
-
-/* Index of an extension by name in an offered-extensions array, or -1. */
-int icd_extension_index(const VkExtensionProperties *exts, uint32_t count,
-                        const char *name);
 
 /* VK_ERROR_DEVICE_LOST once the device's swgpu context is guilty/lost. */
 VkResult icd_device_check_lost(struct icd_device *dev);
@@ -264,6 +285,9 @@ struct icd_image {
 	VkSampleCountFlagBits samples;
 	VkImageTiling tiling;
 	VkImageUsageFlags usage;
+	/* The stencil aspect's (VkImageStencilUsageCreateInfo, core 1.2 /
+	 * VK_EXT_separate_stencil_usage); usage without the struct. */
+	VkImageUsageFlags stencil_usage;
 	VkImageCreateFlags flags;
 	/* One plane per stored aspect (image.c): colour, or depth then
 	 * stencil. Subresource (plane p, mip m, layer a) starts at
@@ -285,6 +309,15 @@ struct icd_image {
 	VkDeviceSize mem_offset;
 	uint64_t va;                 /* mem->va + mem_offset once bound */
 };
+
+/* VK_EXT_external_memory_host: what can be imported, the alignment of
+ * pointer and size (minImportedHostPointerAlignment: the page), and the
+ * memory types that can take it (memory.c). */
+#define ICD_HOST_POINTER_HANDLE_TYPES \
+	(VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT | \
+	 VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_MAPPED_FOREIGN_MEMORY_BIT_EXT)
+#define ICD_HOST_POINTER_ALIGNMENT 4096u
+uint32_t icd_memory_host_pointer_types(const struct icd_physical_device *pdev);
 
 /* A resource of size bytes bound at offset must fit the memory and be
  * aligned: else a log line naming the call and
@@ -320,7 +353,17 @@ void icd_write_buffer_view_descriptor(void *dst, VkBufferView view,
                                       VkDescriptorType type);
 
 /* Fill a feature struct of an extension outside core 1.3 with what the
- * device supports (physical_device.c); other structs are left alone. */
+ * device supports (physical_device_features.c); other structs are left
+ * alone. */
 void icd_features_write_ext(VkBaseOutStructure *s);
+/* The first feature struct of an extension outside core 1.3 in a
+ * vkCreateDevice chain that asks for a feature the device lacks (its
+ * name), else NULL. */
+const char *icd_ext_features_missing(const void *chain);
+/* What vkGetPhysicalDeviceProperties(2) / Features(2) tell, set once
+ * when the physical device opens (physical_device_props.c,
+ * physical_device_features.c). */
+void icd_physical_device_init_properties(struct icd_physical_device *pdev);
+void icd_physical_device_init_features(struct icd_physical_device *pdev);
 
 #endif /* ICD_H */

@@ -85,6 +85,8 @@ icd_image_init(struct icd_physical_device *pdev, struct icd_image *img,
 {
 	const VkExternalMemoryImageCreateInfo *ext = icd_find_struct(
 		ci->pNext, VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO);
+	const VkImageStencilUsageCreateInfo *su = icd_find_struct(
+		ci->pNext, VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO);
 	VkImageFormatProperties fp;
 	struct icd_format f;
 	VkDeviceSize offset = 0;
@@ -92,6 +94,16 @@ icd_image_init(struct icd_physical_device *pdev, struct icd_image *img,
 
 	r = icd_image_format_properties(pdev, ci->format, ci->imageType,
 	                                ci->tiling, ci->usage, ci->flags, &fp);
+	/* A separate stencil usage must be supported as well. */
+	if (r == VK_SUCCESS && su && icd_format_get(ci->format, &f) &&
+	    (f.aspects & VK_IMAGE_ASPECT_STENCIL_BIT)) {
+		VkImageFormatProperties sfp;
+
+		r = icd_image_format_properties(pdev, ci->format,
+		                                ci->imageType, ci->tiling,
+		                                su->stencilUsage, ci->flags,
+		                                &sfp);
+	}
 	if (r != VK_SUCCESS || !icd_format_get(ci->format, &f)) {
 		icd_log("vkCreateImage: format %d, type %d, tiling %d, usage "
 		        "0x%x, flags 0x%x is not supported (images support "
@@ -129,6 +141,8 @@ icd_image_init(struct icd_physical_device *pdev, struct icd_image *img,
 	img->samples = ci->samples;
 	img->tiling = ci->tiling;
 	img->usage = ci->usage;
+	img->stencil_usage = su && (f.aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ?
+	                     su->stencilUsage : ci->usage;
 	img->flags = ci->flags;
 	img->plane_count = f.plane_count;
 	for (uint32_t p = 0; p < f.plane_count; p++)

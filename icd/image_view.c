@@ -135,8 +135,14 @@ view_check(const struct icd_device *dev, const struct icd_image *img,
 {
 	const VkImageViewUsageCreateInfo *vu = icd_find_struct(
 		ci->pNext, VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO);
-	VkImageUsageFlags usage = vu ? vu->usage : img ? img->usage : 0;
 	VkImageAspectFlags a = ci->subresourceRange.aspectMask;
+	/* The image's usage for the aspects viewed: a stencil view has the
+	 * separate stencil usage, depth + stencil what both allow. */
+	VkImageUsageFlags img_usage = !img ? 0 :
+		!(a & VK_IMAGE_ASPECT_STENCIL_BIT) ? img->usage :
+		(a & VK_IMAGE_ASPECT_DEPTH_BIT) ?
+		img->usage & img->stencil_usage : img->stencil_usage;
+	VkImageUsageFlags usage = vu ? vu->usage : img_usage;
 	struct icd_format f;
 	uint32_t layers;
 	bool slices;
@@ -160,10 +166,10 @@ view_check(const struct icd_device *dev, const struct icd_image *img,
 		return "the view type does not fit the image type and flags";
 	if (!icd_format_view_compatible(img->format, img->flags, ci->format))
 		return "the view format is not compatible with the image's";
-	if (usage & ~img->usage)
+	if (usage & ~img_usage)
 		return "VkImageViewUsageCreateInfo asks for usage the image "
 		       "does not have";
-	if (!(img->usage & VIEW_USAGES))
+	if (!(img_usage & VIEW_USAGES))
 		return "the image has no usage a view serves (SAMPLED, "
 		       "STORAGE or an attachment)";
 	/* The aspects of one plane, or depth+stencil of a D/S image. */

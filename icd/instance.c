@@ -33,16 +33,6 @@ icd_fill_array(void *out, uint32_t *count, const void *src, uint32_t n,
 	return k < n ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
-int
-icd_extension_index(const VkExtensionProperties *exts, uint32_t count,
-                    const char *name)
-{
-	for (uint32_t i = 0; i < count; i++)
-		if (!strcmp(name, exts[i].extensionName))
-			return (int)i;
-	return -1;
-}
-
 VKAPI_ATTR VkResult VKAPI_CALL
 icd_EnumerateInstanceExtensionProperties(const char *pLayerName,
                                          uint32_t *pPropertyCount,
@@ -97,7 +87,7 @@ icd_CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
                    VkInstance *pInstance)
 {
 	struct icd_instance *inst;
-	uint64_t enabled = 0;
+	struct icd_ext_set enabled;
 	uint32_t count;
 	VkResult r;
 
@@ -105,16 +95,16 @@ icd_CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
 	 * 1.1+ implementation must not return VK_ERROR_INCOMPATIBLE_DRIVER
 	 * for it (vkCreateInstance in the spec); the application uses no
 	 * more than the device reports. */
+	memset(&enabled, 0, sizeof(enabled));
 	for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; i++) {
 		const char *name = pCreateInfo->ppEnabledExtensionNames[i];
-		int e = icd_extension_index(icd_instance_extensions,
-		                            ICD_INSTANCE_EXT_COUNT, name);
+		int e = icd_instance_extension_index(name);
 
 		if (e < 0) {
 			icd_log("instance extension %s is not supported", name);
 			return VK_ERROR_EXTENSION_NOT_PRESENT;
 		}
-		enabled |= UINT64_C(1) << e;
+		icd_ext_set_add(&enabled, (unsigned)e);
 	}
 
 	inst = icd_zalloc(pAllocator, NULL, sizeof(*inst), 8,
@@ -137,6 +127,10 @@ icd_CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
 		if (r != VK_SUCCESS)
 			goto fail;
 		inst->physical_device_count = i + 1;
+		for (uint32_t w = 0; w < ICD_EXT_SET_WORDS; w++)
+			inst->available_device_extensions.w[w] |=
+				inst->physical_devices[i]
+				.supported_extensions.w[w];
 	}
 	*pInstance = icd_instance_to_handle(inst);
 	return VK_SUCCESS;

@@ -54,12 +54,27 @@ icd_core_available(const struct icd_entrypoint *e, uint32_t api_version)
 	       VK_API_VERSION_MINOR(api_version);
 }
 
+/* Some clause of the command holds (gen_entrypoints.py: an extension,
+ * with the other extension or core version its require block names). */
+static bool
+icd_ext_available(const struct icd_entrypoint *e,
+                  const struct icd_ext_set *inst,
+                  const struct icd_ext_set *dev, uint32_t api_version)
+{
+	for (uint32_t i = 0; i < e->nclauses; i++)
+		if (icd_ep_clause_holds(&e->clauses[i], inst, dev,
+		                        api_version))
+			return true;
+	return false;
+}
+
 /*
  * vkGetInstanceProcAddr per the spec's table: with a NULL instance only
  * the global commands (and vkGetInstanceProcAddr itself); with an instance
  * every instance-, physical-device- and device-level command: core ones and
- * those of the offered extensions (device extensions count as "available
- * for any physical device", instance ones must be enabled).
+ * those of the extensions (device extensions count when a physical device
+ * lists them — "available" —, instance ones must be enabled; a clause's
+ * core version is the instance's).
  */
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
 icd_GetInstanceProcAddr(VkInstance instance, const char *pName)
@@ -82,8 +97,9 @@ icd_GetInstanceProcAddr(VkInstance instance, const char *pName)
 	if (!e)
 		e = icd_entrypoint_lookup(ICD_LEVEL_DEVICE, pName);
 	if (e && (icd_core_available(e, ICD_API_VERSION) ||
-	          (e->instance_ext_mask & inst->enabled_extensions) ||
-	          e->device_ext_mask))
+	          icd_ext_available(e, &inst->enabled_extensions,
+	                            &inst->available_device_extensions,
+	                            inst->api_version)))
 		return e->func;
 	return icd_loader_export(pName);
 }
@@ -91,7 +107,10 @@ icd_GetInstanceProcAddr(VkInstance instance, const char *pName)
 /*
  * vkGetDeviceProcAddr: device-level commands only, core ones up to the
  * device's effective API version and those of the extensions enabled on
- * this device; NULL for everything else (instance-level commands too).
+ * this device (and the instance), following the spec's interaction rules
+ * (vkCmdPushDescriptorSetWithTemplateKHR needs VK_KHR_push_descriptor and
+ * Vulkan 1.1 or VK_KHR_descriptor_update_template); NULL for everything
+ * else (instance-level commands, commands of extensions not enabled).
  */
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
 icd_GetDeviceProcAddr(VkDevice device, const char *pName)
@@ -105,8 +124,8 @@ icd_GetDeviceProcAddr(VkDevice device, const char *pName)
 	if (!e)
 		return NULL;
 	if (icd_core_available(e, dev->api_version) ||
-	    (e->device_ext_mask & dev->enabled_extensions) ||
-	    (e->instance_ext_mask & dev->pdev->instance->enabled_extensions))
+	    icd_ext_available(e, &dev->pdev->instance->enabled_extensions,
+	                      &dev->enabled_extensions, dev->api_version))
 		return e->func;
 	return NULL;
 }

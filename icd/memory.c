@@ -75,6 +75,30 @@ icd_memory_check_pnext(const struct icd_device *dev,
 			}
 			break;
 		}
+		case VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT: {
+			const VkImportMemoryHostPointerInfoEXT *h =
+				(const void *)s;
+			uint32_t type = ai->memoryTypeIndex;
+
+			if (!(h->handleType & ICD_HOST_POINTER_HANDLE_TYPES) ||
+			    (h->handleType & (h->handleType - 1)) ||
+			    ((uintptr_t)h->pHostPointer |
+			     ai->allocationSize) &
+			    (ICD_HOST_POINTER_ALIGNMENT - 1) ||
+			    !(icd_memory_host_pointer_types(dev->pdev) &
+			      (1u << type))) {
+				icd_log("vkAllocateMemory: host pointer %p, "
+				        "%llu bytes, handle type 0x%x, memory "
+				        "type %u cannot be imported (aligned to "
+				        "%u, host-visible SYSTEM types)",
+				        h->pHostPointer,
+				        (unsigned long long)ai->allocationSize,
+				        h->handleType, type,
+				        ICD_HOST_POINTER_ALIGNMENT);
+				return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+			}
+			break;
+		}
 		case VK_STRUCTURE_TYPE_MEMORY_OPAQUE_CAPTURE_ADDRESS_ALLOCATE_INFO: {
 			const VkMemoryOpaqueCaptureAddressAllocateInfo *o =
 				(const void *)s;
@@ -130,10 +154,23 @@ icd_AllocateMemory(VkDevice device, const VkMemoryAllocateInfo *pAllocateInfo,
 	mem->size = size;
 	mem->type_index = type;
 
-	sr = swgpu_bo_create(pdev->swdev, size, pdev->type_heap[type],
-	                     pdev->type_bo_flags[type], &mem->bo);
+	const VkImportMemoryHostPointerInfoEXT *host = icd_find_struct(
+		pAllocateInfo->pNext,
+		VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT);
+	/* VK_EXT_external_memory_host: the application's pages are the
+	 * memory (swgpu_bo_import_host), kept alive by it. */
+	if (host)
+		sr = swgpu_bo_import_host(pdev->swdev, host->pHostPointer,
+		                          size, pdev->type_bo_flags[type],
+		                          &mem->bo);
+	else
+		sr = swgpu_bo_create(pdev->swdev, size, pdev->type_heap[type],
+		                     pdev->type_bo_flags[type], &mem->bo);
 	if (sr != SWGPU_OK) {
-		r = icd_error(icd_result_from_swgpu(sr), "swgpu_bo_create: %s",
+		r = icd_error(host && sr == SWGPU_ERR_INVALID_ARG ?
+		              VK_ERROR_INVALID_EXTERNAL_HANDLE :
+		              icd_result_from_swgpu(sr), "swgpu_bo_%s: %s",
+		              host ? "import_host" : "create",
 		              swgpu_result_str(sr));
 		goto fail;
 	}
@@ -173,8 +210,9 @@ icd_FreeMemory(VkDevice device, VkDeviceMemory memory,
 	/* Freeing mapped memory unmaps it implicitly. */
 	if (mem->map)
 		swgpu_bo_unmap(mem->bo);
-	/* Unmapping waits for packets of this context still touching the
-	 * range, so the BO can go right after. */
+	/* Unmapping never waits: a packet of this context still touching
+	 * the range keeps the BO until it ends (swgpu drops it then), so
+	 * the handle can go right after. */
 	if (swgpu_va_unmap(dev->ctx, mem->va) != SWGPU_OK)
 		icd_log("vkFreeMemory: VA 0x%llx was not mapped",
 		        (unsigned long long)mem->va);
@@ -312,4 +350,39 @@ icd_memory_check_bind(const char *call, const struct icd_device_memory *mem,
 	        (unsigned long long)offset, (unsigned long long)mem->size,
 	        (unsigned long long)alignment);
 	return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+}
+
+/* VK_EXT_external_memory_host: host allocations (and foreign host
+ * mappings) can back the host-visible SYSTEM memory types. */
+uint32_t
+icd_memory_host_pointer_types(const struct icd_physical_device *pdev)
+{
+	uint32_t bits = 0;
+
+	for (uint32_t i = 0; i < pdev->memory.memoryTypeCount; i++)
+		if ((pdev->memory.memoryTypes[i].propertyFlags &
+		     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
+		    pdev->type_heap[i] == SWGPU_HEAP_SYSTEM)
+			bits |= 1u << i;
+	return bits;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+icd_GetMemoryHostPointerPropertiesEXT(
+	VkDevice device, VkExternalMemoryHandleTypeFlagBits handleType,
+	const void *pHostPointer,
+	VkMemoryHostPointerPropertiesEXT *pMemoryHostPointerProperties)
+{
+	struct icd_device *dev = icd_device_from_handle(device);
+
+	if (!(handleType & ICD_HOST_POINTER_HANDLE_TYPES) ||
+	    ((uintptr_t)pHostPointer & (ICD_HOST_POINTER_ALIGNMENT - 1))) {
+		icd_log("vkGetMemoryHostPointerPropertiesEXT: handle type "
+		        "0x%x, pointer %p (aligned to %u?)", handleType,
+		        pHostPointer, ICD_HOST_POINTER_ALIGNMENT);
+		return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+	}
+	pMemoryHostPointerProperties->memoryTypeBits =
+		icd_memory_host_pointer_types(dev->pdev);
+	return VK_SUCCESS;
 }

@@ -1,30 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * physical_device.c — one VkPhysicalDevice per swgpu device: properties,
- * limits, features, queue families and memory types, told truthfully.
+ * physical_device.c — one VkPhysicalDevice per swgpu device: the swgpu
+ * device behind it, queue families, memory types and budgets, the
+ * extension list and the external/sparse queries, told truthfully.
+ * Properties and limits: physical_device_props.c; features:
+ * physical_device_features.c.
  *
  * What the device can do: transfers, barriers, events, timestamps, fences
  * and semaphores on every queue, and compute shaders (DISPATCH) on the
- * compute-class family. Compute limits and shader features come from the
- * engine's own constants and capability query (swgpu.h "Shaders"); there
- * is no graphics engine, so graphics limits are the spec's minimums.
+ * compute-class family; there is no graphics engine yet.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <spirv/unified1/spirv.h>
-
 #include "icd.h"
-#include "pipeline.h"
-#include "format.h"
-
-#ifndef ICD_VERSION_MAJOR
-#define ICD_VERSION_MAJOR 0
-#define ICD_VERSION_MINOR 0
-#define ICD_VERSION_PATCH 0
-#endif
 
 /* Memory types (see icd_physical_device_init_memory). */
 enum {
@@ -127,483 +118,6 @@ icd_physical_device_init_memory(struct icd_physical_device *pdev)
 	}
 }
 
-static uint64_t
-icd_min_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
-static void
-icd_physical_device_init_limits(struct icd_physical_device *pdev,
-                                VkPhysicalDeviceLimits *l)
-{
-	const swgpu_device_info *info = &pdev->info;
-
-	memset(l, 0, sizeof(*l));
-	/* Images: the engine addresses extents up to
-	 * SWGPU_IMAGE_MAX_EXTENT; 1D/2D/cube 32768 (16 mip levels,
-	 * ICD_MAX_MIP_LEVELS; lavapipe: 16384), 3D 2048, 2048 layers. */
-	l->maxImageDimension1D = 32768;
-	l->maxImageDimension2D = 32768;
-	l->maxImageDimension3D = 2048;
-	l->maxImageDimensionCube = 32768;
-	l->maxImageArrayLayers = 2048;
-	/* Texel buffer descriptors address any number of texels
-	 * (buffer_view.c); 2^27 (2 GiB of 16-byte texels, as
-	 * maxResourceSize) is what common drivers tell. */
-	l->maxTexelBufferElements = 1u << 27;
-	/* Buffer descriptors address up to SWGPU_SHADER_MAX_BUFFER_RANGE
-	 * bytes; uniform buffers promise the common 64 KiB. */
-	l->maxUniformBufferRange = 65536;
-	l->maxStorageBufferRange = SWGPU_SHADER_MAX_BUFFER_RANGE;
-	l->maxPushConstantsSize = SWGPU_SHADER_MAX_PUSH_CONSTANTS;
-	l->maxMemoryAllocationCount = ICD_MAX_MEMORY_ALLOCATIONS;
-	l->maxSamplerAllocationCount = 4000;
-	/* No tiling: buffers and images may share a page freely. */
-	l->bufferImageGranularity = 1;
-	l->sparseAddressSpaceSize = 0;
-	/* Descriptor limits: sets and dynamic offsets are the engine's
-	 * bind table; buffer counts stay near the spec's minimums so a
-	 * shader's bindings fit SWGPU_SHADER_MAX_BINDINGS. Compute is the
-	 * only stage, so per-stage storage buffers = per-layout ones. */
-	l->maxBoundDescriptorSets = SWGPU_SHADER_MAX_SETS;
-	l->maxPerStageDescriptorSamplers = 16;
-	l->maxPerStageDescriptorUniformBuffers = 12;
-	l->maxPerStageDescriptorStorageBuffers = 24;
-	l->maxPerStageDescriptorSampledImages = 16;
-	l->maxPerStageDescriptorStorageImages = 4;
-	l->maxPerStageDescriptorInputAttachments = 4;
-	l->maxPerStageResources = 128;
-	l->maxDescriptorSetSamplers = 96;
-	l->maxDescriptorSetUniformBuffers = 72;
-	/* 8 + 8 = SWGPU_SHADER_MAX_DYNAMIC_BUFFERS dynamic offsets. */
-	l->maxDescriptorSetUniformBuffersDynamic = 8;
-	l->maxDescriptorSetStorageBuffers = 24;
-	l->maxDescriptorSetStorageBuffersDynamic = 8;
-	l->maxDescriptorSetSampledImages = 96;
-	l->maxDescriptorSetStorageImages = 24;
-	l->maxDescriptorSetInputAttachments = 4;
-	l->maxVertexInputAttributes = 16;
-	l->maxVertexInputBindings = 16;
-	l->maxVertexInputAttributeOffset = 2047;
-	l->maxVertexInputBindingStride = 2048;
-	l->maxVertexOutputComponents = 64;
-	/* tessellation and geometry shaders: unsupported, limits 0 */
-	l->maxFragmentInputComponents = 64;
-	l->maxFragmentOutputAttachments = 4;
-	l->maxFragmentDualSrcAttachments = 0;
-	l->maxFragmentCombinedOutputResources = 4;
-	/* What the compute engine executes (swgpu.h "Shaders"). */
-	l->maxComputeSharedMemorySize = SWGPU_SHADER_MAX_SHARED_MEMORY;
-	l->maxComputeWorkGroupCount[0] = SWGPU_SHADER_MAX_WORKGROUP_COUNT;
-	l->maxComputeWorkGroupCount[1] = SWGPU_SHADER_MAX_WORKGROUP_COUNT;
-	l->maxComputeWorkGroupCount[2] = SWGPU_SHADER_MAX_WORKGROUP_COUNT;
-	l->maxComputeWorkGroupInvocations =
-		SWGPU_SHADER_MAX_WORKGROUP_INVOCATIONS;
-	l->maxComputeWorkGroupSize[0] = SWGPU_SHADER_MAX_WORKGROUP_SIZE_X;
-	l->maxComputeWorkGroupSize[1] = SWGPU_SHADER_MAX_WORKGROUP_SIZE_Y;
-	l->maxComputeWorkGroupSize[2] = SWGPU_SHADER_MAX_WORKGROUP_SIZE_Z;
-	l->subPixelPrecisionBits = 4;
-	l->subTexelPrecisionBits = 4;
-	l->mipmapPrecisionBits = 4;
-	l->maxDrawIndexedIndexValue = (1u << 24) - 1;
-	l->maxDrawIndirectCount = 1;
-	l->maxSamplerLodBias = 2.0f;
-	l->maxSamplerAnisotropy = 1.0f;
-	l->maxViewports = 1;
-	l->maxViewportDimensions[0] = 4096;
-	l->maxViewportDimensions[1] = 4096;
-	l->viewportBoundsRange[0] = -8192.0f;
-	l->viewportBoundsRange[1] = 8191.0f;
-	l->viewportSubPixelBits = 0;
-	l->minMemoryMapAlignment = 64;
-	/* Not above the buffer alignment: a texel buffer's memory must be
-	 * at least this aligned (dEQP-VK.memory.requirements.*.buffer). */
-	l->minTexelBufferOffsetAlignment = ICD_RESOURCE_ALIGNMENT;
-	l->minUniformBufferOffsetAlignment = SWGPU_SHADER_MIN_BUFFER_ALIGNMENT;
-	l->minStorageBufferOffsetAlignment = SWGPU_SHADER_MIN_BUFFER_ALIGNMENT;
-	l->minTexelOffset = -8;
-	l->maxTexelOffset = 7;
-	l->minTexelGatherOffset = 0;
-	l->maxTexelGatherOffset = 0;
-	l->minInterpolationOffset = 0.0f;
-	l->maxInterpolationOffset = 0.0f;
-	l->subPixelInterpolationOffsetBits = 0;
-	l->maxFramebufferWidth = 4096;
-	l->maxFramebufferHeight = 4096;
-	l->maxFramebufferLayers = 256;
-	l->framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT |
-	                                  VK_SAMPLE_COUNT_4_BIT;
-	l->framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT |
-	                                  VK_SAMPLE_COUNT_4_BIT;
-	l->framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT |
-	                                    VK_SAMPLE_COUNT_4_BIT;
-	l->framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT |
-	                                          VK_SAMPLE_COUNT_4_BIT;
-	l->maxColorAttachments = 4;
-	l->sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT |
-	                                   VK_SAMPLE_COUNT_4_BIT;
-	l->sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-	l->sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT |
-	                                   VK_SAMPLE_COUNT_4_BIT;
-	l->sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT |
-	                                     VK_SAMPLE_COUNT_4_BIT;
-	l->storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-	l->maxSampleMaskWords = 1;
-	/* TIMESTAMP packets run on every engine, so on every compute queue
-	 * (there are no graphics queues). */
-	l->timestampComputeAndGraphics = VK_TRUE;
-	l->timestampPeriod = info->timestamp_frequency ?
-		(float)(1e9 / (double)info->timestamp_frequency) : 1.0f;
-	l->maxClipDistances = 0;
-	l->maxCullDistances = 0;
-	l->maxCombinedClipAndCullDistances = 0;
-	/* swgpu has LOW and NORMAL for application queues */
-	l->discreteQueuePriorities = 2;
-	l->pointSizeRange[0] = 1.0f;
-	l->pointSizeRange[1] = 1.0f;
-	l->lineWidthRange[0] = 1.0f;
-	l->lineWidthRange[1] = 1.0f;
-	l->pointSizeGranularity = 0.0f;
-	l->lineWidthGranularity = 0.0f;
-	l->strictLines = VK_FALSE;
-	l->standardSampleLocations = VK_FALSE;
-	/* COPY packets take any alignment; these are what runs fastest. */
-	l->optimalBufferCopyOffsetAlignment = 16;
-	l->optimalBufferCopyRowPitchAlignment = 16;
-	/* All host-visible memory is coherent; the atom is the memory map
-	 * alignment. */
-	l->nonCoherentAtomSize = 64;
-}
-
-static void
-icd_physical_device_init_properties(struct icd_physical_device *pdev)
-{
-	VkPhysicalDeviceProperties *p = &pdev->properties;
-	struct icd_properties *x = &pdev->properties_1x;
-	const swgpu_device_info *info = &pdev->info;
-	uint64_t max_alloc;
-
-	memset(p, 0, sizeof(*p));
-	p->apiVersion = ICD_API_VERSION;
-	p->driverVersion = VK_MAKE_API_VERSION(0, ICD_VERSION_MAJOR,
-	                                       ICD_VERSION_MINOR,
-	                                       ICD_VERSION_PATCH);
-	p->vendorID = ICD_VENDOR_ID;
-	p->deviceID = 0x0001;
-	p->deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
-	snprintf(p->deviceName, sizeof(p->deviceName), "swgpu (%u engine%s)",
-	         info->engine_count, info->engine_count == 1 ? "" : "s");
-	/* A pipeline cache is only valid for the same driver build. */
-	memcpy(p->pipelineCacheUUID, "swgpu-pipecache", 15);
-	p->pipelineCacheUUID[15] = (uint8_t)ICD_VERSION_MINOR;
-	icd_physical_device_init_limits(pdev, &p->limits);
-	memset(&p->sparseProperties, 0, sizeof(p->sparseProperties));
-
-	memset(x, 0, sizeof(*x));
-	x->v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES;
-	x->v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES;
-	x->v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES;
-
-	memcpy(x->v11.deviceUUID, info->uuid, VK_UUID_SIZE);
-	memcpy(x->v11.driverUUID, "swgpu-driver", 12);
-	x->v11.driverUUID[12] = (uint8_t)ICD_VERSION_MAJOR;
-	x->v11.driverUUID[13] = (uint8_t)ICD_VERSION_MINOR;
-	x->v11.driverUUID[14] = (uint8_t)ICD_VERSION_PATCH;
-	x->v11.deviceLUIDValid = VK_FALSE; /* LUIDs are a Windows concept */
-	/* Fixed subgroups of SWGPU_SHADER_SUBGROUP_SIZE lanes; the
-	 * operations the engine executes. */
-	x->v11.subgroupSize = SWGPU_SHADER_SUBGROUP_SIZE;
-	x->v11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
-	x->v11.subgroupSupportedOperations = SWGPU_SHADER_SUBGROUP_FEATURES;
-	x->v11.subgroupQuadOperationsInAllStages = VK_FALSE;
-	x->v11.pointClippingBehavior =
-		VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
-	x->v11.maxMultiviewViewCount = 6;
-	x->v11.maxMultiviewInstanceIndex = (1u << 27) - 1;
-	x->v11.protectedNoFault = VK_FALSE;
-	x->v11.maxPerSetDescriptors = 1024;
-	max_alloc = icd_min_u64(info->max_bo_size,
-	                        info->heap_size[SWGPU_HEAP_SYSTEM]);
-	x->v11.maxMemoryAllocationSize = max_alloc;
-
-	x->v12.driverID = ICD_DRIVER_ID;
-	snprintf(x->v12.driverName, sizeof(x->v12.driverName), "swgpu");
-	snprintf(x->v12.driverInfo, sizeof(x->v12.driverInfo),
-	         "swgpu %d.%d.%d (software GPU, swgpu API %u)",
-	         ICD_VERSION_MAJOR, ICD_VERSION_MINOR, ICD_VERSION_PATCH,
-	         info->api_version);
-	/* Not conformance tested: 0.0.0.0. */
-	memset(&x->v12.conformanceVersion, 0,
-	       sizeof(x->v12.conformanceVersion));
-	x->v12.denormBehaviorIndependence =
-		VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
-	x->v12.roundingModeIndependence =
-		VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
-	/* The shader engine computes 32- and 64-bit floats in host IEEE
-	 * arithmetic: round to nearest even, denormals kept, no fast-math
-	 * assumptions about zeros, infinities and NaN. No 16-bit floats. */
-	x->v12.shaderDenormPreserveFloat32 =
-		swgpu_shader_capability_supported(SpvCapabilityDenormPreserve);
-	x->v12.shaderSignedZeroInfNanPreserveFloat32 =
-		swgpu_shader_capability_supported(
-			SpvCapabilitySignedZeroInfNanPreserve);
-	x->v12.shaderRoundingModeRTEFloat32 =
-		swgpu_shader_capability_supported(SpvCapabilityRoundingModeRTE);
-	x->v12.shaderDenormPreserveFloat64 =
-		x->v12.shaderDenormPreserveFloat32 &&
-		swgpu_shader_capability_supported(SpvCapabilityFloat64);
-	x->v12.shaderSignedZeroInfNanPreserveFloat64 =
-		x->v12.shaderSignedZeroInfNanPreserveFloat32 &&
-		swgpu_shader_capability_supported(SpvCapabilityFloat64);
-	x->v12.shaderRoundingModeRTEFloat64 =
-		x->v12.shaderRoundingModeRTEFloat32 &&
-		swgpu_shader_capability_supported(SpvCapabilityFloat64);
-	x->v12.supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
-	x->v12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
-	/* Timeline values are 64-bit counters that only grow. */
-	x->v12.maxTimelineSemaphoreValueDifference = UINT64_MAX;
-	/* No update-after-bind (descriptorIndexing is FALSE), but tools
-	 * check pipeline layouts against these limits too: state the
-	 * ordinary descriptor limits, which hold either way. */
-	x->v12.maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;
-	x->v12.maxPerStageDescriptorUpdateAfterBindSamplers =
-		p->limits.maxPerStageDescriptorSamplers;
-	x->v12.maxPerStageDescriptorUpdateAfterBindUniformBuffers =
-		p->limits.maxPerStageDescriptorUniformBuffers;
-	x->v12.maxPerStageDescriptorUpdateAfterBindStorageBuffers =
-		p->limits.maxPerStageDescriptorStorageBuffers;
-	x->v12.maxPerStageDescriptorUpdateAfterBindSampledImages =
-		p->limits.maxPerStageDescriptorSampledImages;
-	x->v12.maxPerStageDescriptorUpdateAfterBindStorageImages =
-		p->limits.maxPerStageDescriptorStorageImages;
-	x->v12.maxPerStageDescriptorUpdateAfterBindInputAttachments =
-		p->limits.maxPerStageDescriptorInputAttachments;
-	x->v12.maxPerStageUpdateAfterBindResources =
-		p->limits.maxPerStageResources;
-	x->v12.maxDescriptorSetUpdateAfterBindSamplers =
-		p->limits.maxDescriptorSetSamplers;
-	x->v12.maxDescriptorSetUpdateAfterBindUniformBuffers =
-		p->limits.maxDescriptorSetUniformBuffers;
-	x->v12.maxDescriptorSetUpdateAfterBindUniformBuffersDynamic =
-		p->limits.maxDescriptorSetUniformBuffersDynamic;
-	x->v12.maxDescriptorSetUpdateAfterBindStorageBuffers =
-		p->limits.maxDescriptorSetStorageBuffers;
-	x->v12.maxDescriptorSetUpdateAfterBindStorageBuffersDynamic =
-		p->limits.maxDescriptorSetStorageBuffersDynamic;
-	x->v12.maxDescriptorSetUpdateAfterBindSampledImages =
-		p->limits.maxDescriptorSetSampledImages;
-	x->v12.maxDescriptorSetUpdateAfterBindStorageImages =
-		p->limits.maxDescriptorSetStorageImages;
-	x->v12.maxDescriptorSetUpdateAfterBindInputAttachments =
-		p->limits.maxDescriptorSetInputAttachments;
-	x->v12.framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-
-	/* One subgroup size: requiring it (subgroupSizeControl) is
-	 * trivially honoured, and a workgroup whose X size is a multiple
-	 * of it has only full subgroups (computeFullSubgroups). */
-	x->v13.minSubgroupSize = SWGPU_SHADER_SUBGROUP_SIZE;
-	x->v13.maxSubgroupSize = SWGPU_SHADER_SUBGROUP_SIZE;
-	x->v13.maxComputeWorkgroupSubgroups =
-		SWGPU_SHADER_MAX_WORKGROUP_INVOCATIONS /
-		SWGPU_SHADER_SUBGROUP_SIZE;
-	x->v13.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
-	x->v13.maxInlineUniformBlockSize = 256;
-	x->v13.maxPerStageDescriptorInlineUniformBlocks = 4;
-	x->v13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 4;
-	x->v13.maxDescriptorSetInlineUniformBlocks = 4;
-	x->v13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = 4;
-	x->v13.maxInlineUniformTotalSize = 256;
-	/* Texel buffers need their texel's alignment only (the engine's
-	 * texel atomics: 4 bytes); 16, the largest texel, covers any
-	 * format (buffer_view.c applies these with a 1.3 API version). */
-	x->v13.storageTexelBufferOffsetAlignmentBytes = 16;
-	x->v13.storageTexelBufferOffsetSingleTexelAlignment = VK_TRUE;
-	x->v13.uniformTexelBufferOffsetAlignmentBytes = 16;
-	x->v13.uniformTexelBufferOffsetSingleTexelAlignment = VK_TRUE;
-	x->v13.maxBufferSize = max_alloc;
-}
-
-/*
- * Features: what really works. robustBufferAccess is required by every
- * Vulkan version and holds trivially while no shader can access a buffer;
- * the shader engine must keep it true (and must read buffer device
- * addresses as the VAs they are).
- */
-static void
-icd_physical_device_init_features(struct icd_physical_device *pdev)
-{
-	struct icd_features *f = &pdev->features;
-
-	memset(f, 0, sizeof(*f));
-	f->v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
-	f->v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
-	f->v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
-	f->core.robustBufferAccess = VK_TRUE;
-	f->v12.hostQueryReset = VK_TRUE;
-	f->v12.timelineSemaphore = VK_TRUE;
-	/* Every VkDeviceMemory has a GPU VA for its whole life in the
-	 * device's context, so a buffer's address is simply its VA. No
-	 * capture/replay (addresses are chosen by swgpu) and no device
-	 * groups. Now that shaders run, the feature also promises that
-	 * shaders dereference those addresses (PhysicalStorageBuffer64),
-	 * so it is on exactly when the engine executes that capability. */
-	f->v12.bufferDeviceAddress = swgpu_shader_capability_supported(
-		SpvCapabilityPhysicalStorageBufferAddresses);
-	f->v13.synchronization2 = VK_TRUE;
-	/* Shader features: exactly the SPIR-V capabilities the compute
-	 * engine executes. */
-	f->core.shaderInt64 = swgpu_shader_capability_supported(
-		SpvCapabilityInt64);
-	f->core.shaderInt16 = swgpu_shader_capability_supported(
-		SpvCapabilityInt16);
-	f->core.shaderFloat64 = swgpu_shader_capability_supported(
-		SpvCapabilityFloat64);
-	f->v12.shaderInt8 = swgpu_shader_capability_supported(
-		SpvCapabilityInt8);
-	f->v12.shaderFloat16 = swgpu_shader_capability_supported(
-		SpvCapabilityFloat16);
-	f->v11.storageBuffer16BitAccess = swgpu_shader_capability_supported(
-		SpvCapabilityStorageBuffer16BitAccess);
-	f->v11.uniformAndStorageBuffer16BitAccess =
-		swgpu_shader_capability_supported(
-			SpvCapabilityUniformAndStorageBuffer16BitAccess);
-	f->v11.storagePushConstant16 = swgpu_shader_capability_supported(
-		SpvCapabilityStoragePushConstant16);
-	f->v12.storageBuffer8BitAccess = swgpu_shader_capability_supported(
-		SpvCapabilityStorageBuffer8BitAccess);
-	f->v12.uniformAndStorageBuffer8BitAccess =
-		swgpu_shader_capability_supported(
-			SpvCapabilityUniformAndStorageBuffer8BitAccess);
-	f->v12.storagePushConstant8 = swgpu_shader_capability_supported(
-		SpvCapabilityStoragePushConstant8);
-	f->v12.shaderBufferInt64Atomics = swgpu_shader_capability_supported(
-		SpvCapabilityInt64Atomics);
-	/* The same engine path serves shared memory. */
-	f->v12.shaderSharedInt64Atomics = f->v12.shaderBufferInt64Atomics;
-	f->core.shaderUniformBufferArrayDynamicIndexing =
-		swgpu_shader_capability_supported(
-			SpvCapabilityUniformBufferArrayDynamicIndexing);
-	/* Storage images and texel buffers (image_view.c, format.c). */
-	f->core.shaderStorageImageExtendedFormats =
-		swgpu_shader_capability_supported(
-			SpvCapabilityStorageImageExtendedFormats);
-	f->core.shaderStorageImageReadWithoutFormat =
-		swgpu_shader_capability_supported(
-			SpvCapabilityStorageImageReadWithoutFormat);
-	f->core.shaderStorageImageWriteWithoutFormat =
-		swgpu_shader_capability_supported(
-			SpvCapabilityStorageImageWriteWithoutFormat);
-	f->core.shaderStorageImageArrayDynamicIndexing =
-		swgpu_shader_capability_supported(
-			SpvCapabilityStorageImageArrayDynamicIndexing);
-	f->v12.shaderUniformTexelBufferArrayDynamicIndexing =
-		swgpu_shader_capability_supported(
-			SpvCapabilityUniformTexelBufferArrayDynamicIndexing);
-	f->v12.shaderStorageTexelBufferArrayDynamicIndexing =
-		swgpu_shader_capability_supported(
-			SpvCapabilityStorageTexelBufferArrayDynamicIndexing);
-	f->v12.shaderStorageImageArrayNonUniformIndexing =
-		swgpu_shader_capability_supported(
-			SpvCapabilityStorageImageArrayNonUniformIndexing);
-	f->v12.shaderUniformTexelBufferArrayNonUniformIndexing =
-		swgpu_shader_capability_supported(
-			SpvCapabilityUniformTexelBufferArrayNonUniformIndexing);
-	f->v12.shaderStorageTexelBufferArrayNonUniformIndexing =
-		swgpu_shader_capability_supported(
-			SpvCapabilityStorageTexelBufferArrayNonUniformIndexing);
-	f->core.shaderStorageBufferArrayDynamicIndexing =
-		swgpu_shader_capability_supported(
-			SpvCapabilityStorageBufferArrayDynamicIndexing);
-	/* Sampled images (interp_sample.c): explicit-LOD sampling, every
-	 * address mode of core 1.2 included. */
-	f->core.shaderSampledImageArrayDynamicIndexing =
-		swgpu_shader_capability_supported(
-			SpvCapabilitySampledImageArrayDynamicIndexing);
-	f->v12.shaderSampledImageArrayNonUniformIndexing =
-		swgpu_shader_capability_supported(
-			SpvCapabilitySampledImageArrayNonUniformIndexing);
-	/* BC: every BC format sampled, LINEAR-filtered and a blit source
-	 * (format_bc.c decodes them), as the feature promises. */
-	f->core.textureCompressionBC = VK_TRUE;
-	for (VkFormat bc = VK_FORMAT_BC1_RGB_UNORM_BLOCK;
-	     bc <= VK_FORMAT_BC7_SRGB_BLOCK; bc++) {
-		const VkFormatFeatureFlags2 need =
-			VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT |
-			VK_FORMAT_FEATURE_2_BLIT_SRC_BIT |
-			VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
-			VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT |
-			VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
-
-		if ((icd_format_features(bc, VK_IMAGE_TILING_OPTIMAL) &
-		     need) != need)
-			f->core.textureCompressionBC = VK_FALSE;
-	}
-	/* Cube array views: sampled (face + 6 x layer) and storage. */
-	f->core.imageCubeArray = swgpu_shader_capability_supported(
-		SpvCapabilitySampledCubeArray);
-	f->v12.samplerMirrorClampToEdge =
-		swgpu_shader_descriptor_type_supported(
-			SWGPU_DESCRIPTOR_SAMPLER);
-	f->v12.runtimeDescriptorArray = swgpu_shader_capability_supported(
-		SpvCapabilityRuntimeDescriptorArray);
-	f->v12.shaderUniformBufferArrayNonUniformIndexing =
-		swgpu_shader_capability_supported(
-			SpvCapabilityUniformBufferArrayNonUniformIndexing);
-	f->v12.shaderStorageBufferArrayNonUniformIndexing =
-		swgpu_shader_capability_supported(
-			SpvCapabilityStorageBufferArrayNonUniformIndexing);
-	f->v12.vulkanMemoryModel = swgpu_shader_capability_supported(
-		SpvCapabilityVulkanMemoryModel);
-	f->v12.vulkanMemoryModelDeviceScope =
-		swgpu_shader_capability_supported(
-			SpvCapabilityVulkanMemoryModelDeviceScope);
-	/* Required by Vulkan 1.3; executed as scalar multiply-adds. */
-	f->v13.shaderIntegerDotProduct = swgpu_shader_capability_supported(
-		SpvCapabilityDotProduct);
-	/* maintenance4: the engine takes LocalSizeId (what glslang emits
-	 * for SPIR-V 1.6), pipeline layouts are copied into what uses them
-	 * (they may go right after use), vkGetDevice*MemoryRequirements
-	 * exist and maxBufferSize is stated. */
-	f->v13.maintenance4 = VK_TRUE;
-	f->v13.subgroupSizeControl = VK_TRUE;
-	f->v13.computeFullSubgroups = VK_TRUE;
-	/* Vulkan 1.3 requires it; the engine translates every pipeline at
-	 * creation and honours FAIL_ON_PIPELINE_COMPILE_REQUIRED by
-	 * returning VK_PIPELINE_COMPILE_REQUIRED. */
-	f->v13.pipelineCreationCacheControl = VK_TRUE;
-	/* private_data.c: values per (object, slot), dropped when either
-	 * goes away. */
-	f->v13.privateData = VK_TRUE;
-	/* Inline uniform blocks: bytes in the descriptor set behind a
-	 * uniform buffer descriptor (descriptor.c). */
-	f->v13.inlineUniformBlock = VK_TRUE;
-	/* Every workgroup starts with zeroed shared memory (the engine's
-	 * interpreter), so null-initialized Workgroup variables need
-	 * nothing more. */
-	f->v13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
-	/* Buffer layouts come from the module's Offset/ArrayStride
-	 * decorations, whatever rules produced them. */
-	f->v12.uniformBufferStandardLayout = VK_TRUE;
-	/* IR_BCAST reads the lane index from a register (dynamically
-	 * uniform, as the feature requires). */
-	f->v12.subgroupBroadcastDynamicId = VK_TRUE;
-	/* Scalar block layout too: loads and stores copy bytes at any
-	 * offset (atomics keep their natural alignment, as scalar layout
-	 * does). */
-	f->v12.scalarBlockLayout = VK_TRUE;
-	/* Subgroup operations on 8/16/64-bit integers and half floats:
-	 * the narrow, 64-bit and half-float translations wrap the 32-bit
-	 * subgroup instructions like any other (test
-	 * subgroup_extended_types). */
-	f->v12.shaderSubgroupExtendedTypes = VK_TRUE;
-	/* Storage images and texel buffers: loads outside the view read
-	 * (0, 0, 0, 0), stores and atomics there do nothing (the engine's
-	 * interp_image.c), which is what robustImageAccess asks. */
-	f->v13.robustImageAccess = swgpu_shader_descriptor_type_supported(
-		SWGPU_DESCRIPTOR_STORAGE_IMAGE);
-}
-
 /*
  * The software GPUs of the process: physical device i of every VkInstance
  * is the same swgpu device (opened by the first instance, closed with the
@@ -676,6 +190,9 @@ icd_physical_device_init(struct icd_physical_device *pdev,
 	icd_physical_device_init_memory(pdev);
 	icd_physical_device_init_properties(pdev);
 	icd_physical_device_init_features(pdev);
+	/* The extension list follows the features just stated. */
+	icd_device_extensions_supported(icd_physical_device_to_handle(pdev),
+	                                &pdev->supported_extensions);
 	return VK_SUCCESS;
 }
 
@@ -690,96 +207,6 @@ icd_physical_device_finish(struct icd_physical_device *pdev)
 /* ------------------------------------------------------------------ */
 /* Queries                                                             */
 /* ------------------------------------------------------------------ */
-
-VKAPI_ATTR void VKAPI_CALL
-icd_GetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice,
-                                VkPhysicalDeviceProperties *pProperties)
-{
-	*pProperties = icd_physical_device_from_handle(physicalDevice)
-		->properties;
-}
-
-VKAPI_ATTR void VKAPI_CALL
-icd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
-                                 VkPhysicalDeviceProperties2 *pProperties)
-{
-	struct icd_physical_device *pdev =
-		icd_physical_device_from_handle(physicalDevice);
-
-	pProperties->properties = pdev->properties;
-	/* Structs of extensions we do not offer are left untouched. */
-	icd_properties_write_chain(pProperties->pNext, &pdev->properties_1x,
-	                           NULL);
-	for (VkBaseOutStructure *o = pProperties->pNext; o; o = o->pNext)
-		if (o->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR)
-			((VkPhysicalDevicePushDescriptorPropertiesKHR *)(void *)o)
-				->maxPushDescriptors = ICD_MAX_PUSH_DESCRIPTORS;
-}
-
-VKAPI_ATTR void VKAPI_CALL
-icd_GetPhysicalDeviceFeatures(VkPhysicalDevice physicalDevice,
-                              VkPhysicalDeviceFeatures *pFeatures)
-{
-	*pFeatures = icd_physical_device_from_handle(physicalDevice)
-		->features.core;
-}
-
-/* Feature structs of extensions outside core 1.3. */
-void
-icd_features_write_ext(VkBaseOutStructure *s)
-{
-	switch (s->sType) {
-	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GLOBAL_PRIORITY_QUERY_FEATURES_KHR:
-		((VkPhysicalDeviceGlobalPriorityQueryFeaturesKHR *)s)
-			->globalPriorityQuery = VK_TRUE;
-		break;
-	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PRIORITY_FEATURES_EXT:
-		((VkPhysicalDeviceMemoryPriorityFeaturesEXT *)s)
-			->memoryPriority = VK_TRUE;
-		break;
-	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT:
-		((VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT *)s)
-			->pageableDeviceLocalMemory = VK_TRUE;
-		break;
-	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT:
-		((VkPhysicalDeviceFaultFeaturesEXT *)s)->deviceFault = VK_TRUE;
-		((VkPhysicalDeviceFaultFeaturesEXT *)s)
-			->deviceFaultVendorBinary = VK_FALSE;
-		break;
-	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR: {
-		/* Block Workgroup variables (the engine's xlate_mem.c), in
-		 * any layout the decorations give (scalar included). */
-		VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR *w =
-			(void *)s;
-		w->workgroupMemoryExplicitLayout =
-			swgpu_shader_capability_supported(
-				SpvCapabilityWorkgroupMemoryExplicitLayoutKHR);
-		w->workgroupMemoryExplicitLayoutScalarBlockLayout =
-			w->workgroupMemoryExplicitLayout;
-		w->workgroupMemoryExplicitLayout8BitAccess =
-			swgpu_shader_capability_supported(
-				SpvCapabilityWorkgroupMemoryExplicitLayout8BitAccessKHR);
-		w->workgroupMemoryExplicitLayout16BitAccess =
-			swgpu_shader_capability_supported(
-				SpvCapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR);
-		break;
-	}
-	default:
-		break;
-	}
-}
-
-VKAPI_ATTR void VKAPI_CALL
-icd_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
-                               VkPhysicalDeviceFeatures2 *pFeatures)
-{
-	struct icd_physical_device *pdev =
-		icd_physical_device_from_handle(physicalDevice);
-
-	pFeatures->features = pdev->features.core;
-	icd_features_write_chain(pFeatures->pNext, &pdev->features,
-	                         icd_features_write_ext);
-}
 
 VKAPI_ATTR void VKAPI_CALL
 icd_GetPhysicalDeviceQueueFamilyProperties(
@@ -860,6 +287,12 @@ icd_GetPhysicalDeviceMemoryProperties(
 	VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT
 
 static uint64_t
+icd_min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static uint64_t
 icd_sat_sub_u64(uint64_t a, uint64_t b)
 {
 	return a > b ? a - b : 0;
@@ -938,11 +371,18 @@ icd_EnumerateDeviceExtensionProperties(VkPhysicalDevice physicalDevice,
                                        uint32_t *pPropertyCount,
                                        VkExtensionProperties *pProperties)
 {
+	const struct icd_physical_device *pdev =
+		icd_physical_device_from_handle(physicalDevice);
+	VkExtensionProperties list[ICD_DEVICE_EXT_COUNT];
+	uint32_t n = 0;
+
 	if (pLayerName)
 		return icd_error(VK_ERROR_LAYER_NOT_PRESENT, "layer %s",
 		                 pLayerName);
-	return icd_fill_array(pProperties, pPropertyCount,
-	                      icd_device_extensions, ICD_DEVICE_EXT_COUNT,
+	for (uint32_t i = 0; i < ICD_DEVICE_EXT_COUNT; i++)
+		if (icd_ext_set_has(&pdev->supported_extensions, i))
+			list[n++] = icd_device_extensions[i];
+	return icd_fill_array(pProperties, pPropertyCount, list, n,
 	                      sizeof(VkExtensionProperties));
 }
 
@@ -964,15 +404,23 @@ icd_GetPhysicalDeviceToolProperties(VkPhysicalDevice physicalDevice,
 	return VK_SUCCESS;
 }
 
-/* No external memory, fences or semaphores: export/import of nothing. */
+/* External memory: host allocations can be imported into buffers
+ * (VK_EXT_external_memory_host); no fences, semaphores or other memory
+ * handles. */
 VKAPI_ATTR void VKAPI_CALL
 icd_GetPhysicalDeviceExternalBufferProperties(
 	VkPhysicalDevice physicalDevice,
 	const VkPhysicalDeviceExternalBufferInfo *pInfo,
 	VkExternalBufferProperties *pProps)
 {
-	memset(&pProps->externalMemoryProperties, 0,
-	       sizeof(pProps->externalMemoryProperties));
+	VkExternalMemoryProperties *p = &pProps->externalMemoryProperties;
+
+	memset(p, 0, sizeof(*p));
+	if (pInfo->handleType & ICD_HOST_POINTER_HANDLE_TYPES) {
+		p->externalMemoryFeatures =
+			VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT;
+		p->compatibleHandleTypes = pInfo->handleType;
+	}
 }
 
 VKAPI_ATTR void VKAPI_CALL

@@ -26,7 +26,7 @@
 /* Descriptors in one set (maxPerSetDescriptors). */
 #define ICD_MAX_PER_SET_DESCRIPTORS 1024u
 /* Bytes of one inline uniform block (maxInlineUniformBlockSize). */
-#define ICD_MAX_INLINE_UNIFORM_BLOCK 256u
+#define ICD_MAX_INLINE_UNIFORM_BLOCK 4096u
 
 /* The engine's type of a core descriptor type; NONE for anything else. */
 static inline swgpu_descriptor_type

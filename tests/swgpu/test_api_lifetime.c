@@ -245,9 +245,10 @@ test_bo_destroy_while_mapped(void **state)
 }
 
 /* Unmap while a long job of the context is running a packet on that
- * mapping: swgpu_va_unmap waits for the packet to leave, so the host can
- * free the memory right after. The job may succeed or fault; the
- * memory must never be touched after unmap returned (ASan). */
+ * mapping: swgpu_va_unmap returns at once and the packet that holds the
+ * mapping keeps the memory until it ends, so the host can destroy its
+ * handle right after. The job may succeed or fault; freed memory must
+ * never be touched (ASan). */
 static void
 test_unmap_during_copy(void **state)
 {

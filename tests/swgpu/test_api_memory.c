@@ -224,6 +224,58 @@ test_bo_shared_between_contexts(void **state)
 }
 
 
+/* Host memory imported as a BO (VK_EXT_external_memory_host): the GPU
+ * writes the caller's own pages, nothing is accounted in the heap, it
+ * cannot be offered, unaligned input is refused, and destroying the BO
+ * leaves the pages to their owner (ASan: no double free). */
+static void
+test_import_host_memory(void **state)
+{
+	struct fix *f = *state;
+	const uint64_t size = 64 * 1024;
+	uint8_t *host = aligned_alloc(4096, size);
+	swgpu_bo *bo = (swgpu_bo *)(uintptr_t)1;
+	uint64_t used = swgpu_heap_usage(f->dev, SWGPU_HEAP_SYSTEM);
+	uint64_t va;
+	void *p;
+
+	assert_non_null(host);
+	memset(host, 0, size);
+	api_check(SWGPU_ERR_INVALID_ARG,
+	          swgpu_bo_import_host(f->dev, host + 16, size, 0, &bo));
+	assert_null(bo);
+	api_check(SWGPU_ERR_INVALID_ARG,
+	          swgpu_bo_import_host(f->dev, host, size - 100, 0, &bo));
+	api_ok(swgpu_bo_import_host(f->dev, host, size, SWGPU_BO_CACHED, &bo));
+	assert_true(swgpu_heap_usage(f->dev, SWGPU_HEAP_SYSTEM) == used);
+	api_ok(swgpu_bo_map(bo, &p));
+	assert_ptr_equal(p, host);
+	swgpu_bo_unmap(bo);
+	api_check(SWGPU_ERR_INVALID_ARG,
+	          swgpu_bo_offer(bo, SWGPU_OFFER_LOW));
+	api_ok(swgpu_va_map(f->ctx, bo, 0, size,
+	                    SWGPU_VA_READ | SWGPU_VA_WRITE, &va));
+	struct api_cmd c;
+	api_cmd_init(&c, f->dev, f->ctx, 64);
+	swgpu_queue *q = api_queue(f->ctx, SWGPU_ENGINE_COPY, 0);
+	api_emit_fill(&c, va + 4096, 8192, 0x5a5a5a5a);
+	api_emit_copy(&c, va + 100, va + 4096, 4);
+	swgpu_ib ib = api_cmd_end(&c);
+	api_ok(api_submit(q, &ib, NULL, 0, NULL, 0, NULL));
+	api_queue_idle(q);
+	assert_int_equal(api_load32(host + 100), 0x5a5a5a5a);
+	assert_int_equal(api_find_byte_mismatch(host + 4096, 8192, 0x5a),
+	                 8192);
+	assert_int_equal(host[4096 + 8192], 0);
+	swgpu_queue_destroy(q);
+	api_cmd_fini(&c);
+	api_ok(swgpu_va_unmap(f->ctx, va));
+	swgpu_bo_destroy(bo);
+	assert_true(swgpu_heap_usage(f->dev, SWGPU_HEAP_SYSTEM) == used);
+	host[0] = 1;        /* still the caller's */
+	free(host);
+}
+
 /* Mappings at a BO offset and aliases of one BO: the GPU sees exactly
  * the bytes the host sees at the same BO offset. */
 static void
@@ -346,6 +398,7 @@ main(void)
 		cmocka_unit_test(test_va_offset_and_alias),
 		cmocka_unit_test(test_va_exhaustion),
 		cmocka_unit_test(test_max_bo_size),
+		cmocka_unit_test(test_import_host_memory),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

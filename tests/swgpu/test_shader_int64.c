@@ -385,7 +385,9 @@ test_int64_memory_layouts(void **state)
 }
 
 /* 64-bit subgroup arithmetic: sums that carry into the high word, an
- * inclusive scan, a signed minimum. */
+ * inclusive scan, a signed minimum, a clustered sum, moves of both words
+ * (quad swap, broadcast, shuffle xor), AllEqual on both words; doubles
+ * (add, exclusive min, clustered max, mul). */
 static void
 test_int64_subgroup_arith(void **state)
 {
@@ -393,7 +395,7 @@ test_int64_subgroup_arith(void **state)
 	(void)state;
 
 	st_init(&e);
-	uint64_t *o = st_buf(&e, 96 * 8);
+	uint64_t *o = st_buf(&e, 384 * 8);
 	for (uint32_t i = 0; i < 32; i++)
 		o[i] = 0xfffffff0ull + ((uint64_t)i << 32) + i;
 	swgpu_shader *s = st_shader(&e, sh_i64_subgroup_spv,
@@ -409,6 +411,33 @@ test_int64_subgroup_arith(void **state)
 		assert_int_equal(o[32 + i], scan);
 		assert_int_equal(o[64 + i],
 		                 (uint64_t)(int64_t)(0xfffffff0ll - 0x100000000ll));
+	}
+	for (uint32_t i = 0; i < 32; i++) {
+		uint64_t c = 0;
+
+		for (uint32_t j = i & ~3u; j < (i & ~3u) + 4; j++)
+			c += 0xfffffff0ull + ((uint64_t)j << 32) + j;
+		assert_int_equal(o[96 + i], c);
+		assert_int_equal(o[128 + i], 0xfffffff0ull +
+		                 ((uint64_t)(i ^ 3) << 32) + (i ^ 3));
+		assert_int_equal(o[160 + i], 0xfffffff0ull +
+		                 ((uint64_t)5 << 32) + 5);
+		assert_int_equal(o[192 + i], 0xfffffff0ull +
+		                 ((uint64_t)(i ^ 7) << 32) + (i ^ 7));
+		assert_int_equal(o[224 + i], 2);
+	}
+	/* doubles: i / 2 + 1 sums to 280 over the subgroup */
+	for (uint32_t i = 0; i < 32; i++) {
+		double got[4];
+
+		for (uint32_t k = 0; k < 4; k++)
+			memcpy(&got[k], &o[256 + 32 * k + i], 8);
+		assert_true(got[0] == 280.0);
+		/* the minimum of -d over the lanes below: -(i - 1) / 2 - 1 */
+		assert_true(got[1] == (i ? -((double)(i - 1) * 0.5 + 1.0)
+		                         : INFINITY));
+		assert_true(got[2] == (double)((i | 7) * 0.5 + 1.0));
+		assert_true(got[3] == 1.0 * 1.5 * 2.0 * 2.5);
 	}
 	swgpu_shader_destroy(s);
 	st_fini(&e);

@@ -223,8 +223,8 @@ test_malformed_spirv(void **state)
 		                  sizeof(err)) == SWGPU_OK)
 			swgpu_shader_destroy(s);
 	}
-	/* valid SPIR-V the engine does not support: the shader clock
-	 * (depth-compare sampling: test_shader_image) */
+	/* valid SPIR-V the engine does not support: multisampled storage
+	 * images (depth-compare sampling: test_shader_sample) */
 	expect_reject(&e, sh_unsupported_spv, sizeof(sh_unsupported_spv),
 	              SWGPU_ERR_UNSUPPORTED, "capability");
 	free(copy);
@@ -447,7 +447,7 @@ test_bad_packets_fault(void **state)
 		bool bad_table;
 		swgpu_fault_kind kind;
 	} cases[] = {
-		{ SWGPU_SHADER_MAX_WORKGROUP_COUNT + 1, false,
+		{ SWGPU_SHADER_MAX_WORKGROUP_COUNT_X + 1, false,
 		  SWGPU_FAULT_BAD_PACKET },
 		{ 1, true, SWGPU_FAULT_PAGE_READ },
 	};

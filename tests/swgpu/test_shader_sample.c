@@ -10,9 +10,11 @@
  * queries; a null texture reads 0; a sampler slot holding a buffer
  * descriptor faults the job; a cube array picks face + 6 x layer;
  * LINEAR cube filtering is seamless across an edge and at a corner;
- * depth-compare sampling (explicit, projective, gather) by the
- * sampler's compare op. (Every address mode, format kind and view
- * type: test_vk_compute_sample, through Vulkan.)
+ * gathers take the swizzled component of the base level's 2x2
+ * footprint, with constant, dynamic and four offsets, of float and
+ * integer images; depth-compare sampling (explicit, projective, gather)
+ * by the sampler's compare op. (Every address mode, format kind and
+ * view type: test_vk_compute_sample, through Vulkan.)
  */
 #include "shader_test_util.h"
 
@@ -24,6 +26,7 @@
 #include "sh_sample.spv.h"
 #include "sh_sample_cube.spv.h"
 #include "sh_sample_dref.spv.h"
+#include "sh_sample_gather.spv.h"
 #include "sh_sample_seam.spv.h"
 
 /* Binding bi: n descriptors from descriptor slot i on. */
@@ -339,6 +342,78 @@ test_sample_cube_seamless(void **state)
 	st_fini(&e);
 }
 
+/* Gathers on the 4x2 level 0 of test_sample's image (levels 1 and 2
+ * present, ignored): at uv (0.5, 0.5) the footprint is texels x 1..2,
+ * y 0..1, returned as (i0,j1), (i1,j1), (i1,j0), (i0,j0). The float view
+ * is BGRA-swizzled and REPEATs, the integer view (the same words as
+ * RGBA32_UINT) clamps. */
+static void
+test_sample_gather(void **state)
+{
+	static const swgpu_shader_binding b[] = {
+		B(0, 0, SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER, 1),
+		B(1, 1, SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER, 1),
+		B(2, 2, SWGPU_DESCRIPTOR_STORAGE_BUFFER, 1),
+	};
+	const struct swgpu_sampler_state repeat = {
+		.filter = SWGPU_SAMPLER_MAG_LINEAR | SWGPU_SAMPLER_MIN_LINEAR,
+		.address = 0, .lod = 3 * 256 << 16,
+	};
+	const struct swgpu_sampler_state clamp = {
+		.address = 2 | 2 << 8 | 2 << 16, .lod = 3 * 256 << 16,
+	};
+	const uint32_t bgra = 5 | 4 << 3 | 3 << 6 | 6 << 9;
+	const struct { float uv[2]; int32_t off[2]; } pc = {
+		{ 0.5f, 0.5f }, { 2, 1 },
+	};
+	struct st_env e;
+	(void)state;
+
+	st_init(&e);
+	float *img = st_buf(&e, 176);
+	float *out = st_buf(&e, 4096);
+	for (uint32_t y = 0; y < 2; y++)
+		for (uint32_t x = 0; x < 4; x++)
+			texel(x, y, 0, img + (y * 64 + x * 16) / 4);
+	swgpu_shader *s = st_make_shader(&e, sh_sample_gather_spv,
+	                                 sizeof(sh_sample_gather_spv), b, 3,
+	                                 sizeof(pc));
+	memset(e.desc.cpu, 0, 4096);
+	image(&e, 0, SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER, e.bufs[0].va,
+	      bgra, &repeat);
+	image(&e, 1, SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER, e.bufs[0].va,
+	      0, &clamp);
+	((struct swgpu_descriptor_image *)(e.desc.cpu +
+	                                   SWGPU_DESCRIPTOR_SIZE))->format =
+		SWGPU_FORMAT_R32G32B32A32_UINT;
+	swgpu_write_buffer_descriptor(e.desc.cpu + 2 * SWGPU_DESCRIPTOR_SIZE,
+	                              SWGPU_DESCRIPTOR_STORAGE_BUFFER,
+	                              e.bufs[1].va, 4096);
+	api_ok(st_dispatch_desc(&e, s, &pc, sizeof(pc), 1, 1, 1));
+
+	/* component 0 through BGRA is B = 2000 + y; 1 is G = 1000 + x */
+	check4(out + 0, (float[4]){ 2001, 2001, 2000, 2000 }, "gather B");
+	check4(out + 4, (float[4]){ 1001, 1002, 1002, 1001 }, "gather G");
+	/* component 2 is R = x + 10 y: offset (1, 0): x 2..3 */
+	check4(out + 8, (float[4]){ 12, 13, 3, 2 }, "offset (1, 0)");
+	/* offset (2, 1): x 3..4, y 1..2, REPEAT to x 3, 0 and y 1, 0 */
+	check4(out + 12, (float[4]){ 3, 0, 10, 13 }, "offset (2, 1)");
+	/* four offsets: texel (1, 0) moved by each */
+	check4(out + 16, (float[4]){ 1, 2, 13, 10 }, "offsets");
+	const uint32_t *u = (const uint32_t *)(out + 24);
+	const float want_u[4] = { 11, 12, 2, 1 };
+	for (uint32_t c = 0; c < 4; c++) {
+		uint32_t w;
+
+		memcpy(&w, &want_u[c], 4);
+		if (u[c] != w)
+			fail_msg("uint gather .%u = 0x%x, want 0x%x", c, u[c],
+			         w);
+	}
+	swgpu_shader_destroy(s);
+	st_fini(&e);
+}
+
 /* Depth comparison through a real DISPATCH: a 2x1 D32_SFLOAT image
  * (0.25, 0.75) compared by LESS (the sampler's compare op): explicit
  * LOD, projective (coordinates and reference divided by q) and a gather
@@ -390,6 +465,7 @@ main(void)
 		cmocka_unit_test(test_sample),
 		cmocka_unit_test(test_sample_cube_array),
 		cmocka_unit_test(test_sample_cube_seamless),
+		cmocka_unit_test(test_sample_gather),
 		cmocka_unit_test(test_sample_dref),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

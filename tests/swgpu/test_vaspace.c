@@ -474,6 +474,50 @@ test_concurrent_translate(void **state)
 	swgpu_bo_destroy(bo);
 }
 
+/* A read section holds what it translated into: an unmap meanwhile
+ * returns at once and the BO goes when the section (or the nested one
+ * that translated) ends; untouched mappings go at once. */
+static void
+test_section_holds_mapping(void **state)
+{
+	struct fixture *f = *state;
+	struct swgpu_bo *a = new_bo(f, 64 * KIB), *b = new_bo(f, 64 * KIB);
+	struct swgpu_bo *c = new_bo(f, 64 * KIB);
+	uint64_t va, vb, vc;
+
+	assert_int_equal(vaspace_map(f->vs, a, 0, 64 * KIB, RW, &va),
+	                 SWGPU_OK);
+	assert_int_equal(vaspace_map(f->vs, b, 0, 64 * KIB, RW, &vb),
+	                 SWGPU_OK);
+	assert_int_equal(vaspace_map(f->vs, c, 0, 64 * KIB, RW, &vc),
+	                 SWGPU_OK);
+	/* Only the mappings keep the BOs now. */
+	swgpu_bo_destroy(a);
+	swgpu_bo_destroy(b);
+	swgpu_bo_destroy(c);
+	assert_int_equal(f->mem.bo_count, 3);
+
+	vaspace_read_lock(f->vs);
+	uint8_t *pa = vaspace_translate(f->vs, va, 16, RW);
+	assert_non_null(pa);
+	/* Nested section: b is held only by it. */
+	vaspace_read_lock(f->vs);
+	uint8_t *pb = vaspace_translate(f->vs, vb, 16, RW);
+	assert_non_null(pb);
+	assert_int_equal(vaspace_unmap(f->vs, va), SWGPU_OK);
+	assert_int_equal(vaspace_unmap(f->vs, vb), SWGPU_OK);
+	assert_int_equal(vaspace_unmap(f->vs, vc), SWGPU_OK);
+	/* c was not used by the section: gone. a and b are held. */
+	assert_int_equal(f->mem.bo_count, 2);
+	memset(pb, 0xb, 16);      /* still ours (ASan would say otherwise) */
+	assert_null(vaspace_translate(f->vs, vb, 16, RW));
+	vaspace_read_unlock(f->vs);
+	assert_int_equal(f->mem.bo_count, 1);  /* b went with the nested */
+	memset(pa, 0xa, 16);
+	vaspace_read_unlock(f->vs);
+	assert_int_equal(f->mem.bo_count, 0);
+}
+
 int
 main(void)
 {
@@ -498,6 +542,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_many_mappings, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_translate,
+		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_section_holds_mapping,
 		                                setup, teardown),
 	};
 

@@ -190,6 +190,55 @@ main(int argc, char **argv)
 	CHECK(vkGetDeviceProcAddr(dev, "vkWaitSemaphores") == NULL);
 	CHECK(vkGetDeviceProcAddr(dev, "vkBindBufferMemory2") == NULL);
 	destroy_device(dev, NULL);
+
+	/* The spec's extension interaction rules (vk.xml require blocks
+	 * with extension= / feature=), checked on the ICD itself: the loader
+	 * and layers above it have their own opinions (the 1.3.239
+	 * validation layer returns its entry point regardless).
+	 * vkCmdPushDescriptorSetWithTemplateKHR is VK_KHR_push_descriptor
+	 * with Vulkan 1.1 or VK_KHR_descriptor_update_template. */
+	const char *push_only[] = { "VK_KHR_push_descriptor" };
+	const char *push_tpl[] = { "VK_KHR_push_descriptor",
+	                           "VK_KHR_descriptor_update_template" };
+	dci.enabledExtensionCount = 1;
+	dci.ppEnabledExtensionNames = push_only;
+	CHECK(vkCreateDevice(pd, &dci, NULL, &dev) == VK_SUCCESS);
+	CHECK(vkGetDeviceProcAddr(dev, "vkCmdPushDescriptorSetKHR") != NULL);
+	CHECK(vkGetDeviceProcAddr(dev,
+	      "vkCmdPushDescriptorSetWithTemplateKHR") == NULL);
+	CHECK(vkGetDeviceProcAddr(dev,
+	      "vkCreateDescriptorUpdateTemplateKHR") == NULL);
+	destroy_device(dev, NULL);
+	dci.enabledExtensionCount = 2;
+	dci.ppEnabledExtensionNames = push_tpl;
+	CHECK(vkCreateDevice(pd, &dci, NULL, &dev) == VK_SUCCESS);
+	CHECK(vkGetDeviceProcAddr(dev,
+	      "vkCmdPushDescriptorSetWithTemplateKHR") != NULL);
+	CHECK(vkGetDeviceProcAddr(dev,
+	      "vkCreateDescriptorUpdateTemplateKHR") != NULL);
+	/* Not enabled: NULL, never a stub. */
+	CHECK(vkGetDeviceProcAddr(dev, "vkGetCalibratedTimestampsEXT") ==
+	      NULL);
+	destroy_device(dev, NULL);
+	vkDestroyInstance(inst, NULL);
+
+	/* With Vulkan 1.1 the template push needs no second extension. */
+	app.apiVersion = VK_API_VERSION_1_1;
+	CHECK(create_instance(&ici, NULL, &inst) == VK_SUCCESS);
+	n = 1;
+	CHECK(vkEnumeratePhysicalDevices(inst, &n, &pd) >= 0 && n == 1);
+	dci.enabledExtensionCount = 1;
+	dci.ppEnabledExtensionNames = push_only;
+	CHECK(vkCreateDevice(pd, &dci, NULL, &dev) == VK_SUCCESS);
+	CHECK(vkGetDeviceProcAddr(dev,
+	      "vkCmdPushDescriptorSetWithTemplateKHR") != NULL);
+	/* The promoted name is a 1.1 command: the KHR alias needs its
+	 * extension. */
+	CHECK(vkGetDeviceProcAddr(dev, "vkCreateDescriptorUpdateTemplate") !=
+	      NULL);
+	CHECK(vkGetDeviceProcAddr(dev,
+	      "vkCreateDescriptorUpdateTemplateKHR") == NULL);
+	destroy_device(dev, NULL);
 	vkDestroyInstance(inst, NULL);
 
 	dlclose(lib);

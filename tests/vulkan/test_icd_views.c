@@ -291,6 +291,17 @@ test_format_features(struct vkh *h, struct vkh_device *d)
 	const VkFormatFeatureFlags2 wo =
 		VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
 		VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
+	/* shaderImageFloat32Atomics needs R32_SFLOAT atomics. */
+	VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {
+		.sType =
+		VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
+	};
+	VkPhysicalDeviceFeatures2 af2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+		.pNext = &af,
+	};
+	vkGetPhysicalDeviceFeatures2(h->phys, &af2);
+	const bool float_atomics = af.shaderImageFloat32Atomics;
 	for (size_t i = 0; i < sizeof(spirv_storage_formats) /
 	                       sizeof(spirv_storage_formats[0]); i++) {
 		VkFormat f = spirv_storage_formats[i];
@@ -308,9 +319,12 @@ test_format_features(struct vkh *h, struct vkh_device *d)
 		              p2.formatProperties.bufferFeatures);
 		VKH_CHECK(h, (p3.optimalTilingFeatures & wo) == wo &&
 		             (p3.bufferFeatures & wo) == wo);
+		/* R32 integers; R32_SFLOAT for the float atomics. */
 		VKH_CHECK(h, !(p2.formatProperties.optimalTilingFeatures &
 		               at) == (f != VK_FORMAT_R32_UINT &&
-		                       f != VK_FORMAT_R32_SINT));
+		                       f != VK_FORMAT_R32_SINT &&
+		                       (f != VK_FORMAT_R32_SFLOAT ||
+		                        !float_atomics)));
 	}
 	/* sRGB, scaled and 64-bit channels are not storage formats
 	 * (uniform texel buffers of what the engine converts are). */

@@ -4,7 +4,9 @@
  * and subgroup operations -- only those the device reports in
  * VkPhysicalDeviceSubgroupProperties, checked without assuming how
  * invocations map to subgroups: lanes are grouped by the (workgroup,
- * gl_SubgroupID) they report. Skips (77) without a COMPUTE queue.
+ * gl_SubgroupID) they report (clustered and quad operations work on
+ * aligned runs of gl_SubgroupInvocationID). Skips (77) without a COMPUTE
+ * queue.
  */
 #include "vkh_compute.h"
 
@@ -13,8 +15,11 @@
 
 #include "atomic_contention.spv.h"
 #include "sg_arith.spv.h"
+#include "sg_arb.spv.h"
 #include "sg_ballot.spv.h"
 #include "sg_basic.spv.h"
+#include "sg_clustered.spv.h"
+#include "sg_quad.spv.h"
 #include "sg_relative.spv.h"
 #include "sg_shuffle.spv.h"
 #include "sg_vote.spv.h"
@@ -261,7 +266,7 @@ check_arith(const uint32_t *a, const uint32_t *o, const struct sg_group *gp)
 {
 	unsigned bad = 0;
 	uint32_t sum = 0, mn = ~0u, mx = 0, and_ = ~0u, or_ = 0, xor_ = 0;
-	uint32_t incl = 0;
+	uint32_t incl = 0, exand = 1;
 	int32_t smin = 0x7fffffff;
 
 	for (int k = 0; k < 128; k++) {
@@ -293,6 +298,9 @@ check_arith(const uint32_t *a, const uint32_t *o, const struct sg_group *gp)
 		w[7] = xor_;
 		w[8] = (uint32_t)smin;
 		incl += a[i];
+		SG_EXPECT(l[14] == exand, "lane %d: exclusive AND of bools "
+		          "%u want %u\n", i, l[14], exand);
+		exand &= a[i] & 1;
 		SG_EXPECT(!memcmp(l + 4, w, sizeof(w)), "lane %d (id %d): "
 		          "add %u incl %u excl %u min %u max %u and %x or %x "
 		          "xor %x smin %d; want %u %u %u %u %u %x %x %x %d\n",
@@ -405,6 +413,103 @@ check_relative(const uint32_t *a, const uint32_t *o,
 	return bad;
 }
 
+/* Quad lanes are subgroup invocations 4q .. 4q + 3. */
+static unsigned
+check_quad(const uint32_t *a, const uint32_t *o, const struct sg_group *gp)
+{
+	unsigned bad = 0;
+
+	for (int k = 0; k < 128; k++) {
+		int i = gp->by_id[k], j;
+		const int q = k & ~3;
+		const uint32_t *l;
+		if (i < 0)
+			continue;
+		l = o + i * 16;
+		/* only reads of invocations that exist are defined */
+		if ((j = gp->by_id[q]) >= 0)
+			SG_EXPECT(l[4] == a[j], "lane %d: quadBroadcast(x, 0) "
+			          "= %u want %u\n", i, l[4], a[j]);
+		if ((j = gp->by_id[q + 3]) >= 0)
+			SG_EXPECT(l[5] == a[j], "lane %d: quadBroadcast(x, 3) "
+			          "= %u want %u\n", i, l[5], a[j]);
+		for (int d = 0; d < 3; d++)
+			if ((j = gp->by_id[k ^ (d + 1)]) >= 0)
+				SG_EXPECT(l[6 + d] == a[j], "lane %d: quad "
+				          "swap %d = %u want %u\n", i, d,
+				          l[6 + d], a[j]);
+		if ((j = gp->by_id[q + (int)((uint32_t)i / 64 & 3)]) >= 0)
+			SG_EXPECT(l[9] == a[j], "lane %d: quadBroadcast(x, "
+			          "wg & 3) = %u want %u\n", i, l[9], a[j]);
+	}
+	return bad;
+}
+
+/* An operation over the cluster of n lanes lane k is in. */
+static uint32_t
+cluster_of(const uint32_t *a, const struct sg_group *gp, int k, int n,
+           int op, bool odd_only)
+{
+	uint32_t acc = op == 1 ? UINT32_MAX : op == 3 ? UINT32_MAX :
+	               op == 6 ? 1 : op == 7 ? (uint32_t)INT32_MAX : 0;
+
+	for (int c = k & ~(n - 1); c < (k & ~(n - 1)) + n; c++) {
+		int j = gp->by_id[c];
+		uint32_t v;
+		if (j < 0 || (odd_only && !(a[j] & 1)))
+			continue;
+		v = a[j];
+		switch (op) {
+		case 0: acc += v; break;
+		case 1: acc = v < acc ? v : acc; break;
+		case 2: acc = v > acc ? v : acc; break;
+		case 3: acc &= v | 0xf0u; break;
+		case 4: acc |= v; break;
+		case 5: acc ^= v; break;
+		case 6: acc *= v; break;
+		default:
+			if ((int32_t)v - 500 < (int32_t)acc)
+				acc = (uint32_t)((int32_t)v - 500);
+			break;
+		}
+	}
+	return acc;
+}
+
+static unsigned
+check_clustered(const uint32_t *a, const uint32_t *o,
+                const struct sg_group *gp)
+{
+	static const char *const name[] = { "add", "min", "max", "and", "or",
+	                                    "xor", "mul", "smin" };
+	unsigned bad = 0;
+
+	for (int k = 0; k < 128; k++) {
+		int i = gp->by_id[k];
+		const uint32_t *l;
+		uint32_t w;
+		if (i < 0)
+			continue;
+		l = o + i * 16;
+		SG_EXPECT(l[4] == a[i], "lane %d: clusteredAdd(x, 1) = %u\n",
+		          i, l[4]);
+		w = cluster_of(a, gp, k, 4, 0, false);
+		SG_EXPECT(l[5] == w, "lane %d: clusteredAdd(x, 4) = %u want "
+		          "%u\n", i, l[5], w);
+		for (int op = 1; op < 8; op++) {
+			w = cluster_of(a, gp, k, 8, op, false);
+			SG_EXPECT(l[5 + op] == w, "lane %d: clustered %s of 8 "
+			          "= %u want %u\n", i, name[op], l[5 + op],
+			          w);
+		}
+		w = cluster_of(a, gp, k, 4, 0, true);
+		SG_EXPECT((a[i] & 1) ? l[13] == w : l[13] == 0xffffffffu,
+		          "lane %d: divergent clusteredAdd(x, 4) = %u want "
+		          "%u\n", i, l[13], (a[i] & 1) ? w : 0xffffffffu);
+	}
+	return bad;
+}
+
 static const struct {
 	VkSubgroupFeatureFlagBits bit;
 	const char *name;
@@ -424,7 +529,127 @@ static const struct {
 	  sizeof(sg_shuffle_spv), check_shuffle },
 	{ VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT, "shuffle_relative",
 	  sg_relative_spv, sizeof(sg_relative_spv), check_relative },
+	{ VK_SUBGROUP_FEATURE_CLUSTERED_BIT, "clustered", sg_clustered_spv,
+	  sizeof(sg_clustered_spv), check_clustered },
+	{ VK_SUBGROUP_FEATURE_QUAD_BIT, "quad", sg_quad_spv,
+	  sizeof(sg_quad_spv), check_quad },
 };
+
+/* GL_ARB_shader_ballot / _group_vote through the EXT extensions. */
+static unsigned
+check_arb(const uint32_t *a, const uint32_t *o, const struct sg_group *gp)
+{
+	unsigned bad = 0;
+	uint32_t ballot = 0, all = 1, any = 0, eq = 1;
+	int first = -1;
+
+	for (int k = 0; k < 128; k++) {
+		int i = gp->by_id[k];
+		if (i < 0)
+			continue;
+		if (first < 0)
+			first = i;
+		if (k < 32 && (a[i] & 1))
+			ballot |= 1u << k;
+		all &= a[i] < 1000;
+		any |= a[i] == 7;
+		eq &= (a[i] < 500) == (a[first] < 500);
+	}
+	for (int k = 0; k < 128; k++) {
+		int i = gp->by_id[k], j;
+		const uint32_t *l;
+		if (i < 0)
+			continue;
+		l = o + i * 16;
+		SG_EXPECT(l[4] == ballot, "lane %d: ballotARB = 0x%x want "
+		          "0x%x\n", i, l[4], ballot);
+		if ((j = gp->by_id[0]) >= 0)
+			SG_EXPECT(l[5] == a[j], "lane %d: readInvocationARB(x, "
+			          "0) = %u want %u\n", i, l[5], a[j]);
+		SG_EXPECT(l[6] == a[first], "lane %d: readFirstInvocationARB "
+		          "= %u want %u\n", i, l[6], a[first]);
+		SG_EXPECT(l[7] == any && l[8] == all && l[9] == eq, "lane %d: "
+		          "any/all/equal %u %u %u want %u %u %u\n", i, l[7],
+		          l[8], l[9], any, all, eq);
+		SG_EXPECT(l[10] == l[2] && l[11] == (uint32_t)k &&
+		          l[12] == (k < 32 ? (1u << k) - 1 : UINT32_MAX),
+		          "lane %d: gl_SubGroupSizeARB %u, invocation %u, lt "
+		          "mask 0x%x\n", i, l[10], l[11], l[12]);
+	}
+	return bad;
+}
+
+/* Runs shader spv over the subgroup inputs and checks every subgroup;
+ * the number of wrong results. */
+static unsigned
+sg_run(struct vkh *h, struct vkh_device *d, const uint32_t *spv,
+       size_t size, sg_check_fn check, uint32_t *sg_size)
+{
+	struct vkh_buffer b[2] = { 0 };
+	struct sg_group *grp = malloc(sizeof(*grp) * SG_GROUPS * 64);
+	unsigned nb = 0;
+
+	if (!grp || vkh_host_buffer(h, d, SG_N * 4, 0, &b[0]) != VK_SUCCESS ||
+	    vkh_host_buffer(h, d, SG_N * 64, 0, &b[1]) != VK_SUCCESS ||
+	    (sg_inputs(b[0].map), vkh_compute_run(h, d, spv, size, b, 2,
+	                                          NULL, 0, SG_GROUPS, 1, 1))
+	    != VK_SUCCESS) {
+		fprintf(stderr, "  run failed\n");
+		nb = 1;
+	} else {
+		if (sg_group_lanes(b[1].map, grp, &nb))
+			for (uint32_t g = 0; g < SG_GROUPS * 64; g++)
+				if (grp[g].count)
+					nb += check(b[0].map, b[1].map,
+					            &grp[g]);
+		*sg_size = ((const uint32_t *)b[1].map)[2];
+	}
+	vkh_buffer_destroy(d, &b[0]);
+	vkh_buffer_destroy(d, &b[1]);
+	free(grp);
+	return nb;
+}
+
+static void
+test_subgroup_ext(struct vkh *h, struct vkh_device *unused)
+{
+	static const char *const exts[] = { "VK_EXT_shader_subgroup_ballot",
+	                                    "VK_EXT_shader_subgroup_vote" };
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+		.maintenance4 = VK_TRUE,   /* glslang's LocalSizeId */
+	};
+	VkPhysicalDeviceFeatures2 f2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+		.pNext = &f13,
+		.features.shaderInt64 = VK_TRUE,   /* ballotARB's uint64_t */
+	};
+	struct vkh_device d;
+	uint32_t n = 0, size = 0;
+	unsigned bad;
+
+	(void)unused;
+	vkEnumerateDeviceExtensionProperties(h->phys, NULL, &n, NULL);
+	VkExtensionProperties *e = calloc(n ? n : 1, sizeof(*e));
+	VKH_CHECK(h, e);
+	vkEnumerateDeviceExtensionProperties(h->phys, NULL, &n, e);
+	unsigned have = 0;
+	for (uint32_t i = 0; i < n; i++)
+		for (unsigned k = 0; k < 2; k++)
+			have += !strcmp(e[i].extensionName, exts[k]);
+	free(e);
+	if (have != 2) {
+		vkh_skip(h, "VK_EXT_shader_subgroup_ballot/_vote");
+		return;
+	}
+	VKH_CHECK_VK(h, vkh_device_create_features_ext(h, VK_QUEUE_COMPUTE_BIT,
+	                                               &f2, exts, 2, &d));
+	bad = sg_run(h, &d, sg_arb_spv, sizeof(sg_arb_spv), check_arb, &size);
+	printf("  ARB ballot and vote: gl_SubgroupSize %u, %s\n", size,
+	       bad ? "WRONG" : "ok");
+	vkh_device_destroy(h, &d);
+	VKH_CHECK_MSG(h, bad == 0, "%u subgroup result(s) wrong", bad);
+}
 
 static void
 test_subgroups(struct vkh *h, struct vkh_device *d)
@@ -494,6 +719,7 @@ test_subgroups(struct vkh *h, struct vkh_device *d)
 static const struct vkh_test tests[] = {
 	{ "atomics_contention", test_atomics, 1, VK_QUEUE_COMPUTE_BIT },
 	{ "subgroup_operations", test_subgroups, 1, VK_QUEUE_COMPUTE_BIT },
+	{ "subgroup_ext_ballot_vote", test_subgroup_ext, 0, 0 },
 };
 
 int

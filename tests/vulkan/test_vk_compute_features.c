@@ -889,13 +889,14 @@ test_subgroup_extended_types(struct vkh *h, struct vkh_device *unused)
 	f12.shaderSubgroupExtendedTypes = VK_TRUE;
 	VKH_CHECK_VK(h, vkh_device_create_features(h, VK_QUEUE_COMPUTE_BIT,
 	                                           &f2, &d));
-	VKH_CHECK_VK(h, vkh_host_buffer(h, &d, 32 * 9 * 4, 0, &b));
-	memset(b.map, 0xff, 32 * 9 * 4);
+	VKH_CHECK_VK(h, vkh_host_buffer(h, &d, 32 * 11 * 4, 0, &b));
+	memset(b.map, 0xff, 32 * 11 * 4);
 	VKH_CHECK_VK(h, vkh_compute_run(h, &d, feat_sg_ext_spv,
 	                                sizeof(feat_sg_ext_spv), &b, 1, NULL,
 	                                0, 1, 1, 1));
 	const uint32_t *o = b.map;
 	uint32_t sg = o[8];
+	int32_t exmax = -32768, exmin = 127;
 	VKH_CHECK_MSG(h, sg >= 4 && sg <= 32 && !(sg & (sg - 1)),
 	              "subgroup size %u", sg);
 	for (uint32_t l = 0; l < 32; l++) {
@@ -916,7 +917,7 @@ test_subgroup_extended_types(struct vkh *h, struct vkh_device *unused)
 			if (k <= lane)
 				inc += bk;
 		}
-		const uint32_t *w = o + l * 9;
+		const uint32_t *w = o + l * 11;
 		VKH_CHECK_MSG(h, w[0] == (add8 & 0xff), "lane %u add8 %u", l,
 		              w[0]);
 		VKH_CHECK(h, w[1] == (uint32_t)(mn + 65536));
@@ -928,6 +929,20 @@ test_subgroup_extended_types(struct vkh *h, struct vkh_device *unused)
 		VKH_CHECK(h, w[6] == ((3 * 37 + 200) & 0xff));
 		VKH_CHECK_MSG(h, w[7] == ((uint32_t)inc & 0xffff),
 		              "lane %u inclusive add16 %u", l, w[7]);
+		/* over the lanes below (none: INT16_MIN, INT8_MAX) */
+		if (lane == 0) {
+			exmax = -32768;
+			exmin = 127;
+		}
+		VKH_CHECK_MSG(h, w[9] == (uint32_t)(exmax + 65536) &&
+		              w[10] == (uint32_t)(exmin + 256), "lane %u "
+		              "exclusive max16 %d min8 %d, want %d %d", l,
+		              (int)w[9] - 65536, (int)w[10] - 256, exmax,
+		              exmin);
+		exmax = (int32_t)lane * 1000 - 16000 > exmax ?
+		        (int32_t)lane * 1000 - 16000 : exmax;
+		exmin = (int32_t)lane - 100 < exmin ? (int32_t)lane - 100
+		                                     : exmin;
 	}
 	vkh_buffer_destroy(&d, &b);
 	vkh_device_destroy(h, &d);

@@ -235,6 +235,66 @@ vkh_init(struct vkh *h, const char *app_name, uint32_t api)
 	return vkh_init_alloc(h, app_name, api, NULL);
 }
 
+/* The instance configuration vkh_configure_instance sets (the runner's
+ * default otherwise: Vulkan 1.3, no extension beyond debug utils). */
+static uint32_t cfg_api;
+static const char *const *cfg_exts;
+static uint32_t cfg_ext_count;
+
+void
+vkh_configure_instance(uint32_t api, const char *const *exts, uint32_t n)
+{
+	cfg_api = api;
+	cfg_exts = exts;
+	cfg_ext_count = n;
+}
+
+/* A Vulkan 1.0 instance (an application written against 1.0 +
+ * extensions) may call only the 1.0 queries, or the KHR ones of
+ * VK_KHR_get_physical_device_properties2 when it enabled it. */
+static void
+query_physical_device_10(struct vkh *h)
+{
+	bool props2 = false;
+
+	for (uint32_t i = 0; i < cfg_ext_count; i++)
+		if (!strcmp(cfg_exts[i],
+		            VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME))
+			props2 = true;
+	vkGetPhysicalDeviceProperties(h->phys, &h->props);
+	h->driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+	if (props2) {
+		PFN_vkGetPhysicalDeviceProperties2KHR gpdp2 =
+			(PFN_vkGetPhysicalDeviceProperties2KHR)
+			vkGetInstanceProcAddr(h->instance,
+			        "vkGetPhysicalDeviceProperties2KHR");
+		VkPhysicalDeviceProperties2 p2 = {
+			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+			.pNext = &h->driver,
+		};
+		/* VkPhysicalDeviceDriverProperties belongs to an extension
+		 * a 1.0 application may not know: only when listed. */
+		uint32_t n = 0;
+		VkExtensionProperties e[256];
+		bool drv = false;
+
+		n = 256;
+		vkEnumerateDeviceExtensionProperties(h->phys, NULL, &n, e);
+		for (uint32_t i = 0; i < n; i++)
+			if (!strcmp(e[i].extensionName,
+			            VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME))
+				drv = true;
+		if (gpdp2 && drv)
+			gpdp2(h->phys, &p2);
+	}
+	vkGetPhysicalDeviceMemoryProperties(h->phys, &h->mem);
+	h->family_count = 16;
+	vkGetPhysicalDeviceQueueFamilyProperties(h->phys, &h->family_count,
+	                                         h->families);
+	h->is_swgpu = strstr(h->driver.driverName, "swgpu") ||
+	              !strncmp(h->props.deviceName, "swgpu", 5);
+}
+
 static void
 query_physical_device(struct vkh *h)
 {
@@ -276,7 +336,7 @@ vkh_init_alloc(struct vkh *h, const char *app_name, uint32_t api,
                const VkAllocationCallbacks *alloc)
 {
 	static const char *validation = "VK_LAYER_KHRONOS_validation";
-	const char *exts[] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
+	const char *exts[1 + 32] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
 	VkValidationFeatureEnableEXT sync_val =
 		VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
 	VkValidationFeaturesEXT features = {
@@ -314,6 +374,12 @@ vkh_init_alloc(struct vkh *h, const char *app_name, uint32_t api,
 	VkResult r;
 
 	memset(h, 0, sizeof(*h));
+	if (cfg_api)
+		api = cfg_api;
+	app.apiVersion = api;
+	for (uint32_t i = 0; i < cfg_ext_count && i < 32; i++)
+		exts[ici.enabledExtensionCount++] = cfg_exts[i];
+	h->api_version = api;
 	h->validation = !env_is_1("VKH_NO_VALIDATION");
 #if defined(VKH_ASAN) || defined(VKH_TSAN)
 	if (h->validation && !env_is_1("VKH_ASAN_VALIDATION")) {
@@ -373,7 +439,10 @@ vkh_init_alloc(struct vkh *h, const char *app_name, uint32_t api,
 		return VK_ERROR_INITIALIZATION_FAILED;
 	}
 	h->phys = phys[idx];
-	query_physical_device(h);
+	if (VK_API_VERSION_MINOR(api) == 0 && VK_API_VERSION_MAJOR(api) == 1)
+		query_physical_device_10(h);
+	else
+		query_physical_device(h);
 	return VK_SUCCESS;
 }
 

@@ -71,6 +71,7 @@ struct vkh {
 	uint32_t family_count;
 	VkQueueFamilyProperties families[16];
 	bool is_swgpu;
+	uint32_t api_version;  /* the instance's (the application's) */
 	bool timeline_semaphore;
 	bool synchronization2;
 	bool host_query_reset;
@@ -103,6 +104,15 @@ VkResult vkh_init(struct vkh *h, const char *app_name, uint32_t api);
 /* As vkh_init, with allocation callbacks for the instance. */
 VkResult vkh_init_alloc(struct vkh *h, const char *app_name, uint32_t api,
                         const VkAllocationCallbacks *alloc);
+
+/* Before vkh_init / vkh_run_tests: the application's API version (0:
+ * the one passed to vkh_init) and extra instance extensions (at most 32;
+ * the array must live as long as the harness). A 1.0 instance queries
+ * the physical device with the 1.0 commands only (props.apiVersion and
+ * the memory and queue properties are set; driver name only through
+ * VK_KHR_get_physical_device_properties2 if it is enabled). */
+void vkh_configure_instance(uint32_t api, const char *const *exts,
+                            uint32_t n);
 
 /* Destroy every device still alive, the messenger and the instance.
  * Returns 0 when no validation error was seen and no check failed, 1

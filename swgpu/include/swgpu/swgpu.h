@@ -299,6 +299,17 @@ swgpu_result swgpu_bo_create(swgpu_device *dev, uint64_t size,
  * memory. */
 void swgpu_bo_destroy(swgpu_bo *bo);
 
+/* A SYSTEM BO whose backing is size bytes of host memory at ptr, both
+ * page aligned (VK_EXT_external_memory_host). swgpu does not own the
+ * memory: it is never accounted in the heap, offered, moved or freed;
+ * the caller keeps it alive until the BO's last reference is gone (its
+ * mappings unmapped and, since unmapping never waits, every job that
+ * used it complete). flags: 0 or SWGPU_BO_CACHED. swgpu_bo_map returns
+ * ptr. Errors: INVALID_ARG (NULL, unaligned), NO_HOST_MEMORY. */
+swgpu_result swgpu_bo_import_host(swgpu_device *dev, void *ptr,
+                                  uint64_t size, uint32_t flags,
+                                  swgpu_bo **out);
+
 uint64_t swgpu_bo_size(const swgpu_bo *bo);
 swgpu_heap swgpu_bo_heap(const swgpu_bo *bo);
 
@@ -583,8 +594,13 @@ typedef struct swgpu_shader swgpu_shader;
 #define SWGPU_SHADER_MAX_WORKGROUP_INVOCATIONS 1024u
 #define SWGPU_SHADER_MAX_WORKGROUP_SIZE_X 1024u
 #define SWGPU_SHADER_MAX_WORKGROUP_SIZE_Y 1024u
-#define SWGPU_SHADER_MAX_WORKGROUP_SIZE_Z 64u
-#define SWGPU_SHADER_MAX_WORKGROUP_COUNT 65535u   /* per dimension */
+#define SWGPU_SHADER_MAX_WORKGROUP_SIZE_Z 1024u
+/* Group counts of one DISPATCH: any 32-bit count below 2^31 in X (the
+ * engine numbers groups with a 64-bit index, so X * Y * Z up to 2^63
+ * fits), 65535 in Y and Z, as desktop GPUs report. */
+#define SWGPU_SHADER_MAX_WORKGROUP_COUNT_X 0x7fffffffu
+#define SWGPU_SHADER_MAX_WORKGROUP_COUNT_Y 65535u
+#define SWGPU_SHADER_MAX_WORKGROUP_COUNT_Z 65535u
 #define SWGPU_SHADER_MAX_SHARED_MEMORY 65536u     /* bytes, Workgroup */
 #define SWGPU_SHADER_MAX_PUSH_CONSTANTS 256u      /* bytes */
 #define SWGPU_SHADER_MAX_SETS 8u                  /* descriptor sets */
@@ -592,13 +608,14 @@ typedef struct swgpu_shader swgpu_shader;
                                                      or layers */
 #define SWGPU_SHADER_MAX_IMAGE_LEVELS 17u        /* sampled image levels */
 #define SWGPU_SHADER_MAX_DYNAMIC_BUFFERS 16u      /* dynamic offsets */
-#define SWGPU_SHADER_MAX_BINDINGS 64u             /* per shader_info */
+#define SWGPU_SHADER_MAX_BINDINGS 256u            /* per shader_info */
 /* Fixed subgroup size: invocation i of a workgroup (LocalInvocationIndex)
  * is lane i % 32 of subgroup i / 32. */
 #define SWGPU_SHADER_SUBGROUP_SIZE 32u
 /* Subgroup operations executed, as VkSubgroupFeatureFlagBits values:
- * BASIC | VOTE | ARITHMETIC | BALLOT | SHUFFLE | SHUFFLE_RELATIVE. */
-#define SWGPU_SHADER_SUBGROUP_FEATURES 0x3fu
+ * BASIC | VOTE | ARITHMETIC | BALLOT | SHUFFLE | SHUFFLE_RELATIVE |
+ * CLUSTERED | QUAD. */
+#define SWGPU_SHADER_SUBGROUP_FEATURES 0xffu
 /* Minimum alignment of a storage/uniform buffer descriptor's VA (and of
  * a dynamic offset). */
 #define SWGPU_SHADER_MIN_BUFFER_ALIGNMENT 16u

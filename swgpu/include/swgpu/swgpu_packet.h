@@ -360,7 +360,8 @@ swgpu_emit_blit(uint32_t *p, const struct swgpu_blit_surface *src,
  *                       packet executes,
  *                  7-9: base group x, y, z.
  *
- * A group count over SWGPU_SHADER_MAX_WORKGROUP_COUNT, an unknown shader
+ * A group count over SWGPU_SHADER_MAX_WORKGROUP_COUNT_X/_Y/_Z (or whose
+ * last group id, base + count - 1, does not fit 32 bits), an unknown shader
  * VA, or a bind table that is not readable is a fault of the context. The
  * set VAs of the bind table are translated (readable) for the byte range
  * the shader's bindings need; an unreadable set is a page fault. A buffer

@@ -70,8 +70,20 @@ mem_backing_free(uint8_t *cpu, uint64_t size, bool mmapped)
 static void
 backing_free(struct swgpu_bo *bo)
 {
-	mem_backing_free(bo->cpu, bo->size, bo->cpu_mmapped);
+	if (!bo->imported)
+		mem_backing_free(bo->cpu, bo->size, bo->cpu_mmapped);
 	bo->cpu = NULL;
+}
+
+void
+mem_list_add_locked(struct swgpu_mem *mem, struct swgpu_bo *bo)
+{
+	bo->prev = NULL;
+	bo->next = mem->bo_list;
+	if (mem->bo_list)
+		mem->bo_list->prev = bo;
+	mem->bo_list = bo;
+	mem->bo_count++;
 }
 
 void
@@ -109,8 +121,9 @@ offer_unlink(struct swgpu_mem *mem, struct swgpu_bo *bo)
 static void
 account_release(struct swgpu_mem *mem, struct swgpu_bo *bo)
 {
-	/* A discarded BO already gave its bytes back. */
-	if (!bo->discarded) {
+	/* A discarded BO already gave its bytes back; an imported one
+	 * never took any. */
+	if (!bo->discarded && !bo->imported) {
 		mem_account_sub_locked(mem, bo->loc, bo->flags, bo->size);
 		if (bo->offered)
 			offer_unlink(mem, bo);
@@ -313,6 +326,7 @@ bo_create_in(struct swgpu_mem *mem, struct swgpu_device *dev, uint64_t size,
 	bo->priority = SWGPU_BO_PRIORITY_DEFAULT;
 	atomic_init(&bo->refcount, 1);
 	atomic_init(&bo->map_count, 0);
+	atomic_init(&bo->gpu_busy, 0);
 
 	/* VRAM BOs may evict others or be placed in SYSTEM (residency.c);
 	 * res_lock stays held until the BO has its backing, so no eviction
@@ -346,11 +360,7 @@ bo_create_in(struct swgpu_mem *mem, struct swgpu_device *dev, uint64_t size,
 	}
 	if (bo->loc != heap)
 		mem->demoted_bytes += size;
-	bo->next = mem->bo_list;
-	if (mem->bo_list)
-		mem->bo_list->prev = bo;
-	mem->bo_list = bo;
-	mem->bo_count++;
+	mem_list_add_locked(mem, bo);
 	pthread_mutex_unlock(&mem->lock);
 
 	bo->cpu = mem_backing_alloc(size, mem->page_size, &bo->cpu_mmapped);
@@ -581,10 +591,11 @@ mem_bo_offer(struct swgpu_bo *bo, swgpu_offer_priority prio)
 		return SWGPU_ERR(mem->debug, SWGPU_ERR_INVALID_ARG,
 		                 "bad offer priority %d", (int)prio);
 	pthread_mutex_lock(&mem->lock);
-	if (bo->offered) {
+	if (bo->offered || bo->imported) {
 		pthread_mutex_unlock(&mem->lock);
 		return SWGPU_ERR(mem->debug, SWGPU_ERR_INVALID_ARG,
-		                 "BO is already offered");
+		                 bo->imported ? "imported host memory cannot "
+		                 "be offered" : "BO is already offered");
 	}
 	if (atomic_load_explicit(&bo->map_count, memory_order_relaxed)) {
 		pthread_mutex_unlock(&mem->lock);

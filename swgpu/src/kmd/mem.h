@@ -75,6 +75,12 @@ struct swgpu_bo {
 	uint8_t *cpu;
 	bool cpu_mmapped;       /* cpu came from mmap (else aligned_alloc) */
 	atomic_uint map_count;
+	/* Host memory the creator owns (swgpu_bo_import_host): not
+	 * allocated, accounted, offered, moved or freed by swgpu. */
+	bool imported;
+	/* Mappings unmapped while a running packet still used them
+	 * (vaspace.c): the BO must not move until they are released. */
+	atomic_uint gpu_busy;
 	struct swgpu_bo *prev, *next; /* mem->bo_list, under mem->lock */
 	/* Offer state, under mem->lock. On the offer list while offered
 	 * and not discarded. */
@@ -90,6 +96,9 @@ struct swgpu_bo {
 	struct bo_vs_ref *vs_refs; /* VA spaces mapping it */
 	uint32_t vs_ref_count, vs_ref_cap;
 };
+
+/* Put a new BO on mem->bo_list (under mem->lock). */
+void mem_list_add_locked(struct swgpu_mem *mem, struct swgpu_bo *bo);
 
 /* Sizes from cfg (heap sizes, BAR window); cfg NULL: config defaults. */
 void mem_init(struct swgpu_mem *mem, const swgpu_config *cfg);

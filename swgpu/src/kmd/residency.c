@@ -42,10 +42,14 @@ res_debug(const struct swgpu_mem *mem)
 	return mem->debug || swgpu_debug_env();
 }
 
-/* Whether a VA space mapping bo is pinned (self may hold one pin). */
+/* Whether a VA space mapping bo is pinned (self may hold one pin), or a
+ * running packet still uses a mapping of it that was unmapped. */
 static bool
 bo_pinned(const struct swgpu_bo *bo, const struct swgpu_vaspace *self)
 {
+	if (atomic_load_explicit(&((struct swgpu_bo *)bo)->gpu_busy,
+	                         memory_order_acquire))
+		return true;
 	for (uint32_t i = 0; i < bo->vs_ref_count; i++) {
 		const struct swgpu_vaspace *vs = bo->vs_refs[i].vs;
 		uint32_t pins = vaspace_pins(vs);

@@ -3,10 +3,19 @@
  * GPU virtual address space: a sorted array of mappings.
  *
  * Translation (every packet address) is a binary search, O(log n), with no
- * allocation and no write to shared state, so any number of engines can
- * translate concurrently under the read lock. Map/unmap (rare, host side)
- * pay O(n) for first-fit placement and array insertion under the write
- * lock.
+ * allocation, so any number of engines can translate concurrently under
+ * the read lock. Map/unmap (rare, host side) pay O(n) for first-fit
+ * placement and array insertion under the write lock.
+ *
+ * Busy tracking: every mapping has a small refcounted record (struct
+ * vmap_ref) holding the mapping's BO reference. The table holds one
+ * reference; a read section holds one for each mapping it translated
+ * into (taken under the read lock, so never on a mapping already
+ * removed). An unmap removes the mapping and drops the table's
+ * reference; whoever drops the last one drops the BO. So an unmap never
+ * waits for a packet: memory no packet uses is released at once, and a
+ * mapping a running packet still uses is released by that packet's
+ * engine when its read section ends.
  */
 #include "kmd/vaspace.h"
 
@@ -20,6 +29,19 @@
 #include "kmd/residency.h"
 #include "util/util.h"
 
+/* A mapping's BO reference and its users: 1 while the mapping is in the
+ * table, plus 1 per read section that translated into it. The last one
+ * out drops the BO (vmap_ref_put). */
+struct vmap_ref {
+	struct swgpu_bo *bo;
+	atomic_uint refs;
+	/* Set by an unmap that found read sections still using the
+	 * mapping: the BO's busy count (bo->gpu_busy) was raised, so
+	 * residency cannot move the BO under them, and the last put
+	 * lowers it again. */
+	atomic_bool orphan;
+};
+
 /* The host address is bo->cpu + bo_offset, read at each translation: an
  * eviction replaces bo->cpu under this VA space's write lock (and only
  * while no job of the context runs, see residency.c). */
@@ -27,7 +49,8 @@ struct vmapping {
 	uint64_t va;
 	uint64_t size;          /* bytes, as requested (not rounded) */
 	uint64_t bo_offset;
-	struct swgpu_bo *bo;    /* the mapping's reference */
+	struct swgpu_bo *bo;    /* == ref->bo, kept here for translation */
+	struct vmap_ref *ref;
 	uint32_t flags;         /* SWGPU_VA_READ | SWGPU_VA_WRITE */
 };
 
@@ -35,8 +58,10 @@ struct swgpu_vaspace {
 	/* The mapping array: held only while translating or changing it. */
 	pthread_rwlock_t lock;
 	/* Read sections (vaspace_read_lock): packets using translated
-	 * pointers, counted by the parity of the epoch they began in; an
-	 * unmap moves the epoch on and waits for the old parity to drain. */
+	 * pointers, counted by the parity of the epoch they began in;
+	 * vaspace_synchronize (residency moves) moves the epoch on and
+	 * waits for the old parity to drain. Unmaps do not: they rely on
+	 * the per-mapping references (struct vmap_ref). */
 	atomic_uint users[2];
 	atomic_uint epoch;
 	pthread_mutex_t sync_lock;   /* one synchronize at a time */
@@ -110,6 +135,43 @@ vaspace_create(uint64_t base, uint64_t size, uint32_t page_size,
 	return SWGPU_OK;
 }
 
+/* Drop one reference; the last drops the BO (and, for a mapping unmapped
+ * while in use, the BO's busy count). May run on an engine thread at the
+ * end of a read section: takes no lock but the heap's, in bo_unref. */
+static void
+vmap_ref_put(struct vmap_ref *ref)
+{
+	/* acq_rel: the section's accesses happen before the free. */
+	if (atomic_fetch_sub_explicit(&ref->refs, 1,
+	                              memory_order_acq_rel) != 1)
+		return;
+	struct swgpu_bo *bo = ref->bo;
+
+	if (atomic_load_explicit(&ref->orphan, memory_order_relaxed))
+		atomic_fetch_sub_explicit(&bo->gpu_busy, 1,
+		                          memory_order_release);
+	free(ref);
+	bo_unref(bo);
+}
+
+/* The table's reference of a mapping just removed from the table. When
+ * read sections still hold it, the BO is marked busy first, so residency
+ * does not move it while they use its backing (they are of a running
+ * job, yet the BO no longer counts as mapped in its VA space). */
+static void
+vmap_ref_orphan_put(struct vmap_ref *ref)
+{
+	if (atomic_load_explicit(&ref->refs, memory_order_acquire) > 1) {
+		atomic_fetch_add_explicit(&ref->bo->gpu_busy, 1,
+		                          memory_order_relaxed);
+		atomic_store_explicit(&ref->orphan, true,
+		                      memory_order_relaxed);
+		/* If the sections ended meanwhile, our put below is the
+		 * last one and lowers the count again. */
+	}
+	vmap_ref_put(ref);
+}
+
 void
 vaspace_destroy(struct swgpu_vaspace *vs)
 {
@@ -123,7 +185,9 @@ vaspace_destroy(struct swgpu_vaspace *vs)
 			residency_track_unmap(bo, vs);
 			pthread_mutex_unlock(&bo->mem->res_lock);
 		}
-		bo_unref(bo);
+		/* No job of the context runs any more (context.c), so no
+		 * read section holds these: the BOs go now. */
+		vmap_ref_orphan_put(vs->maps[i].ref);
 	}
 	free(vs->maps);
 	pthread_rwlock_destroy(&vs->lock);
@@ -201,6 +265,13 @@ vaspace_map(struct swgpu_vaspace *vs, struct swgpu_bo *bo, uint64_t bo_offset,
 	if (va_flags == 0 || (va_flags & ~(SWGPU_VA_READ | SWGPU_VA_WRITE)))
 		return SWGPU_ERR(debug, SWGPU_ERR_INVALID_ARG,
 		                 "bad VA flags 0x%x", va_flags);
+	struct vmap_ref *ref = malloc(sizeof(*ref));
+	if (!ref)
+		return SWGPU_ERR(debug, SWGPU_ERR_NO_HOST_MEMORY,
+		                 "mapping record");
+	ref->bo = bo;
+	atomic_init(&ref->refs, 1);
+	atomic_init(&ref->orphan, false);
 
 	/* VRAM BOs may move: their list of VA spaces changes under
 	 * res_lock, which comes before our lock. */
@@ -213,6 +284,7 @@ vaspace_map(struct swgpu_vaspace *vs, struct swgpu_bo *bo, uint64_t bo_offset,
 		pthread_rwlock_unlock(&vs->lock);
 		if (res)
 			pthread_mutex_unlock(res);
+		free(ref);
 		return SWGPU_ERR(debug, SWGPU_ERR_NO_VA_SPACE,
 		                 "no VA range for 0x%llx bytes",
 		                 (unsigned long long)size);
@@ -229,6 +301,7 @@ vaspace_map(struct swgpu_vaspace *vs, struct swgpu_bo *bo, uint64_t bo_offset,
 			pthread_rwlock_unlock(&vs->lock);
 			if (res)
 				pthread_mutex_unlock(res);
+			free(ref);
 			return SWGPU_ERR(debug, SWGPU_ERR_NO_HOST_MEMORY,
 			                 "mapping array");
 		}
@@ -241,6 +314,7 @@ vaspace_map(struct swgpu_vaspace *vs, struct swgpu_bo *bo, uint64_t bo_offset,
 		if (r != SWGPU_OK) {
 			pthread_rwlock_unlock(&vs->lock);
 			pthread_mutex_unlock(res);
+			free(ref);
 			return r;
 		}
 	}
@@ -252,6 +326,7 @@ vaspace_map(struct swgpu_vaspace *vs, struct swgpu_bo *bo, uint64_t bo_offset,
 		.size = size,
 		.bo_offset = bo_offset,
 		.bo = bo,
+		.ref = ref,
 		.flags = va_flags,
 	};
 	vs->count++;
@@ -265,16 +340,18 @@ vaspace_map(struct swgpu_vaspace *vs, struct swgpu_bo *bo, uint64_t bo_offset,
 swgpu_result
 vaspace_unmap(struct swgpu_vaspace *vs, uint64_t va)
 {
-	struct swgpu_bo *bo;
+	struct vmap_ref *ref;
 	int64_t i;
 
 	if (!vs)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL VA space");
-	/* The write lock waits for every packet translating under the read
-	 * lock, so nothing uses the range once we return. A VRAM BO leaves
-	 * its list of VA spaces under res_lock, which comes first: look
-	 * the BO up, then take both locks and check again. */
+	/* The write lock waits only for translations in progress (a table
+	 * lookup), never for packets: a packet that translated into the
+	 * mapping holds a reference on it (vmap_ref), so the BO stays until
+	 * that packet's read section ends. A VRAM BO leaves its list of VA
+	 * spaces under res_lock, which comes first: look the BO up, then
+	 * take both locks and check again. */
 	for (;;) {
 		pthread_mutex_t *res = NULL;
 
@@ -296,7 +373,7 @@ vaspace_unmap(struct swgpu_vaspace *vs, uint64_t va)
 			                 "no mapping starts at VA 0x%llx",
 			                 (unsigned long long)va);
 		}
-		bo = vs->maps[i].bo;
+		struct swgpu_bo *bo = vs->maps[i].bo;
 		if ((bo->heap == SWGPU_HEAP_VRAM) != (res != NULL)) {
 			/* Another BO took the VA meanwhile: again. */
 			pthread_rwlock_unlock(&vs->lock);
@@ -304,29 +381,92 @@ vaspace_unmap(struct swgpu_vaspace *vs, uint64_t va)
 				pthread_mutex_unlock(res);
 			continue;
 		}
+		ref = vs->maps[i].ref;
 		if (res)
 			residency_track_unmap(bo, vs);
 		memmove(&vs->maps[i], &vs->maps[i + 1],
 		        (size_t)(vs->count - (uint32_t)i - 1) *
 		        sizeof(vs->maps[0]));
 		vs->count--;
+		/* Still under the write lock: no section can take a new
+		 * reference, and residency (res_lock held for VRAM BOs)
+		 * sees the busy mark before it could move the BO. */
+		vmap_ref_orphan_put(ref);
 		pthread_rwlock_unlock(&vs->lock);
 		if (res)
 			pthread_mutex_unlock(res);
-		/* Packets that may hold pointers into the range end first. */
-		vaspace_synchronize(vs);
-		bo_unref(bo);
 		return SWGPU_OK;
 	}
 }
 
-/* The parity a thread's read section counts in (one section at a time
- * per thread). */
-static _Thread_local uint32_t section_parity;
+/*
+ * Read sections are per thread: a thread is in at most one VA space's
+ * sections at a time, possibly nested (a DISPATCH's section holds the
+ * resources it bound for its whole run; each buffer-device-address
+ * access inside it is a short nested section). The references a section
+ * took are dropped when the (nested) section that took them ends.
+ */
+#define SECTION_INLINE_PINS 32
+#define SECTION_MAX_DEPTH 4
+
+struct section {
+	struct swgpu_vaspace *vs;
+	uint32_t depth;
+	uint32_t parity;        /* epoch parity of the outermost section */
+	uint32_t npins, cap;
+	struct vmap_ref **pins; /* inline, or malloc'd past the inline room */
+	uint32_t mark[SECTION_MAX_DEPTH];
+	struct vmap_ref *inline_pins[SECTION_INLINE_PINS];
+};
+
+static _Thread_local struct section section;
+
+/* Record a reference of the current section. False when out of host
+ * memory (the caller treats the address as not translated). */
+static bool
+section_pin(struct vmap_ref *ref)
+{
+	struct section *s = &section;
+
+	if (s->npins && s->pins[s->npins - 1] == ref)
+		return true;   /* the same mapping again: held already */
+	if (!s->pins) {
+		s->pins = s->inline_pins;
+		s->cap = SECTION_INLINE_PINS;
+	}
+	if (s->npins == s->cap) {
+		uint32_t cap = s->cap * 2;
+		struct vmap_ref **p;
+
+		if (s->pins == s->inline_pins) {
+			p = malloc(cap * sizeof(*p));
+			if (p)
+				memcpy(p, s->pins, s->npins * sizeof(*p));
+		} else {
+			p = realloc(s->pins, cap * sizeof(*p));
+		}
+		if (!p)
+			return false;
+		s->pins = p;
+		s->cap = cap;
+	}
+	atomic_fetch_add_explicit(&ref->refs, 1, memory_order_relaxed);
+	s->pins[s->npins++] = ref;
+	return true;
+}
 
 void
 vaspace_read_lock(struct swgpu_vaspace *vs)
 {
+	struct section *s = &section;
+
+	if (s->depth) {
+		/* Nested: the outer section counts in the epoch already. */
+		if (s->depth == SECTION_MAX_DEPTH || s->vs != vs)
+			abort();   /* a bug of the caller, never input */
+		s->mark[s->depth++] = s->npins;
+		return;
+	}
 	for (;;) {
 		uint32_t e = atomic_load(&vs->epoch);
 
@@ -336,17 +476,35 @@ vaspace_read_lock(struct swgpu_vaspace *vs)
 		 * moved on after it finds us in the new epoch's count or
 		 * already past its removal. */
 		if (atomic_load(&vs->epoch) == e) {
-			section_parity = e & 1;
-			return;
+			s->parity = e & 1;
+			break;
 		}
 		atomic_fetch_sub(&vs->users[e & 1], 1);
 	}
+	s->vs = vs;
+	s->mark[s->depth++] = s->npins;
 }
 
 void
 vaspace_read_unlock(struct swgpu_vaspace *vs)
 {
-	atomic_fetch_sub(&vs->users[section_parity], 1);
+	struct section *s = &section;
+	uint32_t from = s->mark[--s->depth];
+
+	(void)vs;
+	for (uint32_t i = from; i < s->npins; i++)
+		vmap_ref_put(s->pins[i]);
+	s->npins = from;
+	if (s->depth)
+		return;
+	atomic_fetch_sub(&s->vs->users[s->parity], 1);
+	s->vs = NULL;
+	/* Engine helper threads come and go: give a grown list back. */
+	if (s->pins != s->inline_pins) {
+		free(s->pins);
+		s->pins = NULL;
+		s->cap = 0;
+	}
 }
 
 void
@@ -354,7 +512,8 @@ vaspace_synchronize(struct swgpu_vaspace *vs)
 {
 	pthread_mutex_lock(&vs->sync_lock);
 	uint32_t e = atomic_fetch_add(&vs->epoch, 1);
-	/* Sections are one packet or one chunk of it: short. */
+	/* Only residency moves wait here, for sections of contexts that
+	 * run no job (so there are none, or they are ending). */
 	while (atomic_load(&vs->users[e & 1]) != 0) {
 		struct timespec ts = { 0, 10000 };
 		nanosleep(&ts, NULL);
@@ -384,12 +543,23 @@ lookup(const struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
 	return m;
 }
 
+/* A mapping found under the read lock is used by the current section
+ * from now on (outside any section: the caller guarantees the mapping
+ * stays, e.g. single-threaded tests). */
+static const struct vmapping *
+hold(struct swgpu_vaspace *vs, const struct vmapping *m)
+{
+	if (m && section.depth && section.vs == vs && !section_pin(m->ref))
+		return NULL;
+	return m;
+}
+
 void *
 vaspace_translate(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
                   uint32_t access)
 {
 	pthread_rwlock_rdlock(&vs->lock);
-	const struct vmapping *m = lookup(vs, va, size, access);
+	const struct vmapping *m = hold(vs, lookup(vs, va, size, access));
 	void *p = m ? m->bo->cpu + m->bo_offset + (va - m->va) : NULL;
 	pthread_rwlock_unlock(&vs->lock);
 	return p;
@@ -400,7 +570,7 @@ vaspace_translate_span(struct swgpu_vaspace *vs, uint64_t va, uint32_t access,
                        uint64_t *span_va, uint64_t *span_size)
 {
 	pthread_rwlock_rdlock(&vs->lock);
-	const struct vmapping *m = lookup(vs, va, 1, access);
+	const struct vmapping *m = hold(vs, lookup(vs, va, 1, access));
 	void *p = NULL;
 
 	if (m) {
@@ -417,7 +587,7 @@ vaspace_translate_ref(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
                       uint32_t access, struct swgpu_bo **bo_out)
 {
 	pthread_rwlock_rdlock(&vs->lock);
-	const struct vmapping *m = lookup(vs, va, size, access);
+	const struct vmapping *m = hold(vs, lookup(vs, va, size, access));
 	void *p = NULL;
 
 	if (m) {

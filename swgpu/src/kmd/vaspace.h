@@ -7,10 +7,13 @@
  * a change runs, so mapping new memory (a command buffer, an allocation)
  * never waits for packets running on the engines. Packets use translated
  * host pointers inside a read section (vaspace_read_lock/unlock, one
- * packet or chunk long); an unmap removes the mapping, then waits for the
- * sections that began before (vaspace_synchronize, an epoch scheme like
- * SRCU) before it drops the BO, so it returns only once no packet uses the
- * mapping any more. A thread holds one section at a time.
+ * packet long); every mapping a section translated into is held by it
+ * (a reference on the mapping's record) until the section ends. An unmap
+ * removes the mapping and returns at once: the BO is dropped right away
+ * when no section holds the mapping, else by the engine whose section
+ * ends last. So unmapping never waits for GPU work, and no engine ever
+ * touches freed memory. A thread is in one VA space's sections at a
+ * time; sections nest (up to 4 deep).
  */
 #ifndef SWGPU_VASPACE_H
 #define SWGPU_VASPACE_H
@@ -44,21 +47,26 @@ void vaspace_destroy(struct swgpu_vaspace *vs);
 swgpu_result vaspace_map(struct swgpu_vaspace *vs, struct swgpu_bo *bo,
                          uint64_t bo_offset, uint64_t size, uint32_t va_flags,
                          uint64_t *va_out);
-/* Unmap the mapping starting exactly at va, dropping its BO reference
- * once no packet uses it. Errors: NOT_MAPPED. */
+/* Unmap the mapping starting exactly at va. Never waits for packets: its
+ * BO reference is dropped now, or when the last read section that
+ * translated into it ends. Errors: NOT_MAPPED. */
 swgpu_result vaspace_unmap(struct swgpu_vaspace *vs, uint64_t va);
 
 /* Engines bracket each packet's translations and their use with these
- * (not a lock any more: names kept from when it was one). */
+ * (not a lock any more: names kept from when it was one). Nested calls
+ * (same vs, same thread) make an inner section whose translations are
+ * released when it ends. */
 void vaspace_read_lock(struct swgpu_vaspace *vs);
 void vaspace_read_unlock(struct swgpu_vaspace *vs);
-/* Wait until every read section that began before this call ended. */
+/* Wait until every read section that began before this call ended (for
+ * residency moves, which change a mapped BO's backing). */
 void vaspace_synchronize(struct swgpu_vaspace *vs);
 
 /* Translate [va, va + size) for access (SWGPU_VA_READ and/or
  * SWGPU_VA_WRITE). Returns the host pointer of va when the whole range
  * lies inside one mapping with the needed permissions, else NULL. size 0
- * is treated as 1. Caller is in a read section. The host pointer has the
+ * is treated as 1. Caller is in a read section, which holds the mapping
+ * (the pointer stays valid) until it ends. The host pointer has the
  * same alignment as va modulo the page size. */
 void *vaspace_translate(struct swgpu_vaspace *vs, uint64_t va, uint64_t size,
                         uint32_t access);

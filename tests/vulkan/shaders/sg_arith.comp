@@ -1,7 +1,8 @@
 #version 450
 // SPDX-License-Identifier: MIT
 // Subgroup arithmetic: reductions and scans, plus a reduction inside a
-// divergent branch (over the active invocations only).
+// divergent branch (over the active invocations only); a boolean
+// exclusive AND (true in the first invocation).
 #extension GL_KHR_shader_subgroup_arithmetic : require
 layout(local_size_x = 64) in;
 
@@ -26,6 +27,7 @@ void main()
 	o[b + 10u] = subgroupOr(x);
 	o[b + 11u] = subgroupXor(x);
 	o[b + 12u] = uint(subgroupMin(int(x) - 500));
+	o[b + 14u] = uint(subgroupExclusiveAnd((x & 1u) != 0u));
 	o[b + 13u] = 0xffffffffu;
 	if ((x & 1u) != 0u)
 		o[b + 13u] = subgroupAdd(x);

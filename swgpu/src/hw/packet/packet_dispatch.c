@@ -2,9 +2,10 @@
 /*
  * DISPATCH / DISPATCH_INDIRECT: run a compute shader's workgroups.
  *
- * The whole packet runs under the VA space read lock, so every host
- * pointer resolved up front (bind table, descriptors, buffer ranges)
- * stays valid while the shader runs; an unmap waits for the dispatch.
+ * The whole packet runs in one VA space read section, which holds every
+ * mapping it translated into (bind table, descriptors, buffer ranges),
+ * so those host pointers stay valid while the shader runs; an unmap
+ * meanwhile returns at once and the memory goes when the dispatch ends.
  * Every descriptor range is translated once, with the access the shader
  * needs; the interpreter then only checks offsets against the range
  * (robust buffer access), never touching memory outside it.
@@ -170,6 +171,7 @@ bind_image(struct exec_env *env, const struct pkt *p,
 	im->domain = im->fmt->blit_class;
 	im->decode = format_decoder(im->fmt);
 	im->encode = format_encoder(im->fmt);
+	image_oob_texel(im);
 	if (!span)
 		return true;
 	d->buffers[i].ptr = vaspace_translate(env->vs, va, span, access);
@@ -360,12 +362,18 @@ dispatch(struct exec_env *env, const struct pkt *p, uint64_t shader_va,
 	} else {
 		memcpy(groups, counts, sizeof(groups));
 	}
+	static const uint32_t max_groups[3] = {
+		SWGPU_SHADER_MAX_WORKGROUP_COUNT_X,
+		SWGPU_SHADER_MAX_WORKGROUP_COUNT_Y,
+		SWGPU_SHADER_MAX_WORKGROUP_COUNT_Z,
+	};
 	for (int k = 0; k < 3; k++)
-		if (groups[k] > SWGPU_SHADER_MAX_WORKGROUP_COUNT ||
-		    (uint64_t)base[k] + groups[k] > UINT32_MAX) {
+		if (groups[k] > max_groups[k] ||
+		    (uint64_t)base[k] + groups[k] > (uint64_t)UINT32_MAX + 1) {
 			raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, 0,
-			            "group count %u (base %u) over the limit",
-			            groups[k], base[k]);
+			            "group count %u in %c (base %u) over the "
+			            "engine's limit %u", groups[k], "xyz"[k],
+			            base[k], max_groups[k]);
 			goto out;
 		}
 	if (bt_va) {

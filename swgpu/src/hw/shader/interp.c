@@ -29,71 +29,9 @@
 
 #include <swgpu/swgpu.h>
 
+#include "interp_half.h"
 #include "interp_scalar.h"
 #include "interp_util.h"
-
-/* ------------------------------------------------------------------ */
-/* Scalar helpers                                                      */
-/* ------------------------------------------------------------------ */
-
-uint16_t
-interp_f32_to_f16(float f)
-{
-	union { float f; uint32_t u; } v = { .f = f };
-	uint32_t sign = (v.u >> 16) & 0x8000u;
-	uint32_t exp = (v.u >> 23) & 0xff, mant = v.u & 0x7fffffu;
-	int32_t e;
-
-	if (exp == 0xff)
-		return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0));
-	e = (int32_t)exp - 127 + 15;
-	if (e >= 31)
-		return (uint16_t)(sign | 0x7c00u);
-	if (e <= 0) {
-		uint32_t shift;
-
-		if (e < -10)
-			return (uint16_t)sign;
-		mant |= 0x800000u;
-		shift = (uint32_t)(14 - e);
-		{
-			uint32_t h = mant >> shift;
-			uint32_t rem = mant & ((1u << shift) - 1);
-			uint32_t half = 1u << (shift - 1);
-
-			if (rem > half || (rem == half && (h & 1)))
-				h++;
-			return (uint16_t)(sign | h);
-		}
-	}
-	{
-		uint32_t h = ((uint32_t)e << 10) | (mant >> 13);
-		uint32_t rem = mant & 0x1fffu;
-
-		if (rem > 0x1000u || (rem == 0x1000u && (h & 1)))
-			h++;   /* may carry into the exponent: still right */
-		return (uint16_t)(sign | h);
-	}
-}
-
-float
-interp_f16_to_f32(uint16_t h)
-{
-	uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-	uint32_t exp = (h >> 10) & 0x1f, mant = h & 0x3ffu;
-	union { float f; uint32_t u; } v;
-
-	if (exp == 0) {
-		float f = ldexpf((float)mant, -24);
-
-		return sign ? -f : f;
-	}
-	if (exp == 31)
-		v.u = sign | 0x7f800000u | (mant << 13);
-	else
-		v.u = sign | ((exp - 15 + 127) << 23) | (mant << 13);
-	return v.f;
-}
 
 /* ------------------------------------------------------------------ */
 /* Block execution                                                     */
@@ -128,7 +66,7 @@ writes_memory(uint32_t op)
 	switch (op) {
 	case IR_STBUF: case IR_STBUFX: case IR_STBUFN: case IR_ATOMBUF:
 	case IR_ATOMBUFX: case IR_ATOMBUF64: case IR_IMGST: case IR_IMGATOM:
-	case IR_STPHYS: case IR_ATOMPHYS:
+	case IR_STPHYS: case IR_ATOMPHYS: case IR_ATOMPHYS64:
 		return true;
 	default:
 		return false;
@@ -240,6 +178,8 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 		UN(IR_SSIGN, i, A[l].i > 0 ? 1 : A[l].i < 0 ? -1 : 0);
 		BIN(IR_DOT4X8, u, dot4x8(A[l].u, B[l].u, in->aux2));
 		BIN(IR_ADDSAT_S, i, addsat_s(A[l].i, B[l].i));
+		BIN(IR_UMULSAT, u, (uint64_t)A[l].u * B[l].u > UINT32_MAX ?
+		    UINT32_MAX : A[l].u * B[l].u);
 		BIN(IR_ADDSAT_U, u, A[l].u + B[l].u < A[l].u ? UINT32_MAX
 		    : A[l].u + B[l].u);
 		BIN(IR_IEQ, u, A[l].u == B[l].u);
@@ -347,11 +287,16 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 		UN(IR_UNPACKSN4, f, unpack_n(A[l].u, true, 8, imm));
 		UN(IR_UNPACKUN2, f, unpack_n(A[l].u, false, 16, imm));
 		UN(IR_UNPACKSN2, f, unpack_n(A[l].u, true, 16, imm));
+		/* Buffer words: aux2 8 marks the low word of a 64-bit
+		 * scalar, which is in range only if all 8 bytes are (so a
+		 * scalar straddling the range's end reads 0 in both words
+		 * and writes neither: robustBufferAccess2). */
 		case IR_LDBUF: {
 			const uint8_t *base = d->buffers[in->aux].ptr;
 			uint64_t range = d->buffers[in->aux].range;
+			const uint64_t need = in->aux2 == 8 ? 8 : 4;
 
-			if (full && contiguous(A, W, imm, range)) {
+			if (full && need == 4 && contiguous(A, W, imm, range)) {
 				memcpy(D, base + A[0].u + imm, (size_t)W * 4);
 				break;
 			}
@@ -359,7 +304,7 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 				uint64_t off = (uint64_t)A[l].u + imm;
 				uint32_t v = 0;
 
-				if (off + 4 <= range)
+				if (off + need <= range)
 					memcpy(&v, base + off, 4);
 				D[l].u = v;
 			});
@@ -368,15 +313,16 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 		case IR_STBUF: {
 			uint8_t *base = d->buffers[in->aux].ptr;
 			uint64_t range = d->buffers[in->aux].range;
+			const uint64_t need = in->aux2 == 8 ? 8 : 4;
 
-			if (full && contiguous(A, W, imm, range)) {
+			if (full && need == 4 && contiguous(A, W, imm, range)) {
 				memcpy(base + A[0].u + imm, B, (size_t)W * 4);
 				break;
 			}
 			LANES({
 				uint64_t off = (uint64_t)A[l].u + imm;
 
-				if (off + 4 <= range)
+				if (off + need <= range)
 					memcpy(base + off, &B[l].u, 4);
 			});
 			break;
@@ -486,7 +432,8 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 						&d->buffers[in->aux + k];
 					uint64_t off = (uint64_t)A[l].u + imm;
 
-					if (off + 4 <= bb->range)
+					if (off + (in->aux2 == 8 ? 8 : 4) <=
+					    bb->range)
 						memcpy(&v, bb->ptr + off, 4);
 				}
 				D[l].u = v;
@@ -501,7 +448,8 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 						&d->buffers[in->aux + k];
 					uint64_t off = (uint64_t)A[l].u + imm;
 
-					if (off + 4 <= bb->range)
+					if (off + (in->aux2 == 8 ? 8 : 4) <=
+					    bb->range)
 						memcpy(bb->ptr + off, &B[l].u, 4);
 				}
 			});
@@ -536,8 +484,21 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 			break;
 		}
 		case IR_LDPHYS: case IR_STPHYS: case IR_ATOMPHYS:
+		case IR_ATOMPHYS64:
 			interp_phys(e, (struct ir_dispatch *)d, in, full);
 			break;
+		case IR_CLOCK: {
+			/* VK_KHR_shader_clock: one read for the whole group,
+			 * so a subgroup sees one value; CLOCK_MONOTONIC is
+			 * shared by every engine (device scope too). */
+			const uint64_t t = swgpu_now_ns();
+
+			LANES({
+				D[l].u = (uint32_t)t;
+				D[l + W].u = (uint32_t)(t >> 32);
+			});
+			break;
+		}
 		case IR_IMGLD: case IR_IMGST: case IR_IMGATOM:
 		case IR_IMGSIZE:
 			interp_image(e, d, in, full);

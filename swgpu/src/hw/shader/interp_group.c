@@ -2,7 +2,9 @@
 /*
  * SIMT interpreter: subgroup operations. A subgroup is 32 consecutive
  * lanes of the workgroup; only active lanes take part (the reduction of
- * an inactive lane's value is never observed).
+ * an inactive lane's value is never observed). Clustered reductions
+ * reduce each aligned cluster of d lanes alone; quad operations are
+ * shuffles (xlate_ops.c).
  */
 #include <float.h>
 #include <math.h>
@@ -50,10 +52,33 @@ combine(uint32_t op, lane_t a, lane_t b)
 	}
 }
 
+/* 64-bit reductions: integers, and doubles for the float operations. */
+static uint64_t
+dbits(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+static double
+dval(uint64_t u)
+{
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
 static uint64_t
 identity64(uint32_t op)
 {
 	switch (op) {
+	case IR_GFADD: return dbits(0.0);
+	case IR_GFMUL: return dbits(1.0);
+	case IR_GFMIN: return dbits(INFINITY);
+	case IR_GFMAX: return dbits(-INFINITY);
 	case IR_GIMUL: return 1;
 	case IR_GSMIN: return INT64_MAX;
 	case IR_GUMIN: return UINT64_MAX;
@@ -67,6 +92,10 @@ static uint64_t
 combine64(uint32_t op, uint64_t a, uint64_t b)
 {
 	switch (op) {
+	case IR_GFADD: return dbits(dval(a) + dval(b));
+	case IR_GFMUL: return dbits(dval(a) * dval(b));
+	case IR_GFMIN: return dbits(fmin(dval(a), dval(b)));
+	case IR_GFMAX: return dbits(fmax(dval(a), dval(b)));
 	case IR_GIADD: return a + b;
 	case IR_GIMUL: return a * b;
 	case IR_GSMIN: return (int64_t)a < (int64_t)b ? a : b;
@@ -77,6 +106,13 @@ combine64(uint32_t op, uint64_t a, uint64_t b)
 	case IR_GOR: return a | b;
 	default: return a ^ b;
 	}
+}
+
+/* The lanes c0 .. c0 + n - 1 of a subgroup (clustered reductions). */
+static uint32_t
+cluster_mask(uint32_t c0, uint32_t n)
+{
+	return (uint32_t)(((1ull << n) - 1) << c0);
 }
 
 void
@@ -189,7 +225,19 @@ interp_group(struct ir_exec *e, const struct ir_instr *in, bool full)
 
 #define V64(l) ((uint64_t)B[l].u << 32 | A[l].u)
 #define PUT64(l, v) (D[l].u = (uint32_t)(v), DH[l].u = (uint32_t)((v) >> 32))
-			if (in->aux2 == IR_GROUP_REDUCE) {
+			if (in->aux2 == IR_GROUP_CLUSTERED) {
+				/* each cluster of d lanes on its own */
+				for (uint32_t c0 = 0; c0 < SG; c0 += in->d) {
+					const uint32_t cm = cluster_mask(c0,
+					                                 in->d);
+
+					acc = identity64(in->imm);
+					EACH(if (cm >> i & 1)
+					     acc = combine64(in->imm, acc,
+					                     V64(l)));
+					EACH(if (cm >> i & 1) PUT64(l, acc));
+				}
+			} else if (in->aux2 == IR_GROUP_REDUCE) {
 				EACH(acc = combine64(in->imm, acc, V64(l)));
 				EACH(PUT64(l, acc));
 			} else if (in->aux2 == IR_GROUP_INCLUSIVE) {
@@ -214,7 +262,17 @@ interp_group(struct ir_exec *e, const struct ir_instr *in, bool full)
 			lane_t acc;
 
 			acc.u = identity(in->op);
-			if (in->aux2 == IR_GROUP_REDUCE) {
+			if (in->aux2 == IR_GROUP_CLUSTERED) {
+				for (uint32_t c0 = 0; c0 < SG; c0 += in->d) {
+					const uint32_t cm = cluster_mask(c0,
+					                                 in->d);
+
+					acc.u = identity(in->op);
+					EACH(if (cm >> i & 1)
+					     acc.u = combine(in->op, acc, A[l]));
+					EACH(if (cm >> i & 1) D[l].u = acc.u);
+				}
+			} else if (in->aux2 == IR_GROUP_REDUCE) {
 				EACH(acc.u = combine(in->op, acc, A[l]));
 				EACH(D[l].u = acc.u);
 			} else if (in->aux2 == IR_GROUP_INCLUSIVE) {

@@ -10,9 +10,10 @@
  * sampled image follow each other (swgpu_descriptor_image). Texels convert
  * with the same format code as CLEAR_BOX and BLIT (format.c), so every
  * format the engine decodes and encodes is a storage format; the value's
- * domain (float, uint, sint) is the format's. Accesses outside the view
- * read zeros and write nothing (robustImageAccess), as do null
- * descriptors and descriptor indices past the array.
+ * domain (float, uint, sint) is the format's. Loads outside the view
+ * read the replacement texel (zero, with 0, 0, 1 for missing G, B, A:
+ * robustImageAccess2), stores and atomics there do nothing; null
+ * descriptors and descriptor indices past the array read all zeros.
  */
 #include <string.h>
 
@@ -179,6 +180,37 @@ image_fetch(const struct ir_buffer_binding *bb, const struct img_level *lv,
 	return true;
 }
 
+/* Whether a format has an alpha channel (compressed ones by name: their
+ * bit widths are not per channel). */
+static bool
+format_has_alpha(const swgpu_format_info *fi)
+{
+	if (!(fi->caps & SWGPU_FORMAT_CAP_COMPRESSED))
+		return fi->bit_width[3] != 0;
+	return !strncmp(fi->name, "BC1_RGBA", 8) ||
+	       !strncmp(fi->name, "BC2", 3) || !strncmp(fi->name, "BC3", 3) ||
+	       !strncmp(fi->name, "BC7", 3);
+}
+
+void
+image_oob_texel(struct ir_image_binding *im)
+{
+	struct texel t;
+
+	memset(&t, 0, sizeof(t));
+	if (im->fmt && !format_has_alpha(im->fmt)) {
+		if (im->domain == SWGPU_BLIT_CLASS_UINT ||
+		    im->domain == SWGPU_BLIT_CLASS_STENCIL)
+			t.u[3] = 1;
+		else if (im->domain == SWGPU_BLIT_CLASS_SINT)
+			t.i[3] = 1;
+		else
+			t.f[3] = 1.0;
+	}
+	texel_to_lanes(im, &t, im->oob);
+	image_swizzle(im, im->oob);
+}
+
 void
 image_swizzle(const struct ir_image_binding *im, lane_t v[4])
 {
@@ -282,6 +314,8 @@ interp_image(struct ir_exec *e, const struct ir_dispatch *d,
 				                 X[l].u, Y[l].u, &t);
 				texel_to_lanes(bb->img, &t, v);
 				image_swizzle(bb->img, v);
+			} else if (bb) {
+				memcpy(v, bb->img->oob, sizeof(v));
 			}
 			for (uint32_t c = 0; c < 4; c++)
 				D[(size_t)c * W + l] = v[c];

@@ -62,6 +62,9 @@ shared_atomic64(uint8_t *p, uint32_t kind, uint64_t v, uint64_t cmp)
 	case IR_AT_SMIN: nv = (int64_t)v < (int64_t)old ? v : old; break;
 	case IR_AT_SMAX: nv = (int64_t)v > (int64_t)old ? v : old; break;
 	case IR_AT_UMIN: nv = v < old ? v : old; break;
+	case IR_AT_FADD: case IR_AT_FMIN: case IR_AT_FMAX:
+		nv = float_atomic_bits(kind, old, v, 8);
+		break;
 	default: nv = v > old ? v : old; break;
 	}
 	memcpy(p, &nv, 8);

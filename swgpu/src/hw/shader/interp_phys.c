@@ -3,10 +3,12 @@
  * SIMT interpreter: accesses through buffer device addresses (IR_LDPHYS,
  * IR_STPHYS, IR_ATOMPHYS; internal, called from interp.c).
  *
- * Each lane's 64-bit address is translated in the context's VA space
- * (the dispatch runs inside a read section, so host pointers stay valid
- * to its end); the mapping the last address fell in is kept, so lanes
- * walking one buffer cost a range check each. An address that is not
+ * Each lane's 64-bit address is translated in the context's VA space;
+ * each instruction is a read section of its own (nested in the
+ * dispatch's on the engine thread), which holds the mappings it
+ * translated into until the instruction is done, so an unmap meanwhile
+ * cannot free them under it. The mapping the last address fell in is
+ * kept, so lanes walking one buffer cost a range check each. An address that is not
  * mapped (or not writable for a store) reads 0, writes nothing and is
  * recorded in the dispatch: the DISPATCH packet then faults the context
  * (VK_ERROR_DEVICE_LOST), as a bad address does on a GPU.
@@ -67,6 +69,8 @@ interp_phys(struct ir_exec *e, struct ir_dispatch *d,
 	const lane_t *C = e->regs + (size_t)in->c * W;
 	struct span c = { 0 };
 
+	if (d->vs)
+		vaspace_read_lock(d->vs);
 	switch (in->op) {
 	case IR_LDPHYS: {
 		const uint32_t bytes = in->aux2 ? in->aux2 : 4;
@@ -111,7 +115,33 @@ interp_phys(struct ir_exec *e, struct ir_dispatch *d,
 				D[l].u = r;
 		});
 		break;
+	case IR_ATOMPHYS64: {
+		/* b, c and dst are register pairs (64-bit and double
+		 * atomics through a buffer device address). */
+		const lane_t *BH = B + W, *CH = C + W;
+		lane_t *DH = D + W;
+
+		LANES({
+			uint64_t va = (uint64_t)HI[l].u << 32 | LO[l].u;
+			uint8_t *p = (va & 7) ? NULL :
+			             resolve(d, &c, va, 8, SWGPU_VA_READ |
+			                                   SWGPU_VA_WRITE);
+			uint64_t r = 0;
+
+			if (p)
+				r = atomic_op64((uint64_t *)(void *)p, in->aux2,
+				                (uint64_t)BH[l].u << 32 | B[l].u,
+				                (uint64_t)CH[l].u << 32 | C[l].u);
+			if (in->dst) {
+				D[l].u = (uint32_t)r;
+				DH[l].u = (uint32_t)(r >> 32);
+			}
+		});
+		break;
+	}
 	default:
 		break;
 	}
+	if (d->vs)
+		vaspace_read_unlock(d->vs);
 }

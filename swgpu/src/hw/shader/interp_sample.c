@@ -18,7 +18,8 @@
  *    Dref <compareOp> D (Dref clamped to [0, 1] for UNORM formats), 0.0
  *    otherwise, before filtering (percentage closer);
  *  - gathers take one component of the 4 texels LINEAR would weigh at
- *    the base level (or of the texels at 4 ConstOffsets), after swizzle;
+ *    the base level whatever the filters (or of the texels at 4
+ *    ConstOffsets), after swizzle ("Texel Gathering");
  *  - arrays: layer = round(layer coordinate) clamped to the view;
  *    cubes: the face of the major axis of (s, t, r), CLAMP_TO_EDGE for
  *    NEAREST; LINEAR is seamless ("Cube Map Edge Handling"): a texel
@@ -29,6 +30,7 @@
  * divides the coordinates and Dref by q before the instruction.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "interp_sample.h"
@@ -214,8 +216,11 @@ cube_texel(const struct smp *s, const struct img_level *lv, int32_t i,
 		                 (uint32_t)clampi(j, n), s->slice, t[0]) &&
 		     cube_neighbour(s, lv, i, clampi(j, n), t[1]) &&
 		     cube_neighbour(s, lv, clampi(i, n), j, t[2]);
+		/* integers (gathers) are not averaged: this face's texel */
 		for (uint32_t c = 0; ok && c < 4; c++)
-			v[c].f = (t[0][c].f + t[1][c].f + t[2][c].f) / 3.0f;
+			v[c] = s->fl ? (lane_t){ .f = (t[0][c].f + t[1][c].f +
+			                              t[2][c].f) / 3.0f }
+			             : t[0][c];
 	}
 	if (!ok)
 		memset(v, 0, 4 * sizeof(*v));
@@ -286,6 +291,18 @@ unnormalize(const struct smp *s, const struct img_level *lv,
 	}
 }
 
+/* floor(u) + off, kept inside int32 for any offset (an Offset operand
+ * may be any value; wrapping makes the exact one irrelevant that far
+ * out). */
+static int32_t
+floor_off(float u, int64_t off)
+{
+	int64_t i = (int64_t)floorf(u) + off;
+
+	return i > INT32_MAX / 2 ? INT32_MAX / 2 :
+	       i < INT32_MIN / 2 ? INT32_MIN / 2 : (int32_t)i;
+}
+
 /* Filter level `level` at coordinates c (normalized unless unnorm). */
 static void
 filter_level(const struct smp *s, uint32_t level, const float c[3],
@@ -302,7 +319,7 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 		lane_t v[4];
 
 		for (uint32_t a = 0; a < 3; a++)
-			i0[a] = (int32_t)floorf(u[a]) + s->off[a];
+			i0[a] = floor_off(u[a], s->off[a]);
 		texel(s, &lv, i0[0], i0[1], i0[2], false, v);
 		for (uint32_t k = 0; k < 4; k++) {
 			out[k] = v[k].f;
@@ -313,7 +330,7 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 	for (uint32_t a = 0; a < 3; a++) {
 		float f = u[a] - 0.5f, fl = floorf(f);
 
-		i0[a] = (int32_t)fl + s->off[a];
+		i0[a] = floor_off(fl, s->off[a]);
 		frac[a] = f - fl;
 	}
 	for (uint32_t k = 0; k < 4; k++)
@@ -361,18 +378,20 @@ gather_lane(const struct smp *s, const float c[3], uint32_t comp,
 	                                      { 0, 0 } };
 	struct img_level lv;
 	float u[3];
-	int32_t i0, j0;
 
 	image_level(s->bb->img, 0, &lv);
 	unnormalize(s, &lv, c, u);
-	i0 = (int32_t)floorf(u[0] - 0.5f);
-	j0 = (int32_t)floorf(u[1] - 0.5f);
 	for (uint32_t k = 0; k < 4; k++) {
-		int32_t di = offs ? offs[k][0] : corner[k][0] + s->off[0];
-		int32_t dj = offs ? offs[k][1] : corner[k][1] + s->off[1];
+		/* an Offset may be any value: its sum with the corner is
+		 * 64-bit */
+		int64_t di = offs ? offs[k][0]
+		                  : (int64_t)corner[k][0] + s->off[0];
+		int64_t dj = offs ? offs[k][1]
+		                  : (int64_t)corner[k][1] + s->off[1];
 		lane_t v[4];
 
-		texel(s, &lv, i0 + di, j0 + dj, 0, s->cube, v);
+		texel(s, &lv, floor_off(u[0] - 0.5f, di),
+		      floor_off(u[1] - 0.5f, dj), 0, s->cube, v);
 		if (s->dref) {
 			out[k] = v[0];
 			continue;

@@ -173,6 +173,9 @@ shared_atomic(uint32_t *p, uint32_t kind, uint32_t v, uint32_t cmp)
 	case IR_AT_SMAX: *p = (int32_t)v > (int32_t)old ? v : old; break;
 	case IR_AT_UMIN: *p = v < old ? v : old; break;
 	case IR_AT_UMAX: *p = v > old ? v : old; break;
+	case IR_AT_FADD: case IR_AT_FMIN: case IR_AT_FMAX:
+		*p = (uint32_t)float_atomic_bits(kind, old, v, 4);
+		break;
 	}
 	return old;
 }

@@ -6,8 +6,10 @@
 #ifndef SWGPU_SHADER_INTERP_UTIL_H
 #define SWGPU_SHADER_INTERP_UTIL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ir.h"
 
@@ -86,9 +88,32 @@ void image_swizzle(const struct ir_image_binding *im, lane_t v[4]);
 void interp_sample(struct ir_exec *e, const struct ir_dispatch *d,
                    const struct ir_instr *in, bool full);
 
-/* Half-float conversions (interp.c). */
-uint16_t interp_f32_to_f16(float f);
-float interp_f16_to_f32(uint16_t h);
+/* The float atomics on a word's bits: float for 32-bit words, double for
+ * 64-bit ones (host IEEE arithmetic, round to nearest even; min/max as
+ * fmin/fmax, a NaN operand gives the other). */
+static inline uint64_t
+float_atomic_bits(uint32_t kind, uint64_t old, uint64_t v, unsigned bytes)
+{
+	if (bytes == 4) {
+		float a, b;
+		uint32_t o = (uint32_t)old, w = (uint32_t)v;
+
+		memcpy(&a, &o, 4);
+		memcpy(&b, &w, 4);
+		a = kind == IR_AT_FADD ? a + b :
+		    kind == IR_AT_FMIN ? fminf(a, b) : fmaxf(a, b);
+		memcpy(&o, &a, 4);
+		return o;
+	}
+	double a, b;
+
+	memcpy(&a, &old, 8);
+	memcpy(&b, &v, 8);
+	a = kind == IR_AT_FADD ? a + b :
+	    kind == IR_AT_FMIN ? fmin(a, b) : fmax(a, b);
+	memcpy(&old, &a, 8);
+	return old;
+}
 
 /*
  * An atomic on device memory (storage buffers: other engines and the host
@@ -140,6 +165,12 @@ float interp_f16_to_f32(uint16_t h);
 				break;                                       \
 			case IR_AT_UMIN:                                     \
 				nv = v < old ? v : old;                      \
+				break;                                       \
+			case IR_AT_FADD:                                     \
+			case IR_AT_FMIN:                                     \
+			case IR_AT_FMAX:                                     \
+				nv = (T)float_atomic_bits(kind, old, v,      \
+				                          sizeof(T));        \
 				break;                                       \
 			default:                                             \
 				nv = v > old ? v : old;                      \

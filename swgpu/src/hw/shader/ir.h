@@ -48,6 +48,7 @@ enum ir_op {
 	IR_SABS, IR_SSIGN,
 	IR_DOT4X8,       /* packed 4x8 dot; aux2: 0 s*s, 1 u*u, 2 s*u */
 	IR_ADDSAT_S, IR_ADDSAT_U,
+	IR_UMULSAT,      /* dst = min(a * b, UINT32_MAX): buffer offsets */
 	/* 64-bit integers as register pairs: operands (a lo, b hi) and
 	 * (c lo, d hi); results dst (lo), dst + 1 (hi); shifts use c only */
 	IR_ADD64, IR_SUB64, IR_MUL64, IR_UDIV64, IR_SDIV64, IR_UMOD64,
@@ -128,6 +129,8 @@ enum ir_op {
 	IR_LDPHYS,       /* dst = *va */
 	IR_STPHYS,       /* *va = low bytes of b */
 	IR_ATOMPHYS,     /* dst = atomic aux2(*va, b, c), 32-bit */
+	IR_ATOMPHYS64,   /* the same on 64 bits: b, c, dst register pairs */
+	IR_CLOCK,        /* dst pair = the device clock (ns, CLOCK_MONOTONIC) */
 	IR_FENCE,        /* memory barrier */
 	/* subgroups (32 lanes); aux2 = group operation for reductions */
 	IR_ELECT, IR_VALL, IR_VANY, IR_VALLEQ, IR_BCAST, IR_BCASTFIRST,
@@ -140,8 +143,9 @@ enum ir_op {
 	IR_GIADD, IR_GFADD, IR_GIMUL, IR_GFMUL, IR_GSMIN, IR_GUMIN,
 	IR_GFMIN, IR_GSMAX, IR_GUMAX, IR_GFMAX, IR_GAND, IR_GOR, IR_GXOR,
 	IR_G64,          /* 64-bit reduction/scan: value (a lo, b hi),
-	                    result dst pair, imm = the IR_G* op (integer
-	                    ones), aux2 = group op */
+	                    result dst pair, imm = the IR_G* op (the float
+	                    ones on doubles), aux2 = group op (clustered:
+	                    cluster size d) */
 	/* fragment stage (stage.h) */
 	IR_DEMOTE,       /* the lane becomes a helper (discarded) */
 	IR_DERIV,        /* dst = derivative of float a across the lane's
@@ -163,6 +167,8 @@ enum ir_atomic {
 	IR_AT_LOAD, IR_AT_STORE, IR_AT_XCHG, IR_AT_CMPXCHG, IR_AT_ADD,
 	IR_AT_SUB, IR_AT_SMIN, IR_AT_UMIN, IR_AT_SMAX, IR_AT_UMAX, IR_AT_AND,
 	IR_AT_OR, IR_AT_XOR,
+	/* on float / double words (VK_EXT_shader_atomic_float(2)) */
+	IR_AT_FADD, IR_AT_FMIN, IR_AT_FMAX,
 };
 
 /* Double-precision operations (aux2 of IR_F64). */
@@ -212,7 +218,10 @@ enum ir_smp_lod {
 #define IR_SMP_REGS 24u            /* operand registers from a */
 
 /* Group operations (aux2 of subgroup arithmetic). */
-enum ir_group_op { IR_GROUP_REDUCE, IR_GROUP_INCLUSIVE, IR_GROUP_EXCLUSIVE };
+/* SPIR-V's GroupOperation values; CLUSTERED reduces clusters of d lanes
+ * (instruction field d holds the cluster size, a power of two <= 32). */
+enum ir_group_op { IR_GROUP_REDUCE, IR_GROUP_INCLUSIVE, IR_GROUP_EXCLUSIVE,
+                   IR_GROUP_CLUSTERED };
 
 struct ir_instr {
 	uint16_t op;
@@ -345,6 +354,8 @@ struct ir_buffer {
 };
 
 #define IR_MAX_BUFFERS 255u
+/* Bytes of one thread's register file (registers x lanes x 4). */
+#define IR_MAX_REGFILE_BYTES (256ull << 20)
 #define IR_PC_DONE UINT32_MAX
 
 struct ir_program {
@@ -398,6 +409,8 @@ struct ir_image_binding {
 	const swgpu_format_info *fmt;
 	format_decode_fn decode;
 	format_encode_fn encode;
+	/* What a load outside the view returns (image_oob_texel). */
+	lane_t oob[4];
 };
 
 /* One mip level of an image binding (interp_image.c): where it starts (bytes from the
@@ -412,6 +425,11 @@ struct img_level {
 };
 void image_level(const struct ir_image_binding *im, uint32_t level,
                  struct img_level *lv);
+/* Fill im->oob, the texel an out-of-bounds load returns: zero in the
+ * format's components, 0, 0, 1 for a missing G, B, A, then the view's
+ * swizzle (the spec's texel replacement: robustImageAccess2, and
+ * robustBufferAccess2 for texel buffers). */
+void image_oob_texel(struct ir_image_binding *im);
 
 struct ir_dispatch {
 	const struct ir_program *prog;

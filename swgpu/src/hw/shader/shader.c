@@ -185,7 +185,9 @@ swgpu_shader_create(swgpu_context *ctx, const swgpu_shader_info *info,
 	lanes = (uint64_t)s->prog->local_size[0] * s->prog->local_size[1] *
 	        s->prog->local_size[2];
 	lanes = (lanes + 31) / 32 * 32;
-	if ((uint64_t)s->prog->nregs * lanes * 4 > (256ull << 20)) {
+	/* xlate_var.c failed such shaders already, naming the variable;
+	 * kept as the engine's own guard. */
+	if ((uint64_t)s->prog->nregs * lanes * 4 > IR_MAX_REGFILE_BYTES) {
 		snprintf(msg, sizeof(msg), "shader needs %u registers x %llu "
 		         "lanes: too large", s->prog->nregs,
 		         (unsigned long long)lanes);

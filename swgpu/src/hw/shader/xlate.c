@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SPIR-V -> IR translator: module level (header, capabilities,
- * decorations, types, constants and specialization) and the shared
- * helpers (pools, registers, emission).
+ * SPIR-V -> IR translator: module level (header, entry points,
+ * execution modes, the declarations pass) and the shared helpers
+ * (pools, registers, emission). Decorations and types:
+ * xlate_type.c; capabilities: xlate_caps.c; constants: xlate_const.c.
  */
 #include "xlate.h"
 
@@ -74,12 +75,29 @@ xl_scalar_type(struct xl *x, uint32_t type)
 	return type;
 }
 
+const char *
+xl_name(struct xl *x, uint32_t id, uint32_t slot)
+{
+	static _Thread_local char buf[XL_NAME_SLOTS][80];
+	char *b = buf[slot % XL_NAME_SLOTS];
+	uint32_t at = id && id < x->bound ? x->ids[id].name : 0;
+
+	if (at)
+		snprintf(b, sizeof(buf[0]), "\"%.64s\"",
+		         (const char *)(x->w + at));
+	else
+		snprintf(b, sizeof(buf[0]), "%%%u", id);
+	return b;
+}
+
 uint32_t
 xl_new_regs(struct xl *x, uint32_t n)
 {
 	uint32_t r = x->p->nregs;
 
-	if (r + n > (1u << 20))
+	/* n may be XL_HUGE (a stage interface array of any length):
+	 * compared without wrapping */
+	if (n > (1u << 20) - r)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "too many registers");
 	x->p->nregs += n;
 	return r;
@@ -177,6 +195,14 @@ xl_val(struct xl *x, uint32_t id, uint32_t *n)
 		d->regs = at;
 		d->nregs = cnt;
 	}
+	/* A StorageBuffer / Workgroup pointer under variable pointers:
+	 * its slot and offset (made lazily for roots that need no code). */
+	if (d->kind == XK_PTR && d->nregs != 2)
+		xl_vptr_regs(x, id);
+	if (d->kind == XK_PTR && d->nregs == 2) {
+		*n = 2;
+		return x->rpool + d->regs;
+	}
 	if (d->kind != XK_CONST && d->kind != XK_VALUE)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG,
 		        "id %u used as a value before its definition", id);
@@ -273,262 +299,13 @@ xl_end_block(struct xl *x)
 /* Module level                                                        */
 /* ------------------------------------------------------------------ */
 
-static const uint32_t supported_caps[] = {
-	SpvCapabilityMatrix, SpvCapabilityShader,
-	SpvCapabilityGroupNonUniform, SpvCapabilityGroupNonUniformVote,
-	SpvCapabilityGroupNonUniformArithmetic,
-	SpvCapabilityGroupNonUniformBallot,
-	SpvCapabilityGroupNonUniformShuffle,
-	SpvCapabilityGroupNonUniformShuffleRelative,
-	SpvCapabilityVulkanMemoryModel,
-	SpvCapabilityUniformBufferArrayDynamicIndexing,
-	SpvCapabilityStorageBufferArrayDynamicIndexing,
-	SpvCapabilityShaderNonUniform,
-	SpvCapabilityRuntimeDescriptorArray,
-	SpvCapabilityUniformBufferArrayNonUniformIndexing,
-	SpvCapabilityStorageBufferArrayNonUniformIndexing,
-	SpvCapabilityDotProduct, SpvCapabilityDotProductInputAll,
-	SpvCapabilityDotProductInput4x8BitPacked,
-	SpvCapabilityVulkanMemoryModelDeviceScope,
-	SpvCapabilityInt64,          /* register pairs: xlate_int64.c */
-	SpvCapabilityInt64Atomics,   /* xlate_atomic.c */
-	SpvCapabilityFloat64,        /* register pairs: xlate_f64.c */
-	SpvCapabilityInt8, SpvCapabilityInt16,   /* xlate_narrow.c */
-	SpvCapabilityDeviceGroup,    /* DeviceIndex reads 0 (xlate_mem.c) */
-	SpvCapabilityFloat16,                    /* xlate_narrow.c */
-	/* float controls: host IEEE arithmetic already behaves so (the
-	 * execution modes need nothing) */
-	SpvCapabilityDenormPreserve, SpvCapabilitySignedZeroInfNanPreserve,
-	SpvCapabilityRoundingModeRTE,
-	SpvCapabilityStorageBuffer8BitAccess,
-	SpvCapabilityUniformAndStorageBuffer8BitAccess,
-	SpvCapabilityStoragePushConstant8,
-	SpvCapabilityStorageBuffer16BitAccess,
-	SpvCapabilityUniformAndStorageBuffer16BitAccess,
-	SpvCapabilityStoragePushConstant16,
-	/* storage images and texel buffers (xlate_image.c): the format
-	 * comes from the descriptor, so any declared format or none */
-	SpvCapabilityImage1D, SpvCapabilityImageBuffer,
-	SpvCapabilitySampledBuffer, SpvCapabilityImageQuery,
-	SpvCapabilityStorageImageExtendedFormats,
-	SpvCapabilityStorageImageReadWithoutFormat,
-	SpvCapabilityStorageImageWriteWithoutFormat,
-	SpvCapabilityStorageImageArrayDynamicIndexing,
-	SpvCapabilityUniformTexelBufferArrayDynamicIndexing,
-	SpvCapabilityStorageTexelBufferArrayDynamicIndexing,
-	SpvCapabilityStorageImageArrayNonUniformIndexing,
-	/* sampled images (xlate_image.c, interp_sample.c) */
-	SpvCapabilitySampled1D, SpvCapabilitySampledCubeArray,
-	SpvCapabilityImageCubeArray, SpvCapabilityImageGatherExtended,
-	SpvCapabilitySampledImageArrayDynamicIndexing,
-	SpvCapabilitySampledImageArrayNonUniformIndexing,
-	SpvCapabilityUniformTexelBufferArrayNonUniformIndexing,
-	SpvCapabilityStorageTexelBufferArrayNonUniformIndexing,
-	/* Block Workgroup variables, aliased, explicit layout, 8/16-bit
-	 * accesses (xlate_mem.c workgroup_block_var, interp_narrow.c) */
-	SpvCapabilityWorkgroupMemoryExplicitLayoutKHR,
-	SpvCapabilityWorkgroupMemoryExplicitLayout8BitAccessKHR,
-	SpvCapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR,
-	/* buffer device addresses (xlate_phys.c, interp_phys.c) */
-	SpvCapabilityPhysicalStorageBufferAddresses,
-	/* vertex and fragment stages (xlate_io.c, stage.h): clip and cull
-	 * distances are outputs the graphics pipeline reads, the draw
-	 * parameters inputs it fills, demoted lanes run on as helpers */
-	SpvCapabilityClipDistance, SpvCapabilityCullDistance,
-	SpvCapabilityDrawParameters,
-	SpvCapabilityDemoteToHelperInvocation,
-	/* fine and coarse derivatives (xlate_deriv.c), the MinLod image
-	 * operand (interp_lod.c) */
-	SpvCapabilityDerivativeControl, SpvCapabilityMinLod,
-	/* subpass inputs read at the fragment's pixel (xlate_image.c) */
-	SpvCapabilityInputAttachment,
-};
-
-bool
-swgpu_shader_capability_supported(uint32_t cap)
-{
-	for (size_t i = 0;
-	     i < sizeof(supported_caps) / sizeof(supported_caps[0]); i++)
-		if (supported_caps[i] == cap)
-			return true;
-	return false;
-}
-
-static void
-need(struct xl *x, uint32_t wc, uint32_t n, uint32_t op)
+void
+xl_need(struct xl *x, uint32_t wc, uint32_t n, uint32_t op)
 {
 	if (wc < n)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG,
 		        "instruction (opcode %u) has %u words, needs %u", op,
 		        wc, n);
-}
-
-static void
-decorate(struct xl *x, const uint32_t *in, uint32_t wc)
-{
-	struct xid *d = xl_id(x, in[1]);
-	uint32_t v = wc > 3 ? in[3] : 0;
-
-	switch (in[2]) {
-	case SpvDecorationBuiltIn: d->builtin = v + 1; break;
-	case SpvDecorationDescriptorSet: d->set = v; d->has_set = true; break;
-	case SpvDecorationBinding: d->binding = v; d->has_binding = true;
-		break;
-	case SpvDecorationSpecId: d->spec_id = v; d->has_spec = true; break;
-	case SpvDecorationArrayStride: d->array_stride = v; break;
-	case SpvDecorationBlock: d->is_block = true; break;
-	case SpvDecorationBufferBlock: d->is_buffer_block = true; break;
-	case SpvDecorationLocation: d->location = v; d->has_location = true;
-		break;
-	case SpvDecorationComponent: d->component = v;
-		d->has_component = true; break;
-	case SpvDecorationIndex: d->index = v; break;
-	case SpvDecorationFlat: d->interp |= IR_INTERP_FLAT; break;
-	case SpvDecorationNoPerspective: d->interp |= IR_INTERP_NOPERSPECTIVE;
-		break;
-	case SpvDecorationCentroid: d->interp |= IR_INTERP_CENTROID; break;
-	case SpvDecorationSample: d->interp |= IR_INTERP_SAMPLE; break;
-	case SpvDecorationPatch: d->patch = true; break;
-	default: break;
-	}
-}
-
-static void
-member_decorate(struct xl *x, const uint32_t *in, uint32_t wc)
-{
-	need(x, wc, 4, in[0] & 0xffff);
-	xl_id(x, in[1]);
-	x->mdecos = xl_grow(x, x->mdecos, &x->capmdecos, x->nmdecos + 1,
-	                    sizeof(*x->mdecos));
-	x->mdecos[x->nmdecos++] = (struct xmdeco){
-		in[1], in[2], in[3], wc > 4 ? in[4] : 1 };
-}
-
-static struct xtype *
-new_type(struct xl *x, uint32_t id, uint32_t op)
-{
-	struct xid *d = xl_id(x, id);
-
-	if (d->kind != XK_NONE)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u defined twice", id);
-	/* kind becomes XK_TYPE once complete: no type can contain itself */
-	d->type = id;
-	memset(&x->types[id], 0, sizeof(x->types[id]));
-	x->types[id].op = op;
-	return &x->types[id];
-}
-
-static void
-type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
-{
-	uint32_t op = in[0] & 0xffff;
-	struct xtype *t;
-
-	need(x, wc, 2, op);
-	if (op == SpvOpTypePointer && wc >= 4 &&
-	    xl_id(x, in[1])->kind == XK_TYPE &&
-	    x->types[in[1]].op == SpvOpTypePointer &&
-	    x->types[in[1]].storage == SpvStorageClassPhysicalStorageBuffer &&
-	    !x->types[in[1]].elem) {
-		/* Completes an OpTypeForwardPointer. */
-		x->types[in[1]].elem = in[3];
-		return;
-	}
-	if (op == SpvOpTypeForwardPointer) {
-		/* A physical pointer declared before its pointee (a struct
-		 * that may contain it): a 64-bit value already. */
-		if (wc < 3 || in[2] != SpvStorageClassPhysicalStorageBuffer)
-			xl_fail(x, SWGPU_ERR_UNSUPPORTED, "forward pointer "
-			        "of storage class %u", wc < 3 ? 0 : in[2]);
-		t = new_type(x, in[1], SpvOpTypePointer);
-		t->storage = in[2];
-		t->scalars = 2;
-		xl_id(x, in[1])->kind = XK_TYPE;
-		return;
-	}
-	t = new_type(x, in[1], op);
-	switch (op) {
-	case SpvOpTypeVoid:
-	case SpvOpTypeFunction:
-		t->scalars = 0;
-		break;
-	case SpvOpTypeBool:
-		t->scalars = 1;
-		t->width = 32;
-		break;
-	case SpvOpTypeInt:
-	case SpvOpTypeFloat:
-		need(x, wc, 3, op);
-		/* 64-bit values are register pairs (xlate_int64.c,
-		 * xlate_f64.c); 8/16-bit integers and 16-bit floats one
-		 * zero-extended register (xlate_narrow.c) */
-		if (in[2] != 32 && in[2] != 64 && in[2] != 16 &&
-		    !(op == SpvOpTypeInt && in[2] == 8))
-			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-			        "%u-bit %s type not supported", in[2],
-			        op == SpvOpTypeInt ? "integer" : "float");
-		t->width = in[2];
-		t->is_signed = op == SpvOpTypeInt && wc > 3 && in[3];
-		t->scalars = in[2] == 64 ? 2 : 1;
-		break;
-	case SpvOpTypeVector:
-	case SpvOpTypeMatrix:
-		need(x, wc, 4, op);
-		t->elem = in[2];
-		t->count = in[3];
-		if (t->count < 2 || t->count > 4)
-			xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad vector size");
-		t->scalars = xl_type(x, in[2])->scalars * t->count;
-		break;
-	case SpvOpTypeArray: {
-		uint32_t len;
-
-		need(x, wc, 4, op);
-		t->elem = in[2];
-		if (!xl_const_u32(x, in[3], &len) || len == 0)
-			xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad array length");
-		t->count = len;
-		if ((uint64_t)len * xl_type(x, in[2])->scalars > (1u << 20))
-			xl_fail(x, SWGPU_ERR_UNSUPPORTED, "array too large");
-		t->scalars = xl_type(x, in[2])->scalars * len;
-		break;
-	}
-	case SpvOpTypeRuntimeArray:
-		need(x, wc, 3, op);
-		t->elem = in[2];
-		xl_type(x, in[2]);
-		t->scalars = 0;
-		break;
-	case SpvOpTypeStruct:
-		t->members = x->npool;
-		t->nmembers = wc - 2;
-		x->pool = xl_grow(x, x->pool, &x->cappool, x->npool + wc, 4);
-		for (uint32_t i = 2; i < wc; i++) {
-			x->pool[x->npool++] = in[i];
-			t->scalars += xl_type(x, in[i])->scalars;
-		}
-		break;
-	case SpvOpTypePointer:
-		need(x, wc, 4, op);
-		t->storage = in[2];
-		t->elem = in[3];
-		xl_type(x, in[3]);
-		/* A physical storage buffer pointer is a value (a 64-bit
-		 * address, xlate_phys.c); the others are resolved at
-		 * translation time and hold no registers. */
-		t->scalars = in[2] == SpvStorageClassPhysicalStorageBuffer ? 2
-		                                                            : 0;
-		break;
-	case SpvOpTypeImage:
-	case SpvOpTypeSampler:
-	case SpvOpTypeSampledImage:
-		xl_image_type(x, in, wc, t);
-		break;
-	default:
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "unsupported type opcode %u",
-		        op);
-	}
-	xl_id(x, in[1])->kind = XK_TYPE;
 }
 
 /* The pipeline stage of an execution model, SWGPU_SHADER_STAGE_COUNT if
@@ -562,7 +339,7 @@ entry_point(struct xl *x, const uint32_t *in, uint32_t wc)
 	size_t max = (size_t)(wc - 3) * 4;
 	uint32_t name_words;
 
-	need(x, wc, 4, SpvOpEntryPoint);
+	xl_need(x, wc, 4, SpvOpEntryPoint);
 	if (strnlen(name, max) == max)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "unterminated entry name");
 	if (strcmp(name, x->info->entry_point))
@@ -586,16 +363,16 @@ execution_mode(struct xl *x, const uint32_t *in, uint32_t wc)
 	struct ir_io *io = &x->p->io;
 	bool frag = x->info->stage == SWGPU_SHADER_STAGE_FRAGMENT;
 
-	need(x, wc, 3, SpvOpExecutionMode);
+	xl_need(x, wc, 3, SpvOpExecutionMode);
 	if (in[1] != x->entry_func)
 		return;
 	switch (in[2]) {
 	case SpvExecutionModeLocalSize:
-		need(x, wc, 6, SpvOpExecutionMode);
+		xl_need(x, wc, 6, SpvOpExecutionMode);
 		memcpy(x->p->local_size, in + 3, 12);
 		break;
 	case SpvExecutionModeLocalSizeId:
-		need(x, wc, 6, SpvOpExecutionMode);
+		xl_need(x, wc, 6, SpvOpExecutionMode);
 		memcpy(x->local_size_ids, in + 3, 12);
 		x->local_size_from_id = true;
 		break;
@@ -639,7 +416,7 @@ module_pass(struct xl *x)
 			xl_fail(x, SWGPU_ERR_INVALID_ARG,
 			        "truncated instruction at word %u", i);
 		if (op == SpvOpFunction) {
-			need(x, wc, 5, op);
+			xl_need(x, wc, 5, op);
 			struct xid *d = xl_id(x, in[2]);
 			if (d->kind != XK_NONE)
 				xl_fail(x, SWGPU_ERR_INVALID_ARG,
@@ -666,26 +443,36 @@ module_pass(struct xl *x)
 		}
 		switch (op) {
 		case SpvOpCapability:
-			need(x, wc, 2, op);
+			xl_need(x, wc, 2, op);
 			if (!swgpu_shader_capability_supported(in[1]))
 				xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 				        "capability %u not supported", in[1]);
+			if (in[1] == SpvCapabilityVariablePointers ||
+			    in[1] == SpvCapabilityVariablePointersStorageBuffer)
+				x->var_ptrs = true;
+			break;
+		case SpvOpName:
+			/* Kept for messages ("variable \"big\" ..."). */
+			xl_need(x, wc, 3, op);
+			if (strnlen((const char *)(in + 2), (size_t)(wc - 2) * 4)
+			    < (size_t)(wc - 2) * 4)
+				xl_id(x, in[1])->name = i + 2;
 			break;
 		case SpvOpExtension:
 		case SpvOpSource: case SpvOpSourceContinued:
-		case SpvOpSourceExtension: case SpvOpName:
+		case SpvOpSourceExtension:
 		case SpvOpMemberName: case SpvOpLine: case SpvOpNoLine:
 		case SpvOpModuleProcessed: case SpvOpNop:
 			break;
 		case SpvOpString:
-			need(x, wc, 2, op);
+			xl_need(x, wc, 2, op);
 			xl_id(x, in[1])->kind = XK_STRING;
 			break;
 		case SpvOpExtInstImport: {
 			const char *name = (const char *)(in + 2);
 			size_t max = (size_t)(wc - 2) * 4;
 
-			need(x, wc, 3, op);
+			xl_need(x, wc, 3, op);
 			if (strnlen(name, max) == max)
 				xl_fail(x, SWGPU_ERR_INVALID_ARG,
 				        "unterminated string");
@@ -702,7 +489,7 @@ module_pass(struct xl *x)
 			break;
 		}
 		case SpvOpMemoryModel:
-			need(x, wc, 3, op);
+			xl_need(x, wc, 3, op);
 			if (in[1] != SpvAddressingModelLogical &&
 			    in[1] != SpvAddressingModelPhysicalStorageBuffer64)
 				xl_fail(x, SWGPU_ERR_UNSUPPORTED,
@@ -718,11 +505,11 @@ module_pass(struct xl *x)
 			break;
 		case SpvOpDecorate:
 		case SpvOpDecorateId:
-			need(x, wc, 3, op);
-			decorate(x, in, wc);
+			xl_need(x, wc, 3, op);
+			xl_decorate(x, in, wc);
 			break;
 		case SpvOpMemberDecorate:
-			member_decorate(x, in, wc);
+			xl_member_decorate(x, in, wc);
 			break;
 		case SpvOpDecorateString:
 		case SpvOpMemberDecorateString:
@@ -734,7 +521,7 @@ module_pass(struct xl *x)
 		case SpvOpTypePointer: case SpvOpTypeFunction:
 		case SpvOpTypeImage: case SpvOpTypeSampler:
 		case SpvOpTypeSampledImage: case SpvOpTypeForwardPointer:
-			type_decl(x, in, wc);
+			xl_type_decl(x, in, wc);
 			break;
 		case SpvOpConstantTrue: case SpvOpConstantFalse:
 		case SpvOpConstant: case SpvOpConstantComposite:
@@ -744,7 +531,7 @@ module_pass(struct xl *x)
 			xl_constant_decl(x, in, wc);
 			break;
 		case SpvOpUndef:
-			need(x, wc, 3, op);
+			xl_need(x, wc, 3, op);
 			xl_new_const(x, in[1], in[2]);
 			break;
 		case SpvOpVariable:
@@ -752,7 +539,7 @@ module_pass(struct xl *x)
 			break;
 		case SpvOpExtInst:
 			/* NonSemantic debug info at module level */
-			need(x, wc, 5, op);
+			xl_need(x, wc, 5, op);
 			if (xl_id(x, in[3])->kind != XK_IGNORED)
 				xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 				        "OpExtInst outside a function");
@@ -880,6 +667,7 @@ xlate_module(const swgpu_shader_info *info, struct ir_program **out,
 		resolve_local_size(x);
 	xl_translate_entry(x);
 	xl_io_finish(x);
+	xl_check_register_file(x);
 	*out = x->p;
 done:
 	r = x->err;

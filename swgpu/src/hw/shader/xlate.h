@@ -44,8 +44,16 @@ struct xtype {
 	uint32_t storage;        /* pointer storage class */
 	uint32_t members;        /* struct: offset of member ids in pool */
 	uint32_t nmembers;
-	uint32_t scalars;        /* registers of a value */
+	/* Registers of a value, saturated at XL_HUGE: an array in a
+	 * buffer may be as large as the buffer (4 GiB), but only values
+	 * of at most XL_MAX_VALUE_SCALARS scalars live in registers. */
+	uint32_t scalars;
 };
+
+#define XL_HUGE UINT32_MAX
+/* Largest value held in registers: a Function/Private variable, a
+ * whole-composite load or store, a constant. */
+#define XL_MAX_VALUE_SCALARS (1u << 20)
 
 struct xptr {
 	uint8_t space;
@@ -61,6 +69,9 @@ struct xptr {
 	uint32_t mstride;        /* matrix stride */
 	bool writable;
 	bool unbound;            /* BUF: (set, binding) not in the layout */
+	bool vptr;               /* a variable pointer (xlate_vptr.c): BUF
+	                            slot per lane in desc_idx, slots marked
+	                            used when its sources were made */
 	uint32_t desc_idx;       /* BUF: register indexing the descriptor
 	                            array (slot..slot+nslots-1), 0: none */
 	uint32_t set, binding;   /* BUF: for messages */
@@ -82,6 +93,7 @@ struct xid {
 	/* decorations */
 	uint32_t builtin;        /* BuiltIn + 1, 0: none */
 	uint32_t set, binding, spec_id, array_stride;
+	uint32_t name;           /* word offset of its OpName string, 0 */
 	bool has_set, has_binding, has_spec, is_block, is_buffer_block;
 	bool is_spec;            /* constant came from a spec constant */
 	/* stage interface decorations (xlate_io.c) */
@@ -154,10 +166,13 @@ struct xl {
 	uint32_t local_size_ids[3];
 	bool local_size_from_id;
 	uint32_t wgsize_const;   /* constant id decorated WorkgroupSize */
+	bool var_ptrs;           /* VariablePointers(StorageBuffer) declared */
 	uint32_t wg_block_base;  /* shared offset of the aliased Block
 	                            Workgroup variables, UINT32_MAX: none */
 	uint32_t *globals;       /* Private vars with initializers: id */
 	uint32_t nglobals, capglobals;
+	uint32_t big_var;        /* largest Function/Private variable */
+	uint32_t big_var_scalars;
 	uint32_t depth;          /* inlining depth */
 	uint32_t call_serial;
 	struct xfstate fstack[XL_MAX_INLINE_DEPTH + 1];
@@ -190,13 +205,36 @@ void xl_fixup(struct xl *x, uint8_t kind, uint32_t at, uint32_t id,
 void xl_start_block(struct xl *x);
 void xl_end_block(struct xl *x);
 uint32_t xl_scalar_type(struct xl *x, uint32_t type);
+/* The id's OpName in quotes, or %id: for messages (a static buffer
+ * per call slot: at most XL_NAME_SLOTS names in one message). */
+#define XL_NAME_SLOTS 2
+const char *xl_name(struct xl *x, uint32_t id, uint32_t slot);
+/* a + b, saturated at UINT32_MAX: byte offsets past 4 GiB are out of
+ * every buffer's range and must not wrap onto one inside it. */
+static inline uint32_t
+xl_off_add(uint64_t a, uint64_t b)
+{
+	return a + b > UINT32_MAX ? UINT32_MAX : (uint32_t)(a + b);
+}
+
+/* xlate.c: fails unless the instruction (opcode op) has n words */
+void xl_need(struct xl *x, uint32_t wc, uint32_t n, uint32_t op);
+/* xlate_type.c: OpDecorate, OpMemberDecorate and OpType* */
+void xl_decorate(struct xl *x, const uint32_t *in, uint32_t wc);
+void xl_member_decorate(struct xl *x, const uint32_t *in, uint32_t wc);
+void xl_type_decl(struct xl *x, const uint32_t *in, uint32_t wc);
 
 /* xlate_const.c: a new constant of type (zeroed words to fill), and the
  * OpConstant* / OpSpecConstant* declarations. */
 uint32_t *xl_new_const(struct xl *x, uint32_t type, uint32_t id);
 void xl_constant_decl(struct xl *x, const uint32_t *in, uint32_t wc);
 
-/* xlate_mem.c */
+/* xlate_mem.c: an Offset / MatrixStride / RowMajor ... decoration of
+ * member of struct sid (value: its operand) */
+bool xl_mdeco(struct xl *x, uint32_t sid, uint32_t member, uint32_t deco,
+              uint32_t *value);
+/* xlate_var.c: variables; the register file's size once translated */
+void xl_check_register_file(struct xl *x);
 void xl_global_var(struct xl *x, const uint32_t *in, uint32_t wc);
 void xl_function_var(struct xl *x, const uint32_t *in, uint32_t wc);
 void xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc);
@@ -248,10 +286,32 @@ struct xl_img_operands {
 };
 void xl_image_operands(struct xl *x, const uint32_t *in, uint32_t wc,
                        uint32_t first, struct xl_img_operands *o);
+/* xlate_group.c: subgroup instructions (false: not one); the
+ * ClusterSize of a ClusteredReduce group operation */
+bool xl_group_op(struct xl *x, const uint32_t *in, uint32_t wc);
+uint32_t xl_cluster_size(struct xl *x, const uint32_t *in, uint32_t wc);
 /* OpSampledImage, OpImageSample*, OpImage*Gather, OpImageQueryLod. */
 void xl_sample_op(struct xl *x, const uint32_t *in, uint32_t wc);
 uint32_t xl_phys_addr(struct xl *x, const struct xptr *p, uint32_t extra);
 bool xl_phys_op(struct xl *x, const uint32_t *in, uint32_t wc);
+/* xlate_mem.c: index * stride added to p's dynamic offset; the register
+ * of a scalar index (the low word of a 64-bit one) */
+void xl_add_dyn(struct xl *x, struct xptr *p, uint32_t idx_reg,
+                uint32_t stride);
+uint32_t xl_index_reg(struct xl *x, uint32_t id);
+/* xlate_vptr.c: variable pointers. Whether type is a pointer that is a
+ * two-register value (StorageBuffer / Workgroup with the capability);
+ * give pointer id its slot and offset registers (xl_val reads them); a
+ * value of such a type as a canonical xptr (false if it is not one);
+ * the element step of OpPtrAccessChain; OpPtrEqual/NotEqual/Diff (false
+ * if in is none of them); the slot of a null pointer. */
+bool xl_is_vptr_type(struct xl *x, uint32_t type);
+void xl_vptr_regs(struct xl *x, uint32_t id);
+bool xl_vptr_ptr(struct xl *x, uint32_t id, struct xptr *out);
+void xl_ptr_element(struct xl *x, struct xptr *p, uint32_t ptr_type,
+                    uint32_t index_id);
+bool xl_vptr_op(struct xl *x, const uint32_t *in, uint32_t wc);
+uint32_t xl_vptr_null_slot(void);
 /* xlate_atomic.c */
 void xl_atomic(struct xl *x, const uint32_t *in, uint32_t wc);
 void xl_init_privates(struct xl *x);
@@ -278,12 +338,10 @@ bool xl_deriv_op(struct xl *x, const uint32_t *in, uint32_t wc);
 /* xlate_func.c */
 void xl_translate_entry(struct xl *x);
 
-/* xlate_io.c: member decoration lookup; Input and Output variables (the
- * stage interface and built-ins) into ptr; the loads of an input
- * pointer (offs: the n loaded registers' offsets from p->slot); after
- * translation, the ir_io facts. */
-bool xl_mdeco(struct xl *x, uint32_t sid, uint32_t member, uint32_t deco,
-              uint32_t *value);
+/* xlate_io.c: Input and Output variables (the stage interface and
+ * built-ins) into ptr; the loads of an input pointer (offs: the n
+ * loaded registers' offsets from p->slot); after translation, the
+ * ir_io facts. */
 void xl_io_var(struct xl *x, uint32_t id, uint32_t pointee,
                uint32_t storage, struct xptr *ptr);
 void xl_io_mark_read(struct xl *x, const struct xptr *p,

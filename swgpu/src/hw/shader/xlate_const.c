@@ -31,6 +31,11 @@ xl_new_const(struct xl *x, uint32_t type, uint32_t id)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u defined twice", id);
 	if (n == 0)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "constant of opaque type");
+	if (n > XL_MAX_VALUE_SCALARS)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "constant %s of %s%u "
+		        "scalars: constants are limited to %u",
+		        xl_name(x, id, 0), n == XL_HUGE ? "over " : "", n,
+		        XL_MAX_VALUE_SCALARS);
 	x->cpool = xl_grow(x, x->cpool, &x->capcpool, x->ncpool + n, 4);
 	d->kind = XK_CONST;
 	d->type = type;
@@ -347,9 +352,14 @@ xl_constant_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 			        "composite constant too short");
 		break;
 	}
-	case SpvOpConstantNull:
-		xl_new_const(x, in[1], in[2]);
+	case SpvOpConstantNull: {
+		uint32_t *words = xl_new_const(x, in[1], in[2]);
+
+		/* A null variable pointer reaches no resource. */
+		if (xl_is_vptr_type(x, in[1]))
+			words[0] = xl_vptr_null_slot();
 		break;
+	}
 	case SpvOpSpecConstantOp:
 		spec_constant_op(x, in, wc);
 		break;

@@ -298,8 +298,20 @@ body_instr(struct xl *x, struct xfstate *fs, const uint32_t *in, uint32_t wc,
 	}
 	case SpvOpAccessChain:
 	case SpvOpInBoundsAccessChain:
+	case SpvOpPtrAccessChain:
+	case SpvOpInBoundsPtrAccessChain:
 		xl_access_chain(x, in, wc);
 		return;
+	case SpvOpCopyObject:
+		/* A copy of a pointer is the same pointer. */
+		if (wc >= 4 && xl_id(x, in[3])->kind == XK_PTR) {
+			struct xid copy = *xl_id(x, in[3]);
+
+			copy.type = in[1];
+			*xl_id(x, in[2]) = copy;
+			return;
+		}
+		break;
 	case SpvOpArrayLength:
 		xl_array_length(x, in, wc);
 		return;
@@ -309,8 +321,22 @@ body_instr(struct xl *x, struct xfstate *fs, const uint32_t *in, uint32_t wc,
 	case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin:
 	case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax:
 	case SpvOpAtomicAnd: case SpvOpAtomicOr: case SpvOpAtomicXor:
+	case SpvOpAtomicFAddEXT: case SpvOpAtomicFMinEXT:
+	case SpvOpAtomicFMaxEXT:
 		xl_atomic(x, in, wc);
 		return;
+	case SpvOpReadClockKHR: {
+		/* VK_KHR_shader_clock: a uint64 or uvec2 of nanoseconds. */
+		uint32_t r[2];
+
+		if (wc < 4 || xl_type(x, in[1])->scalars != 2)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad OpReadClockKHR");
+		r[0] = xl_new_regs(x, 2);
+		r[1] = r[0] + 1;
+		xl_emit(x, IR_CLOCK, r[0], 0, 0, 0);
+		xl_set_val(x, in[2], in[1], r, 2);
+		return;
+	}
 	case SpvOpControlBarrier:
 		/* A workgroup runs as one SIMT group: every lane reaches
 		 * the barrier together, so only the memory part matters. */
@@ -329,8 +355,8 @@ body_instr(struct xl *x, struct xfstate *fs, const uint32_t *in, uint32_t wc,
 	default:
 		break;
 	}
-	if (!xl_phys_op(x, in, wc) && !xl_image_op(x, in, wc) &&
-	    !xl_value_op(x, in, wc))
+	if (!xl_phys_op(x, in, wc) && !xl_vptr_op(x, in, wc) &&
+	    !xl_image_op(x, in, wc) && !xl_value_op(x, in, wc))
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 		        "unsupported opcode %u (or malformed instruction) at "
 		        "word %u", op, (uint32_t)(in - x->w));

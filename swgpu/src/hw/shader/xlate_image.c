@@ -17,9 +17,9 @@
  *
  * Sampled images, samplers and combined image samplers are slots too.
  * OpSampledImage pairs an image with a sampler (has_smp in the xptr); a
- * combined image sampler is its own sampler. OpImageSample*
- * and the other sampling instructions become IR_IMGSAMPLE
- * (xlate_sample.c, interp_sample.c).
+ * combined image sampler is its own sampler. OpImageSample*, the
+ * gathers and OpImageQueryLod become IR_IMGSAMPLE (xlate_sample.c,
+ * interp_sample.c).
  */
 #include "xlate.h"
 

@@ -411,9 +411,12 @@ xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvOpGroupNonUniformSMax: case SpvOpGroupNonUniformUMax:
 	case SpvOpGroupNonUniformBitwiseAnd:
 	case SpvOpGroupNonUniformBitwiseOr:
-	case SpvOpGroupNonUniformBitwiseXor: {
+	case SpvOpGroupNonUniformBitwiseXor:
+	case SpvOpGroupNonUniformFAdd: case SpvOpGroupNonUniformFMul:
+	case SpvOpGroupNonUniformFMin: case SpvOpGroupNonUniformFMax: {
 		/* Subgroup arithmetic on 64-bit integers
-		 * (shaderSubgroupExtendedTypes): one IR_G64 per component. */
+		 * (shaderSubgroupExtendedTypes) and doubles (shaderFloat64,
+		 * xlate_f64.c leaves them here): one IR_G64 per component. */
 		static const struct { uint32_t spv, ir; } gops[] = {
 			{ SpvOpGroupNonUniformIAdd, IR_GIADD },
 			{ SpvOpGroupNonUniformIMul, IR_GIMUL },
@@ -424,16 +427,23 @@ xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc)
 			{ SpvOpGroupNonUniformBitwiseAnd, IR_GAND },
 			{ SpvOpGroupNonUniformBitwiseOr, IR_GOR },
 			{ SpvOpGroupNonUniformBitwiseXor, IR_GXOR },
+			{ SpvOpGroupNonUniformFAdd, IR_GFADD },
+			{ SpvOpGroupNonUniformFMul, IR_GFMUL },
+			{ SpvOpGroupNonUniformFMin, IR_GFMIN },
+			{ SpvOpGroupNonUniformFMax, IR_GFMAX },
 		};
 		struct vals a;
 		uint32_t r[MAXV], n = res_n(x, in) / 2, scope, irop = 0;
+		uint32_t csize;
 
 		if (wc < 6 || !xl_const_u32(x, in[3], &scope) ||
 		    scope != SpvScopeSubgroup ||
-		    in[4] > SpvGroupOperationExclusiveScan)
+		    in[4] > SpvGroupOperationClusteredReduce)
 			xl_fail(x, SWGPU_ERR_UNSUPPORTED, "64-bit group "
-			        "operation %u: only Subgroup scope reduce and "
-			        "scans", op);
+			        "operation %u: only Subgroup scope reduce, "
+			        "scans and clustered reduce", op);
+		csize = in[4] == SpvGroupOperationClusteredReduce ?
+		        xl_cluster_size(x, in, wc) : 0;
 		for (size_t i = 0; i < sizeof(gops) / sizeof(gops[0]); i++)
 			if (gops[i].spv == op)
 				irop = gops[i].ir;
@@ -446,6 +456,7 @@ xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc)
 			k = xl_emit(x, IR_G64, d, al, ah, 0);
 			xl_instr(x, k)->imm = irop;
 			xl_instr(x, k)->aux2 = (uint8_t)in[4];
+			xl_instr(x, k)->d = csize;
 			r[2 * i] = d;
 			r[2 * i + 1] = d + 1;
 		}
@@ -492,10 +503,23 @@ xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvOpConvertFToS: case SpvOpConvertFToU:
 		convert(x, in, op);
 		return true;
-	/* Word lists are right as they are. */
+	/* Word lists are right as they are; subgroup moves move each word
+	 * (xlate_ops.c subgroup(), quad()), and AllEqual compares each. */
 	case SpvOpCompositeConstruct: case SpvOpCompositeExtract:
 	case SpvOpCompositeInsert: case SpvOpCopyObject:
 	case SpvOpCopyLogical: case SpvOpBitcast: case SpvOpUndef:
+	case SpvOpGroupNonUniformBroadcast:
+	case SpvOpGroupNonUniformBroadcastFirst:
+	case SpvOpGroupNonUniformShuffle:
+	case SpvOpGroupNonUniformShuffleXor:
+	case SpvOpGroupNonUniformShuffleUp:
+	case SpvOpGroupNonUniformShuffleDown:
+	case SpvOpGroupNonUniformQuadBroadcast:
+	case SpvOpGroupNonUniformQuadSwap:
+	case SpvOpGroupNonUniformAllEqual:
+	case SpvOpSubgroupFirstInvocationKHR:
+	case SpvOpSubgroupReadInvocationKHR:
+	case SpvOpSubgroupAllEqualKHR:
 		return false;
 	case SpvOpVectorExtractDynamic:
 	case SpvOpVectorInsertDynamic: {

@@ -87,22 +87,6 @@ stage_word(struct xl *x)
 	}
 }
 
-bool
-xl_mdeco(struct xl *x, uint32_t sid, uint32_t member, uint32_t deco,
-         uint32_t *value)
-{
-	for (uint32_t i = 0; i < x->nmdecos; i++) {
-		const struct xmdeco *m = &x->mdecos[i];
-
-		if (m->id == sid && m->member == member && m->deco == deco) {
-			if (value)
-				*value = m->value;
-			return true;
-		}
-	}
-	return false;
-}
-
 static bool
 in_interface(struct xl *x, uint32_t id)
 {

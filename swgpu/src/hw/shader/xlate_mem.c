@@ -18,11 +18,20 @@
 #include <spirv/unified1/spirv.h>
 #include <swgpu/swgpu_packet.h>
 
-static bool
-mdeco(struct xl *x, uint32_t sid, uint32_t member, uint32_t deco,
-      uint32_t *value)
+bool
+xl_mdeco(struct xl *x, uint32_t sid, uint32_t member, uint32_t deco,
+         uint32_t *value)
 {
-	return xl_mdeco(x, sid, member, deco, value);
+	for (uint32_t i = 0; i < x->nmdecos; i++) {
+		const struct xmdeco *m = &x->mdecos[i];
+
+		if (m->id == sid && m->member == member && m->deco == deco) {
+			if (value)
+				*value = m->value;
+			return true;
+		}
+	}
+	return false;
 }
 
 struct xptr *
@@ -31,9 +40,10 @@ xl_ptr(struct xl *x, uint32_t id)
 	struct xid *d = xl_id(x, id);
 	struct xptr phys;
 
-	if (d->kind != XK_PTR && xl_phys_ptr(x, id, &phys)) {
-		/* A pointer value (buffer device address): a PHYS xptr for
-		 * this use. */
+	if (d->kind != XK_PTR && (xl_phys_ptr(x, id, &phys) ||
+	                          xl_vptr_ptr(x, id, &phys))) {
+		/* A pointer value (buffer device address, variable
+		 * pointer): an xptr for this use. */
 		x->ptrs = xl_grow(x, x->ptrs, &x->capptrs, x->nptrs + 1,
 		                  sizeof(*x->ptrs));
 		x->ptrs[x->nptrs] = phys;
@@ -58,6 +68,7 @@ xl_set_ptr(struct xl *x, uint32_t id, uint32_t type, const struct xptr *p,
 	d->kind = kind;
 	d->type = type;
 	d->ptr = x->nptrs++;
+	d->nregs = 0;  /* a variable pointer's registers: xl_vptr_regs */
 }
 
 static void
@@ -72,365 +83,30 @@ unit_scale(const struct xptr *p)
 	return p->space == XS_SHARED ? 4 : 1;
 }
 
-const swgpu_shader_binding *
-xl_find_binding(struct xl *x, uint32_t set, uint32_t binding)
-{
-	for (uint32_t i = 0; i < x->info->binding_count; i++) {
-		const swgpu_shader_binding *b = &x->info->bindings[i];
 
-		if (b->set == set && b->binding == binding)
-			return b;
-	}
-	return NULL;
-}
-
-static void
-buffer_var(struct xl *x, uint32_t id, uint32_t ptr_type, uint32_t pointee,
-           uint32_t storage)
-{
-	const struct xid *d = xl_id(x, id);
-	const struct xtype *t = xl_type(x, pointee);
-	const struct xid *bd;
-	const swgpu_shader_binding *b;
-	struct xptr ptr = { 0 };
-	uint32_t count = 1, block = pointee;
-	bool storage_buf;
-
-	if (t->op == SpvOpTypeArray || t->op == SpvOpTypeRuntimeArray) {
-		count = t->op == SpvOpTypeArray ? t->count : 0;
-		block = t->elem;
-	}
-	bd = xl_id(x, block);
-	if (xl_type(x, block)->op != SpvOpTypeStruct)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-		        "buffer variable %u is not a block", id);
-	storage_buf = storage == SpvStorageClassStorageBuffer ||
-	              bd->is_buffer_block;
-	if (!d->has_set || !d->has_binding)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG,
-		        "buffer variable %u without set/binding", id);
-	b = xl_find_binding(x, d->set, d->binding);
-	if (b && t->op == SpvOpTypeRuntimeArray)
-		count = b->count;    /* the layout sizes runtime arrays */
-	ptr.space = XS_BUF;
-	ptr.explicit_layout = true;
-	ptr.desc_array = t->op != SpvOpTypeStruct;
-	ptr.type = pointee;
-	ptr.nslots = count;
-	ptr.comp_stride = 4;
-	ptr.set = d->set;
-	ptr.binding = d->binding;
-	if (!b) {
-		/* Fine as long as the shader never accesses it (the layout
-		 * only needs statically used bindings). */
-		ptr.unbound = true;
-		set_ptr(x, id, ptr_type, &ptr);
-		return;
-	}
-	if (b->set >= SWGPU_SHADER_MAX_SETS || count > b->count)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG,
-		        "binding (set %u, binding %u): bad set or count",
-		        d->set, d->binding);
-	if (storage_buf ? (b->type != SWGPU_DESCRIPTOR_STORAGE_BUFFER &&
-	                   b->type != SWGPU_DESCRIPTOR_STORAGE_BUFFER_DYNAMIC)
-	                : (b->type != SWGPU_DESCRIPTOR_UNIFORM_BUFFER &&
-	                   b->type != SWGPU_DESCRIPTOR_UNIFORM_BUFFER_DYNAMIC))
-		xl_fail(x, SWGPU_ERR_INVALID_ARG,
-		        "binding (set %u, binding %u): layout type %u does not "
-		        "match the shader's %s buffer", d->set, d->binding,
-		        b->type, storage_buf ? "storage" : "uniform");
-	ptr.slot = xl_add_slots(x, b, count, IR_RES_BUFFER, storage_buf);
-	ptr.writable = storage_buf;
-	set_ptr(x, id, ptr_type, &ptr);
-}
-
-uint32_t
-xl_add_slots(struct xl *x, const swgpu_shader_binding *b, uint32_t count,
-             uint8_t kind, bool writable)
-{
-	struct ir_program *p = x->p;
-	uint32_t first = p->nbuffers;
-
-	if (p->nbuffers + count > IR_MAX_BUFFERS)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-		        "too many buffers, images and texel buffers");
-	p->buffers = realloc(p->buffers,
-	                     (p->nbuffers + count) * sizeof(*p->buffers));
-	if (!p->buffers)
-		xl_fail(x, SWGPU_ERR_NO_HOST_MEMORY, "out of memory");
-	for (uint32_t i = 0; i < count; i++) {
-		struct ir_buffer *ib = &p->buffers[first + i];
-		bool dyn = b->type == SWGPU_DESCRIPTOR_STORAGE_BUFFER_DYNAMIC ||
-		           b->type == SWGPU_DESCRIPTOR_UNIFORM_BUFFER_DYNAMIC;
-
-		memset(ib, 0, sizeof(*ib));
-		ib->set = b->set;
-		ib->desc_offset = b->offset + i * SWGPU_DESCRIPTOR_SIZE;
-		ib->dynamic_index = dyn ? b->dynamic_index + i : UINT32_MAX;
-		if (dyn && b->dynamic_index + i >= SWGPU_BIND_TABLE_MAX_DYNAMIC)
-			xl_fail(x, SWGPU_ERR_INVALID_ARG,
-			        "dynamic index over the limit");
-		ib->writable = writable;
-		ib->kind = kind;
-		ib->desc_type = (uint8_t)b->type;
-	}
-	p->nbuffers += count;
-	return first;
-}
-
-/* A constant whose every word is 0 (OpConstantNull, or equal to it). */
-static bool
-const_is_zero(struct xl *x, uint32_t id)
-{
-	const struct xid *d = xl_id(x, id);
-
-	if (d->kind != XK_CONST)
-		return false;
-	for (uint32_t i = 0; i < xl_type(x, d->type)->scalars; i++)
-		if (x->cpool[d->cval + i])
-			return false;
-	return true;
-}
-
-/* Bytes a value of type takes in an explicit layout (Offset,
- * ArrayStride, MatrixStride decorations); mstride/row_major of the
- * member holding it. */
-static uint64_t
-explicit_size(struct xl *x, uint32_t type, uint32_t mstride, bool row_major)
-{
-	const struct xtype *t = xl_type(x, type);
-
-	switch (t->op) {
-	case SpvOpTypeBool:
-		return 4;
-	case SpvOpTypeInt:
-	case SpvOpTypeFloat:
-		return t->width / 8;
-	case SpvOpTypeVector:
-		return (uint64_t)t->count * explicit_size(x, t->elem, 0, false);
-	case SpvOpTypeMatrix: {
-		const struct xtype *col = xl_type(x, t->elem);
-		uint64_t es = explicit_size(x, col->elem, 0, false);
-
-		if (!mstride)
-			xl_fail(x, SWGPU_ERR_INVALID_ARG,
-			        "matrix without MatrixStride");
-		return row_major ? (uint64_t)(col->count - 1) * mstride +
-		                   t->count * es
-		                 : (uint64_t)(t->count - 1) * mstride +
-		                   col->count * es;
-	}
-	case SpvOpTypeArray:
-		if (!x->ids[type].array_stride)
-			xl_fail(x, SWGPU_ERR_INVALID_ARG,
-			        "array type %u without ArrayStride", type);
-		return (uint64_t)x->ids[type].array_stride * t->count;
-	case SpvOpTypeStruct: {
-		uint64_t end = 0;
-
-		for (uint32_t m = 0; m < t->nmembers; m++) {
-			uint32_t o, ms = 0;
-
-			if (!mdeco(x, type, m, SpvDecorationOffset, &o))
-				xl_fail(x, SWGPU_ERR_INVALID_ARG,
-				        "member %u of %u without Offset", m,
-				        type);
-			mdeco(x, type, m, SpvDecorationMatrixStride, &ms);
-			uint64_t e = o + explicit_size(
-				x, x->pool[t->members + m], ms,
-				mdeco(x, type, m, SpvDecorationRowMajor,
-				      NULL));
-			if (e > end)
-				end = e;
-		}
-		return end;
-	}
-	default:
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-		        "type %u (opcode %u) in an explicit layout", type,
-		        t->op);
-	}
-}
-
-/*
- * A Block-decorated Workgroup variable (VK_KHR_workgroup_memory_
- * explicit_layout): laid out by its Offset/ArrayStride decorations, and
- * every such variable of the shader aliases the same bytes (the
- * extension's rule; they cannot be mixed with plain Workgroup
- * variables). A null initializer needs nothing: shared memory starts
- * zeroed in every workgroup.
- */
-static void
-workgroup_block_var(struct xl *x, const uint32_t *in, uint32_t wc,
-                    uint32_t id, uint32_t pointee)
-{
-	struct xptr ptr = { 0 };
-	uint64_t size = explicit_size(x, pointee, 0, false);
-
-	if (wc > 4 && !const_is_zero(x, in[4]))
-		xl_fail(x, SWGPU_ERR_INVALID_ARG, "Workgroup variable %u "
-		        "initialized with other than OpConstantNull", id);
-	if (x->wg_block_base == UINT32_MAX)
-		x->wg_block_base = x->p->shared_bytes;
-	if (x->wg_block_base + size > SWGPU_SHADER_MAX_SHARED_MEMORY)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG, "shared memory over %u "
-		        "bytes", SWGPU_SHADER_MAX_SHARED_MEMORY);
-	size = (size + 3) & ~3ull;   /* whole words for 32-bit accesses */
-	if (x->wg_block_base + size > x->p->shared_bytes)
-		x->p->shared_bytes = (uint32_t)(x->wg_block_base + size);
-	ptr.space = XS_SHARED;
-	ptr.explicit_layout = true;
-	ptr.off = x->wg_block_base;
-	ptr.comp_stride = 4;
-	ptr.nslots = (uint32_t)size;
-	ptr.writable = true;
-	ptr.type = pointee;
-	set_ptr(x, id, in[1], &ptr);
-}
-
+/* Add index * stride to the pointer's dynamic offset. In buffers, push
+ * constants and shared memory the sum saturates at 4 GiB: an index past
+ * the end (or negative) stays out of range for the bounds checks
+ * instead of wrapping onto another element, so arrays as large as a
+ * buffer's range keep robust access. Registers (PRIV) are bounded by
+ * IR_LDX/IR_STX; physical addresses keep modular arithmetic (offsets
+ * may be negative there). */
 void
-xl_global_var(struct xl *x, const uint32_t *in, uint32_t wc)
+xl_add_dyn(struct xl *x, struct xptr *p, uint32_t idx_reg, uint32_t stride)
 {
-	const struct xtype *pt;
-	uint32_t pointee, storage, id;
-	struct xptr ptr = { 0 };
-
-	if (wc < 4)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpVariable");
-	pt = xl_type(x, in[1]);
-	id = in[2];
-	storage = in[3];
-	if (pt->op != SpvOpTypePointer || pt->storage != storage)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad OpVariable type");
-	if (xl_id(x, id)->kind != XK_NONE)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u defined twice", id);
-	pointee = pt->elem;
-	switch (storage) {
-	case SpvStorageClassStorageBuffer:
-	case SpvStorageClassUniform:
-		buffer_var(x, id, in[1], pointee, storage);
-		return;
-	case SpvStorageClassUniformConstant:
-		xl_image_var(x, id, in[1], pointee);
-		return;
-	case SpvStorageClassPushConstant:
-		ptr.space = XS_PUSH;
-		ptr.explicit_layout = true;
-		ptr.comp_stride = 4;
-		break;
-	case SpvStorageClassWorkgroup: {
-		uint64_t size = (uint64_t)xl_type(x, pointee)->scalars * 4;
-
-		if (xl_id(x, pointee)->is_block) {
-			workgroup_block_var(x, in, wc, id, pointee);
-			return;
-		}
-
-		if (x->p->shared_bytes + size > SWGPU_SHADER_MAX_SHARED_MEMORY)
-			xl_fail(x, SWGPU_ERR_INVALID_ARG,
-			        "shared memory over %u bytes",
-			        SWGPU_SHADER_MAX_SHARED_MEMORY);
-		/* VK_KHR_zero_initialize_workgroup_memory: the initializer
-		 * can only be OpConstantNull, and every workgroup starts
-		 * with its shared memory zeroed (interp.c) anyway. */
-		if (wc > 4 && !const_is_zero(x, in[4]))
-			xl_fail(x, SWGPU_ERR_INVALID_ARG, "Workgroup variable "
-			        "%u initialized with other than OpConstantNull",
-			        id);
-		ptr.space = XS_SHARED;
-		ptr.off = x->p->shared_bytes;
-		ptr.comp_stride = 4;
-		ptr.nslots = (uint32_t)size;
-		ptr.writable = true;
-		x->p->shared_bytes += (uint32_t)size;
-		break;
-	}
-	case SpvStorageClassPrivate:
-		ptr.space = XS_PRIV;
-		ptr.nslots = xl_type(x, pointee)->scalars;
-		ptr.slot = xl_new_regs(x, ptr.nslots);
-		ptr.comp_stride = 1;
-		ptr.writable = true;
-		if (wc > 4) {
-			x->globals = xl_grow(x, x->globals, &x->capglobals,
-			                     x->nglobals + 2, 4);
-			x->globals[x->nglobals++] = id;
-			x->globals[x->nglobals++] = in[4];
-		}
-		break;
-	case SpvStorageClassInput:
-	case SpvStorageClassOutput:
-		xl_io_var(x, id, pointee, storage, &ptr);
-		if (wc > 4 && storage == SpvStorageClassOutput) {
-			/* an initialized output: stored at entry */
-			x->globals = xl_grow(x, x->globals, &x->capglobals,
-			                     x->nglobals + 2, 4);
-			x->globals[x->nglobals++] = id;
-			x->globals[x->nglobals++] = in[4];
-		}
-		break;
-	default:
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-		        "storage class %u not supported", storage);
-	}
-	ptr.type = pointee;
-	set_ptr(x, id, in[1], &ptr);
-}
-
-void
-xl_function_var(struct xl *x, const uint32_t *in, uint32_t wc)
-{
-	const struct xtype *pt;
-	struct xptr ptr = { 0 };
-
-	if (wc < 4)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpVariable");
-	pt = xl_type(x, in[1]);
-	if (pt->op != SpvOpTypePointer || in[3] != SpvStorageClassFunction)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG,
-		        "function variable %u with storage class %u", in[2],
-		        in[3]);
-	ptr.space = XS_PRIV;
-	ptr.type = pt->elem;
-	ptr.nslots = xl_type(x, pt->elem)->scalars;
-	ptr.slot = xl_new_regs(x, ptr.nslots);
-	ptr.comp_stride = 1;
-	ptr.writable = true;
-	/* Inlined again for every call: a fresh variable each time. */
-	xl_id(x, in[2])->kind = XK_NONE;
-	set_ptr(x, in[2], in[1], &ptr);
-	if (wc > 4) {
-		uint32_t n;
-		const uint32_t *r = xl_val(x, in[4], &n);
-
-		xl_store_regs(x, xl_ptr(x, in[2]), r, n);
-	}
-}
-
-void
-xl_init_privates(struct xl *x)
-{
-	for (uint32_t i = 0; i < x->nglobals; i += 2) {
-		uint32_t n;
-		const uint32_t *r = xl_val(x, x->globals[i + 1], &n);
-
-		xl_store_regs(x, xl_ptr(x, x->globals[i]), r, n);
-	}
-}
-
-static void
-add_dyn(struct xl *x, struct xptr *p, uint32_t idx_reg, uint32_t stride)
-{
+	const bool sat = p->space == XS_BUF || p->space == XS_PUSH ||
+	                 p->space == XS_SHARED;
 	uint32_t t = idx_reg;
 
 	if (stride != 1) {
 		t = xl_new_regs(x, 1);
-		xl_emit(x, IR_IMUL, t, idx_reg, xl_const_reg(x, stride), 0);
+		xl_emit(x, sat ? IR_UMULSAT : IR_IMUL, t, idx_reg,
+		        xl_const_reg(x, stride), 0);
 	}
 	if (p->dyn) {
 		uint32_t s = xl_new_regs(x, 1);
 
-		xl_emit(x, IR_IADD, s, p->dyn, t, 0);
+		xl_emit(x, sat ? IR_ADDSAT_U : IR_IADD, s, p->dyn, t, 0);
 		t = s;
 	}
 	p->dyn = t;
@@ -468,8 +144,8 @@ array_stride(struct xl *x, const struct xptr *p, uint32_t type)
 
 /* A dynamic index: 32-bit, or the low word of a 64-bit one (indices
  * past 4 G are out of range anyway). */
-static uint32_t
-index_reg(struct xl *x, uint32_t id)
+uint32_t
+xl_index_reg(struct xl *x, uint32_t id)
 {
 	uint32_t n;
 	const uint32_t *r = xl_val(x, id, &n);
@@ -485,10 +161,20 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 {
 	struct xptr p;
 
-	if (wc < 4)
+	const uint32_t op = in[0] & 0xffff;
+	const bool elem = op == SpvOpPtrAccessChain ||
+	                  op == SpvOpInBoundsPtrAccessChain;
+	uint32_t first = 4;
+
+	if (wc < (elem ? 5u : 4u))
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpAccessChain");
 	p = *xl_ptr(x, in[3]);
-	for (uint32_t i = 4; i < wc; i++) {
+	if (elem) {
+		/* OpPtrAccessChain: first step over whole elements. */
+		xl_ptr_element(x, &p, xl_id(x, in[3])->type, in[4]);
+		first = 5;
+	}
+	for (uint32_t i = first; i < wc; i++) {
 		const struct xtype *t = xl_type(x, p.type);
 		uint32_t c = 0;
 		bool is_const = xl_const_u32(x, in[i], &c);
@@ -517,21 +203,22 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 			if (p.explicit_layout) {
 				uint32_t o;
 
-				if (!mdeco(x, p.type, c, SpvDecorationOffset,
+				if (!xl_mdeco(x, p.type, c, SpvDecorationOffset,
 				           &o))
 					xl_fail(x, SWGPU_ERR_INVALID_ARG,
 					        "member %u of %u without "
 					        "Offset", c, p.type);
-				p.off += o;
-				p.row_major = mdeco(x, p.type, c,
+				p.off = xl_off_add(p.off, o);
+				p.row_major = xl_mdeco(x, p.type, c,
 				                    SpvDecorationRowMajor, NULL);
-				mdeco(x, p.type, c, SpvDecorationMatrixStride,
+				xl_mdeco(x, p.type, c, SpvDecorationMatrixStride,
 				      &p.mstride);
 			} else {
 				for (uint32_t m = 0; m < c; m++)
-					p.off += xl_type(x,
+					p.off = xl_off_add(p.off, (uint64_t)
+					    xl_type(x,
 					    x->pool[t->members + m])->scalars *
-					    unit_scale(&p);
+					    unit_scale(&p));
 			}
 			p.comp_stride = p.explicit_layout ? 4 : unit_scale(&p);
 			p.type = x->pool[t->members + c];
@@ -541,9 +228,9 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 			uint32_t s = array_stride(x, &p, p.type);
 
 			if (is_const)
-				p.off += c * s;
+				p.off = xl_off_add(p.off, (uint64_t)c * s);
 			else
-				add_dyn(x, &p, index_reg(x, in[i]), s);
+				xl_add_dyn(x, &p, xl_index_reg(x, in[i]), s);
 			p.type = t->elem;
 			break;
 		}
@@ -558,9 +245,9 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 				p.comp_stride = unit_scale(&p);
 			}
 			if (is_const)
-				p.off += c * s;
+				p.off = xl_off_add(p.off, (uint64_t)c * s);
 			else
-				add_dyn(x, &p, index_reg(x, in[i]), s);
+				xl_add_dyn(x, &p, xl_index_reg(x, in[i]), s);
 			p.type = t->elem;
 			break;
 		}
@@ -569,9 +256,9 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 			                         p.comp_stride);
 
 			if (is_const)
-				p.off += c * s;
+				p.off = xl_off_add(p.off, (uint64_t)c * s);
 			else
-				add_dyn(x, &p, index_reg(x, in[i]), s);
+				xl_add_dyn(x, &p, xl_index_reg(x, in[i]), s);
 			p.type = t->elem;
 			break;
 		}
@@ -585,6 +272,9 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG,
 		        "constant index out of the variable's range");
 	set_ptr(x, in[2], in[1], &p);
+	/* With variable pointers, every buffer or shared pointer is also
+	 * a value, made here where its block is (a phi may name it). */
+	xl_vptr_regs(x, in[2]);
 }
 
 /* Offsets (in the pointer's units) of every scalar of a value of type,
@@ -604,13 +294,15 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 		if (*n + t->scalars > max)
 			xl_fail(x, SWGPU_ERR_INVALID_ARG, "value too large");
 		/* 8/16-bit values take their own size only in explicit
-		 * layouts; elsewhere a 32-bit slot */
+		 * layouts; elsewhere a 32-bit slot. The low word of a
+		 * 64-bit scalar says 8: buffer accesses check its whole
+		 * range (robustBufferAccess2), see IR_LDBUF. */
 		nb[*n] = t->width < 32 && p->explicit_layout ?
-		         t->width / 8 : 4;
+		         t->width / 8 : t->scalars == 2 ? 8 : 4;
 		outs[(*n)++] = off;
 		if (t->scalars == 2) { /* 64-bit: high word next */
 			nb[*n] = 4;
-			outs[(*n)++] = off + (p->space == XS_PRIV ||
+			outs[(*n)++] = xl_off_add(off, p->space == XS_PRIV ||
 			                      p->space == XS_INPUT ? 1 : 4);
 		}
 		break;
@@ -619,16 +311,16 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 		if (t->scalars != 2 || *n + 2 > max)
 			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 			        "load/store of a logical pointer");
-		nb[*n] = 4;
+		nb[*n] = 8;
 		outs[(*n)++] = off;
 		nb[*n] = 4;
-		outs[(*n)++] = off + (p->space == XS_PRIV ||
+		outs[(*n)++] = xl_off_add(off, p->space == XS_PRIV ||
 		                      p->space == XS_INPUT ? 1 : 4);
 		break;
 	case SpvOpTypeVector:
 		for (uint32_t i = 0; i < t->count; i++)
-			flatten(x, p, t->elem, off + i *
-			        elem_stride(x, p, t->elem, comp_stride),
+			flatten(x, p, t->elem, xl_off_add(off, (uint64_t)i *
+			        elem_stride(x, p, t->elem, comp_stride)),
 			        comp_stride, mstride, row_major, outs, nb, n, max);
 		break;
 	case SpvOpTypeMatrix: {
@@ -647,7 +339,8 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 			es = scale;
 		}
 		for (uint32_t i = 0; i < t->count; i++)
-			flatten(x, p, t->elem, off + i * cs, es, mstride,
+			flatten(x, p, t->elem, xl_off_add(off, (uint64_t)i * cs),
+			        es, mstride,
 			        row_major, outs, nb, n, max);
 		break;
 	}
@@ -655,7 +348,7 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 		uint32_t s = array_stride(x, p, type);
 
 		for (uint32_t i = 0; i < t->count; i++)
-			flatten(x, p, t->elem, off + i * s,
+			flatten(x, p, t->elem, xl_off_add(off, (uint64_t)i * s),
 			        p->explicit_layout ? 4 : scale, mstride,
 			        row_major, outs, nb, n, max);
 		break;
@@ -669,14 +362,14 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 			bool rm = false;
 
 			if (p->explicit_layout) {
-				if (!mdeco(x, type, m, SpvDecorationOffset,
+				if (!xl_mdeco(x, type, m, SpvDecorationOffset,
 				           &mo))
 					xl_fail(x, SWGPU_ERR_INVALID_ARG,
 					        "member without Offset");
-				mo += off;
-				rm = mdeco(x, type, m, SpvDecorationRowMajor,
+				mo = xl_off_add(mo, off);
+				rm = xl_mdeco(x, type, m, SpvDecorationRowMajor,
 				           NULL);
-				mdeco(x, type, m, SpvDecorationMatrixStride,
+				xl_mdeco(x, type, m, SpvDecorationMatrixStride,
 				      &ms);
 			}
 			flatten(x, p, mt, mo, p->explicit_layout ? 4 : scale,
@@ -701,6 +394,14 @@ ptr_offsets(struct xl *x, const struct xptr *p, uint32_t *n, uint32_t **nb)
 
 	if (cnt == 0)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "load/store of opaque type");
+	/* A whole value goes through registers; a huge array in a buffer
+	 * is fine, loading or storing all of it at once is not. */
+	if (cnt > XL_MAX_VALUE_SCALARS)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "load/store of a whole value "
+		        "of %s%u scalars (type %u): over the %u a value may "
+		        "hold; access it element by element",
+		        cnt == XL_HUGE ? "over " : "", cnt, p->type,
+		        XL_MAX_VALUE_SCALARS);
 	x->s_offs = xl_grow(x, x->s_offs, &x->cap_offs, 2 * cnt, 4);
 	outs = x->s_offs;
 	*nb = outs + cnt;
@@ -713,6 +414,8 @@ ptr_offsets(struct xl *x, const struct xptr *p, uint32_t *n, uint32_t **nb)
 void
 xl_mark_used(struct xl *x, const struct xptr *p)
 {
+	if (p->vptr)
+		return;        /* marked when its sources were made */
 	if (p->space == XS_BUF || p->space == XS_IMAGE ||
 	    p->space == XS_TEXEL) {
 		if (p->unbound)
@@ -784,7 +487,7 @@ xl_load(struct xl *x, uint32_t type, uint32_t result, uint32_t ptr_id)
 		case XS_PHYS:
 			k = xl_emit(x, IR_LDPHYS, r,
 			            xl_phys_addr(x, &p, offs[i] - p.off), 0, 0);
-			xl_instr(x, k)->aux2 = (uint8_t)nb[i];
+			xl_instr(x, k)->aux2 = (uint8_t)(nb[i] > 4 ? 4 : nb[i]);
 			break;
 		case XS_BUF:
 			k = xl_emit(x, nb[i] < 4 ? IR_LDBUFN : p.desc_idx ?
@@ -845,7 +548,7 @@ xl_store_regs(struct xl *x, const struct xptr *pp, const uint32_t *regs,
 			k = xl_emit(x, IR_STPHYS, 0,
 			            xl_phys_addr(x, &p, offs[i] - p.off),
 			            copy[i], 0);
-			xl_instr(x, k)->aux2 = (uint8_t)nb[i];
+			xl_instr(x, k)->aux2 = (uint8_t)(nb[i] > 4 ? 4 : nb[i]);
 			break;
 		case XS_BUF:
 			k = xl_emit(x, nb[i] < 4 ? IR_STBUFN : p.desc_idx ?
@@ -882,10 +585,13 @@ xl_array_length(struct xl *x, const uint32_t *in, uint32_t wc)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpArrayLength");
 	p = *xl_ptr(x, in[3]);
 	t = xl_type(x, p.type);
+	if (p.vptr)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "OpArrayLength through a "
+		        "variable pointer");
 	if (p.space != XS_BUF || p.desc_array || p.desc_idx ||
 	    t->op != SpvOpTypeStruct ||
 	    in[4] >= t->nmembers ||
-	    !mdeco(x, p.type, in[4], SpvDecorationOffset, &off))
+	    !xl_mdeco(x, p.type, in[4], SpvDecorationOffset, &off))
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad OpArrayLength");
 	rt = x->pool[t->members + in[4]];
 	if (xl_type(x, rt)->op != SpvOpTypeRuntimeArray ||
@@ -895,7 +601,7 @@ xl_array_length(struct xl *x, const uint32_t *in, uint32_t wc)
 	xl_mark_used(x, &p);
 	r = xl_new_regs(x, 1);
 	k = xl_emit(x, IR_ARRLEN, r, 0, x->ids[rt].array_stride, 0);
-	xl_instr(x, k)->imm = p.off + off;
+	xl_instr(x, k)->imm = xl_off_add(p.off, off);
 	xl_instr(x, k)->aux = (uint8_t)p.slot;
 	xl_set_val(x, in[2], in[1], &r, 1);
 }

@@ -98,6 +98,10 @@ keeps_width(uint32_t op)
 	case SpvOpGroupNonUniformShuffleXor:
 	case SpvOpGroupNonUniformShuffleUp:
 	case SpvOpGroupNonUniformShuffleDown:
+	case SpvOpGroupNonUniformQuadBroadcast:
+	case SpvOpGroupNonUniformQuadSwap:
+	case SpvOpSubgroupFirstInvocationKHR:
+	case SpvOpSubgroupReadInvocationKHR:
 		return true;
 	default:
 		return false;
@@ -224,6 +228,17 @@ xl_narrow_op(struct xl *x, const uint32_t *in, uint32_t wc, bool *done)
 		bool rev = op == SpvOpBitReverse;
 
 		xl_getv(x, in[2], &v);
+		/* a signed min/max scan's first lane holds the 32-bit
+		 * identity: the narrow type's one instead (values of the
+		 * type are unchanged) */
+		for (uint32_t k = 0; k < v.n && !res_half &&
+		     (op == SpvOpGroupNonUniformSMin ||
+		      op == SpvOpGroupNonUniformSMax); k++)
+			v.r[k] = op == SpvOpGroupNonUniformSMin ?
+				xl_emit1(x, IR_SMIN, v.r[k], xl_const_reg(x,
+				         (1u << (res_w - 1)) - 1), 0) :
+				xl_emit1(x, IR_SMAX, v.r[k], xl_const_reg(x,
+				         ~((1u << (res_w - 1)) - 1)), 0);
 		for (uint32_t k = 0; k < v.n; k++)
 			r[k] = res_half ? xl_emit1(x, IR_PACKH2, v.r[k],
 			                           IR_REG_ZERO, 0) :

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * SPIR-V -> IR translator: value instructions (arithmetic, conversions,
- * composites, GLSL.std.450, subgroup operations).
+ * composites, GLSL.std.450; subgroup operations in xlate_group.c).
  *
  * Vectors and matrices are lists of scalar registers, so composite
  * instructions (construct, extract, insert, shuffle) only rename
@@ -389,141 +389,6 @@ extended(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 	xl_set_regs(x, in, r, 2 * a.n);
 }
 
-static void
-subgroup(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
-{
-	struct vals v, w;
-	uint32_t r[16], n = 0, scope, gop = 0, vi = 4;
-	uint32_t irop = 0;
-
-	if (wc < 4 || !xl_const_u32(x, in[3], &scope) ||
-	    scope != SpvScopeSubgroup)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-		        "group operation %u: only Subgroup scope", op);
-	x->p->uses_subgroup = true;
-	if (op >= SpvOpGroupNonUniformIAdd &&
-	    op <= SpvOpGroupNonUniformLogicalXor) {
-		if (wc < 6)
-			goto bad;
-		gop = in[4];
-		vi = 5;
-		if (gop > SpvGroupOperationExclusiveScan)
-			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-			        "group operation %u not supported", gop);
-	}
-	if (op == SpvOpGroupNonUniformBallotBitCount) {
-		if (wc < 6)
-			goto bad;
-		gop = in[4];
-		vi = 5;
-		if (gop > SpvGroupOperationExclusiveScan)
-			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-			        "group operation %u not supported", gop);
-	}
-	if (op == SpvOpGroupNonUniformElect) {
-		r[n++] = xl_emit1(x, IR_ELECT, 0, 0, 0);
-		goto done;
-	}
-	if (wc <= vi)
-		goto bad;
-	xl_getv(x, in[vi], &v);
-	if (v.n > 16)
-		goto bad;
-	switch (op) {
-	case SpvOpGroupNonUniformAll:
-		r[n++] = xl_emit1(x, IR_VALL, v.r[0], 0, 0);
-		break;
-	case SpvOpGroupNonUniformAny:
-		r[n++] = xl_emit1(x, IR_VANY, v.r[0], 0, 0);
-		break;
-	case SpvOpGroupNonUniformAllEqual: {
-		uint32_t acc = xl_emit1(x, IR_VALLEQ, v.r[0], 0, 0);
-
-		for (uint32_t i = 1; i < v.n; i++)
-			acc = xl_emit1(x, IR_AND, acc,
-			            xl_emit1(x, IR_VALLEQ, v.r[i], 0, 0), 0);
-		r[n++] = acc;
-		break;
-	}
-	case SpvOpGroupNonUniformBroadcastFirst:
-		for (uint32_t i = 0; i < v.n; i++)
-			r[n++] = xl_emit1(x, IR_BCASTFIRST, v.r[i], 0, 0);
-		break;
-	case SpvOpGroupNonUniformBallot:
-		r[n++] = xl_emit1(x, IR_BALLOT, v.r[0], 0, 0);
-		r[n++] = IR_REG_ZERO;
-		r[n++] = IR_REG_ZERO;
-		r[n++] = IR_REG_ZERO;
-		break;
-	case SpvOpGroupNonUniformInverseBallot:
-		r[n++] = xl_emit1(x, IR_INVBALLOT, v.r[0], 0, 0);
-		break;
-	case SpvOpGroupNonUniformBallotBitCount:
-		r[n++] = xl_emit1(x, IR_BALLOTCOUNT, v.r[0], 0, 0);
-		xl_instr(x, x->p->ninstr - 1)->aux2 = (uint8_t)gop;
-		break;
-	case SpvOpGroupNonUniformBallotFindLSB:
-		r[n++] = xl_emit1(x, IR_BALLOTLSB, v.r[0], 0, 0);
-		break;
-	case SpvOpGroupNonUniformBallotFindMSB:
-		r[n++] = xl_emit1(x, IR_BALLOTMSB, v.r[0], 0, 0);
-		break;
-	case SpvOpGroupNonUniformBroadcast:
-	case SpvOpGroupNonUniformShuffle:
-	case SpvOpGroupNonUniformShuffleXor:
-	case SpvOpGroupNonUniformShuffleUp:
-	case SpvOpGroupNonUniformShuffleDown:
-	case SpvOpGroupNonUniformBallotBitExtract: {
-		uint32_t id;
-
-		if (wc < 6)
-			goto bad;
-		xl_getv(x, in[5], &w);
-		if (w.n != 1)
-			goto bad;
-		id = w.r[0];
-		irop = op == SpvOpGroupNonUniformBroadcast ? IR_BCAST :
-		       op == SpvOpGroupNonUniformShuffle ? IR_SHUFFLE :
-		       op == SpvOpGroupNonUniformShuffleXor ? IR_SHUFXOR :
-		       op == SpvOpGroupNonUniformShuffleUp ? IR_SHUFUP :
-		       op == SpvOpGroupNonUniformShuffleDown ? IR_SHUFDOWN :
-		       IR_BALLOTEXT;
-		if (irop == IR_BALLOTEXT) {
-			r[n++] = xl_emit1(x, irop, v.r[0], id, 0);
-			break;
-		}
-		for (uint32_t i = 0; i < v.n; i++)
-			r[n++] = xl_emit1(x, irop, v.r[i], id, 0);
-		break;
-	}
-	default:
-		irop = op == SpvOpGroupNonUniformIAdd ? IR_GIADD :
-		       op == SpvOpGroupNonUniformFAdd ? IR_GFADD :
-		       op == SpvOpGroupNonUniformIMul ? IR_GIMUL :
-		       op == SpvOpGroupNonUniformFMul ? IR_GFMUL :
-		       op == SpvOpGroupNonUniformSMin ? IR_GSMIN :
-		       op == SpvOpGroupNonUniformUMin ? IR_GUMIN :
-		       op == SpvOpGroupNonUniformFMin ? IR_GFMIN :
-		       op == SpvOpGroupNonUniformSMax ? IR_GSMAX :
-		       op == SpvOpGroupNonUniformUMax ? IR_GUMAX :
-		       op == SpvOpGroupNonUniformFMax ? IR_GFMAX :
-		       op == SpvOpGroupNonUniformBitwiseAnd ? IR_GAND :
-		       op == SpvOpGroupNonUniformLogicalAnd ? IR_GAND :
-		       op == SpvOpGroupNonUniformBitwiseOr ? IR_GOR :
-		       op == SpvOpGroupNonUniformLogicalOr ? IR_GOR : IR_GXOR;
-		for (uint32_t i = 0; i < v.n; i++) {
-			r[n++] = xl_emit1(x, irop, v.r[i], 0, 0);
-			xl_instr(x, x->p->ninstr - 1)->aux2 = (uint8_t)gop;
-		}
-		break;
-	}
-done:
-	xl_set_regs(x, in, r, n);
-	return;
-bad:
-	xl_fail(x, SWGPU_ERR_INVALID_ARG, "malformed group opcode %u", op);
-}
-
 /* OpSDot/UDot/SUDot (+AccSat): packed 4x8 scalars or 32-bit vectors. */
 static void
 int_dot(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
@@ -655,10 +520,5 @@ xl_value_op_wide(struct xl *x, const uint32_t *in, uint32_t wc)
 	}
 	if (xl_deriv_op(x, in, wc))
 		return true;
-	if (op >= SpvOpGroupNonUniformElect &&
-	    op <= SpvOpGroupNonUniformLogicalXor) {
-		subgroup(x, in, wc, op);
-		return true;
-	}
-	return false;
+	return xl_group_op(x, in, wc);
 }

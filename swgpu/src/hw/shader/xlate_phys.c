@@ -114,11 +114,6 @@ xl_phys_op(struct xl *x, const uint32_t *in, uint32_t wc)
 		               !is_phys_ptr_type(x, xl_id(x, in[3])->type)))
 			return false;
 		break;
-	case SpvOpPtrAccessChain:
-	case SpvOpInBoundsPtrAccessChain:
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "pointer arithmetic "
-		        "(OpPtrAccessChain) on buffer device addresses is not "
-		        "supported");
 	default:
 		return false;
 	}
