@@ -19,6 +19,7 @@
 #include "icd.h"
 #include "pipeline.h"
 #include "format.h"
+#include "wsi.h"
 
 #ifndef ICD_VERSION_MAJOR
 #define ICD_VERSION_MAJOR 0
@@ -765,6 +766,7 @@ icd_features_write_ext(VkBaseOutStructure *s)
 		break;
 	}
 	default:
+		(void)wsi_features_write(s);  /* presentation: wsi_surface.c */
 		break;
 	}
 }
