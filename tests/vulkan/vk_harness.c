@@ -137,6 +137,10 @@ vkh_result_str(VkResult r)
 	R(VK_ERROR_TOO_MANY_OBJECTS);
 	R(VK_ERROR_FORMAT_NOT_SUPPORTED);
 	R(VK_ERROR_UNKNOWN);
+	R(VK_SUBOPTIMAL_KHR);
+	R(VK_ERROR_OUT_OF_DATE_KHR);
+	R(VK_ERROR_SURFACE_LOST_KHR);
+	R(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR);
 #undef R
 	default:
 		return "VK_RESULT_?";
@@ -271,6 +275,8 @@ query_physical_device(struct vkh *h)
 	              !strncmp(h->props.deviceName, "swgpu", 5);
 }
 
+void (*vkh_instance_hook)(VkInstanceCreateInfo *ici);
+
 VkResult
 vkh_init_alloc(struct vkh *h, const char *app_name, uint32_t api,
                const VkAllocationCallbacks *alloc)
@@ -342,6 +348,8 @@ vkh_init_alloc(struct vkh *h, const char *app_name, uint32_t api,
 	if (h->validation && !env_is_1("VKH_NO_SYNC_VALIDATION"))
 		mci.pNext = &features;
 
+	if (vkh_instance_hook)
+		vkh_instance_hook(&ici);
 	r = vkCreateInstance(&ici, alloc, &h->instance);
 	if (r != VK_SUCCESS) {
 		fprintf(stderr, "[vkh] vkCreateInstance: %s\n",

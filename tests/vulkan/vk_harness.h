@@ -95,6 +95,15 @@ extern volatile int vkh_expected_errors;
 
 /* ---- instance / physical device ---- */
 
+/* Set before vkh_init / vkh_run_tests to change the create infos the
+ * harness builds just before vkCreateInstance / vkCreateDevice, e.g. to
+ * add the extensions and features of the driver part a test is about
+ * (the WSI tests add surface and swapchain extensions). Extension names
+ * added must be supported; the harness's own (debug utils) stay first
+ * and must be kept. NULL: no change. */
+extern void (*vkh_instance_hook)(VkInstanceCreateInfo *ici);
+extern void (*vkh_device_hook)(struct vkh *h, VkDeviceCreateInfo *dci);
+
 /* Create the instance (validation layer + debug utils messenger) and pick a
  * physical device. Returns VK_SUCCESS or the failing VkResult (after a log
  * line). api is e.g. VK_API_VERSION_1_3. */

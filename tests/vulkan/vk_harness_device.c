@@ -13,6 +13,8 @@
 /* Devices and queues                                                  */
 /* ------------------------------------------------------------------ */
 
+void (*vkh_device_hook)(struct vkh *h, VkDeviceCreateInfo *dci);
+
 static void
 track_device(struct vkh *h, struct vkh_device *d, bool add)
 {
@@ -76,6 +78,8 @@ create_device(struct vkh *h, const VkAllocationCallbacks *alloc,
 	dci.queueCreateInfoCount = nqci;
 	d->distinct_families = nqci;
 	d->alloc = alloc;
+	if (vkh_device_hook)
+		vkh_device_hook(h, &dci);
 	r = vkCreateDevice(h->phys, &dci, alloc, &d->device);
 	if (r != VK_SUCCESS) {
 		fprintf(stderr, "[vkh] vkCreateDevice: %s\n", vkh_result_str(r));
