@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build gcc clang python3 pkg-config
   libcmocka-dev                     # unit test framework
+  libpng-dev                        # PNGs of rendered images (samples, tests)
   libvulkan-dev                     # Vulkan headers, loader, vk.xml
   vulkan-validationlayers           # Khronos validation layer for tests
   vulkan-tools                      # vulkaninfo

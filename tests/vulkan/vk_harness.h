@@ -16,6 +16,8 @@
  *   VKH_NO_SYNC_VALIDATION=1  core validation only (synchronization
  *                          validation is on by default)
  *   VKH_DEVICE_INDEX=<n>   physical device to use (default 0)
+ *   VKH_DRIVER_NAME=<s>    else the first device whose driver name
+ *                          contains s (default: device 0)
  *   VKH_RELAXED_QUEUE_TYPES=1  run tests that need GRAPHICS/COMPUTE queues
  *                          (vkCmd* event and query-pool commands) on
  *                          TRANSFER queues when nothing else exists, with
@@ -78,6 +80,11 @@ struct vkh {
 	 * (glslang --target-env vulkan1.3 emits LocalSizeId). */
 	bool maintenance4;
 	bool private_data;
+	/* Graphics: enabled on every device when supported. */
+	bool dynamic_rendering;
+	bool shader_draw_parameters;
+	bool draw_indirect_count;
+	VkPhysicalDeviceFeatures features;   /* supported core features */
 
 	struct vkh_device *devices[VKH_MAX_DEVICES]; /* alive, for cleanup */
 
@@ -128,7 +135,9 @@ const char *vkh_result_str(VkResult r);
  * required. Queues are spread over distinct families first, then distinct
  * queues within a family; if the driver has fewer, the remaining entries
  * alias earlier queues (aliased = true). Enables timelineSemaphore,
- * synchronization2, hostQueryReset and maintenance4 when available. */
+ * synchronization2, hostQueryReset and maintenance4 when available, and
+ * for graphics dynamicRendering, shaderDrawParameters and the core
+ * rasterization features the graphics tests use (vkh_device.c). */
 VkResult vkh_device_create(struct vkh *h, VkQueueFlags required,
                            uint32_t want_queues,
                            const VkAllocationCallbacks *alloc,
