@@ -358,6 +358,12 @@ dispatch(struct exec_env *env, const struct pkt *p, uint64_t shader_va,
 		goto out;
 	}
 	prog = shader_program(s);
+	if (prog->stage != SWGPU_SHADER_STAGE_COMPUTE) {
+		raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, shader_va,
+		            "shader at code VA 0x%llx is not a compute shader",
+		            (unsigned long long)shader_va);
+		goto out;
+	}
 	if (indirect) {
 		const void *a;
 

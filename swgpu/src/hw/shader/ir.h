@@ -141,12 +141,16 @@ enum ir_op {
 	IR_G64,          /* 64-bit reduction/scan: value (a lo, b hi),
 	                    result dst pair, imm = the IR_G* op (integer
 	                    ones), aux2 = group op */
+	/* fragment stage (stage.h) */
+	IR_DEMOTE,       /* the lane becomes a helper (discarded) */
 	/* terminators */
 	IR_BR,           /* pc = imm */
 	IR_BRC,          /* pc = a ? imm : b (b: block index) */
 	IR_SWITCH,       /* pc = table lookup: b = table start, c = pairs,
 	                    imm = default block */
 	IR_RET,          /* lane done */
+	IR_KILL,         /* lane done, discarded (OpKill,
+	                    OpTerminateInvocation) */
 	IR_PHI,          /* dst = value of pred: table b, c pairs */
 	IR_OP_COUNT
 };
@@ -223,7 +227,8 @@ enum ir_builtin_reg {
 	IR_REG_FRAG_COORD = 46,    /* 4 registers: x, y, z, 1/w */
 	IR_REG_FRONT_FACING = 50,  /* 0/1 */
 	IR_REG_POINT_COORD = 51,   /* 2 */
-	IR_REG_HELPER = 53,        /* HelperInvocation, 0/1 (the engine) */
+	IR_REG_HELPER = 53,        /* HelperInvocation, 0/1 (set by
+	                              ir_exec_run_batch from live) */
 	IR_REG_SAMPLE_ID = 54,
 	IR_REG_SAMPLE_MASK_IN = 55,
 	IR_REG_SAMPLE_POSITION = 56, /* 2 */

@@ -84,6 +84,11 @@ struct xid {
 	uint32_t set, binding, spec_id, array_stride;
 	bool has_set, has_binding, has_spec, is_block, is_buffer_block;
 	bool is_spec;            /* constant came from a spec constant */
+	/* stage interface decorations (xlate_io.c) */
+	bool has_location, has_component, patch;
+	uint32_t location, component, index;
+	uint8_t interp;          /* IR_INTERP_FLAT/NOPERSPECTIVE/CENTROID/
+	                            SAMPLE bits */
 };
 
 struct xmdeco {
@@ -139,6 +144,12 @@ struct xl {
 	uint32_t *cmap_val, *cmap_reg; uint32_t cmap_cap;
 	/* module facts */
 	uint32_t entry_func;     /* id */
+	uint32_t other_model;    /* an entry point of that name with another
+	                            execution model (+ 1), for messages */
+	const uint32_t *iface;   /* the entry point's interface ids */
+	uint32_t niface;
+	uint8_t *io_read;        /* by register: an input component loaded */
+	uint32_t cap_io_read;
 	uint32_t glsl_set;       /* ext inst set id of GLSL.std.450 */
 	uint32_t local_size_ids[3];
 	bool local_size_from_id;
@@ -261,6 +272,18 @@ bool xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc);
 
 /* xlate_func.c */
 void xl_translate_entry(struct xl *x);
+
+/* xlate_io.c: member decoration lookup; Input and Output variables (the
+ * stage interface and built-ins) into ptr; the loads of an input
+ * pointer (offs: the n loaded registers' offsets from p->slot); after
+ * translation, the ir_io facts. */
+bool xl_mdeco(struct xl *x, uint32_t sid, uint32_t member, uint32_t deco,
+              uint32_t *value);
+void xl_io_var(struct xl *x, uint32_t id, uint32_t pointee,
+               uint32_t storage, struct xptr *ptr);
+void xl_io_mark_read(struct xl *x, const struct xptr *p,
+                     const uint32_t *offs, uint32_t n);
+void xl_io_finish(struct xl *x);
 
 /* xlate.c */
 swgpu_result xlate_module(const swgpu_shader_info *info,
