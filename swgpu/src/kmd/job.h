@@ -162,6 +162,11 @@ void queue_destroy_locked(struct swgpu_queue *q);
 void trace_job(struct swgpu_job *job, enum job_state state);
 void trace_job_preempted(struct swgpu_job *job);
 void trace_job_resumed(struct swgpu_job *job);
+/* Engine thread: a draw packet of job ran on its engine from start_ns to
+ * end_ns (a slice nested in the job's engine slice). */
+struct gfx_draw_stats;
+void trace_draw(struct swgpu_job *job, const char *name, uint64_t start_ns,
+                uint64_t end_ns, const struct gfx_draw_stats *st);
 void trace_queue_created(struct swgpu_queue *q);
 void trace_open(struct swgpu_device *dev);
 void trace_close(struct swgpu_device *dev);
