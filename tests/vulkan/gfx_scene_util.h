@@ -62,4 +62,18 @@ void cell(struct vtx *v, uint32_t k, const float rgba[4]);
 void expect_cells(struct gfx_ctx *c, const struct gfx_out *o, uint64_t cells,
                   const uint8_t rgba[4]);
 
+/* A vkh test function test_<id> running scene <id> (id_render,
+ * id_check) with tolerances and an optional support predicate. */
+#define GFX_SCENE_TEST(id, tol, dtol, sup)                                 \
+	static void test_##id(struct vkh *h, struct vkh_device *d)          \
+	{                                                                   \
+		const struct gfx_scene s = {                                \
+			.name = #id, .render = id##_render,                 \
+			.check = id##_check, .tolerance = tol,              \
+			.depth_tolerance = dtol, .supported = sup,          \
+		};                                                          \
+		gfx_scene(h, d, &s);                                        \
+	}
+#define GFX_TEST(id) { #id, test_##id, 1, VK_QUEUE_GRAPHICS_BIT }
+
 #endif /* GFX_SCENE_UTIL_H */

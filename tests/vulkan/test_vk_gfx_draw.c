@@ -535,34 +535,20 @@ draw_params_check(struct gfx_ctx *c, const struct gfx_out *o)
 
 /* ------------------------------------------------------------------ */
 
-static void
-run(struct vkh *h, struct vkh_device *d, const struct gfx_scene *s)
-{
-	gfx_scene(h, d, s);
-}
-
-#define SCENE(name, tol) \
-	static void test_##name(struct vkh *h, struct vkh_device *d) \
-	{ \
-		const struct gfx_scene s = { #name, name##_render, \
-		                             name##_check, tol, 0 }; \
-		run(h, d, &s); \
-	}
-
-SCENE(edge_sharing, 0)
-SCENE(axis_aligned, 0)
-SCENE(indexed, 0)
-SCENE(instanced, 0)
-SCENE(indirect, 0)
-SCENE(draw_params, 0)
+GFX_SCENE_TEST(edge_sharing, 0, 0, NULL)
+GFX_SCENE_TEST(axis_aligned, 0, 0, NULL)
+GFX_SCENE_TEST(indexed, 0, 0, NULL)
+GFX_SCENE_TEST(instanced, 0, 0, NULL)
+GFX_SCENE_TEST(indirect, 0, 0, NULL)
+GFX_SCENE_TEST(draw_params, 0, 0, NULL)
 
 static const struct vkh_test tests[] = {
-	{ "edge_sharing", test_edge_sharing, 1, VK_QUEUE_GRAPHICS_BIT },
-	{ "axis_aligned", test_axis_aligned, 1, VK_QUEUE_GRAPHICS_BIT },
-	{ "indexed", test_indexed, 1, VK_QUEUE_GRAPHICS_BIT },
-	{ "instanced", test_instanced, 1, VK_QUEUE_GRAPHICS_BIT },
-	{ "indirect", test_indirect, 1, VK_QUEUE_GRAPHICS_BIT },
-	{ "draw_params", test_draw_params, 1, VK_QUEUE_GRAPHICS_BIT },
+	GFX_TEST(edge_sharing),
+	GFX_TEST(axis_aligned),
+	GFX_TEST(indexed),
+	GFX_TEST(instanced),
+	GFX_TEST(indirect),
+	GFX_TEST(draw_params),
 };
 
 int

@@ -458,22 +458,14 @@ vertex_formats_check(struct gfx_ctx *c, const struct gfx_out *o)
 
 /* ------------------------------------------------------------------ */
 
-#define SCENE(name, tol) \
-	static void test_##name(struct vkh *h, struct vkh_device *d) \
-	{ \
-		const struct gfx_scene s = { #name, name##_render, \
-		                             name##_check, tol, 0 }; \
-		gfx_scene(h, d, &s); \
-	}
-
-SCENE(topologies, 0)
-SCENE(interpolation, 1)
-SCENE(vertex_formats, 1)
+GFX_SCENE_TEST(topologies, 0, 0, NULL)
+GFX_SCENE_TEST(interpolation, 1, 0, NULL)
+GFX_SCENE_TEST(vertex_formats, 1, 0, NULL)
 
 static const struct vkh_test tests[] = {
-	{ "topologies", test_topologies, 1, VK_QUEUE_GRAPHICS_BIT },
-	{ "interpolation", test_interpolation, 1, VK_QUEUE_GRAPHICS_BIT },
-	{ "vertex_formats", test_vertex_formats, 1, VK_QUEUE_GRAPHICS_BIT },
+	GFX_TEST(topologies),
+	GFX_TEST(interpolation),
+	GFX_TEST(vertex_formats),
 };
 
 int

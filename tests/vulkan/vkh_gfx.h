@@ -66,6 +66,10 @@ struct gfx_scene {
 	float tolerance;
 	/* Depth: absolute tolerance (0: equal). */
 	float depth_tolerance;
+	/* Optional: whether a driver offers what the scene needs (e.g. a
+	 * feature). The test skips without it; a second driver without it
+	 * is not compared with. */
+	bool (*supported)(const struct vkh *h);
 };
 
 /* Run s on (h, d) and, if there is one, on a second driver; compare. */

@@ -255,6 +255,11 @@ gfx_scene(struct vkh *h, struct vkh_device *d, const struct gfx_scene *s)
 		vkh_fail(h, __FILE__, __LINE__, "no graphics queue");
 		return;
 	}
+	if (s->supported && !s->supported(h)) {
+		vkh_skip(h, "%s does not offer what %s needs",
+		         h->driver.driverName, s->name);
+		return;
+	}
 	if (!run_on(h, d, s, &mine)) {
 		out_free(&mine);
 		return;
@@ -263,6 +268,13 @@ gfx_scene(struct vkh *h, struct vkh_device *d, const struct gfx_scene *s)
 	if (!o2) {
 		printf("  %s: checked on %s alone\n", s->name,
 		       h->driver.driverName);
+		out_free(&mine);
+		return;
+	}
+	if (s->supported && !s->supported(o2)) {
+		printf("  %s: checked on %s alone (%s does not offer what it "
+		       "needs)\n", s->name, h->driver.driverName,
+		       o2->driver.driverName);
 		out_free(&mine);
 		return;
 	}
