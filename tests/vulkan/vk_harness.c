@@ -265,6 +265,7 @@ query_physical_device(struct vkh *h)
 	h->private_data = f13.privateData;
 	h->dynamic_rendering = f13.dynamicRendering;
 	h->draw_indirect_count = f12.drawIndirectCount;
+	h->imageless_framebuffer = f12.imagelessFramebuffer;
 	h->features = f2.features;
 	VkPhysicalDeviceVulkan11Features f11 = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,

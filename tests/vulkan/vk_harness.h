@@ -84,6 +84,7 @@ struct vkh {
 	bool dynamic_rendering;
 	bool shader_draw_parameters;
 	bool draw_indirect_count;
+	bool imageless_framebuffer;
 	VkPhysicalDeviceFeatures features;   /* supported core features */
 
 	struct vkh_device *devices[VKH_MAX_DEVICES]; /* alive, for cleanup */

@@ -42,6 +42,7 @@ create_device(struct vkh *h, const VkAllocationCallbacks *alloc,
 		.timelineSemaphore = h->timeline_semaphore,
 		.hostQueryReset = h->host_query_reset,
 		.drawIndirectCount = h->draw_indirect_count,
+		.imagelessFramebuffer = h->imageless_framebuffer,
 	};
 	VkPhysicalDeviceVulkan11Features f11 = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,

@@ -525,6 +525,14 @@ bool
 gfx_read(struct gfx_ctx *c, const struct gfx_image *color,
          const struct gfx_image *ds, struct gfx_out *o)
 {
+	return gfx_read_layer(c, color, ds, 0, o);
+}
+
+bool
+gfx_read_layer(struct gfx_ctx *c, const struct gfx_image *color,
+               const struct gfx_image *ds, uint32_t layer,
+               struct gfx_out *o)
+{
 	const uint32_t w = color ? color->w : ds->w;
 	const uint32_t h = color ? color->h : ds->h;
 	const uint32_t texel = color ? format_size(color->format) : 0;
@@ -545,8 +553,8 @@ gfx_read(struct gfx_ctx *c, const struct gfx_image *color,
 	read_layouts(cb, color, ds, false);
 	if (color) {
 		VkBufferImageCopy r = {
-			.imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0,
-			                      1 },
+			.imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0,
+			                      layer, 1 },
 			.imageExtent = { w, h, 1 },
 		};
 		vkCmdCopyImageToBuffer(cb, color->image,
@@ -556,8 +564,8 @@ gfx_read(struct gfx_ctx *c, const struct gfx_image *color,
 	if (ds && (ds->aspects & VK_IMAGE_ASPECT_DEPTH_BIT)) {
 		VkBufferImageCopy r = {
 			.bufferOffset = csize,
-			.imageSubresource = { VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0,
-			                      1 },
+			.imageSubresource = { VK_IMAGE_ASPECT_DEPTH_BIT, 0,
+			                      layer, 1 },
 			.imageExtent = { w, h, 1 },
 		};
 		vkCmdCopyImageToBuffer(cb, ds->image,
@@ -568,7 +576,7 @@ gfx_read(struct gfx_ctx *c, const struct gfx_image *color,
 		VkBufferImageCopy r = {
 			.bufferOffset = csize + dsize,
 			.imageSubresource = { VK_IMAGE_ASPECT_STENCIL_BIT, 0,
-			                      0, 1 },
+			                      layer, 1 },
 			.imageExtent = { w, h, 1 },
 		};
 		vkCmdCopyImageToBuffer(cb, ds->image,

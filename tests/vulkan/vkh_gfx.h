@@ -161,6 +161,10 @@ void gfx_begin_rendering(VkCommandBuffer cb, const struct gfx_image *color,
  * barrier, submits and waits. */
 bool gfx_read(struct gfx_ctx *c, const struct gfx_image *color,
               const struct gfx_image *ds, struct gfx_out *o);
+/* The same for another array layer. */
+bool gfx_read_layer(struct gfx_ctx *c, const struct gfx_image *color,
+                    const struct gfx_image *ds, uint32_t layer,
+                    struct gfx_out *o);
 
 /* Texel (x, y) of o's colour, as bytes. */
 static inline const uint8_t *
