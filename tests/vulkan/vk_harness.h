@@ -153,6 +153,10 @@ VkResult vkh_device_create_explicit(struct vkh *h, uint32_t family,
 
 void vkh_device_destroy(struct vkh *h, struct vkh_device *d);
 
+/* Devices created from now on enable robustBufferAccess (when
+ * supported); off by default. */
+extern bool vkh_robust_buffer_access;
+
 /* ---- memory ---- */
 
 /* First memory type in type_bits that has all of want and none of avoid,

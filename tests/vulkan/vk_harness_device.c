@@ -13,6 +13,8 @@
 /* Devices and queues                                                  */
 /* ------------------------------------------------------------------ */
 
+bool vkh_robust_buffer_access;
+
 static void
 track_device(struct vkh *h, struct vkh_device *d, bool add)
 {
@@ -60,6 +62,8 @@ create_device(struct vkh *h, const VkAllocationCallbacks *alloc,
 	/* The rasterization features graphics tests may use. */
 	const VkPhysicalDeviceFeatures *s = &h->features;
 	VkPhysicalDeviceFeatures core = {
+		.robustBufferAccess = vkh_robust_buffer_access &&
+		                      s->robustBufferAccess,
 		.fullDrawIndexUint32 = s->fullDrawIndexUint32,
 		.independentBlend = s->independentBlend,
 		.dualSrcBlend = s->dualSrcBlend,
