@@ -66,6 +66,10 @@ struct gfx_scene {
 	float tolerance;
 	/* Depth: absolute tolerance (0: equal). */
 	float depth_tolerance;
+	/* Texels allowed beyond the tolerance (0 for the tests: where the
+	 * spec leaves room the tolerance says how much; a sample with
+	 * implicit-LOD texture filtering allows a few). */
+	uint32_t allowed_mismatches;
 	/* Optional: whether a driver offers what the scene needs (e.g. a
 	 * feature). The test skips without it; a second driver without it
 	 * is not compared with. */
