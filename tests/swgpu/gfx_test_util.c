@@ -50,13 +50,21 @@ fs_host(void *user, struct gfx_exec *e, uint32_t n, const uint8_t *live,
 	if (t->frag) {
 		t->frag(t, e, n, live, discarded);
 	} else {
+		for (uint32_t a = 0; a < GT_LOCS; a++)
+			for (uint32_t c = 0; c < 4; c++) {
+				lane_t *in = gfx_exec_reg(e, GT_IN(1, c));
+				lane_t *out = gfx_exec_reg(e, GT_OUT(a, c));
+				for (uint32_t l = 0; l < n; l++)
+					out[l] = in[l];
+			}
+	}
+	if (t->dual)
 		for (uint32_t c = 0; c < 4; c++) {
-			lane_t *in = gfx_exec_reg(e, GT_IN(1, c));
-			lane_t *out = gfx_exec_reg(e, GT_OUT(0, c));
+			lane_t *in = gfx_exec_reg(e, GT_IN(2, c));
+			lane_t *out = gfx_exec_reg(e, GT_OUT1(c));
 			for (uint32_t l = 0; l < n; l++)
 				out[l] = in[l];
 		}
-	}
 	if (t->frag_depth) {
 		lane_t *in = gfx_exec_reg(e, GT_IN(2, 0));
 		lane_t *out = gfx_exec_reg(e, GT_FDEPTH);
@@ -85,8 +93,13 @@ gt_programs(struct gt *t)
 			t->fs_io.in_reg[loc][c] = GT_IN(loc, c);
 			t->fs_io.in_interp[loc][c] = t->interp[loc];
 		}
-	for (uint32_t c = 0; c < 4; c++)
-		t->fs_io.out_reg[0][c] = GT_OUT(0, c);
+	for (uint32_t a = 0; a < GT_LOCS; a++)
+		for (uint32_t c = 0; c < 4; c++)
+			t->fs_io.out_reg[a][c] = GT_OUT(a, c);
+	if (t->dual)
+		for (uint32_t c = 0; c < 4; c++)
+			t->fs_io.out_index1_reg[c] = GT_OUT1(c);
+	t->fs_io.early_fragment_tests = t->early;
 	if (t->frag_depth) {
 		t->fs_io.frag_depth_reg = GT_FDEPTH;
 		t->fs_io.depth_mode = IR_DEPTH_ANY;
