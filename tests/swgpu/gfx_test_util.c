@@ -35,6 +35,16 @@ vs_host(void *user, struct gfx_exec *e, uint32_t n, const uint8_t *live,
 		for (uint32_t l = 0; l < n; l++)
 			out[l] = in[l];
 	}
+	if (t->clip_cull) {
+		lane_t *cy = gfx_exec_reg(e, GT_IN(3, 1));
+		lane_t *cz = gfx_exec_reg(e, GT_IN(3, 2));
+		lane_t *clip = gfx_exec_reg(e, GT_CLIP);
+		lane_t *cull = gfx_exec_reg(e, GT_CULL);
+		for (uint32_t l = 0; l < n; l++) {
+			clip[l] = cy[l];
+			cull[l] = cz[l];
+		}
+	}
 	return true;
 }
 
@@ -88,6 +98,12 @@ gt_programs(struct gt *t)
 	t->vs_io.position_reg = GT_POS;
 	if (t->point_size)
 		t->vs_io.point_size_reg = GT_PSIZE;
+	if (t->clip_cull) {
+		t->vs_io.clip_reg = GT_CLIP;
+		t->vs_io.clip_count = 1;
+		t->vs_io.cull_reg = GT_CULL;
+		t->vs_io.cull_count = 1;
+	}
 	for (uint32_t loc = 1; loc < GT_LOCS; loc++)
 		for (uint32_t c = 0; c < 4; c++) {
 			t->fs_io.in_reg[loc][c] = GT_IN(loc, c);

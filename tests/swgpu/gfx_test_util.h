@@ -65,6 +65,8 @@ struct gt {
 	struct gfx_program vsp, fsp;
 	uint8_t interp[GT_LOCS];       /* fragment input modes */
 	bool point_size;               /* VS writes PointSize from loc 3.x */
+	bool clip_cull;                /* VS writes ClipDistance[0] = loc 3.y,
+	                                  CullDistance[0] = loc 3.z */
 	bool frag_depth;               /* FS writes FragDepth = in 2.x */
 	bool no_fs;                    /* depth/stencil only */
 	bool dual;                     /* FS writes Index 1 = input loc 2 */
@@ -82,7 +84,9 @@ struct gt {
 #define GT_PSIZE (GT_POS + 4u)
 #define GT_FDEPTH (GT_POS + 5u)
 #define GT_OUT1(c) (GT_POS + 6u + (c))   /* Location 0 Index 1 */
-#define GT_NREGS (GT_POS + 10u)
+#define GT_CLIP (GT_POS + 10u)
+#define GT_CULL (GT_POS + 11u)
+#define GT_NREGS (GT_POS + 12u)
 
 /* threads: raster threads (1 = the caller only). */
 void gt_init(struct gt *t, uint32_t threads);
