@@ -54,7 +54,7 @@ fs_host(void *user, struct gfx_exec *e, uint32_t n, const uint8_t *live,
 {
 	struct gt *t = user;
 
-	t->frag_runs++;
+	__atomic_fetch_add(&t->frag_runs, 1, __ATOMIC_RELAXED);
 	if (t->frag_hang)
 		return false;
 	if (t->frag) {
