@@ -35,6 +35,16 @@ vs_host(void *user, struct gfx_exec *e, uint32_t n, const uint8_t *live,
 		for (uint32_t l = 0; l < n; l++)
 			out[l] = in[l];
 	}
+	if (t->clip_cull) {
+		lane_t *cy = gfx_exec_reg(e, GT_IN(3, 1));
+		lane_t *cz = gfx_exec_reg(e, GT_IN(3, 2));
+		lane_t *clip = gfx_exec_reg(e, GT_CLIP);
+		lane_t *cull = gfx_exec_reg(e, GT_CULL);
+		for (uint32_t l = 0; l < n; l++) {
+			clip[l] = cy[l];
+			cull[l] = cz[l];
+		}
+	}
 	return true;
 }
 
@@ -44,19 +54,27 @@ fs_host(void *user, struct gfx_exec *e, uint32_t n, const uint8_t *live,
 {
 	struct gt *t = user;
 
-	t->frag_runs++;
+	__atomic_fetch_add(&t->frag_runs, 1, __ATOMIC_RELAXED);
 	if (t->frag_hang)
 		return false;
 	if (t->frag) {
 		t->frag(t, e, n, live, discarded);
 	} else {
+		for (uint32_t a = 0; a < GT_LOCS; a++)
+			for (uint32_t c = 0; c < 4; c++) {
+				lane_t *in = gfx_exec_reg(e, GT_IN(1, c));
+				lane_t *out = gfx_exec_reg(e, GT_OUT(a, c));
+				for (uint32_t l = 0; l < n; l++)
+					out[l] = in[l];
+			}
+	}
+	if (t->dual)
 		for (uint32_t c = 0; c < 4; c++) {
-			lane_t *in = gfx_exec_reg(e, GT_IN(1, c));
-			lane_t *out = gfx_exec_reg(e, GT_OUT(0, c));
+			lane_t *in = gfx_exec_reg(e, GT_IN(2, c));
+			lane_t *out = gfx_exec_reg(e, GT_OUT1(c));
 			for (uint32_t l = 0; l < n; l++)
 				out[l] = in[l];
 		}
-	}
 	if (t->frag_depth) {
 		lane_t *in = gfx_exec_reg(e, GT_IN(2, 0));
 		lane_t *out = gfx_exec_reg(e, GT_FDEPTH);
@@ -80,13 +98,24 @@ gt_programs(struct gt *t)
 	t->vs_io.position_reg = GT_POS;
 	if (t->point_size)
 		t->vs_io.point_size_reg = GT_PSIZE;
+	if (t->clip_cull) {
+		t->vs_io.clip_reg = GT_CLIP;
+		t->vs_io.clip_count = 1;
+		t->vs_io.cull_reg = GT_CULL;
+		t->vs_io.cull_count = 1;
+	}
 	for (uint32_t loc = 1; loc < GT_LOCS; loc++)
 		for (uint32_t c = 0; c < 4; c++) {
 			t->fs_io.in_reg[loc][c] = GT_IN(loc, c);
 			t->fs_io.in_interp[loc][c] = t->interp[loc];
 		}
-	for (uint32_t c = 0; c < 4; c++)
-		t->fs_io.out_reg[0][c] = GT_OUT(0, c);
+	for (uint32_t a = 0; a < GT_LOCS; a++)
+		for (uint32_t c = 0; c < 4; c++)
+			t->fs_io.out_reg[a][c] = GT_OUT(a, c);
+	if (t->dual)
+		for (uint32_t c = 0; c < 4; c++)
+			t->fs_io.out_index1_reg[c] = GT_OUT1(c);
+	t->fs_io.early_fragment_tests = t->early;
 	if (t->frag_depth) {
 		t->fs_io.frag_depth_reg = GT_FDEPTH;
 		t->fs_io.depth_mode = IR_DEPTH_ANY;

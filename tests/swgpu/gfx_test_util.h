@@ -8,9 +8,10 @@
  *   vertex program: position = attribute location 0; output location k
  *       = attribute location k (k = 1 .. GT_LOCS - 1); PointSize from
  *       gt.point_size when set.
- *   fragment program: colour output 0 = input location 1 (or a C
+ *   fragment program: colour outputs 0..3 = input location 1 (or a C
  *       callback's result); inputs take the interpolation modes in
- *       gt.interp[].
+ *       gt.interp[]; with gt.dual the Index 1 output = input location 2,
+ *       with gt.frag_depth FragDepth = input location 2.x.
  */
 #ifndef GFX_TEST_UTIL_H
 #define GFX_TEST_UTIL_H
@@ -64,8 +65,12 @@ struct gt {
 	struct gfx_program vsp, fsp;
 	uint8_t interp[GT_LOCS];       /* fragment input modes */
 	bool point_size;               /* VS writes PointSize from loc 3.x */
+	bool clip_cull;                /* VS writes ClipDistance[0] = loc 3.y,
+	                                  CullDistance[0] = loc 3.z */
 	bool frag_depth;               /* FS writes FragDepth = in 2.x */
 	bool no_fs;                    /* depth/stencil only */
+	bool dual;                     /* FS writes Index 1 = input loc 2 */
+	bool early;                    /* FS declares EarlyFragmentTests */
 	gt_frag_fn frag;               /* NULL: colour = input location 1 */
 	void *user;
 	uint32_t frag_runs;            /* fragment batches run */
@@ -78,7 +83,10 @@ struct gt {
 #define GT_POS (IR_REG_FIRST_FREE + 8u * GT_LOCS)
 #define GT_PSIZE (GT_POS + 4u)
 #define GT_FDEPTH (GT_POS + 5u)
-#define GT_NREGS (GT_POS + 6u)
+#define GT_OUT1(c) (GT_POS + 6u + (c))   /* Location 0 Index 1 */
+#define GT_CLIP (GT_POS + 10u)
+#define GT_CULL (GT_POS + 11u)
+#define GT_NREGS (GT_POS + 12u)
 
 /* threads: raster threads (1 = the caller only). */
 void gt_init(struct gt *t, uint32_t threads);

@@ -12,8 +12,8 @@
  * (helperInvocationEXT true, stores dropped); helper lanes' stores,
  * atomics, image writes and image atomics do nothing; an input
  * attachment reads the fragment's own pixel. Through the public API: swgpu_shader_create with a
- * stage, the properties it reports, and a DISPATCH naming a fragment
- * shader faults.
+ * stage, the properties it reports, the capabilities offered (and not),
+ * and a DISPATCH naming a fragment shader faults.
  */
 #include "shader_stage_util.h"
 #include "shader_test_util.h"
@@ -21,9 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spirv/unified1/spirv.h>
 #include <swgpu/swgpu_format.h>
 
 #include "sh_fs_demote.spv.h"
+#include "sh_fs_demote_opt.spv.h"
 #include "sh_fs_discard.spv.h"
 #include "sh_fs_discard_kill.spv.h"
 #include "sh_fs_dual.spv.h"
@@ -248,11 +250,10 @@ test_fs_discard(void **state)
 }
 
 static void
-test_fs_demote(void **state)
+run_demote(const uint32_t *code, size_t size)
 {
 	const swgpu_descriptor_type t = SWGPU_DESCRIPTOR_STORAGE_BUFFER;
-	struct ir_program *p = ss_translate(sh_fs_demote_spv,
-	                                    sizeof(sh_fs_demote_spv),
+	struct ir_program *p = ss_translate(code, size,
 	                                    SWGPU_SHADER_STAGE_FRAGMENT, &t, 1,
 	                                    0);
 	const struct ir_io *io = &p->io;
@@ -262,7 +263,6 @@ test_fs_demote(void **state)
 	uint8_t live[W], disc[W];
 	const uint32_t n = 8;
 
-	(void)state;
 	assert_true(io->discards);
 	memset(&buf, 0, sizeof(buf));
 	ss_bind(d, p, 0, &buf, sizeof(buf));
@@ -298,6 +298,16 @@ test_fs_demote(void **state)
 	ir_exec_destroy(e);
 	free(d);
 	ir_program_free(p);
+}
+
+static void
+test_fs_demote(void **state)
+{
+	(void)state;
+	run_demote(sh_fs_demote_spv, sizeof(sh_fs_demote_spv));
+	/* optimized: gl_HelperInvocation is an SSA value loaded before the
+	 * demote and used after it */
+	run_demote(sh_fs_demote_opt_spv, sizeof(sh_fs_demote_opt_spv));
 }
 
 /* Image writes and atomics from fragments (fragmentStoresAndAtomics):
@@ -447,6 +457,27 @@ test_fs_public_api(void **state)
 	swgpu_shader_query_properties(ds, &pr);
 	assert_true(pr.discards);
 	assert_true(pr.uses_atomics);
+	/* the capabilities of the stages are offered, per-sample shading
+	 * and the other stages are not */
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityDerivativeControl));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityDemoteToHelperInvocation));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityClipDistance));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityCullDistance));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityDrawParameters));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityInputAttachment));
+	assert_true(swgpu_shader_capability_supported(SpvCapabilityMinLod));
+	assert_false(swgpu_shader_capability_supported(
+		SpvCapabilitySampleRateShading));
+	assert_false(swgpu_shader_capability_supported(
+		SpvCapabilityGeometry));
+	assert_false(swgpu_shader_capability_supported(
+		SpvCapabilityTessellation));
 	/* a DISPATCH naming a fragment shader is a fault of the context */
 	assert_int_not_equal(st_dispatch(&env, ds, NULL, NULL, 0, 1, 1, 1),
 	                     SWGPU_OK);

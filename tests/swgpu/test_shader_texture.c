@@ -7,7 +7,8 @@
  *    larger axis), with a Bias (the sum clamped to maxSamplerLodBias),
  *    from Grad, explicit, projective, with MinLod, clamped to the view's
  *    levels; textureQueryLod's (lambda', d_l); NEAREST and LINEAR mipmap
- *    modes, magnification vs minification filters; texelFetch;
+ *    modes, magnification vs minification filters; texelFetch; a
+ *    ConstOffset;
  *  - a cube map's LOD from direction derivatives moved onto the face;
  *  - gathers: components, an Offset, four ConstOffsets, the view's
  *    swizzle applied first;
@@ -137,10 +138,14 @@ test_lod(void **state)
 		for (uint32_t c = 0; c < 4; c++)
 			assert_float_equal(OUT(e, io, 7, c, l), 1.0, 0.0);
 	}
-	/* level 0 texels at uv 0.25 + step: x, y = 2 or 3 */
+	/* level 0 texels at uv 0.25 + step: x, y = 2 or 3; the
+	 * ConstOffset (1, -1) moves them at the same LOD */
 	for (uint32_t l = 0; l < 4; l++) {
 		assert_float_equal(OUT(e, io, 0, 1, l), 2 + (l & 1), 0.0);
 		assert_float_equal(OUT(e, io, 0, 2, l), 2 + (l >> 1), 0.0);
+		assert_float_equal(OUT(e, io, 8, 0, l), 0.0, 0.0);
+		assert_float_equal(OUT(e, io, 8, 1, l), 3 + (l & 1), 0.0);
+		assert_float_equal(OUT(e, io, 8, 2, l), 1 + (l >> 1), 0.0);
 	}
 
 	/* LINEAR mipmap (R blends the levels: d_l itself), LINEAR

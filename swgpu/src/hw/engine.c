@@ -25,6 +25,7 @@
 #include "kmd/config.h"
 #include "kmd/context.h"
 #include "hw/fence.h"
+#include "hw/gfx/describe.h"
 #include "hw/gfx/gfx.h"
 #include "hw/packet/packet_internal.h"
 #include "kmd/residency.h"
@@ -348,6 +349,11 @@ exec_env_init(struct swgpu_engine *eng, struct swgpu_job *job,
 static void
 job_fault_done(struct swgpu_engine *eng, struct swgpu_job *job)
 {
+	/* The 3D pipe's registers as the fault left them, for the dump. */
+	if (eng->gfx[job->hwq < ENGINE_HWQ_COUNT ? job->hwq : 0])
+		gfx_state_describe(eng->gfx[job->hwq < ENGINE_HWQ_COUNT
+		                            ? job->hwq : 0],
+		                   job->gfx_regs, sizeof(job->gfx_regs));
 	job->exec_failed = true;
 	job->fault.engine = eng->index;
 	job->fault.queue_id = job->queue_id;

@@ -17,6 +17,13 @@
 #include <math.h>
 #include <string.h>
 
+static inline float
+clamp_range(float v, float lo, float hi)
+{
+	/* NaN -> lo */
+	return v >= lo ? (v <= hi ? v : hi) : lo;
+}
+
 static uint32_t
 unorm_bits(float z, uint32_t bits)
 {
@@ -28,7 +35,7 @@ unorm_bits(float z, uint32_t bits)
 float
 gfx_depth_quantize(uint32_t format, float z)
 {
-	z = fminf(fmaxf(z, 0.0f), 1.0f);
+	z = clamp_range(z, 0.0f, 1.0f);
 	switch (format) {
 	case SWGPU_FORMAT_D16_UNORM:
 		return (float)((double)unorm_bits(z, 16) / 65535.0);
@@ -42,10 +49,10 @@ gfx_depth_quantize(uint32_t format, float z)
 /* A depth value in the attachment's own units: UNORM integers, or the
  * float's bits made ordered (z >= 0 here, so the bits order as
  * unsigned integers). */
-static uint32_t
+static inline uint32_t
 depth_encode(uint32_t format, float z)
 {
-	z = fminf(fmaxf(z, 0.0f), 1.0f);
+	z = clamp_range(z, 0.0f, 1.0f);
 	switch (format) {
 	case SWGPU_FORMAT_D16_UNORM:
 		return unorm_bits(z, 16);
@@ -182,10 +189,64 @@ stencil_apply(const struct gfx_stencil_face *f, uint32_t op, uint8_t *sp)
 	*sp = (uint8_t)((s & ~f->write_mask) | (r & f->write_mask));
 }
 
+/* VkCompareOp bits: 1 less, 2 equal, 4 greater (NEVER 0, ALWAYS 7). */
+static inline bool
+cmp_bits(uint32_t op, bool lt, bool eq, bool gt)
+{
+	return (op & ((lt ? 1u : 0u) | (eq ? 2u : 0u) | (gt ? 4u : 0u))) != 0;
+}
+
+/* The depth test alone (no stencil, no bounds): the common case, with
+ * the attachment's format decided once per quad. Same results as the
+ * general path below. */
+static uint32_t
+depth_only(const struct gfx_draw *d, const struct gfx_prim *p, int32_t x,
+           int32_t y, uint32_t mask, const float *z)
+{
+	const struct gfx_viewport *vp = &d->vp[p->viewport];
+	const uint32_t op = d->depth_op, fmt = d->depth.format;
+	uint8_t *row[2];
+	uint32_t pass = 0;
+
+	row[0] = gfx_texel(&d->depth, x, y, p->layer);
+	row[1] = row[0] + d->depth.row_pitch;
+	for (uint32_t l = 0; l < 4; l++) {
+		if (!(mask & (1u << l)))
+			continue;
+		uint8_t *dp = row[l >> 1] + (l & 1) * d->depth.bpp;
+		float zv = z[l];
+		if (d->depth_clamp)
+			zv = clamp_range(zv, vp->zmin, vp->zmax);
+		uint32_t zin = depth_encode(fmt, zv);
+		uint32_t stored = depth_load(fmt, dp);
+		bool ok;
+		if (fmt == SWGPU_FORMAT_D32_SFLOAT) {
+			float a, b;
+			memcpy(&a, &zin, 4);
+			memcpy(&b, &stored, 4);
+			ok = op == SWGPU_COMPARE_ALWAYS ||
+			     (a != a || b != b ? op == SWGPU_COMPARE_NOT_EQUAL
+			                       : cmp_bits(op, a < b, a == b, a > b));
+		} else {
+			ok = cmp_bits(op, zin < stored, zin == stored,
+			              zin > stored);
+		}
+		if (!ok)
+			continue;
+		if (d->depth_write)
+			depth_store(fmt, dp, zin);
+		pass |= 1u << l;
+	}
+	return pass;
+}
+
 uint32_t
 gfx_depth_stencil(const struct gfx_draw *d, const struct gfx_prim *p,
                   int32_t x, int32_t y, uint32_t mask, const float *z)
 {
+	if (d->depth_test && !d->stencil_test && !d->depth_bounds &&
+	    x >= d->depth.ox && y >= d->depth.oy)
+		return depth_only(d, p, x, y, mask, z);
 	const bool has_depth = d->depth.base != NULL;
 	const bool has_stencil = d->stencil.base != NULL;
 	const struct gfx_stencil_face *f = &d->face[p->face];
@@ -221,7 +282,7 @@ gfx_depth_stencil(const struct gfx_draw *d, const struct gfx_prim *p,
 		if (dp && d->depth_test) {
 			float zv = z[l];
 			if (d->depth_clamp)
-				zv = fminf(fmaxf(zv, vp->zmin), vp->zmax);
+				zv = clamp_range(zv, vp->zmin, vp->zmax);
 			zin = depth_encode(d->depth.format, zv);
 			zpass = depth_compare(d->depth_op, d->depth.format, zin,
 			                      stored);

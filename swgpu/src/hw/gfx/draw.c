@@ -356,7 +356,10 @@ prepare_targets(struct exec_env *env, const struct pkt *p, struct gfx_draw *d)
 		if (!rt->pl.base)
 			continue;
 		gfx_output_target_init(rt);
+		rt->pl_x1 = d->fb.x1;
+		rt->pl_y1 = d->fb.y1;
 		rt->b = rs->blend[i];
+		gfx_output_target_blend(rt);
 		rt->write_mask = rt->b.write_mask & 0xfu;
 		if (!((rs->color_write_enable >> i) & 1u))
 			rt->write_mask = 0;
@@ -401,6 +404,7 @@ prepare_fragment_ops(struct gfx_draw *d)
 	d->bounds_min = rs->min_depth_bounds;
 	d->bounds_max = rs->max_depth_bounds;
 	d->stencil_test = rs->stencil_test && d->stencil.base != NULL;
+	d->zs_active = d->depth_test || d->depth_bounds || d->stencil_test;
 	const struct swgpu_stencil_face *f[2] = { &rs->front, &rs->back };
 	for (int k = 0; k < 2; k++) {
 		d->face[k].fail_op = f[k]->fail_op;

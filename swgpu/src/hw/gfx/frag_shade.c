@@ -22,6 +22,15 @@
 #include "hw/gfx/gfx_internal.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+static inline uint32_t
+bits4(uint32_t m)
+{
+	return (0x4332322132212110ull >> (4 * (m & 0xf))) & 0xf;
+}
 
 static inline bool
 builtin_used(const struct gfx_program *fs, uint32_t reg)
@@ -41,11 +50,13 @@ gfx_frag_quad(struct gfx_thread *t, const struct gfx_draw *d,
 		z[l] = p->zc + p->zx * (px - p->rx) + p->zy * (py - p->ry) +
 		       p->bias;
 	}
-	if (d->early_tests) {
+	if (d->early_tests && d->zs_active) {
 		mask = gfx_depth_stencil(d, p, x, y, mask, z);
-		t->occlusion += (uint32_t)__builtin_popcount(mask);
+		t->occlusion += bits4(mask);
 		if (!mask)
 			return;
+	} else if (d->early_tests) {
+		t->occlusion += bits4(mask);
 	}
 	if (!d->fs)
 		return;
@@ -59,6 +70,68 @@ gfx_frag_quad(struct gfx_thread *t, const struct gfx_draw *d,
 		gfx_frag_flush(t, d);
 }
 
+/* Screen-space (a = l1, b = l2) and perspective-correct (b1, b2)
+ * barycentrics of a quad's four pixel centres, and their 1/w, with
+ * (x0, y0) its first centre relative to the primitive's reference. */
+static inline void
+quad_weights(const struct gfx_prim *p, float x0, float y0, float *l1,
+             float *l2, float *b1, float *b2, float *iw)
+{
+#if defined(__SSE2__)
+	const __m128 px = _mm_add_ps(_mm_set1_ps(x0),
+	                             _mm_set_ps(1, 0, 1, 0));
+	const __m128 py = _mm_add_ps(_mm_set1_ps(y0),
+	                             _mm_set_ps(1, 1, 0, 0));
+	__m128 a = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_set1_ps(p->l1x), px),
+	                                 _mm_mul_ps(_mm_set1_ps(p->l1y), py)),
+	                      _mm_set1_ps(p->l1c));
+	__m128 b = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_set1_ps(p->l2x), px),
+	                                 _mm_mul_ps(_mm_set1_ps(p->l2y), py)),
+	                      _mm_set1_ps(p->l2c));
+	__m128 w0 = _mm_mul_ps(_mm_sub_ps(_mm_sub_ps(_mm_set1_ps(1.0f), a), b),
+	                       _mm_set1_ps(p->iw[0]));
+	__m128 w1 = _mm_mul_ps(a, _mm_set1_ps(p->iw[1]));
+	__m128 w2 = _mm_mul_ps(b, _mm_set1_ps(p->iw[2]));
+	__m128 sw = _mm_add_ps(_mm_add_ps(w0, w1), w2);
+	__m128 nz = _mm_cmpneq_ps(sw, _mm_setzero_ps());
+	_mm_storeu_ps(l1, a);
+	_mm_storeu_ps(l2, b);
+	_mm_storeu_ps(iw, sw);
+	_mm_storeu_ps(b1, _mm_and_ps(nz, _mm_div_ps(w1, sw)));
+	_mm_storeu_ps(b2, _mm_and_ps(nz, _mm_div_ps(w2, sw)));
+#else
+	for (uint32_t i = 0; i < 4; i++) {
+		float px = x0 + (float)(i & 1), py = y0 + (float)(i >> 1);
+		l1[i] = p->l1x * px + p->l1y * py + p->l1c;
+		l2[i] = p->l2x * px + p->l2y * py + p->l2c;
+		float w0 = (1.0f - l1[i] - l2[i]) * p->iw[0];
+		float w1 = l1[i] * p->iw[1], w2 = l2[i] * p->iw[2];
+		float sw = w0 + w1 + w2;
+		iw[i] = sw;
+		b1[i] = sw != 0.0f ? w1 / sw : 0.0f;
+		b2[i] = sw != 0.0f ? w2 / sw : 0.0f;
+	}
+#endif
+}
+
+/* out[i] = v0 + a[i] (v1 - v0) + b[i] (v2 - v0), i < 4. */
+static inline void
+lerp4(float v0, float v1, float v2, const float *a, const float *b,
+      float *out)
+{
+	const float d1 = v1 - v0, d2 = v2 - v0;
+#if defined(__SSE2__)
+	_mm_storeu_ps(out, _mm_add_ps(_mm_add_ps(_mm_set1_ps(v0),
+	                                         _mm_mul_ps(_mm_loadu_ps(a),
+	                                                    _mm_set1_ps(d1))),
+	                              _mm_mul_ps(_mm_loadu_ps(b),
+	                                         _mm_set1_ps(d2))));
+#else
+	for (uint32_t i = 0; i < 4; i++)
+		out[i] = v0 + a[i] * d1 + b[i] * d2;
+#endif
+}
+
 /* Interpolated inputs and built-ins of every lane. */
 static void
 fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
@@ -70,39 +143,31 @@ fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
 	float l1[GFX_LANES], l2[GFX_LANES], b1[GFX_LANES], b2[GFX_LANES];
 	float iw[GFX_LANES];
 
-	for (uint32_t q = 0; q < nq; q++) {
+	const bool need_w = vl->nvar || builtin_used(fs, IR_REG_FRAG_COORD + 3);
+	lane_t *reg[GFX_MAX_VARYINGS];
+	for (uint32_t j = 0; j < vl->nvar; j++)
+		reg[j] = gfx_exec_reg(e, vl->var_fs_reg[j]);
+	for (uint32_t q = 0; q < nq && need_w; q++) {
 		const struct gfx_prim *p = t->quad[q].prim;
-		for (uint32_t i = 0; i < 4; i++) {
-			uint32_t l = 4 * q + i;
-			float px = (float)(t->quad[q].x + (int32_t)(i & 1)) +
-			           0.5f - p->rx;
-			float py = (float)(t->quad[q].y + (int32_t)(i >> 1)) +
-			           0.5f - p->ry;
-			l1[l] = p->l1x * px + p->l1y * py + p->l1c;
-			l2[l] = p->l2x * px + p->l2y * py + p->l2c;
-			float w0 = (1.0f - l1[l] - l2[l]) * p->iw[0];
-			float w1 = l1[l] * p->iw[1], w2 = l2[l] * p->iw[2];
-			float s = w0 + w1 + w2;
-			iw[l] = s;
-			b1[l] = s != 0.0f ? w1 / s : 0.0f;
-			b2[l] = s != 0.0f ? w2 / s : 0.0f;
-		}
-	}
-	for (uint32_t j = 0; j < vl->nvar; j++) {
-		lane_t *r = gfx_exec_reg(e, vl->var_fs_reg[j]);
-		const uint32_t w = vl->var_off + j;
-		const uint32_t mode = vl->var_interp[j] & IR_INTERP_MODE_MASK;
-		for (uint32_t l = 0; l < n; l++) {
-			const struct gfx_prim *p = t->quad[l / 4].prim;
+		const float x0 = (float)t->quad[q].x + 0.5f - p->rx;
+		const float y0 = (float)t->quad[q].y + 0.5f - p->ry;
+		quad_weights(p, x0, y0, l1 + 4 * q, l2 + 4 * q, b1 + 4 * q,
+		             b2 + 4 * q, iw + 4 * q);
+		/* Varyings of this quad's four lanes. */
+		for (uint32_t j = 0; j < vl->nvar; j++) {
+			const uint32_t w = vl->var_off + j;
+			const uint32_t mode = vl->var_interp[j] &
+			                      IR_INTERP_MODE_MASK;
+			lane_t *r = reg[j] + 4 * q;
 			if (mode == IR_INTERP_FLAT) {
-				r[l].u = p->flat[w].u;
+				const uint32_t v = p->flat[w].u;
+				r[0].u = r[1].u = r[2].u = r[3].u = v;
 				continue;
 			}
-			float v0 = p->v[0][w].f, v1 = p->v[1][w].f;
-			float v2 = p->v[2][w].f;
-			float a = mode == IR_INTERP_NOPERSPECTIVE ? l1[l] : b1[l];
-			float b = mode == IR_INTERP_NOPERSPECTIVE ? l2[l] : b2[l];
-			r[l].f = v0 + a * (v1 - v0) + b * (v2 - v0);
+			const bool np = mode == IR_INTERP_NOPERSPECTIVE;
+			lerp4(p->v[0][w].f, p->v[1][w].f, p->v[2][w].f,
+			      (np ? l1 : b1) + 4 * q, (np ? l2 : b2) + 4 * q,
+			      &r[0].f);
 		}
 	}
 	if (builtin_used(fs, IR_REG_FRAG_COORD) ||
@@ -231,9 +296,9 @@ gfx_frag_flush(struct gfx_thread *t, const struct gfx_draw *d)
 	const lane_t *smask = io->sample_mask_reg
 	                      ? gfx_exec_reg(e, io->sample_mask_reg) : NULL;
 
+	uint8_t qmask[GFX_BATCH_QUADS];
 	for (uint32_t q = 0; q < nq; q++) {
 		const struct gfx_quad *qd = &t->quad[q];
-		const struct gfx_prim *p = qd->prim;
 		uint32_t m = 0;
 		for (uint32_t i = 0; i < 4; i++) {
 			uint32_t l = 4 * q + i;
@@ -241,37 +306,28 @@ gfx_frag_flush(struct gfx_thread *t, const struct gfx_draw *d)
 			    (!smask || (smask[l].u & 1u)))
 				m |= 1u << i;
 		}
-		if (!m)
-			continue;
-		if (!d->early_tests) {
+		if (m && !d->early_tests && !d->zs_active) {
+			t->occlusion += bits4(m);
+		} else if (m && !d->early_tests) {
+			/* Late tests, quad after quad: a later quad of the
+			 * batch sees the depth an earlier one wrote. */
 			float z[4];
 			for (uint32_t i = 0; i < 4; i++)
 				z[i] = fdepth ? fdepth[4 * q + i].f
 				              : t->z[4 * q + i];
-			m = gfx_depth_stencil(d, p, qd->x, qd->y, m, z);
-			t->occlusion += (uint32_t)__builtin_popcount(m);
+			m = gfx_depth_stencil(d, qd->prim, qd->x, qd->y, m, z);
+			t->occlusion += bits4(m);
 		}
-		if (!d->any_color)
-			continue;
-		for (uint32_t i = 0; i < 4; i++) {
-			if (!(m & (1u << i)))
-				continue;
-			uint32_t l = 4 * q + i;
-			int32_t x = qd->x + (int32_t)(i & 1);
-			int32_t y = qd->y + (int32_t)(i >> 1);
-			for (uint32_t a = 0; a < d->ncolor; a++) {
-				const struct gfx_color_target *rt = &d->color[a];
-				if (!rt->write_mask)
-					continue;
-				lane_t s[4], s1[4];
-				for (uint32_t c = 0; c < 4; c++) {
-					s[c] = color[a][c][l];
-					if (d->dual_source)
-						s1[c] = color1[c][l];
-				}
-				gfx_output_pixel(d, rt, x, y, p->layer, s,
-				                 d->dual_source ? s1 : NULL);
-			}
-		}
+		qmask[q] = (uint8_t)m;
+	}
+	if (!d->any_color)
+		return;
+	/* Colour: target by target. Quads of one batch that overlap write
+	 * in batch order, which is API order. */
+	t->nquads_out = nq;
+	for (uint32_t a = 0; a < d->ncolor; a++) {
+		const struct gfx_color_target *rt = &d->color[a];
+		if (rt->write_mask)
+			gfx_output_batch(t, d, rt, qmask, color[a], color1);
 	}
 }

@@ -174,8 +174,18 @@ enum gfx_fast_color {
 	GFX_FAST_BGRA8_SRGB,
 };
 
+enum gfx_blend_mode {
+	GFX_BLEND_GENERIC = 0,     /* any factors and ops (blend.c) */
+	GFX_BLEND_ALPHA,           /* SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD */
+	GFX_BLEND_PREMUL,          /* ONE, ONE_MINUS_SRC_ALPHA, ADD */
+	GFX_BLEND_ADD,             /* ONE, ONE, ADD */
+	GFX_BLEND_NONE,            /* blending off (output.c internal) */
+};
+
 struct gfx_color_target {
 	struct gfx_plane pl;
+	int32_t pl_x1, pl_y1;      /* end of the mapped pixels */
+	uint8_t blend_mode;        /* enum gfx_blend_mode */
 	uint32_t cls;              /* SWGPU_BLIT_CLASS_FLOAT/UINT/SINT */
 	uint32_t numeric;
 	uint32_t write_mask;       /* RGBA bits; 0: nothing written */
@@ -289,6 +299,7 @@ struct gfx_draw {
 	bool depth_float;          /* D32: r from the primitive's max z */
 	/* per-fragment operations */
 	bool early_tests;
+	bool zs_active;            /* a depth, bounds or stencil test runs */
 	bool depth_test, depth_write, depth_bounds, stencil_test;
 	uint32_t depth_op;
 	float bounds_min, bounds_max;
@@ -445,6 +456,7 @@ struct gfx_thread {
 	bool have_execs;
 	/* fragment batch */
 	uint32_t nquads;
+	uint32_t nquads_out;       /* quads of the batch being written */
 	struct gfx_quad quad[GFX_BATCH_QUADS];
 	float z[GFX_LANES];        /* depth of each lane (bias applied) */
 	uint8_t live[GFX_LANES];
@@ -550,8 +562,17 @@ uint64_t gfx_logic_op(uint32_t op, uint64_t s, uint64_t d);
 void gfx_output_pixel(const struct gfx_draw *d, const struct gfx_color_target *rt,
                       int32_t x, int32_t y, uint32_t layer,
                       const lane_t src[4], const lane_t *src1);
-/* Set up a colour target's conversions (format known renderable). */
+/* Set up a colour target's conversions (format known renderable), and
+ * its blend mode once rt->b is set. */
 void gfx_output_target_init(struct gfx_color_target *rt);
+void gfx_output_target_blend(struct gfx_color_target *rt);
+/* The lanes of quad q whose bit is set in qmask[q], of the thread's
+ * batch (t->nquads_out quads), into target rt: src the colour output's
+ * four lane arrays, src1 the dual-source ones (src1[0] NULL: none). */
+void gfx_output_batch(const struct gfx_thread *t, const struct gfx_draw *d,
+                      const struct gfx_color_target *rt,
+                      const uint8_t *qmask, const lane_t *const src[4],
+                      const lane_t *const src1[4]);
 
 /* Pipeline tasks (one gfx_pool_run each, ctx the draw): vertex
  * shading of GFX_LANES vertices (vertex_shade.c), geometry of

@@ -111,9 +111,12 @@ gfx_fetch_vertex(const struct gfx_draw *d, struct gfx_fetch_attrib *attr,
 		else
 			elem = d->first_instance +
 			       (instance - d->first_instance) / b->divisor;
-		uint64_t off = elem * b->stride + a->offset;
+		uint64_t off;
 		const uint8_t *src = zero;
-		if (b->ptr && off + a->bytes <= b->size && off <= b->size)
+		if (b->ptr &&
+		    !__builtin_mul_overflow(elem, (uint64_t)b->stride, &off) &&
+		    !__builtin_add_overflow(off, (uint64_t)a->offset, &off) &&
+		    off < b->size && b->size - off >= a->bytes)
 			src = b->ptr + off;
 
 		if (a->fast == FETCH_RAW32) {
