@@ -354,6 +354,10 @@ icd_format_features(VkFormat format, VkImageTiling tiling)
 				f.planes[p].swgpu_format);
 		if (sampled)
 			feat |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT;
+		/* Depth comparison (Dref sampling, SWGPU_SAMPLER_COMPARE_*)
+		 * on every sampled depth format. */
+		if (sampled && (f.aspects & VK_IMAGE_ASPECT_DEPTH_BIT))
+			feat |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT;
 	}
 	return feat | icd_format_image_shader_features(format) |
 	       icd_format_attachment_features(&f);
