@@ -105,7 +105,8 @@ test_formats(struct vkh *h, struct vkh_device *d)
 		VKH_CHECK(h, !memcmp(&p, &p2.formatProperties, sizeof(p)));
 		const VkFormatFeatureFlags2 only2 =
 			VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
-			VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
+			VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT |
+			VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT;
 		opt = p.optimalTilingFeatures;
 		VKH_CHECK(h, (p3.optimalTilingFeatures & opt) == opt);
 		VKH_CHECK(h, (p3.linearTilingFeatures &
@@ -121,7 +122,8 @@ test_formats(struct vkh *h, struct vkh_device *d)
 		if (!h->is_swgpu)
 			continue;
 		VKH_CHECK(h, ifp.sampleCounts == VK_SAMPLE_COUNT_1_BIT);
-		/* Plus only the 64-bit-only storage without-format bits. */
+		/* Plus only the 64-bit-only bits: storage without format,
+		 * depth comparison. */
 		VKH_CHECK(h, (p3.optimalTilingFeatures & ~only2) == opt &&
 		             (p3.linearTilingFeatures & ~only2) ==
 		             p.linearTilingFeatures);
