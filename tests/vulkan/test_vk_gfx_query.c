@@ -10,11 +10,18 @@
  *               draws (inheritedQueries); results read with
  *               vkGetQueryPoolResults (64-bit, WAIT) and copied with
  *               vkCmdCopyQueryPoolResults (32-bit with availability)
+ *   shader_stores vertex and fragment shaders writing and counting into a
+ *               storage buffer (vertexPipelineStoresAndAtomics,
+ *               fragmentStoresAndAtomics): every vertex once, every
+ *               covered pixel once (helper invocations store nothing)
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gfx_scene_util.h"
+
+#include "gfx_store_fs.spv.h"
+#include "gfx_store_vs.spv.h"
 
 #define NQ 5
 
@@ -218,10 +225,154 @@ occlusion_check(struct gfx_ctx *c, const struct gfx_out *o)
 			         (unsigned long long)want[i]);
 }
 
+/* ------------------------------------------------------------------ */
+
+#define NV 12
+
+static bool
+shader_stores_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	const float red[4] = { 1, 0, 0, 1 }, green[4] = { 0, 1, 0, 1 };
+	struct vtx v[NV];
+	struct gfx_image t;
+	struct gfx_pipe p;
+	VkPipeline pipe = VK_NULL_HANDLE;
+	struct vkh_buffer vb = { 0 }, sb = { 0 };
+	VkDescriptorSetLayout sl = VK_NULL_HANDLE;
+	VkPipelineLayout pl = VK_NULL_HANDLE;
+	VkDescriptorPool dp = VK_NULL_HANDLE;
+	VkDescriptorSet set;
+	bool ok = false;
+
+	/* 20x10 + 7x13 pixels, overlapping: 200 + 91 fragments. */
+	quad(v, 4, 4, 24, 14, 0, red);
+	quad(v + 6, 20, 10, 27, 23, 0, green);
+	VkDescriptorSetLayoutBinding b = {
+		0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+		VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL };
+	VkDescriptorSetLayoutCreateInfo lci = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+		.bindingCount = 1, .pBindings = &b,
+	};
+	VkPushConstantRange pcr = {
+		VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+		128 };
+	VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 };
+	VkDescriptorPoolCreateInfo dpci = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+		.maxSets = 1, .poolSizeCount = 1, .pPoolSizes = &ps,
+	};
+	if (!px_target(c, &t) ||
+	    vkCreateDescriptorSetLayout(c->dev, &lci, NULL, &sl) !=
+	    VK_SUCCESS ||
+	    vkCreateDescriptorPool(c->dev, &dpci, NULL, &dp) != VK_SUCCESS ||
+	    !gfx_buffer(c, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, NULL,
+	                (2 + NV) * 4, &sb) ||
+	    !gfx_buffer(c, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, v, sizeof(v),
+	                &vb))
+		goto out;
+	VkPipelineLayoutCreateInfo plci = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+		.setLayoutCount = 1, .pSetLayouts = &sl,
+		.pushConstantRangeCount = 1, .pPushConstantRanges = &pcr,
+	};
+	VkDescriptorSetAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+		.descriptorPool = dp, .descriptorSetCount = 1,
+		.pSetLayouts = &sl,
+	};
+	if (vkCreatePipelineLayout(c->dev, &plci, NULL, &pl) != VK_SUCCESS ||
+	    vkAllocateDescriptorSets(c->dev, &ai, &set) != VK_SUCCESS)
+		goto out;
+	VkDescriptorBufferInfo bi = { sb.buffer, 0, VK_WHOLE_SIZE };
+	VkWriteDescriptorSet w = {
+		.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+		.dstSet = set, .descriptorCount = 1,
+		.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+		.pBufferInfo = &bi,
+	};
+	vkUpdateDescriptorSets(c->dev, 1, &w, 0, NULL);
+	gfx_pipe_init(&p, gfx_shader(c, gfx_store_vs_spv,
+	                             sizeof(gfx_store_vs_spv)),
+	              gfx_shader(c, gfx_store_fs_spv, sizeof(gfx_store_fs_spv)),
+	              VK_FORMAT_R8G8B8A8_UNORM, SW, SH);
+	px_vertex_input(&p);
+	p.layout = pl;
+	pipe = gfx_pipeline(c, &p);
+	if (pipe) {
+		const float size[2] = { SW, SH };
+		VkDeviceSize off = 0;
+		VkCommandBuffer cb = gfx_begin(c);
+
+		gfx_begin_rendering(cb, &t, &black, NULL, false, 0, 0);
+		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pl,
+		                        0, 1, &set, 0, NULL);
+		vkCmdPushConstants(cb, pl, VK_SHADER_STAGE_VERTEX_BIT |
+		                   VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(size),
+		                   size);
+		vkCmdBindVertexBuffers(cb, 0, 1, &vb.buffer, &off);
+		vkCmdDraw(cb, NV, 1, 0, 0);
+		vkCmdEndRendering(cb);
+		vkh_cmd_host_barrier(cb);
+		ok = gfx_submit(c, cb) && gfx_read(c, &t, NULL, o);
+	}
+	if (ok) {
+		const uint32_t *w32 = sb.map;
+
+		vkh_buffer_invalidate(c->h, c->d, &sb);
+		o->values[0] = w32[0];
+		/* A vertex shader may run more than once per vertex (the
+		 * spec allows it): only "at least once" is portable. */
+		o->values[1] = w32[1] >= NV;
+		for (uint32_t i = 0; i < NV; i++)
+			o->values[2 + i] = w32[2 + i];
+		o->nvalues = 2 + NV;
+	}
+	vkDestroyPipeline(c->dev, pipe, NULL);
+	vkDestroyShaderModule(c->dev, p.vs, NULL);
+	vkDestroyShaderModule(c->dev, p.fs, NULL);
+out:
+	if (vb.buffer)
+		vkh_buffer_destroy(c->d, &vb);
+	if (sb.buffer)
+		vkh_buffer_destroy(c->d, &sb);
+	vkDestroyPipelineLayout(c->dev, pl, NULL);
+	vkDestroyDescriptorPool(c->dev, dp, NULL);
+	vkDestroyDescriptorSetLayout(c->dev, sl, NULL);
+	gfx_image_destroy(c, &t);
+	if (!ok && !c->h->failures)
+		vkh_fail(c->h, __FILE__, __LINE__, "%s: setup", c->driver);
+	return ok;
+}
+
+static void
+shader_stores_check(struct gfx_ctx *c, const struct gfx_out *o)
+{
+	if (o->values[0] != 200 + 91 || o->values[1] != 1)
+		vkh_fail(c->h, __FILE__, __LINE__, "%s: %llu fragments, "
+		         "vertices counted %s", c->driver,
+		         (unsigned long long)o->values[0],
+		         o->values[1] ? "at least once" : "too few times");
+	for (uint32_t i = 0; i < NV; i++)
+		if (o->values[2 + i] != i + 1)
+			vkh_fail(c->h, __FILE__, __LINE__, "%s: vertex %u "
+			         "wrote %llu", c->driver, i,
+			         (unsigned long long)o->values[2 + i]);
+}
+
+static bool
+has_stores(const struct vkh *h)
+{
+	return h->features.vertexPipelineStoresAndAtomics &&
+	       h->features.fragmentStoresAndAtomics;
+}
+
 GFX_SCENE_TEST(occlusion, 0, 0, NULL)
+GFX_SCENE_TEST(shader_stores, 0, 0, has_stores)
 
 static const struct vkh_test tests[] = {
-	GFX_TEST(occlusion),
+	GFX_TEST(occlusion), GFX_TEST(shader_stores),
 };
 
 int
