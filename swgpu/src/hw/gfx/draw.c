@@ -430,6 +430,14 @@ prepare_fragment_ops(struct gfx_draw *d)
 	                 (!fio->discards && !fio->side_effects &&
 	                  !fio->frag_depth_reg && !fio->sample_mask_reg);
 	memcpy(d->blend_const, rs->blend_constants, sizeof(d->blend_const));
+	d->need_z = d->zs_active ||
+	            (d->fs && ((d->fs->builtins_used >>
+	                        (IR_REG_FRAG_COORD + 2)) & 1u));
+	d->smooth_inputs = false;
+	for (uint32_t j = 0; j < d->vl.nvar; j++)
+		if ((d->vl.var_interp[j] & IR_INTERP_MODE_MASK) !=
+		    IR_INTERP_FLAT)
+			d->smooth_inputs = true;
 }
 
 static bool

@@ -42,14 +42,15 @@ void
 gfx_frag_quad(struct gfx_thread *t, const struct gfx_draw *d,
               const struct gfx_prim *p, int32_t x, int32_t y, uint32_t mask)
 {
-	float z[4];
+	float z[4] = { 0, 0, 0, 0 };
 
-	for (uint32_t l = 0; l < 4; l++) {
-		float px = (float)(x + (int32_t)(l & 1)) + 0.5f;
-		float py = (float)(y + (int32_t)(l >> 1)) + 0.5f;
-		z[l] = p->zc + p->zx * (px - p->rx) + p->zy * (py - p->ry) +
-		       p->bias;
-	}
+	if (d->need_z)
+		for (uint32_t l = 0; l < 4; l++) {
+			float px = (float)(x + (int32_t)(l & 1)) + 0.5f;
+			float py = (float)(y + (int32_t)(l >> 1)) + 0.5f;
+			z[l] = p->zc + p->zx * (px - p->rx) +
+			       p->zy * (py - p->ry) + p->bias;
+		}
 	if (d->early_tests && d->zs_active) {
 		mask = gfx_depth_stencil(d, p, x, y, mask, z);
 		t->occlusion += bits4(mask);
@@ -70,90 +71,91 @@ gfx_frag_quad(struct gfx_thread *t, const struct gfx_draw *d,
 		gfx_frag_flush(t, d);
 }
 
-/* Screen-space (a = l1, b = l2) and perspective-correct (b1, b2)
- * barycentrics of a quad's four pixel centres, and their 1/w, with
- * (x0, y0) its first centre relative to the primitive's reference. */
-static inline void
-quad_weights(const struct gfx_prim *p, float x0, float y0, float *l1,
-             float *l2, float *b1, float *b2, float *iw)
-{
+/* One varying of a quad's four lanes: v0 + a (v1 - v0) + b (v2 - v0),
+ * a and b the lanes' barycentrics of vertices 1 and 2. */
 #if defined(__SSE2__)
-	const __m128 px = _mm_add_ps(_mm_set1_ps(x0),
-	                             _mm_set_ps(1, 0, 1, 0));
-	const __m128 py = _mm_add_ps(_mm_set1_ps(y0),
-	                             _mm_set_ps(1, 1, 0, 0));
-	__m128 a = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_set1_ps(p->l1x), px),
-	                                 _mm_mul_ps(_mm_set1_ps(p->l1y), py)),
-	                      _mm_set1_ps(p->l1c));
-	__m128 b = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_set1_ps(p->l2x), px),
-	                                 _mm_mul_ps(_mm_set1_ps(p->l2y), py)),
-	                      _mm_set1_ps(p->l2c));
-	__m128 w0 = _mm_mul_ps(_mm_sub_ps(_mm_sub_ps(_mm_set1_ps(1.0f), a), b),
-	                       _mm_set1_ps(p->iw[0]));
-	__m128 w1 = _mm_mul_ps(a, _mm_set1_ps(p->iw[1]));
-	__m128 w2 = _mm_mul_ps(b, _mm_set1_ps(p->iw[2]));
-	__m128 sw = _mm_add_ps(_mm_add_ps(w0, w1), w2);
-	__m128 nz = _mm_cmpneq_ps(sw, _mm_setzero_ps());
-	_mm_storeu_ps(l1, a);
-	_mm_storeu_ps(l2, b);
-	_mm_storeu_ps(iw, sw);
-	_mm_storeu_ps(b1, _mm_and_ps(nz, _mm_div_ps(w1, sw)));
-	_mm_storeu_ps(b2, _mm_and_ps(nz, _mm_div_ps(w2, sw)));
-#else
-	for (uint32_t i = 0; i < 4; i++) {
-		float px = x0 + (float)(i & 1), py = y0 + (float)(i >> 1);
-		l1[i] = p->l1x * px + p->l1y * py + p->l1c;
-		l2[i] = p->l2x * px + p->l2y * py + p->l2c;
-		float w0 = (1.0f - l1[i] - l2[i]) * p->iw[0];
-		float w1 = l1[i] * p->iw[1], w2 = l2[i] * p->iw[2];
-		float sw = w0 + w1 + w2;
-		iw[i] = sw;
-		b1[i] = sw != 0.0f ? w1 / sw : 0.0f;
-		b2[i] = sw != 0.0f ? w2 / sw : 0.0f;
-	}
-#endif
-}
-
-/* out[i] = v0 + a[i] (v1 - v0) + b[i] (v2 - v0), i < 4. */
-static inline void
-lerp4(float v0, float v1, float v2, const float *a, const float *b,
-      float *out)
+static inline __m128
+lerp4(float v0, float v1, float v2, __m128 a, __m128 b)
 {
-	const float d1 = v1 - v0, d2 = v2 - v0;
-#if defined(__SSE2__)
-	_mm_storeu_ps(out, _mm_add_ps(_mm_add_ps(_mm_set1_ps(v0),
-	                                         _mm_mul_ps(_mm_loadu_ps(a),
-	                                                    _mm_set1_ps(d1))),
-	                              _mm_mul_ps(_mm_loadu_ps(b),
-	                                         _mm_set1_ps(d2))));
-#else
-	for (uint32_t i = 0; i < 4; i++)
-		out[i] = v0 + a[i] * d1 + b[i] * d2;
-#endif
+	return _mm_add_ps(_mm_add_ps(_mm_set1_ps(v0),
+	                             _mm_mul_ps(a, _mm_set1_ps(v1 - v0))),
+	                  _mm_mul_ps(b, _mm_set1_ps(v2 - v0)));
 }
+#endif
 
-/* Interpolated inputs and built-ins of every lane. */
+/*
+ * Varyings of every lane, quad by quad: screen-space barycentrics
+ * (a, b) of the pixel centres from the primitive's planes, their
+ * perspective-correct versions (b1, b2) weighted by each vertex's 1/w
+ * (sw = their interpolated 1/w, FragCoord.w), then each input by its
+ * interpolation mode. SSE2 does a quad's four lanes at once; the scalar
+ * code computes the same values.
+ */
 static void
-fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
-            struct gfx_exec *e, uint32_t nq)
+fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
+              struct gfx_exec *e, uint32_t nq, float *iw)
 {
-	const struct gfx_program *fs = d->fs;
 	const struct gfx_vlayout *vl = &d->vl;
-	const uint32_t n = 4 * nq;
-	float l1[GFX_LANES], l2[GFX_LANES], b1[GFX_LANES], b2[GFX_LANES];
-	float iw[GFX_LANES];
-
-	const bool need_w = vl->nvar || builtin_used(fs, IR_REG_FRAG_COORD + 3);
 	lane_t *reg[GFX_MAX_VARYINGS];
+
 	for (uint32_t j = 0; j < vl->nvar; j++)
 		reg[j] = gfx_exec_reg(e, vl->var_fs_reg[j]);
-	for (uint32_t q = 0; q < nq && need_w; q++) {
+	for (uint32_t q = 0; q < nq; q++) {
 		const struct gfx_prim *p = t->quad[q].prim;
 		const float x0 = (float)t->quad[q].x + 0.5f - p->rx;
 		const float y0 = (float)t->quad[q].y + 0.5f - p->ry;
-		quad_weights(p, x0, y0, l1 + 4 * q, l2 + 4 * q, b1 + 4 * q,
-		             b2 + 4 * q, iw + 4 * q);
-		/* Varyings of this quad's four lanes. */
+#if defined(__SSE2__)
+		const __m128 px = _mm_add_ps(_mm_set1_ps(x0),
+		                             _mm_set_ps(1, 0, 1, 0));
+		const __m128 py = _mm_add_ps(_mm_set1_ps(y0),
+		                             _mm_set_ps(1, 1, 0, 0));
+		const __m128 a = _mm_add_ps(
+			_mm_add_ps(_mm_mul_ps(_mm_set1_ps(p->l1x), px),
+			           _mm_mul_ps(_mm_set1_ps(p->l1y), py)),
+			_mm_set1_ps(p->l1c));
+		const __m128 b = _mm_add_ps(
+			_mm_add_ps(_mm_mul_ps(_mm_set1_ps(p->l2x), px),
+			           _mm_mul_ps(_mm_set1_ps(p->l2y), py)),
+			_mm_set1_ps(p->l2c));
+		__m128 b1 = a, b2 = b;
+		if (p->affine) {
+			/* equal w: perspective-correct is linear */
+			_mm_storeu_ps(iw + 4 * q, _mm_set1_ps(p->iw[0]));
+		} else {
+			const __m128 w0 = _mm_mul_ps(
+				_mm_sub_ps(_mm_sub_ps(_mm_set1_ps(1.0f), a), b),
+				_mm_set1_ps(p->iw[0]));
+			const __m128 w1 = _mm_mul_ps(a, _mm_set1_ps(p->iw[1]));
+			const __m128 w2 = _mm_mul_ps(b, _mm_set1_ps(p->iw[2]));
+			const __m128 sw = _mm_add_ps(_mm_add_ps(w0, w1), w2);
+			const __m128 inv = _mm_and_ps(
+				_mm_cmpneq_ps(sw, _mm_setzero_ps()),
+				_mm_div_ps(_mm_set1_ps(1.0f), sw));
+			b1 = _mm_mul_ps(w1, inv);
+			b2 = _mm_mul_ps(w2, inv);
+			_mm_storeu_ps(iw + 4 * q, sw);
+		}
+#else
+		float a[4], b[4], b1[4], b2[4];
+		for (uint32_t i = 0; i < 4; i++) {
+			float px = x0 + (float)(i & 1), py = y0 + (float)(i >> 1);
+			a[i] = p->l1x * px + p->l1y * py + p->l1c;
+			b[i] = p->l2x * px + p->l2y * py + p->l2c;
+			if (p->affine) {
+				iw[4 * q + i] = p->iw[0];
+				b1[i] = a[i];
+				b2[i] = b[i];
+				continue;
+			}
+			float w0 = (1.0f - a[i] - b[i]) * p->iw[0];
+			float w1 = a[i] * p->iw[1], w2 = b[i] * p->iw[2];
+			float sw = w0 + w1 + w2;
+			float inv = sw != 0.0f ? 1.0f / sw : 0.0f;
+			iw[4 * q + i] = sw;
+			b1[i] = w1 * inv;
+			b2[i] = w2 * inv;
+		}
+#endif
 		for (uint32_t j = 0; j < vl->nvar; j++) {
 			const uint32_t w = vl->var_off + j;
 			const uint32_t mode = vl->var_interp[j] &
@@ -165,11 +167,30 @@ fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
 				continue;
 			}
 			const bool np = mode == IR_INTERP_NOPERSPECTIVE;
-			lerp4(p->v[0][w].f, p->v[1][w].f, p->v[2][w].f,
-			      (np ? l1 : b1) + 4 * q, (np ? l2 : b2) + 4 * q,
-			      &r[0].f);
+			const float v0 = p->v[0][w].f, v1 = p->v[1][w].f;
+			const float v2 = p->v[2][w].f;
+#if defined(__SSE2__)
+			_mm_storeu_ps(&r[0].f, lerp4(v0, v1, v2, np ? a : b1,
+			                             np ? b : b2));
+#else
+			for (uint32_t i = 0; i < 4; i++)
+				r[i].f = v0 + (np ? a[i] : b1[i]) * (v1 - v0) +
+				         (np ? b[i] : b2[i]) * (v2 - v0);
+#endif
 		}
 	}
+}
+
+/* Interpolated inputs and built-ins of every lane. */
+static void
+fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
+            struct gfx_exec *e, uint32_t nq)
+{
+	const struct gfx_program *fs = d->fs;
+	const uint32_t n = 4 * nq;
+	float iw[GFX_LANES];
+
+	fill_varyings(t, d, e, nq, iw);
 	if (builtin_used(fs, IR_REG_FRAG_COORD) ||
 	    builtin_used(fs, IR_REG_FRAG_COORD + 1) ||
 	    builtin_used(fs, IR_REG_FRAG_COORD + 2) ||
@@ -269,8 +290,13 @@ gfx_frag_flush(struct gfx_thread *t, const struct gfx_draw *d)
 	const struct ir_io *io = d->fs->io;
 	const uint32_t n = 4 * nq;
 
-	for (uint32_t l = 0; l < n; l++)
-		t->live[l] = (t->quad[l / 4].mask >> (l & 3)) & 1u;
+	for (uint32_t q = 0; q < nq; q++) {
+		const uint32_t m = t->quad[q].mask;
+		t->live[4 * q] = m & 1u;
+		t->live[4 * q + 1] = (m >> 1) & 1u;
+		t->live[4 * q + 2] = (m >> 2) & 1u;
+		t->live[4 * q + 3] = (m >> 3) & 1u;
+	}
 	fill_inputs(t, d, e, nq);
 	if (!gfx_exec_run(e, d->fs_res, n, t->live, t->discarded)) {
 		gfx_draw_fail((struct gfx_draw *)d, SWGPU_FAULT_HANG);
@@ -299,13 +325,14 @@ gfx_frag_flush(struct gfx_thread *t, const struct gfx_draw *d)
 	uint8_t qmask[GFX_BATCH_QUADS];
 	for (uint32_t q = 0; q < nq; q++) {
 		const struct gfx_quad *qd = &t->quad[q];
-		uint32_t m = 0;
-		for (uint32_t i = 0; i < 4; i++) {
-			uint32_t l = 4 * q + i;
-			if (t->live[l] && !t->discarded[l] &&
-			    (!smask || (smask[l].u & 1u)))
-				m |= 1u << i;
-		}
+		uint32_t m = qd->mask;
+		if (d->fs->io->discards || smask)
+			for (uint32_t i = 0; i < 4; i++) {
+				uint32_t l = 4 * q + i;
+				if (t->discarded[l] ||
+				    (smask && !(smask[l].u & 1u)))
+					m &= ~(1u << i);
+			}
 		if (m && !d->early_tests && !d->zs_active) {
 			t->occlusion += bits4(m);
 		} else if (m && !d->early_tests) {

@@ -299,6 +299,8 @@ struct gfx_draw {
 	bool depth_float;          /* D32: r from the primitive's max z */
 	/* per-fragment operations */
 	bool early_tests;
+	bool need_z;               /* fragment depth is used */
+	bool smooth_inputs;        /* a varying is not flat */
 	bool zs_active;            /* a depth, bounds or stencil test runs */
 	bool depth_test, depth_write, depth_bounds, stencil_test;
 	uint32_t depth_op;
@@ -333,6 +335,7 @@ struct gfx_prim {
 	uint8_t kind;              /* enum gfx_prim_kind */
 	uint8_t front;             /* FrontFacing */
 	uint8_t face;              /* stencil face: 0 front, 1 back */
+	uint8_t affine;            /* all vertices have the same 1/w */
 	uint32_t layer;
 	uint32_t viewport;
 	uint32_t prim_id;

@@ -206,6 +206,7 @@ gfx_setup_tri(const struct gfx_draw *d, const lane_t *const vin[3],
 		p->iw[k] = s[k][3];
 		p->v[k] = v[k];
 	}
+	p->affine = p->iw[0] == p->iw[1] && p->iw[1] == p->iw[2];
 	p->flat = flat;
 	return true;
 }
@@ -298,6 +299,7 @@ gfx_setup_line(const struct gfx_draw *d, const lane_t *const v[2],
 	p->iw[0] = a[3];
 	p->iw[1] = b[3];
 	p->iw[2] = a[3];
+	p->affine = a[3] == b[3];
 	p->v[0] = v[0];
 	p->v[1] = v[1];
 	p->v[2] = v[0];
@@ -350,6 +352,7 @@ gfx_setup_point(const struct gfx_draw *d, const lane_t *v, uint32_t prim_id,
 		p->iw[k] = s[3];
 		p->v[k] = v;
 	}
+	p->affine = 1;
 	p->flat = v;
 	return true;
 }
