@@ -162,6 +162,15 @@ icd_ext_features_missing(const void *chain)
 		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR,
 		  4,
 		  "VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR" },
+		/* Graphics extensions (physical_device_gfx.c). */
+		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT,
+		  1, "VkPhysicalDeviceExtendedDynamicStateFeaturesEXT" },
+		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT,
+		  3, "VkPhysicalDeviceExtendedDynamicState2FeaturesEXT" },
+		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COLOR_WRITE_ENABLE_FEATURES_EXT,
+		  1, "VkPhysicalDeviceColorWriteEnableFeaturesEXT" },
+		{ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT,
+		  1, "VkPhysicalDeviceIndexTypeUint8FeaturesEXT" },
 	};
 
 	for (const VkBaseInStructure *s = chain; s; s = s->pNext)

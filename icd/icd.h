@@ -323,4 +323,11 @@ void icd_write_buffer_view_descriptor(void *dst, VkBufferView view,
  * device supports (physical_device.c); other structs are left alone. */
 void icd_features_write_ext(VkBaseOutStructure *s);
 
+/* Graphics (physical_device_gfx.c): whether the device has a graphics
+ * engine (queue family 0 is GRAPHICS), its limits and features applied
+ * to pdev's, and the feature structs of the graphics extensions. */
+bool icd_physical_device_has_graphics(const struct icd_physical_device *pdev);
+void icd_physical_device_init_gfx(struct icd_physical_device *pdev);
+void icd_features_write_gfx_ext(VkBaseOutStructure *s);
+
 #endif /* ICD_H */

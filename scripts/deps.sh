@@ -7,10 +7,12 @@ set -euo pipefail
 packages=(
   cmake ninja-build gcc clang python3 pkg-config
   libcmocka-dev                     # unit test framework
+  libpng-dev                        # PNGs of rendered images (samples, tests)
   libvulkan-dev                     # Vulkan headers, loader, vk.xml
   vulkan-validationlayers           # Khronos validation layer for tests
   vulkan-tools                      # vulkaninfo
   glslang-tools spirv-headers       # shaders (samples, compute engine)
+  spirv-tools                       # spirv-link (a two-entry-point test module)
   mesa-vulkan-drivers               # lavapipe: the reference driver
   libclang-rt-14-dev                # sanitizer runtimes for clang builds
 )

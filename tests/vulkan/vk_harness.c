@@ -267,6 +267,16 @@ query_physical_device(struct vkh *h)
 	h->synchronization2 = f13.synchronization2;
 	h->maintenance4 = f13.maintenance4;
 	h->private_data = f13.privateData;
+	h->dynamic_rendering = f13.dynamicRendering;
+	h->draw_indirect_count = f12.drawIndirectCount;
+	h->imageless_framebuffer = f12.imagelessFramebuffer;
+	h->features = f2.features;
+	VkPhysicalDeviceVulkan11Features f11 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+	};
+	f2.pNext = &f11;
+	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
+	h->shader_draw_parameters = f11.shaderDrawParameters;
 	vkGetPhysicalDeviceMemoryProperties(h->phys, &h->mem);
 	h->family_count = 16;
 	vkGetPhysicalDeviceQueueFamilyProperties(h->phys, &h->family_count,
@@ -379,6 +389,19 @@ vkh_init_alloc(struct vkh *h, const char *app_name, uint32_t api,
 		fprintf(stderr, "[vkh] VKH_DEVICE_INDEX=%u but %u devices\n",
 		        idx, count);
 		return VK_ERROR_INITIALIZATION_FAILED;
+	}
+	h->phys = phys[idx];
+	query_physical_device(h);
+	/* VKH_DRIVER_NAME: the first device of that driver instead (when
+	 * VK_DRIVER_FILES names several and the order is the loader's). */
+	const char *want = getenv("VKH_DRIVER_NAME");
+	if (!want || idx_env || strstr(h->driver.driverName, want))
+		return VK_SUCCESS;
+	for (uint32_t i = 1; i < count; i++) {
+		h->phys = phys[i];
+		query_physical_device(h);
+		if (strstr(h->driver.driverName, want))
+			return VK_SUCCESS;
 	}
 	h->phys = phys[idx];
 	query_physical_device(h);

@@ -16,6 +16,8 @@
  *   VKH_NO_SYNC_VALIDATION=1  core validation only (synchronization
  *                          validation is on by default)
  *   VKH_DEVICE_INDEX=<n>   physical device to use (default 0)
+ *   VKH_DRIVER_NAME=<s>    else the first device whose driver name
+ *                          contains s (default: device 0)
  *   VKH_RELAXED_QUEUE_TYPES=1  run tests that need GRAPHICS/COMPUTE queues
  *                          (vkCmd* event and query-pool commands) on
  *                          TRANSFER queues when nothing else exists, with
@@ -78,6 +80,12 @@ struct vkh {
 	 * (glslang --target-env vulkan1.3 emits LocalSizeId). */
 	bool maintenance4;
 	bool private_data;
+	/* Graphics: enabled on every device when supported. */
+	bool dynamic_rendering;
+	bool shader_draw_parameters;
+	bool draw_indirect_count;
+	bool imageless_framebuffer;
+	VkPhysicalDeviceFeatures features;   /* supported core features */
 
 	struct vkh_device *devices[VKH_MAX_DEVICES]; /* alive, for cleanup */
 
@@ -137,7 +145,9 @@ const char *vkh_result_str(VkResult r);
  * required. Queues are spread over distinct families first, then distinct
  * queues within a family; if the driver has fewer, the remaining entries
  * alias earlier queues (aliased = true). Enables timelineSemaphore,
- * synchronization2, hostQueryReset and maintenance4 when available. */
+ * synchronization2, hostQueryReset and maintenance4 when available, and
+ * for graphics dynamicRendering, shaderDrawParameters and the core
+ * rasterization features the graphics tests use (vkh_device.c). */
 VkResult vkh_device_create(struct vkh *h, VkQueueFlags required,
                            uint32_t want_queues,
                            const VkAllocationCallbacks *alloc,
@@ -151,6 +161,10 @@ VkResult vkh_device_create_explicit(struct vkh *h, uint32_t family,
                                     struct vkh_device *out);
 
 void vkh_device_destroy(struct vkh *h, struct vkh_device *d);
+
+/* Devices created from now on enable robustBufferAccess (when
+ * supported); off by default. */
+extern bool vkh_robust_buffer_access;
 
 /* ---- memory ---- */
 

@@ -117,6 +117,8 @@ typedef enum swgpu_heap {
  *                          this long is a hang               (default 5000)
  *   SWGPU_SPIN_US          host waiters spin this long before
  *                          sleeping                          (default 20)
+ *   SWGPU_GFX_THREADS      threads rasterizing and shading per graphics
+ *                          engine, its own thread included   (default 2)
  *   SWGPU_PREEMPT          0: jobs run to their end in ring order; 1:
  *                          ready higher-priority work preempts a running
  *                          job at its next packet or 1 MiB chunk
@@ -148,6 +150,10 @@ typedef struct swgpu_config {
 	/* true: no preemption (SWGPU_PREEMPT=0). Negative so that older
 	 * initializers keep the default, preemption on. */
 	bool no_preempt;
+	/* Threads that rasterize and shade on each graphics engine, the
+	 * engine thread included (SWGPU_GFX_THREADS, 1..16); 0 means the
+	 * default, 2 (the engine thread and one worker). */
+	uint32_t gfx_threads;
 } swgpu_config;
 
 void swgpu_config_init(swgpu_config *cfg);

@@ -425,8 +425,9 @@ struct swgpu_descriptor_texel_buffer {
 /* Sampler state: in SAMPLER descriptors and in the last three words of
  * COMBINED_IMAGE_SAMPLER ones. All-zero is NEAREST, REPEAT, LOD 0..0. */
 struct swgpu_sampler_state {
-	uint32_t filter;      /* SWGPU_SAMPLER_* bits | mip LOD bias << 16
-	                         (int16, 8.8 fixed point) */
+	uint32_t filter;      /* SWGPU_SAMPLER_* bits | compare op
+	                         (SWGPU_SAMPLER_COMPARE_OP) | mip LOD bias
+	                         << 16 (int16, 8.8 fixed point) */
 	uint32_t address;     /* VkSamplerAddressMode u | v << 8 | w << 16 |
 	                         VkBorderColor << 24 */
 	uint32_t lod;         /* min LOD | max LOD << 16 (8.8 fixed point) */
@@ -435,6 +436,18 @@ struct swgpu_sampler_state {
 #define SWGPU_SAMPLER_MIN_LINEAR 0x2u
 #define SWGPU_SAMPLER_MIP_LINEAR 0x4u
 #define SWGPU_SAMPLER_UNNORMALIZED 0x8u
+/* Depth comparison (compareEnable): depth-comparison instructions
+ * (OpImage*Dref*) compare their reference with each texel by the
+ * VkCompareOp in bits 5-7. Without it their results are undefined (the
+ * engine compares with NEVER's 0). */
+#define SWGPU_SAMPLER_COMPARE_ENABLE 0x10u
+#define SWGPU_SAMPLER_COMPARE_OP_SHIFT 5u
+#define SWGPU_SAMPLER_COMPARE_OP(vk_compare_op) \
+	(SWGPU_SAMPLER_COMPARE_ENABLE | \
+	 ((uint32_t)(vk_compare_op) & 7u) << SWGPU_SAMPLER_COMPARE_OP_SHIFT)
+/* maxSamplerLodBias: the sampler's bias plus a shader's Bias operand is
+ * clamped to +-this before it is added to the LOD. */
+#define SWGPU_SAMPLER_MAX_LOD_BIAS 2.0f
 
 /*
  * SAMPLED_IMAGE / STORAGE_IMAGE / COMBINED_IMAGE_SAMPLER: one subresource

@@ -29,6 +29,7 @@
 #include "kmd/context.h"
 #include "kmd/job.h"
 #include "kmd/syncobj.h"
+#include "hw/gfx/gfx.h"
 
 #define TRACE_QUEUE_TID 1000u
 #define TRACE_USER_TID 100000u
@@ -300,6 +301,31 @@ trace_job_resumed(struct swgpu_job *job)
 		return;
 	job->trace.paused = false;
 	job->trace.seg_ns = swgpu_now_ns();
+}
+
+/* Engine thread: one draw packet (or the part of it before a
+ * preemption), inside the job's current run segment. */
+void
+trace_draw(struct swgpu_job *job, const char *name, uint64_t start_ns,
+           uint64_t end_ns, const struct gfx_draw_stats *st)
+{
+	struct swgpu_device *dev = job->dev;
+
+	if (!dev->trace || !job->trace.seg_ns)
+		return;
+	if (start_ns < job->trace.seg_ns)
+		start_ns = job->trace.seg_ns;
+	if (end_ns < start_ns)
+		end_ns = start_ns;
+	trace_emit(dev, "\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"draw\","
+	           "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT
+	           ",\"args\":{\"job\":\"%u:%u:%" PRIu64 "\",\"vertices\":%"
+	           PRIu64 ",\"primitives\":%" PRIu64 ",\"rasterized\":%" PRIu64
+	           ",\"fragments\":%" PRIu64 ",\"tiles\":%" PRIu64 "}", name,
+	           pid_of(dev), 1u + job->engine, US(start_ns),
+	           US(end_ns - start_ns), job->ctx_id, job->queue_id,
+	           job->seqno, st->vertices, st->primitives, st->rasterized,
+	           st->fragments, st->tiles);
 }
 
 /* A flow arrow from the signalling job dep to job, bound to a slice of

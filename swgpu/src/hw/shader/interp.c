@@ -2,9 +2,10 @@
 /*
  * SIMT interpreter of the shader IR.
  *
- * A workgroup runs as one group of lanes. Each step picks the lowest
- * block index any live lane sits at, builds the mask of lanes there and
- * runs that block's instructions; each instruction is one switch
+ * A workgroup (or a graphics batch) runs as one group of lanes
+ * (interp_run.c). Each step picks the lowest block index any live lane
+ * sits at, builds the mask of lanes there and runs that block's
+ * instructions (interp_exec_block, here); each instruction is one switch
  * dispatch followed by a tight loop over the lanes, so decoding cost is
  * paid once per instruction, not once per invocation. Since the whole
  * workgroup steps together, OpControlBarrier needs no waiting, and
@@ -119,19 +120,40 @@ contiguous(const lane_t *A, uint32_t W, uint32_t imm, uint64_t range)
 #define BIN(OP, F, EXPR) case OP: LANES(D[l].F = (EXPR)); break
 #define UN(OP, F, EXPR) case OP: LANES(D[l].F = (EXPR)); break
 
-/* Runs block blk for the lanes in e->mask (all lanes when full).
- * Returns the block every active lane branches to when they all take the
- * same branch, IR_PC_DONE when they all return, else HINT_NONE. */
-#define HINT_NONE (IR_PC_DONE - 1)
+/* Instructions that change memory outside the lane: helper lanes skip
+ * them. */
+static bool
+writes_memory(uint32_t op)
+{
+	switch (op) {
+	case IR_STBUF: case IR_STBUFX: case IR_STBUFN: case IR_ATOMBUF:
+	case IR_ATOMBUFX: case IR_ATOMBUF64: case IR_IMGST: case IR_IMGATOM:
+	case IR_STPHYS: case IR_ATOMPHYS:
+		return true;
+	default:
+		return false;
+	}
+}
 
-static uint32_t
-exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
-           bool full)
+/* The block's mask without helper lanes, in e->mask for the
+ * instruction helpers (interp_image.c, ...) too. */
+static const uint8_t *
+live_lanes(struct ir_exec *e, const uint8_t *mask, bool full)
+{
+	for (uint32_t l = 0; l < e->width; l++)
+		e->live_mask[l] = (full || mask[l]) && e->live[l];
+	e->mask = e->live_mask;
+	return e->live_mask;
+}
+
+uint32_t
+interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
+                  uint32_t blk, bool full_block)
 {
 	const struct ir_program *p = e->p;
 	const struct ir_block *b = &p->blocks[blk];
 	const uint32_t W = e->width;
-	const uint8_t *m = e->mask;
+	uint8_t *const block_mask = e->mask;
 	lane_t *regs = e->regs;
 
 	for (uint32_t ii = 0; ii < b->count; ii++) {
@@ -142,7 +164,13 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 		const lane_t *C = regs + (size_t)in->c * W;
 		const lane_t *Dd = regs + (size_t)in->d * W;
 		const uint32_t imm = in->imm;
+		const uint8_t *m = block_mask;
+		bool full = full_block;
 
+		if (__builtin_expect(e->helpers, 0) && writes_memory(in->op)) {
+			m = live_lanes(e, block_mask, full_block);
+			full = false;
+		}
 		switch ((enum ir_op)in->op) {
 		case IR_NOP: break;
 		UN(IR_MOV, u, A[l].u);
@@ -568,7 +596,8 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 				taken += t;
 				n++;
 			});
-			return taken == n ? imm : taken == 0 ? in->b : HINT_NONE;
+			return taken == n ? imm : taken == 0 ? in->b
+			                                      : INTERP_HINT_NONE;
 		}
 		case IR_SWITCH: {
 			const uint32_t *t = p->table + in->b;
@@ -584,11 +613,38 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 				e->pc[l] = to;
 				e->prev[l] = blk;
 			});
-			return HINT_NONE;
+			return INTERP_HINT_NONE;
 		}
 		case IR_RET:
 			LANES(e->pc[l] = IR_PC_DONE);
 			return IR_PC_DONE;
+		case IR_DERIV: {
+			/* lanes 4q..4q+3 are the quad (x, y), (x+1, y),
+			 * (x, y+1), (x+1, y+1): the difference between the
+			 * lane's row (lane & ~1) or column (lane & ~2) pair,
+			 * or the quad's first row or column (coarse) */
+			static const uint32_t clear[4] = { 1, 2, 3, 3 };
+			static const uint32_t step[4] = { 1, 2, 1, 2 };
+			const uint32_t cl = ~clear[in->aux2 & 3];
+			const uint32_t st = step[in->aux2 & 3];
+
+			LANES({
+				uint32_t lo = l & cl;
+
+				D[l].f = A[lo + st].f - A[lo].f;
+			});
+			break;
+		}
+		case IR_KILL:
+			LANES({ e->pc[l] = IR_PC_DONE; e->disc[l] = 1; });
+			return IR_PC_DONE;
+		case IR_DEMOTE: {
+			lane_t *H = regs + (size_t)IR_REG_HELPER * W;
+
+			LANES({ e->live[l] = 0; e->disc[l] = 1; H[l].u = 1; });
+			e->helpers = true;
+			break;
+		}
 		case IR_PHI: {
 			const uint32_t *t = p->table + in->b;
 
@@ -605,187 +661,7 @@ exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 		case IR_OP_COUNT:
 			break;
 		}
+		e->mask = block_mask;
 	}
-	return HINT_NONE;
-}
-
-/* ------------------------------------------------------------------ */
-/* Workgroups                                                          */
-/* ------------------------------------------------------------------ */
-
-struct ir_exec *
-ir_exec_create(const struct ir_program *p)
-{
-	struct ir_exec *e = calloc(1, sizeof(*e));
-	uint32_t lx = p->local_size[0], ly = p->local_size[1];
-	size_t n;
-
-	if (!e)
-		return NULL;
-	e->p = p;
-	e->lanes = lx * ly * p->local_size[2];
-	e->width = (e->lanes + SG - 1) / SG * SG;
-	n = (size_t)p->nregs * e->width;
-	e->regs = calloc(n, sizeof(lane_t));
-	e->pc = calloc(e->width, 4);
-	e->prev = calloc(e->width, 4);
-	e->mask = calloc(e->width, 1);
-	e->shared = calloc(p->shared_bytes ? p->shared_bytes : 4, 1);
-	if (!e->regs || !e->pc || !e->prev || !e->mask || !e->shared) {
-		ir_exec_destroy(e);
-		return NULL;
-	}
-	for (uint32_t i = 0; i < p->nconsts; i++) {
-		lane_t *r = e->regs + (size_t)p->const_regs[i] * e->width;
-
-		for (uint32_t l = 0; l < e->width; l++)
-			r[l].u = p->const_vals[i];
-	}
-	for (uint32_t l = 0; l < e->width; l++) {
-		lane_t *R = e->regs;
-		uint32_t W = e->width, sl = l % SG;
-
-#define SET(reg, v) (R[(size_t)(reg) * W + l].u = (v))
-		SET(IR_REG_LOCAL_ID + 0, l % lx);
-		SET(IR_REG_LOCAL_ID + 1, l / lx % ly);
-		SET(IR_REG_LOCAL_ID + 2, l / (lx * ly));
-		SET(IR_REG_WORKGROUP_SIZE + 0, lx);
-		SET(IR_REG_WORKGROUP_SIZE + 1, ly);
-		SET(IR_REG_WORKGROUP_SIZE + 2, p->local_size[2]);
-		SET(IR_REG_LOCAL_INDEX, l);
-		SET(IR_REG_SUBGROUP_SIZE, SG);
-		SET(IR_REG_SUBGROUP_LOCAL_ID, sl);
-		SET(IR_REG_SUBGROUP_ID, l / SG);
-		SET(IR_REG_NUM_SUBGROUPS, e->width / SG);
-		SET(IR_REG_EQ_MASK, 1u << sl);
-		SET(IR_REG_GE_MASK, ~0u << sl);
-		SET(IR_REG_GT_MASK, sl == 31 ? 0 : ~0u << (sl + 1));
-		SET(IR_REG_LE_MASK, sl == 31 ? ~0u : (2u << sl) - 1);
-		SET(IR_REG_LT_MASK, (1u << sl) - 1);
-#undef SET
-	}
-	return e;
-}
-
-void
-ir_exec_destroy(struct ir_exec *e)
-{
-	if (!e)
-		return;
-	free(e->regs);
-	free(e->pc);
-	free(e->prev);
-	free(e->mask);
-	free(e->shared);
-	free(e);
-}
-
-/*
- * Watchdog (see ir_dispatch): no workgroup of the dispatch completed for
- * the hang timeout, or another thread found that already. Signed: another
- * thread may store a progress time later than our clock reading.
- */
-static bool
-run_group_stalled(struct ir_dispatch *d)
-{
-	uint64_t last = __atomic_load_n(&d->progress_ns, __ATOMIC_RELAXED);
-	int64_t idle = (int64_t)(swgpu_now_ns() - last);
-
-	return idle > (int64_t)d->hang_timeout_ns ||
-	       __atomic_load_n(&d->hung, __ATOMIC_RELAXED);
-}
-
-static bool
-run_group(struct ir_exec *e, struct ir_dispatch *d)
-{
-	const uint32_t W = e->width;
-	uint32_t *pc = e->pc;
-
-	for (uint32_t l = 0; l < W; l++) {
-		pc[l] = l < e->lanes ? 0 : IR_PC_DONE;
-		e->prev[l] = IR_PC_DONE;
-	}
-	if (e->p->shared_bytes)
-		memset(e->shared, 0, e->p->shared_bytes);
-	/* Block 0 starts with every live lane; as long as the whole live
-	 * set branches together the mask stays and no scan is needed. */
-	uint32_t blk = 0, hint;
-	bool uniform = true, full = e->lanes == W;
-
-	for (uint32_t l = 0; l < W; l++)
-		e->mask[l] = l < e->lanes;
-	for (;;) {
-		if (!uniform) {
-			uint32_t count = 0, live = 0;
-
-			blk = IR_PC_DONE;
-			for (uint32_t l = 0; l < W; l++) {
-				blk = pc[l] < blk ? pc[l] : blk;
-				live += pc[l] != IR_PC_DONE;
-			}
-			if (blk == IR_PC_DONE)
-				return true;
-			for (uint32_t l = 0; l < W; l++) {
-				e->mask[l] = pc[l] == blk;
-				count += e->mask[l];
-			}
-			full = count == W;
-			uniform = count == live;
-		}
-		hint = exec_block(e, d, blk, full);
-		if (uniform && hint == IR_PC_DONE)
-			return true;
-		if (uniform && hint != HINT_NONE)
-			blk = hint;
-		else
-			uniform = false;
-		if (!(++e->blocks_run & 0xfff) && run_group_stalled(d))
-			return false;
-	}
-}
-
-bool
-ir_exec_run(struct ir_exec *e, struct ir_dispatch *d)
-{
-	const uint32_t W = e->width;
-	lane_t *R = e->regs;
-
-	for (uint32_t k = 0; k < 3; k++)
-		for (uint32_t l = 0; l < W; l++)
-			R[(size_t)(IR_REG_NUM_WORKGROUPS + k) * W + l].u =
-				d->groups[k];
-	for (;;) {
-		uint64_t g = __atomic_fetch_add(&d->next_group, 1,
-		                                __ATOMIC_RELAXED);
-		uint32_t id[3];
-
-		if (g >= d->total_groups)
-			return true;
-		id[0] = (uint32_t)(g % d->groups[0]);
-		id[1] = (uint32_t)(g / d->groups[0] % d->groups[1]);
-		id[2] = (uint32_t)(g / ((uint64_t)d->groups[0] *
-		                        d->groups[1]));
-		for (uint32_t k = 0; k < 3; k++) {
-			uint64_t used = e->p->builtins_used;
-			uint32_t wg = d->base[k] + id[k];
-			uint32_t gbase = wg * e->p->local_size[k];
-			lane_t *wr = R + (size_t)(IR_REG_WORKGROUP_ID + k) * W;
-			lane_t *gr = R + (size_t)(IR_REG_GLOBAL_ID + k) * W;
-			const lane_t *lr = R + (size_t)(IR_REG_LOCAL_ID + k) * W;
-
-			if (used >> (IR_REG_WORKGROUP_ID + k) & 1)
-				for (uint32_t l = 0; l < W; l++)
-					wr[l].u = wg;
-			if (used >> (IR_REG_GLOBAL_ID + k) & 1)
-				for (uint32_t l = 0; l < W; l++)
-					gr[l].u = gbase + lr[l].u;
-		}
-		if (!run_group(e, d)) {
-			__atomic_store_n(&d->hung, true, __ATOMIC_RELAXED);
-			return false;
-		}
-		/* Progress for the watchdog (see ir_dispatch). */
-		__atomic_store_n(&d->progress_ns, swgpu_now_ns(),
-		                 __ATOMIC_RELAXED);
-	}
+	return INTERP_HINT_NONE;
 }

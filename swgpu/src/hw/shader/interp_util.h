@@ -20,6 +20,12 @@ struct ir_exec {
 	uint8_t *mask;             /* lanes running the current block */
 	uint8_t *shared;           /* Workgroup memory */
 	uint64_t blocks_run;       /* for the periodic hang check */
+	/* Graphics batches (stage.h; NULL/false for compute): */
+	uint8_t *live;             /* 0: a helper lane, whose stores,
+	                              atomics and image writes do nothing */
+	uint8_t *live_mask;        /* mask & live, for those instructions */
+	uint8_t *disc;             /* lanes discarded in this batch */
+	bool helpers;              /* some lane of the batch is a helper */
 };
 
 #define SG 32u                 /* subgroup size */
@@ -35,6 +41,14 @@ struct ir_exec {
 				if (m[l]) { __VA_ARGS__; }              \
 		}                                                       \
 	} while (0)
+
+/* Runs block blk for the lanes in e->mask (all lanes when full_block)
+ * (interp.c). Returns the block every active lane branches to when they
+ * all take the same branch, IR_PC_DONE when they all return, else
+ * INTERP_HINT_NONE. */
+#define INTERP_HINT_NONE (IR_PC_DONE - 1)
+uint32_t interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
+                           uint32_t blk, bool full_block);
 
 /* Subgroup instructions (interp_group.c). */
 void interp_group(struct ir_exec *e, const struct ir_instr *in, bool full);

@@ -260,4 +260,17 @@ swgpu_shader_query_properties(const swgpu_shader *s,
 	props->uses_barrier = p->uses_barrier;
 	props->uses_subgroup_ops = p->uses_subgroup;
 	props->uses_atomics = p->uses_atomics;
+	props->stage = (swgpu_shader_stage)p->stage;
+	for (uint32_t l = 0; l < IR_MAX_LOCATIONS; l++)
+		for (uint32_t c = 0; c < 4; c++) {
+			if (p->io.in_reg[l][c])
+				props->input_locations |= 1u << l;
+			if (p->io.out_reg[l][c])
+				props->output_locations |= 1u << l;
+		}
+	props->writes_position = p->io.position_reg != 0;
+	props->writes_point_size = p->io.point_size_reg != 0;
+	props->writes_depth = p->io.frag_depth_reg != 0;
+	props->discards = p->io.discards;
+	props->early_fragment_tests = p->io.early_fragment_tests;
 }

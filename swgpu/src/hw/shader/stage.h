@@ -16,11 +16,14 @@
  *    (x + 1, y), (x, y + 1), (x + 1, y + 1) with x, y even, so that
  *    derivatives take differences inside a quad (lane ^ 1: horizontal
  *    neighbour, lane ^ 2: vertical). The caller fills the interpolated
- *    inputs (in_reg), FRAG_COORD, FRONT_FACING, POINT_COORD, HELPER,
- *    SAMPLE_*, PRIMITIVE_ID, LAYER, VIEW_INDEX, VIEWPORT_INDEX; after the
+ *    inputs (in_reg), FRAG_COORD, FRONT_FACING, POINT_COORD,
+ *    SAMPLE_*, PRIMITIVE_ID, LAYER, VIEW_INDEX, VIEWPORT_INDEX (HELPER
+ *    is the batch runner's, from `live`); after the
  *    run it reads out_reg, frag_depth_reg and sample_mask_reg of the
  *    lanes that were live and not discarded.
- * Subgroups are 32 consecutive lanes, as in compute.
+ * Subgroups are 32 consecutive lanes, as in compute. Registers keep
+ * their values between batches: the caller rewrites only what changes
+ * (constant registers are set once, at creation).
  *
  * Resources (buffers, images, samplers, push constants) come from an
  * ir_dispatch filled from the draw's bind table exactly as for DISPATCH;
@@ -37,7 +40,8 @@
 
 /* An execution state for batches of p (a VERTEX or FRAGMENT program) of
  * width lanes, width a multiple of 32. One per thread; reusable for any
- * number of batches. Free with ir_exec_destroy. NULL: out of memory. */
+ * number of batches. Free with ir_exec_destroy. NULL: out of memory,
+ * width not a positive multiple of 32, or p a compute program. */
 struct ir_exec *ir_exec_create_batch(const struct ir_program *p,
                                      uint32_t width);
 

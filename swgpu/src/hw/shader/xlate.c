@@ -331,6 +331,17 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR,
 	/* buffer device addresses (xlate_phys.c, interp_phys.c) */
 	SpvCapabilityPhysicalStorageBufferAddresses,
+	/* vertex and fragment stages (xlate_io.c, stage.h): clip and cull
+	 * distances are outputs the graphics pipeline reads, the draw
+	 * parameters inputs it fills, demoted lanes run on as helpers */
+	SpvCapabilityClipDistance, SpvCapabilityCullDistance,
+	SpvCapabilityDrawParameters,
+	SpvCapabilityDemoteToHelperInvocation,
+	/* fine and coarse derivatives (xlate_deriv.c), the MinLod image
+	 * operand (interp_lod.c) */
+	SpvCapabilityDerivativeControl, SpvCapabilityMinLod,
+	/* subpass inputs read at the fragment's pixel (xlate_image.c) */
+	SpvCapabilityInputAttachment,
 };
 
 bool
@@ -367,6 +378,17 @@ decorate(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvDecorationArrayStride: d->array_stride = v; break;
 	case SpvDecorationBlock: d->is_block = true; break;
 	case SpvDecorationBufferBlock: d->is_buffer_block = true; break;
+	case SpvDecorationLocation: d->location = v; d->has_location = true;
+		break;
+	case SpvDecorationComponent: d->component = v;
+		d->has_component = true; break;
+	case SpvDecorationIndex: d->index = v; break;
+	case SpvDecorationFlat: d->interp |= IR_INTERP_FLAT; break;
+	case SpvDecorationNoPerspective: d->interp |= IR_INTERP_NOPERSPECTIVE;
+		break;
+	case SpvDecorationCentroid: d->interp |= IR_INTERP_CENTROID; break;
+	case SpvDecorationSample: d->interp |= IR_INTERP_SAMPLE; break;
+	case SpvDecorationPatch: d->patch = true; break;
 	default: break;
 	}
 }
@@ -509,36 +531,98 @@ type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 	xl_id(x, in[1])->kind = XK_TYPE;
 }
 
+/* The pipeline stage of an execution model, SWGPU_SHADER_STAGE_COUNT if
+ * the engine has none. */
+static uint32_t
+model_stage(uint32_t model)
+{
+	switch (model) {
+	case SpvExecutionModelGLCompute: return SWGPU_SHADER_STAGE_COMPUTE;
+	case SpvExecutionModelVertex: return SWGPU_SHADER_STAGE_VERTEX;
+	case SpvExecutionModelFragment: return SWGPU_SHADER_STAGE_FRAGMENT;
+	default: return SWGPU_SHADER_STAGE_COUNT;
+	}
+}
+
+static const char *
+stage_name(uint32_t stage)
+{
+	static const char *const names[] = { "GLCompute", "Vertex",
+	                                      "Fragment" };
+
+	return stage < SWGPU_SHADER_STAGE_COUNT ? names[stage] : "other";
+}
+
+/* The entry point of that name whose execution model is the stage asked
+ * for (a module may hold one per model under the same name). */
 static void
 entry_point(struct xl *x, const uint32_t *in, uint32_t wc)
 {
 	const char *name = (const char *)(in + 3);
 	size_t max = (size_t)(wc - 3) * 4;
+	uint32_t name_words;
 
 	need(x, wc, 4, SpvOpEntryPoint);
 	if (strnlen(name, max) == max)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "unterminated entry name");
 	if (strcmp(name, x->info->entry_point))
 		return;
-	if (in[1] != SpvExecutionModelGLCompute)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-		        "entry point \"%s\" is not a GLCompute shader", name);
+	if (model_stage(in[1]) != x->info->stage) {
+		x->other_model = in[1] + 1;
+		return;
+	}
+	if (x->entry_func)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "two %s entry points named "
+		        "\"%s\"", stage_name(x->info->stage), name);
 	x->entry_func = in[2];
+	name_words = (uint32_t)(strlen(name) / 4 + 1);
+	x->iface = in + 3 + name_words;
+	x->niface = wc - 3 - name_words;
 }
 
 static void
 execution_mode(struct xl *x, const uint32_t *in, uint32_t wc)
 {
+	struct ir_io *io = &x->p->io;
+	bool frag = x->info->stage == SWGPU_SHADER_STAGE_FRAGMENT;
+
 	need(x, wc, 3, SpvOpExecutionMode);
 	if (in[1] != x->entry_func)
 		return;
-	if (in[2] == SpvExecutionModeLocalSize) {
+	switch (in[2]) {
+	case SpvExecutionModeLocalSize:
 		need(x, wc, 6, SpvOpExecutionMode);
 		memcpy(x->p->local_size, in + 3, 12);
-	} else if (in[2] == SpvExecutionModeLocalSizeId) {
+		break;
+	case SpvExecutionModeLocalSizeId:
 		need(x, wc, 6, SpvOpExecutionMode);
 		memcpy(x->local_size_ids, in + 3, 12);
 		x->local_size_from_id = true;
+		break;
+	case SpvExecutionModeOriginUpperLeft:
+		break;          /* Vulkan's only origin: FragCoord's */
+	case SpvExecutionModeEarlyFragmentTests:
+		io->early_fragment_tests = frag;
+		break;
+	case SpvExecutionModeDepthReplacing:
+		if (frag && io->depth_mode == IR_DEPTH_NONE)
+			io->depth_mode = IR_DEPTH_ANY;
+		break;
+	case SpvExecutionModeDepthGreater:
+		io->depth_mode = frag ? IR_DEPTH_GREATER : 0;
+		break;
+	case SpvExecutionModeDepthLess:
+		io->depth_mode = frag ? IR_DEPTH_LESS : 0;
+		break;
+	case SpvExecutionModeDepthUnchanged:
+		io->depth_mode = frag ? IR_DEPTH_UNCHANGED : 0;
+		break;
+	case SpvExecutionModeOriginLowerLeft:
+	case SpvExecutionModePixelCenterInteger:
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "execution mode %u is not "
+		        "allowed in Vulkan", in[2]);
+	default:
+		break;
 	}
 }
 
@@ -768,16 +852,34 @@ xlate_module(const swgpu_shader_info *info, struct ir_program **out,
 	x->p = calloc(1, sizeof(*x->p));
 	if (!x->ids || !x->types || !x->p)
 		xl_fail(x, SWGPU_ERR_NO_HOST_MEMORY, "out of host memory");
+	if ((uint32_t)info->stage >= SWGPU_SHADER_STAGE_COUNT)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad shader stage %u",
+		        (uint32_t)info->stage);
 	x->p->nregs = IR_REG_FIRST_FREE;
+	x->p->stage = info->stage;
 	x->wg_block_base = UINT32_MAX;
 	module_pass(x);
+	if (!x->entry_func && x->other_model &&
+	    model_stage(x->other_model - 1) == SWGPU_SHADER_STAGE_COUNT)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "entry point \"%s\" has "
+		        "execution model %u, which the engine does not run "
+		        "(GLCompute, Vertex and Fragment only)",
+		        info->entry_point, x->other_model - 1);
+	if (!x->entry_func && x->other_model)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "entry point \"%s\" is a "
+		        "%s shader, the stage asked for is %s",
+		        info->entry_point,
+		        stage_name(model_stage(x->other_model - 1)),
+		        stage_name(info->stage));
 	if (!x->entry_func)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG,
-		        "no GLCompute entry point \"%s\"", info->entry_point);
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "no %s entry point \"%s\"",
+		        stage_name(info->stage), info->entry_point);
 	if (xl_id(x, x->entry_func)->kind != XK_FUNC)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "entry point not a function");
-	resolve_local_size(x);
+	if (info->stage == SWGPU_SHADER_STAGE_COMPUTE)
+		resolve_local_size(x);
 	xl_translate_entry(x);
+	xl_io_finish(x);
 	*out = x->p;
 done:
 	r = x->err;
@@ -795,6 +897,7 @@ done:
 	free(x->s_offs);
 	free(x->s_regs);
 	free(x->s_copy);
+	free(x->io_read);
 	free(x);
 	return r;
 }

@@ -84,6 +84,11 @@ struct xid {
 	uint32_t set, binding, spec_id, array_stride;
 	bool has_set, has_binding, has_spec, is_block, is_buffer_block;
 	bool is_spec;            /* constant came from a spec constant */
+	/* stage interface decorations (xlate_io.c) */
+	bool has_location, has_component, patch;
+	uint32_t location, component, index;
+	uint8_t interp;          /* IR_INTERP_FLAT/NOPERSPECTIVE/CENTROID/
+	                            SAMPLE bits */
 };
 
 struct xmdeco {
@@ -139,6 +144,12 @@ struct xl {
 	uint32_t *cmap_val, *cmap_reg; uint32_t cmap_cap;
 	/* module facts */
 	uint32_t entry_func;     /* id */
+	uint32_t other_model;    /* an entry point of that name with another
+	                            execution model (+ 1), for messages */
+	const uint32_t *iface;   /* the entry point's interface ids */
+	uint32_t niface;
+	uint8_t *io_read;        /* by register: an input component loaded */
+	uint32_t cap_io_read;
 	uint32_t glsl_set;       /* ext inst set id of GLSL.std.450 */
 	uint32_t local_size_ids[3];
 	bool local_size_from_id;
@@ -228,14 +239,16 @@ uint32_t xl_emit_img(struct xl *x, uint32_t op, const struct xptr *p,
 /* Fails unless type is 1-max 32-bit components. */
 void xl_image_result(struct xl *x, uint32_t type, uint32_t max,
                      const char *what);
-/* The image operands from in[first] (the mask) on: Lod and (Const)Offset
- * ids (0: absent); the memory-model ones are ignored; others fail. */
+/* The image operands from in[first] (the mask) on: the ids of each
+ * (0: absent); the memory-model ones are ignored; Sample fails. The
+ * caller refuses what its instruction does not take (mask). */
 struct xl_img_operands {
-	uint32_t lod, offset;
+	uint32_t mask;
+	uint32_t bias, lod, grad_x, grad_y, offset, offsets, min_lod;
 };
 void xl_image_operands(struct xl *x, const uint32_t *in, uint32_t wc,
                        uint32_t first, struct xl_img_operands *o);
-/* OpSampledImage, OpImageSampleExplicitLod. */
+/* OpSampledImage, OpImageSample*, OpImage*Gather, OpImageQueryLod. */
 void xl_sample_op(struct xl *x, const uint32_t *in, uint32_t wc);
 uint32_t xl_phys_addr(struct xl *x, const struct xptr *p, uint32_t extra);
 bool xl_phys_op(struct xl *x, const uint32_t *in, uint32_t wc);
@@ -259,8 +272,23 @@ bool xl_f64_op(struct xl *x, const uint32_t *in, uint32_t wc);
  * one (or needs nothing special) */
 bool xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc);
 
+/* xlate_deriv.c: derivatives; false if in is not one */
+bool xl_deriv_op(struct xl *x, const uint32_t *in, uint32_t wc);
+
 /* xlate_func.c */
 void xl_translate_entry(struct xl *x);
+
+/* xlate_io.c: member decoration lookup; Input and Output variables (the
+ * stage interface and built-ins) into ptr; the loads of an input
+ * pointer (offs: the n loaded registers' offsets from p->slot); after
+ * translation, the ir_io facts. */
+bool xl_mdeco(struct xl *x, uint32_t sid, uint32_t member, uint32_t deco,
+              uint32_t *value);
+void xl_io_var(struct xl *x, uint32_t id, uint32_t pointee,
+               uint32_t storage, struct xptr *ptr);
+void xl_io_mark_read(struct xl *x, const struct xptr *p,
+                     const uint32_t *offs, uint32_t n);
+void xl_io_finish(struct xl *x);
 
 /* xlate.c */
 swgpu_result xlate_module(const swgpu_shader_info *info,

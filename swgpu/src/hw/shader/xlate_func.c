@@ -243,8 +243,30 @@ body_instr(struct xl *x, struct xfstate *fs, const uint32_t *in, uint32_t wc,
 	case SpvOpKill:
 	case SpvOpTerminateInvocation:
 	case SpvOpDemoteToHelperInvocation:
-		xl_fail(x, SWGPU_ERR_INVALID_ARG,
-		        "fragment-only opcode %u in a compute shader", op);
+	case SpvOpIsHelperInvocationEXT:
+		if (x->info->stage != SWGPU_SHADER_STAGE_FRAGMENT)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "fragment-only "
+			        "opcode %u in a %s shader", op,
+			        x->info->stage ? "vertex" : "compute");
+		if (op == SpvOpDemoteToHelperInvocation) {
+			xl_emit(x, IR_DEMOTE, 0, 0, 0, 0);
+			return;
+		}
+		if (op == SpvOpIsHelperInvocationEXT) {
+			/* a copy: the lane may demote later */
+			uint32_t r = xl_new_regs(x, 1);
+
+			if (wc < 3)
+				break;
+			x->p->builtins_used |= 1ull << IR_REG_HELPER;
+			xl_emit(x, IR_MOV, r, IR_REG_HELPER, 0, 0);
+			xl_set_val(x, in[2], in[1], &r, 1);
+			return;
+		}
+		/* the lane ends here, its outputs discarded */
+		xl_emit(x, IR_KILL, 0, 0, 0, 0);
+		terminate(x, *label);
+		return;
 	case SpvOpFunctionCall:
 		call(x, in, wc, *label);
 		return;

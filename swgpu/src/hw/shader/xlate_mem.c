@@ -22,16 +22,7 @@ static bool
 mdeco(struct xl *x, uint32_t sid, uint32_t member, uint32_t deco,
       uint32_t *value)
 {
-	for (uint32_t i = 0; i < x->nmdecos; i++) {
-		const struct xmdeco *m = &x->mdecos[i];
-
-		if (m->id == sid && m->member == member && m->deco == deco) {
-			if (value)
-				*value = m->value;
-			return true;
-		}
-	}
-	return false;
+	return xl_mdeco(x, sid, member, deco, value);
 }
 
 struct xptr *
@@ -185,35 +176,6 @@ xl_add_slots(struct xl *x, const swgpu_shader_binding *b, uint32_t count,
 	}
 	p->nbuffers += count;
 	return first;
-}
-
-static uint32_t
-builtin_reg(struct xl *x, uint32_t builtin, uint32_t *n)
-{
-	*n = 1;
-	switch (builtin) {
-	case SpvBuiltInLocalInvocationId: *n = 3; return IR_REG_LOCAL_ID;
-	case SpvBuiltInGlobalInvocationId: *n = 3; return IR_REG_GLOBAL_ID;
-	case SpvBuiltInWorkgroupId: *n = 3; return IR_REG_WORKGROUP_ID;
-	case SpvBuiltInNumWorkgroups: *n = 3; return IR_REG_NUM_WORKGROUPS;
-	case SpvBuiltInWorkgroupSize: *n = 3; return IR_REG_WORKGROUP_SIZE;
-	case SpvBuiltInLocalInvocationIndex: return IR_REG_LOCAL_INDEX;
-	case SpvBuiltInSubgroupSize: return IR_REG_SUBGROUP_SIZE;
-	case SpvBuiltInSubgroupLocalInvocationId:
-		return IR_REG_SUBGROUP_LOCAL_ID;
-	case SpvBuiltInSubgroupId: return IR_REG_SUBGROUP_ID;
-	case SpvBuiltInNumSubgroups: return IR_REG_NUM_SUBGROUPS;
-	/* One physical device per device group: its index is always 0. */
-	case SpvBuiltInDeviceIndex: return IR_REG_ZERO;
-	case SpvBuiltInSubgroupEqMask: *n = 4; return IR_REG_EQ_MASK;
-	case SpvBuiltInSubgroupGeMask: *n = 4; return IR_REG_GE_MASK;
-	case SpvBuiltInSubgroupGtMask: *n = 4; return IR_REG_GT_MASK;
-	case SpvBuiltInSubgroupLeMask: *n = 4; return IR_REG_LE_MASK;
-	case SpvBuiltInSubgroupLtMask: *n = 4; return IR_REG_LT_MASK;
-	default:
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-		        "built-in %u not supported in compute", builtin);
-	}
 }
 
 /* A constant whose every word is 0 (OpConstantNull, or equal to it). */
@@ -396,21 +358,17 @@ xl_global_var(struct xl *x, const uint32_t *in, uint32_t wc)
 			x->globals[x->nglobals++] = in[4];
 		}
 		break;
-	case SpvStorageClassInput: {
-		uint32_t n, b = xl_id(x, id)->builtin;
-
-		if (!b)
-			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
-			        "Input variable %u is not a built-in", id);
-		ptr.space = XS_INPUT;
-		ptr.slot = builtin_reg(x, b - 1, &n);
-		ptr.nslots = n;
-		ptr.comp_stride = 1;
-		if (xl_type(x, pointee)->scalars != n)
-			xl_fail(x, SWGPU_ERR_INVALID_ARG,
-			        "built-in %u has the wrong type", b - 1);
+	case SpvStorageClassInput:
+	case SpvStorageClassOutput:
+		xl_io_var(x, id, pointee, storage, &ptr);
+		if (wc > 4 && storage == SpvStorageClassOutput) {
+			/* an initialized output: stored at entry */
+			x->globals = xl_grow(x, x->globals, &x->capglobals,
+			                     x->nglobals + 2, 4);
+			x->globals[x->nglobals++] = id;
+			x->globals[x->nglobals++] = in[4];
+		}
 		break;
-	}
 	default:
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 		        "storage class %u not supported", storage);
@@ -780,16 +738,18 @@ xl_load(struct xl *x, uint32_t type, uint32_t result, uint32_t ptr_id)
 		return;
 	}
 	xl_mark_used(x, &p);
-	if (p.space == XS_INPUT)
-		for (uint32_t i = 0; i < p.nslots; i++)
-			x->p->builtins_used |= 1ull << (p.slot + i);
 	offs = ptr_offsets(x, &p, &n, &nb);
+	if (p.space == XS_INPUT)
+		xl_io_mark_read(x, &p, offs, n);
 	x->s_regs = xl_grow(x, x->s_regs, &x->cap_regs, n, 4);
 	regs = x->s_regs;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t r, k;
 
-		if (p.space == XS_INPUT && !p.dyn) {
+		/* input registers never change: a load is the register
+		 * itself, but for HelperInvocation, which a demote sets */
+		if (p.space == XS_INPUT && !p.dyn &&
+		    p.slot != IR_REG_HELPER) {
 			regs[i] = p.slot + offs[i];
 			continue;
 		}

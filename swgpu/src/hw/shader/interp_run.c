@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SIMT interpreter: execution states and the lane scheduler — compute
+ * workgroups (ir.h: ir_exec_create, ir_exec_run) and graphics batches
+ * (stage.h: ir_exec_create_batch, ir_exec_run_batch).
+ *
+ * Both run a set of lanes from block 0 until every lane has returned,
+ * always stepping the lowest block any lane sits at (interp.c). A
+ * batch differs from a workgroup only in who fills the lanes: the
+ * graphics pipeline writes the input registers, and in fragment batches
+ * some lanes are helpers (live[l] == 0), which run every instruction for
+ * their quad's derivatives but skip memory writes (interp.c,
+ * writes_memory), and a lane may end discarded (IR_KILL) or demote
+ * itself to a helper (IR_DEMOTE). Constant registers and the per-lane
+ * subgroup registers are written once at creation, never per batch.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <swgpu/swgpu.h>
+
+#include "interp_util.h"
+#include "stage.h"
+
+/* An execution state of width lanes with the constant and subgroup
+ * registers set. */
+static struct ir_exec *
+exec_alloc(const struct ir_program *p, uint32_t lanes, uint32_t width)
+{
+	struct ir_exec *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->p = p;
+	e->lanes = lanes;
+	e->width = width;
+	e->regs = calloc((size_t)p->nregs * width, sizeof(lane_t));
+	e->pc = calloc(width, 4);
+	e->prev = calloc(width, 4);
+	e->mask = calloc(width, 1);
+	e->shared = calloc(p->shared_bytes ? p->shared_bytes : 4, 1);
+	if (!e->regs || !e->pc || !e->prev || !e->mask || !e->shared) {
+		ir_exec_destroy(e);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < p->nconsts; i++) {
+		lane_t *r = e->regs + (size_t)p->const_regs[i] * width;
+
+		for (uint32_t l = 0; l < width; l++)
+			r[l].u = p->const_vals[i];
+	}
+	for (uint32_t l = 0; l < width; l++) {
+		lane_t *R = e->regs;
+		uint32_t sl = l % SG;
+
+#define SET(reg, v) (R[(size_t)(reg) * width + l].u = (v))
+		SET(IR_REG_SUBGROUP_SIZE, SG);
+		SET(IR_REG_SUBGROUP_LOCAL_ID, sl);
+		SET(IR_REG_SUBGROUP_ID, l / SG);
+		SET(IR_REG_NUM_SUBGROUPS, width / SG);
+		SET(IR_REG_EQ_MASK, 1u << sl);
+		SET(IR_REG_GE_MASK, ~0u << sl);
+		SET(IR_REG_GT_MASK, sl == 31 ? 0 : ~0u << (sl + 1));
+		SET(IR_REG_LE_MASK, sl == 31 ? ~0u : (2u << sl) - 1);
+		SET(IR_REG_LT_MASK, (1u << sl) - 1);
+#undef SET
+	}
+	return e;
+}
+
+struct ir_exec *
+ir_exec_create(const struct ir_program *p)
+{
+	uint32_t lx = p->local_size[0], ly = p->local_size[1];
+	uint32_t lanes = lx * ly * p->local_size[2];
+	struct ir_exec *e;
+
+	if (p->stage != SWGPU_SHADER_STAGE_COMPUTE || !lanes)
+		return NULL;
+	e = exec_alloc(p, lanes, (lanes + SG - 1) / SG * SG);
+	if (!e)
+		return NULL;
+	for (uint32_t l = 0; l < e->width; l++) {
+		lane_t *R = e->regs;
+		uint32_t W = e->width;
+
+#define SET(reg, v) (R[(size_t)(reg) * W + l].u = (v))
+		SET(IR_REG_LOCAL_ID + 0, l % lx);
+		SET(IR_REG_LOCAL_ID + 1, l / lx % ly);
+		SET(IR_REG_LOCAL_ID + 2, l / (lx * ly));
+		SET(IR_REG_WORKGROUP_SIZE + 0, lx);
+		SET(IR_REG_WORKGROUP_SIZE + 1, ly);
+		SET(IR_REG_WORKGROUP_SIZE + 2, p->local_size[2]);
+		SET(IR_REG_LOCAL_INDEX, l);
+#undef SET
+	}
+	return e;
+}
+
+struct ir_exec *
+ir_exec_create_batch(const struct ir_program *p, uint32_t width)
+{
+	struct ir_exec *e;
+
+	if (p->stage == SWGPU_SHADER_STAGE_COMPUTE || !width || width % SG)
+		return NULL;
+	e = exec_alloc(p, 0, width);
+	if (!e)
+		return NULL;
+	e->live = calloc(width, 1);
+	e->live_mask = calloc(width, 1);
+	e->disc = calloc(width, 1);
+	if (!e->live || !e->live_mask || !e->disc) {
+		ir_exec_destroy(e);
+		return NULL;
+	}
+	return e;
+}
+
+void
+ir_exec_destroy(struct ir_exec *e)
+{
+	if (!e)
+		return;
+	free(e->regs);
+	free(e->pc);
+	free(e->prev);
+	free(e->mask);
+	free(e->shared);
+	free(e->live);
+	free(e->live_mask);
+	free(e->disc);
+	free(e);
+}
+
+lane_t *
+ir_exec_reg(struct ir_exec *e, uint32_t reg)
+{
+	return e->regs + (size_t)reg * e->width;
+}
+
+/*
+ * Watchdog (see ir_dispatch): no workgroup of the dispatch completed for
+ * the hang timeout, or another thread found that already. Signed: another
+ * thread may store a progress time later than our clock reading.
+ */
+static bool
+stalled(struct ir_dispatch *d)
+{
+	uint64_t last = __atomic_load_n(&d->progress_ns, __ATOMIC_RELAXED);
+	int64_t idle = (int64_t)(swgpu_now_ns() - last);
+
+	return idle > (int64_t)d->hang_timeout_ns ||
+	       __atomic_load_n(&d->hung, __ATOMIC_RELAXED);
+}
+
+/* Lanes [0, e->lanes) from block 0 until all are done; false on a
+ * hang. */
+static bool
+run_lanes(struct ir_exec *e, struct ir_dispatch *d)
+{
+	const uint32_t W = e->width;
+	uint32_t *pc = e->pc;
+
+	for (uint32_t l = 0; l < W; l++) {
+		pc[l] = l < e->lanes ? 0 : IR_PC_DONE;
+		e->prev[l] = IR_PC_DONE;
+	}
+	/* Block 0 starts with every live lane; as long as the whole live
+	 * set branches together the mask stays and no scan is needed. */
+	uint32_t blk = 0, hint;
+	bool uniform = true, full = e->lanes == W;
+
+	for (uint32_t l = 0; l < W; l++)
+		e->mask[l] = l < e->lanes;
+	for (;;) {
+		if (!uniform) {
+			uint32_t count = 0, live = 0;
+
+			blk = IR_PC_DONE;
+			for (uint32_t l = 0; l < W; l++) {
+				blk = pc[l] < blk ? pc[l] : blk;
+				live += pc[l] != IR_PC_DONE;
+			}
+			if (blk == IR_PC_DONE)
+				return true;
+			for (uint32_t l = 0; l < W; l++) {
+				e->mask[l] = pc[l] == blk;
+				count += e->mask[l];
+			}
+			full = count == W;
+			uniform = count == live;
+		}
+		hint = interp_exec_block(e, d, blk, full);
+		if (uniform && hint == IR_PC_DONE)
+			return true;
+		if (uniform && hint != INTERP_HINT_NONE)
+			blk = hint;
+		else
+			uniform = false;
+		if (!(++e->blocks_run & 0xfff) && stalled(d))
+			return false;
+	}
+}
+
+bool
+ir_exec_run(struct ir_exec *e, struct ir_dispatch *d)
+{
+	const uint32_t W = e->width;
+	lane_t *R = e->regs;
+
+	for (uint32_t k = 0; k < 3; k++)
+		for (uint32_t l = 0; l < W; l++)
+			R[(size_t)(IR_REG_NUM_WORKGROUPS + k) * W + l].u =
+				d->groups[k];
+	for (;;) {
+		uint64_t g = __atomic_fetch_add(&d->next_group, 1,
+		                                __ATOMIC_RELAXED);
+		uint32_t id[3];
+
+		if (g >= d->total_groups)
+			return true;
+		id[0] = (uint32_t)(g % d->groups[0]);
+		id[1] = (uint32_t)(g / d->groups[0] % d->groups[1]);
+		id[2] = (uint32_t)(g / ((uint64_t)d->groups[0] *
+		                        d->groups[1]));
+		for (uint32_t k = 0; k < 3; k++) {
+			uint64_t used = e->p->builtins_used;
+			uint32_t wg = d->base[k] + id[k];
+			uint32_t gbase = wg * e->p->local_size[k];
+			lane_t *wr = R + (size_t)(IR_REG_WORKGROUP_ID + k) * W;
+			lane_t *gr = R + (size_t)(IR_REG_GLOBAL_ID + k) * W;
+			const lane_t *lr = R + (size_t)(IR_REG_LOCAL_ID + k) * W;
+
+			if (used >> (IR_REG_WORKGROUP_ID + k) & 1)
+				for (uint32_t l = 0; l < W; l++)
+					wr[l].u = wg;
+			if (used >> (IR_REG_GLOBAL_ID + k) & 1)
+				for (uint32_t l = 0; l < W; l++)
+					gr[l].u = gbase + lr[l].u;
+		}
+		if (e->p->shared_bytes)
+			memset(e->shared, 0, e->p->shared_bytes);
+		if (!run_lanes(e, d)) {
+			__atomic_store_n(&d->hung, true, __ATOMIC_RELAXED);
+			return false;
+		}
+		/* Progress for the watchdog (see ir_dispatch). */
+		__atomic_store_n(&d->progress_ns, swgpu_now_ns(),
+		                 __ATOMIC_RELAXED);
+	}
+}
+
+bool
+ir_exec_run_batch(struct ir_exec *e, struct ir_dispatch *d, uint32_t n,
+                  const uint8_t *live, uint8_t *discarded)
+{
+	const struct ir_program *p = e->p;
+	const uint32_t W = e->width;
+	bool helpers = false;
+
+	if (n > W)
+		n = W;
+	e->lanes = n;
+	for (uint32_t l = 0; l < W; l++) {
+		e->live[l] = l < n && (!live || live[l]);
+		helpers |= l < n && !e->live[l];
+	}
+	e->helpers = helpers;
+	if ((p->builtins_used >> IR_REG_HELPER & 1) || p->io.discards) {
+		lane_t *H = ir_exec_reg(e, IR_REG_HELPER);
+
+		for (uint32_t l = 0; l < W; l++)
+			H[l].u = !e->live[l];
+	}
+	if (p->io.discards)
+		memset(e->disc, 0, W);
+	if (!run_lanes(e, d)) {
+		__atomic_store_n(&d->hung, true, __ATOMIC_RELAXED);
+		return false;
+	}
+	if (discarded)
+		memcpy(discarded, e->disc, n);
+	/* Progress for the watchdog: a batch is the unit. */
+	__atomic_store_n(&d->progress_ns, swgpu_now_ns(), __ATOMIC_RELAXED);
+	return true;
+}

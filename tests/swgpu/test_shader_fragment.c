@@ -1,0 +1,505 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fragment programs in the shader engine (engine level: the translator
+ * and the batch runner of stage.h): inputs with their interpolation
+ * decorations, the fragment built-ins (FragCoord, FrontFacing,
+ * PointCoord, HelperInvocation), colour outputs of each type, FragDepth
+ * with its depth mode, SampleMask, dual-source outputs (Index 1) and
+ * early_fragment_tests in ir_io; batches of 2x2 quads with a helper lane
+ * checked against hand-computed outputs; discard as OpKill and as
+ * OpTerminateInvocation ends the lane (its later store never happens,
+ * discarded[] says so), demote turns the lane into a helper that runs on
+ * (helperInvocationEXT true, stores dropped); helper lanes' stores,
+ * atomics, image writes and image atomics do nothing; an input
+ * attachment reads the fragment's own pixel. Through the public API: swgpu_shader_create with a
+ * stage, the properties it reports, the capabilities offered (and not),
+ * and a DISPATCH naming a fragment shader faults.
+ */
+#include "shader_stage_util.h"
+#include "shader_test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+#include <swgpu/swgpu_format.h>
+
+#include "sh_fs_demote.spv.h"
+#include "sh_fs_demote_opt.spv.h"
+#include "sh_fs_discard.spv.h"
+#include "sh_fs_discard_kill.spv.h"
+#include "sh_fs_dual.spv.h"
+#include "sh_fs_io.spv.h"
+#include "sh_fs_sample.spv.h"
+#include "sh_fs_store.spv.h"
+#include "sh_fs_subpass.spv.h"
+#include "sh_fs_terminate.spv.h"
+#include "sh_vs_io.spv.h"
+
+#define W 32u
+
+static void
+test_fs_io(void **state)
+{
+	struct ir_program *p = ss_translate(sh_fs_io_spv, sizeof(sh_fs_io_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, NULL,
+	                                    0, 0);
+	const struct ir_io *io = &p->io;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	const uint32_t n = 8;
+	uint8_t live[W], disc[W];
+
+	(void)state;
+	assert_non_null(e);
+	/* layout and decorations */
+	for (uint32_t c = 0; c < 4; c++) {
+		assert_int_not_equal(io->in_reg[0][c], 0);
+		assert_int_equal(io->in_interp[0][c], IR_INTERP_SMOOTH);
+		assert_int_equal(io->in_type[0][c], IR_IO_FLOAT);
+		assert_int_not_equal(io->out_reg[0][c], 0);
+		assert_int_not_equal(io->out_reg[1][c], 0);
+		assert_true(!io->out_reg[2][c] == (c >= 2));
+	}
+	assert_int_equal(io->in_interp[1][1], IR_INTERP_FLAT);
+	assert_int_equal(io->in_type[1][1], IR_IO_SINT);
+	assert_int_equal(io->in_interp[2][0], IR_INTERP_NOPERSPECTIVE);
+	assert_int_equal(io->in_interp[3][0],
+	                 IR_INTERP_SMOOTH | IR_INTERP_CENTROID);
+	assert_int_equal(io->in_interp[4][0], IR_INTERP_FLAT);  /* inner.k */
+	assert_int_equal(io->in_type[4][0], IR_IO_UINT);
+	assert_int_not_equal(io->in_reg[6][0], 0);              /* inner.w */
+	assert_int_equal(io->in_reg[5][0], 0);
+	assert_int_equal(io->out_type[0], IR_IO_FLOAT);
+	assert_int_equal(io->out_type[1], IR_IO_SINT);
+	assert_int_equal(io->out_type[2], IR_IO_UINT);
+	assert_int_not_equal(io->frag_depth_reg, 0);
+	assert_int_not_equal(io->sample_mask_reg, 0);
+	assert_int_equal(io->depth_mode, IR_DEPTH_GREATER);
+	assert_false(io->early_fragment_tests);
+	assert_false(io->discards);
+	assert_int_equal(io->out_index1_reg[0], 0);
+	assert_int_equal(io->position_reg, 0);
+	/* two quads, lane 3 a helper */
+	ss_frag_coords(e, n, 0.5f, 0.25f);
+	for (uint32_t l = 0; l < n; l++) {
+		live[l] = l != 3;
+		for (uint32_t c = 0; c < 4; c++)
+			ss_lane(e, io->in_reg[0][c], l)->f = (float)(l + c);
+		ss_lane(e, io->in_reg[1][0], l)->i = (int32_t)l;
+		ss_lane(e, io->in_reg[1][1], l)->i = -(int32_t)l;
+		ss_lane(e, io->in_reg[2][0], l)->f = 0.5f;
+		ss_lane(e, io->in_reg[2][1], l)->f = 0.25f;
+		ss_lane(e, io->in_reg[3][0], l)->f = 1.0f;
+		ss_lane(e, io->in_reg[4][0], l)->u = 40 + l;
+		ss_lane(e, io->in_reg[6][0], l)->f = 2.0f;
+		ss_lane(e, IR_REG_FRONT_FACING, l)->u = l & 1;
+		ss_lane(e, IR_REG_POINT_COORD, l)->f = 0.01f * (float)l;
+	}
+	memset(disc, 0xff, sizeof(disc));
+	assert_true(ir_exec_run_batch(e, d, n, live, disc));
+	for (uint32_t l = 0; l < n; l++) {
+		float x = (float)ss_quad_x(l) + 0.5f;
+		float y = (float)ss_quad_y(l) + 0.5f;
+		const float want[4] = { 2.0f * (float)l + x,
+		                        2.0f * (float)(l + 1) + y,
+		                        2.0f * (float)(l + 2) + 0.5f,
+		                        2.0f * (float)(l + 3) + 0.25f };
+
+		assert_int_equal(disc[l], 0);
+		for (uint32_t c = 0; c < 4; c++)
+			assert_float_equal(ss_lane(e, io->out_reg[0][c], l)->f,
+			                   want[c], 1e-6);
+		assert_int_equal(ss_lane(e, io->out_reg[1][0], l)->i, (int)l);
+		assert_int_equal(ss_lane(e, io->out_reg[1][1], l)->i, -(int)l);
+		assert_int_equal(ss_lane(e, io->out_reg[1][2], l)->i,
+		                 (int)(l & 1));
+		assert_int_equal(ss_lane(e, io->out_reg[1][3], l)->i, l == 3);
+		assert_int_equal(ss_lane(e, io->out_reg[2][0], l)->u, 41 + l);
+		/* 0.5 + 0.25 + 1 + 2 + 100 * 0.01 l */
+		assert_int_equal(ss_lane(e, io->out_reg[2][1], l)->u, 3 + l);
+		assert_float_equal(ss_lane(e, io->frag_depth_reg, l)->f, 0.75,
+		                   0.0);
+		assert_int_equal(ss_lane(e, io->sample_mask_reg, l)->u, 5);
+	}
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
+static void
+test_fs_dual_source(void **state)
+{
+	struct ir_program *p = ss_translate(sh_fs_dual_spv,
+	                                    sizeof(sh_fs_dual_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, NULL,
+	                                    0, 0);
+	const struct ir_io *io = &p->io;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+
+	(void)state;
+	assert_true(io->early_fragment_tests);
+	assert_int_equal(io->depth_mode, IR_DEPTH_NONE);
+	for (uint32_t c = 0; c < 4; c++) {
+		assert_int_not_equal(io->out_reg[0][c], 0);
+		assert_int_not_equal(io->out_index1_reg[c], 0);
+		assert_int_equal(io->out_reg[1][c], 0);
+		for (uint32_t l = 0; l < W; l++)
+			ss_lane(e, io->in_reg[0][c], l)->f =
+				0.125f * (float)c + 0.001f * (float)l;
+	}
+	assert_true(ir_exec_run_batch(e, d, W, NULL, NULL));
+	for (uint32_t c = 0; c < 4; c++)
+		for (uint32_t l = 0; l < W; l++) {
+			float v = 0.125f * (float)c + 0.001f * (float)l;
+
+			assert_float_equal(ss_lane(e, io->out_reg[0][c], l)->f,
+			                   v, 0.0);
+			assert_float_equal(ss_lane(e, io->out_index1_reg[c],
+			                            l)->f, 1.0f - v, 0.0);
+		}
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
+struct seen_buf {
+	uint32_t count;
+	uint32_t seen[16];
+};
+
+/* Two quads; lanes 1 and 5 get v < 0, lane 3 is a helper. Returns the
+ * program's buffer after the batch; disc and the exec for outputs. */
+static void
+run_discard(const uint32_t *code, size_t size, struct seen_buf *buf,
+            uint8_t disc[W], bool check_count)
+{
+	const swgpu_descriptor_type t = SWGPU_DESCRIPTOR_STORAGE_BUFFER;
+	struct ir_program *p = ss_translate(code, size,
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, &t, 1,
+	                                    0);
+	const struct ir_io *io = &p->io;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	uint8_t live[W];
+	const uint32_t n = 8;
+
+	assert_true(io->discards);
+	assert_true(io->side_effects);
+	memset(buf, 0, sizeof(*buf));
+	ss_bind(d, p, 0, buf, sizeof(*buf));
+	ss_frag_coords(e, n, 0.5f, 1.0f);
+	for (uint32_t l = 0; l < n; l++) {
+		live[l] = l != 3;
+		ss_lane(e, io->in_reg[0][0], l)->f = l == 1 || l == 5 ? -1.0f
+		                                     : (float)l + 1.0f;
+	}
+	assert_true(ir_exec_run_batch(e, d, n, live, disc));
+	for (uint32_t l = 0; l < n; l++) {
+		uint32_t px = ss_quad_x(l) + 8 * ss_quad_y(l);
+		bool dead = l == 1 || l == 5;
+
+		assert_int_equal(disc[l], dead);
+		/* the helper's store and the discarded lanes' do nothing */
+		assert_int_equal(buf->seen[px], dead || l == 3 ? 0 : 1);
+		if (!dead && l != 3)
+			assert_float_equal(ss_lane(e, io->out_reg[0][0], l)->f,
+			                   (float)l + 1.0f, 0.0);
+	}
+	/* every live lane counted itself once; the helper's atomic did
+	 * nothing */
+	if (check_count)
+		assert_int_equal(buf->count, 7);
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
+static bool
+has_op(const uint32_t *code, size_t size, uint32_t op)
+{
+	for (size_t i = 5; i < size / 4; i += code[i] >> 16) {
+		if ((code[i] & 0xffff) == op)
+			return true;
+		if (!(code[i] >> 16))
+			break;
+	}
+	return false;
+}
+
+static void
+test_fs_discard(void **state)
+{
+	struct seen_buf buf;
+	uint8_t disc[W];
+
+	(void)state;
+	/* glslang emits OpKill (252) for SPIR-V 1.0 and
+	 * OpTerminateInvocation (4416) for 1.6 */
+	assert_true(has_op(sh_fs_discard_kill_spv,
+	                   sizeof(sh_fs_discard_kill_spv), 252));
+	assert_true(has_op(sh_fs_discard_spv, sizeof(sh_fs_discard_spv),
+	                   4416));
+	run_discard(sh_fs_discard_kill_spv, sizeof(sh_fs_discard_kill_spv),
+	            &buf, disc, true);
+	run_discard(sh_fs_discard_spv, sizeof(sh_fs_discard_spv), &buf, disc,
+	            true);
+	run_discard(sh_fs_terminate_spv, sizeof(sh_fs_terminate_spv), &buf,
+	            disc, false);
+}
+
+static void
+run_demote(const uint32_t *code, size_t size)
+{
+	const swgpu_descriptor_type t = SWGPU_DESCRIPTOR_STORAGE_BUFFER;
+	struct ir_program *p = ss_translate(code, size,
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, &t, 1,
+	                                    0);
+	const struct ir_io *io = &p->io;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	struct seen_buf buf;
+	uint8_t live[W], disc[W];
+	const uint32_t n = 8;
+
+	assert_true(io->discards);
+	memset(&buf, 0, sizeof(buf));
+	ss_bind(d, p, 0, &buf, sizeof(buf));
+	for (uint32_t round = 0; round < 2; round++) {
+		/* round 1: the same state again, no lane demoted or helper
+		 * from round 0 may stay one */
+		memset(&buf, 0, sizeof(buf));
+		ss_frag_coords(e, n, 0.5f, 1.0f);
+		for (uint32_t l = 0; l < n; l++) {
+			live[l] = round || l != 3;
+			ss_lane(e, io->in_reg[0][0], l)->f =
+				!round && (l == 1 || l == 5) ? -1.0f
+				                             : (float)l;
+		}
+		assert_true(ir_exec_run_batch(e, d, n, live, disc));
+		for (uint32_t l = 0; l < n; l++) {
+			bool demoted = !round && (l == 1 || l == 5);
+			bool helper = !round && l == 3;
+			uint32_t px = ss_quad_x(l) + 8 * ss_quad_y(l);
+
+			assert_int_equal(disc[l], demoted);
+			assert_int_equal(buf.seen[px], !(demoted || helper));
+			/* (before, after) = helperInvocationEXT() around the
+			 * demote; the lane ran on to the end */
+			assert_float_equal(ss_lane(e, io->out_reg[0][0], l)->f,
+			                   helper ? 1.0 : 0.0, 0.0);
+			assert_float_equal(ss_lane(e, io->out_reg[0][1], l)->f,
+			                   helper || demoted ? 1.0 : 0.0, 0.0);
+			assert_float_equal(ss_lane(e, io->out_reg[0][2], l)->f,
+			                   demoted ? -1.0 : (double)l, 0.0);
+		}
+	}
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
+static void
+test_fs_demote(void **state)
+{
+	(void)state;
+	run_demote(sh_fs_demote_spv, sizeof(sh_fs_demote_spv));
+	/* optimized: gl_HelperInvocation is an SSA value loaded before the
+	 * demote and used after it */
+	run_demote(sh_fs_demote_opt_spv, sizeof(sh_fs_demote_opt_spv));
+}
+
+/* Image writes and atomics from fragments (fragmentStoresAndAtomics):
+ * two quads with a helper lane; the helper neither counts nor writes. */
+static void
+test_fs_image_store(void **state)
+{
+	const swgpu_descriptor_type t = SWGPU_DESCRIPTOR_STORAGE_IMAGE;
+	struct ir_program *p = ss_translate(sh_fs_store_spv,
+	                                    sizeof(sh_fs_store_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, &t, 1,
+	                                    0);
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	struct ir_image_binding im;
+	uint64_t size = ss_image(&im, 1, SWGPU_FORMAT_R32_UINT, 4, 3, 1, 1);
+	uint32_t *img = calloc(1, size);
+	uint8_t live[W];
+	const uint32_t n = 8, pitch = im.row_pitch / 4;
+
+	(void)state;
+	assert_true(p->io.side_effects);
+	ss_bind_image(d, p, 0, img, size, &im);
+	ss_frag_coords(e, n, 0.5f, 1.0f);
+	for (uint32_t l = 0; l < n; l++)
+		live[l] = l != 6;
+	assert_true(ir_exec_run_batch(e, d, n, live, NULL));
+	assert_int_equal(img[2 * pitch], n - 1);
+	for (uint32_t l = 0; l < n; l++) {
+		uint32_t x = ss_quad_x(l), y = ss_quad_y(l);
+
+		assert_int_equal(img[y * pitch + x],
+		                 l == 6 ? 0 : 1 + x + 10 * y);
+	}
+	free(img);
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
+/* An input attachment (a sampled image descriptor, as the ICD writes
+ * one) read at each fragment's pixel. */
+static void
+test_fs_input_attachment(void **state)
+{
+	const swgpu_descriptor_type t = SWGPU_DESCRIPTOR_SAMPLED_IMAGE;
+	struct ir_program *p = ss_translate(sh_fs_subpass_spv,
+	                                    sizeof(sh_fs_subpass_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, &t, 1,
+	                                    0);
+	const struct ir_io *io = &p->io;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	struct ir_image_binding im;
+	uint64_t size = ss_image(&im, 1, SWGPU_FORMAT_R32G32B32A32_SFLOAT, 4,
+	                         2, 1, 1);
+	float *img = calloc(1, size);
+	const uint32_t n = 8;
+
+	(void)state;
+	for (uint32_t y = 0; y < 2; y++)
+		for (uint32_t x = 0; x < 4; x++) {
+			float *tx = ss_texel(&im, img, 0, 0, x, y);
+
+			for (uint32_t c = 0; c < 4; c++)
+				tx[c] = (float)(x + 10 * y + 100 * c);
+		}
+	ss_bind_image(d, p, 0, img, size, &im);
+	ss_frag_coords(e, n, 0.5f, 1.0f);
+	assert_true(ir_exec_run_batch(e, d, n, NULL, NULL));
+	for (uint32_t l = 0; l < n; l++)
+		for (uint32_t c = 0; c < 4; c++)
+			assert_float_equal(
+				ss_lane(e, io->out_reg[0][c], l)->f,
+				2.0 * (ss_quad_x(l) + 10 * ss_quad_y(l) +
+				       100 * c), 0.0);
+	free(img);
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
+static void
+test_fs_unsupported(void **state)
+{
+	char msg[256] = "";
+
+	(void)state;
+	/* SampleRateShading (35): per-sample shading is not offered */
+	assert_int_equal(ss_try(sh_fs_sample_spv, sizeof(sh_fs_sample_spv),
+	                        SWGPU_SHADER_STAGE_FRAGMENT, msg, sizeof(msg)),
+	                 SWGPU_ERR_UNSUPPORTED);
+	assert_non_null(strstr(msg, "capability 35 "));
+}
+
+static swgpu_shader *
+create(struct st_env *env, const uint32_t *code, size_t size,
+       swgpu_shader_stage stage, uint32_t nbind)
+{
+	swgpu_shader_binding b = {
+		.set = 0, .binding = 0, .count = 1,
+		.type = SWGPU_DESCRIPTOR_STORAGE_BUFFER,
+	};
+	char err[256] = "";
+	swgpu_shader_info info = {
+		.code = code, .code_size = size, .entry_point = "main",
+		.bindings = &b, .binding_count = nbind, .error = err,
+		.error_size = sizeof(err), .stage = stage,
+	};
+	swgpu_shader *s = NULL;
+
+	if (swgpu_shader_create(env->ctx, &info, &s) != SWGPU_OK)
+		fail_msg("shader_create: %s", err);
+	return s;
+}
+
+static void
+test_fs_public_api(void **state)
+{
+	struct st_env env;
+	swgpu_shader_properties pr;
+	swgpu_shader *fs, *vs, *ds;
+
+	(void)state;
+	st_init(&env);
+	st_buf(&env, 256);
+	fs = create(&env, sh_fs_io_spv, sizeof(sh_fs_io_spv),
+	            SWGPU_SHADER_STAGE_FRAGMENT, 0);
+	swgpu_shader_query_properties(fs, &pr);
+	assert_int_equal(pr.stage, SWGPU_SHADER_STAGE_FRAGMENT);
+	assert_int_equal(pr.input_locations, 0x5f);  /* 0-4 and 6 */
+	assert_int_equal(pr.output_locations, 0x7);
+	assert_true(pr.writes_depth);
+	assert_false(pr.writes_position);
+	assert_false(pr.discards);
+	assert_false(pr.early_fragment_tests);
+	vs = create(&env, sh_vs_io_spv, sizeof(sh_vs_io_spv),
+	            SWGPU_SHADER_STAGE_VERTEX, 0);
+	swgpu_shader_query_properties(vs, &pr);
+	assert_int_equal(pr.stage, SWGPU_SHADER_STAGE_VERTEX);
+	assert_int_equal(pr.input_locations, 0x7f);  /* 0-6, not 7 */
+	assert_int_equal(pr.output_locations, 0x3ff);
+	assert_true(pr.writes_position);
+	assert_true(pr.writes_point_size);
+	ds = create(&env, sh_fs_discard_spv, sizeof(sh_fs_discard_spv),
+	            SWGPU_SHADER_STAGE_FRAGMENT, 1);
+	swgpu_shader_query_properties(ds, &pr);
+	assert_true(pr.discards);
+	assert_true(pr.uses_atomics);
+	/* the capabilities of the stages are offered, per-sample shading
+	 * and the other stages are not */
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityDerivativeControl));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityDemoteToHelperInvocation));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityClipDistance));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityCullDistance));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityDrawParameters));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityInputAttachment));
+	assert_true(swgpu_shader_capability_supported(SpvCapabilityMinLod));
+	assert_false(swgpu_shader_capability_supported(
+		SpvCapabilitySampleRateShading));
+	assert_false(swgpu_shader_capability_supported(
+		SpvCapabilityGeometry));
+	assert_false(swgpu_shader_capability_supported(
+		SpvCapabilityTessellation));
+	/* a DISPATCH naming a fragment shader is a fault of the context */
+	assert_int_not_equal(st_dispatch(&env, ds, NULL, NULL, 0, 1, 1, 1),
+	                     SWGPU_OK);
+	swgpu_shader_destroy(ds);
+	swgpu_shader_destroy(vs);
+	swgpu_shader_destroy(fs);
+	st_fini(&env);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fs_io),
+		cmocka_unit_test(test_fs_dual_source),
+		cmocka_unit_test(test_fs_discard),
+		cmocka_unit_test(test_fs_demote),
+		cmocka_unit_test(test_fs_image_store),
+		cmocka_unit_test(test_fs_input_attachment),
+		cmocka_unit_test(test_fs_unsupported),
+		cmocka_unit_test(test_fs_public_api),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
