@@ -38,7 +38,7 @@
 
 #define GFX_TILE_SHIFT 6u
 #define GFX_TILE_SIZE (1 << GFX_TILE_SHIFT)
-#define GFX_LANES 64u                    /* lanes of a shader batch */
+#define GFX_LANES 128u                   /* lanes of a shader batch */
 #define GFX_BATCH_QUADS (GFX_LANES / 4u) /* fragment quads per batch */
 #define GFX_MAX_VARYINGS (SWGPU_GFX_MAX_LOCATIONS * 4u)
 #define GFX_SUBPIXEL_BITS 8

@@ -277,32 +277,18 @@ quad8_sse(uint8_t *p0, uint8_t *p1, const lane_t *const src[4], uint32_t l,
 				                  _mm_mul_ps(dv[c], one));
 		}
 	}
-	/* Float to UNORM8: round-half-even of v * 255. The float product
-	 * p differs from the exact one by at most 2^-17, so rounding p is
-	 * exact unless p lies that close to a tie (k + 1/2): such lanes
-	 * (rare) are redone in double, where the product is exact. */
-	const __m128 k255f = _mm_set1_ps(255.0f);
-	const __m128 eps = _mm_set1_ps(0x1p-15f), halff = _mm_set1_ps(0.5f);
-	const __m128 absm = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+	/* v * 255 is exact in double: round it to nearest there (the only
+	 * tie a float v has is 0.5 -> 127.5, which rounds up either way),
+	 * exactly as the format table's encoder. */
+	const __m128d k = _mm_set1_pd(255.0), half = _mm_set1_pd(0.5);
 	__m128i res = _mm_setzero_si128();
 	for (int c = 0; c < 4; c++) {
 		__m128 v = _mm_min_ps(_mm_max_ps(o[c], zero), one);
-		__m128 prod = _mm_mul_ps(v, k255f);
-		__m128i iv = _mm_cvtps_epi32(prod);
-		__m128 fl = _mm_cvtepi32_ps(_mm_cvttps_epi32(prod));
-		__m128 dist = _mm_and_ps(_mm_sub_ps(_mm_sub_ps(prod, fl), halff),
-		                         absm);
-		if (_mm_movemask_ps(_mm_cmplt_ps(dist, eps))) {
-			const __m128d k = _mm_set1_pd(255.0);
-			const __m128d half = _mm_set1_pd(0.5);
-			__m128d lo = _mm_cvtps_pd(v);
-			__m128d hi = _mm_cvtps_pd(_mm_movehl_ps(v, v));
-			__m128i ilo = _mm_cvttpd_epi32(
-				_mm_add_pd(_mm_mul_pd(lo, k), half));
-			__m128i ihi = _mm_cvttpd_epi32(
-				_mm_add_pd(_mm_mul_pd(hi, k), half));
-			iv = _mm_unpacklo_epi64(ilo, ihi);
-		}
+		__m128d lo = _mm_cvtps_pd(v);
+		__m128d hi = _mm_cvtps_pd(_mm_movehl_ps(v, v));
+		__m128i ilo = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(lo, k), half));
+		__m128i ihi = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(hi, k), half));
+		__m128i iv = _mm_unpacklo_epi64(ilo, ihi);
 		res = _mm_or_si128(res, _mm_slli_epi32(iv, (int)sh[c]));
 	}
 	if (m != 0xf) {
