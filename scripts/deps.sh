@@ -11,6 +11,7 @@ packages=(
   vulkan-validationlayers           # Khronos validation layer for tests
   vulkan-tools                      # vulkaninfo
   glslang-tools spirv-headers       # shaders (samples, compute engine)
+  spirv-tools                       # spirv-link (a two-entry-point test module)
   mesa-vulkan-drivers               # lavapipe: the reference driver
   libclang-rt-14-dev                # sanitizer runtimes for clang builds
 )

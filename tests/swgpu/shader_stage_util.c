@@ -7,6 +7,7 @@
 
 #include <swgpu/swgpu_packet.h>
 
+#include "hw/format/format.h"
 #include "hw/shader/xlate.h"
 
 struct ir_program *
@@ -15,14 +16,6 @@ ss_translate(const uint32_t *code, size_t size, swgpu_shader_stage stage,
              uint32_t push_size)
 {
 	swgpu_shader_binding b[16];
-	swgpu_shader_info info = {
-		.code = code, .code_size = size, .entry_point = "main",
-		.bindings = b, .binding_count = n,
-		.push_constant_size = push_size, .stage = stage,
-	};
-	struct ir_program *p = NULL;
-	char msg[256] = "";
-	swgpu_result r;
 
 	assert_true(n <= 16);
 	for (uint32_t i = 0; i < n; i++)
@@ -30,6 +23,26 @@ ss_translate(const uint32_t *code, size_t size, swgpu_shader_stage stage,
 			.set = 0, .binding = i, .count = 1, .type = types[i],
 			.offset = i * SWGPU_DESCRIPTOR_SIZE,
 		};
+	return ss_translate_layout(code, size, stage, b, n, push_size, NULL,
+	                           0);
+}
+
+struct ir_program *
+ss_translate_layout(const uint32_t *code, size_t size,
+                    swgpu_shader_stage stage, const swgpu_shader_binding *b,
+                    uint32_t n, uint32_t push_size,
+                    const swgpu_spec_constant *spec, uint32_t nspec)
+{
+	swgpu_shader_info info = {
+		.code = code, .code_size = size, .entry_point = "main",
+		.bindings = b, .binding_count = n,
+		.push_constant_size = push_size, .stage = stage,
+		.spec_constants = spec, .spec_constant_count = nspec,
+	};
+	struct ir_program *p = NULL;
+	char msg[256] = "";
+	swgpu_result r;
+
 	r = xlate_module(&info, &p, msg, sizeof(msg));
 	if (r != SWGPU_OK)
 		print_error("xlate_module: %s\n", msg);
@@ -104,4 +117,79 @@ ss_frag_coords(struct ir_exec *e, uint32_t n, float z, float inv_w)
 		ss_lane(e, IR_REG_FRAG_COORD + 2, l)->f = z;
 		ss_lane(e, IR_REG_FRAG_COORD + 3, l)->f = inv_w;
 	}
+}
+
+uint64_t
+ss_image(struct ir_image_binding *im, uint32_t view_type, uint32_t format,
+         uint32_t w, uint32_t h, uint32_t layers, uint32_t levels)
+{
+	struct img_level lv;
+
+	memset(im, 0, sizeof(*im));
+	im->view_type = view_type;
+	im->fmt = swgpu_format_get_info(format);
+	assert_non_null(im->fmt);
+	im->elem = im->fmt->block_bytes;
+	im->width = w;
+	im->height = h;
+	im->depth = 1;
+	im->layers = layers;
+	im->levels = levels;
+	im->row_pitch = (w * im->elem + SWGPU_IMAGE_ROW_PITCH_ALIGN - 1) &
+	                ~(SWGPU_IMAGE_ROW_PITCH_ALIGN - 1);
+	im->domain = im->fmt->blit_class;
+	im->decode = format_decoder(im->fmt);
+	im->encode = format_encoder(im->fmt);
+	/* a layer's levels, then the next layer */
+	image_level(im, levels, &lv);
+	im->slice_pitch = lv.off;
+	return lv.off * layers;
+}
+
+void *
+ss_texel(const struct ir_image_binding *im, void *base, uint32_t level,
+         uint32_t layer, uint32_t x, uint32_t y)
+{
+	struct img_level lv;
+
+	image_level(im, level, &lv);
+	return (uint8_t *)base + lv.off + layer * im->slice_pitch +
+	       (uint64_t)y * lv.row_pitch + (uint64_t)x * im->elem;
+}
+
+/* The slot reading descriptor desc of set 0. */
+static uint32_t
+slot_of(const struct ir_program *p, uint32_t desc)
+{
+	for (uint32_t i = 0; i < p->nbuffers; i++)
+		if (p->buffers[i].set == 0 && p->buffers[i].desc_offset ==
+		    desc * SWGPU_DESCRIPTOR_SIZE)
+			return i;
+	fail_msg("descriptor %u not used by the program", desc);
+	return 0;
+}
+
+void
+ss_bind_image(struct ir_dispatch *d, const struct ir_program *p,
+              uint32_t desc, void *ptr, uint64_t range,
+              const struct ir_image_binding *im)
+{
+	uint32_t i = slot_of(p, desc);
+
+	d->images[i] = *im;
+	d->buffers[i].ptr = ptr;
+	d->buffers[i].range = range;
+	d->buffers[i].img = &d->images[i];
+}
+
+void
+ss_bind_sampler(struct ir_dispatch *d, const struct ir_program *p,
+                uint32_t desc, const struct swgpu_sampler_state *st)
+{
+	uint32_t i = slot_of(p, desc);
+
+	memset(&d->images[i], 0, sizeof(d->images[i]));
+	d->images[i].has_sampler = true;
+	d->images[i].sampler = *st;
+	d->buffers[i].img = &d->images[i];
 }

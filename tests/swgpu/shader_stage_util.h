@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include <swgpu/swgpu.h>
+#include <swgpu/swgpu_packet.h>
 
 #include "hw/shader/ir.h"
 #include "hw/shader/stage.h"
@@ -29,6 +30,14 @@ struct ir_program *ss_translate(const uint32_t *code, size_t size,
                                 swgpu_shader_stage stage,
                                 const swgpu_descriptor_type *types,
                                 uint32_t n, uint32_t push_size);
+
+/* The same with a full layout and specialization constants. */
+struct ir_program *ss_translate_layout(const uint32_t *code, size_t size,
+                                       swgpu_shader_stage stage,
+                                       const swgpu_shader_binding *b,
+                                       uint32_t n, uint32_t push_size,
+                                       const swgpu_spec_constant *spec,
+                                       uint32_t nspec);
 
 /* The same that may fail: the result, the message in msg. */
 swgpu_result ss_try(const uint32_t *code, size_t size,
@@ -42,6 +51,26 @@ struct ir_dispatch *ss_dispatch(const struct ir_program *p);
  * that descriptor. */
 void ss_bind(struct ir_dispatch *d, const struct ir_program *p,
              uint32_t binding, void *ptr, uint64_t range);
+
+/* A linear image in host memory as the interpreter addresses it:
+ * view_type (VkImageViewType), format code (swgpu_format.h), base size,
+ * layers (cube: 6 per cube), levels laid out by the engine's mip rule
+ * (swgpu_packet.h), identity swizzle, no sampler. Returns the bytes it
+ * spans. */
+uint64_t ss_image(struct ir_image_binding *im, uint32_t view_type,
+                  uint32_t format, uint32_t w, uint32_t h, uint32_t layers,
+                  uint32_t levels);
+/* Texel (x, y) of level, layer (2D views) of an image at base. */
+void *ss_texel(const struct ir_image_binding *im, void *base,
+               uint32_t level, uint32_t layer, uint32_t x, uint32_t y);
+/* Bind image im (copied; a combined image sampler when it has a
+ * sampler) at ptr to the descriptor at desc * SWGPU_DESCRIPTOR_SIZE of
+ * set 0 (with ss_translate: binding desc); bind a sampler's state. */
+void ss_bind_image(struct ir_dispatch *d, const struct ir_program *p,
+                   uint32_t desc, void *ptr, uint64_t range,
+                   const struct ir_image_binding *im);
+void ss_bind_sampler(struct ir_dispatch *d, const struct ir_program *p,
+                     uint32_t desc, const struct swgpu_sampler_state *st);
 
 /* Lane l of register reg. */
 static inline lane_t *

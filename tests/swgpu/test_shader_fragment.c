@@ -9,10 +9,11 @@
  * checked against hand-computed outputs; discard as OpKill and as
  * OpTerminateInvocation ends the lane (its later store never happens,
  * discarded[] says so), demote turns the lane into a helper that runs on
- * (helperInvocationEXT true, stores dropped); helper lanes' stores and
- * atomics do nothing. Through the public API: swgpu_shader_create with a
- * stage, the properties it reports, and a DISPATCH naming a fragment
- * shader faults.
+ * (helperInvocationEXT true, stores dropped); helper lanes' stores,
+ * atomics, image writes and image atomics do nothing; an input
+ * attachment reads the fragment's own pixel. Through the public API: swgpu_shader_create with a
+ * stage, the properties it reports, the capabilities offered (and not),
+ * and a DISPATCH naming a fragment shader faults.
  */
 #include "shader_stage_util.h"
 #include "shader_test_util.h"
@@ -20,12 +21,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spirv/unified1/spirv.h>
+#include <swgpu/swgpu_format.h>
+
 #include "sh_fs_demote.spv.h"
+#include "sh_fs_demote_opt.spv.h"
 #include "sh_fs_discard.spv.h"
 #include "sh_fs_discard_kill.spv.h"
 #include "sh_fs_dual.spv.h"
 #include "sh_fs_io.spv.h"
 #include "sh_fs_sample.spv.h"
+#include "sh_fs_store.spv.h"
+#include "sh_fs_subpass.spv.h"
 #include "sh_fs_terminate.spv.h"
 #include "sh_vs_io.spv.h"
 
@@ -243,11 +250,10 @@ test_fs_discard(void **state)
 }
 
 static void
-test_fs_demote(void **state)
+run_demote(const uint32_t *code, size_t size)
 {
 	const swgpu_descriptor_type t = SWGPU_DESCRIPTOR_STORAGE_BUFFER;
-	struct ir_program *p = ss_translate(sh_fs_demote_spv,
-	                                    sizeof(sh_fs_demote_spv),
+	struct ir_program *p = ss_translate(code, size,
 	                                    SWGPU_SHADER_STAGE_FRAGMENT, &t, 1,
 	                                    0);
 	const struct ir_io *io = &p->io;
@@ -257,7 +263,6 @@ test_fs_demote(void **state)
 	uint8_t live[W], disc[W];
 	const uint32_t n = 8;
 
-	(void)state;
 	assert_true(io->discards);
 	memset(&buf, 0, sizeof(buf));
 	ss_bind(d, p, 0, &buf, sizeof(buf));
@@ -290,6 +295,96 @@ test_fs_demote(void **state)
 			                   demoted ? -1.0 : (double)l, 0.0);
 		}
 	}
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
+static void
+test_fs_demote(void **state)
+{
+	(void)state;
+	run_demote(sh_fs_demote_spv, sizeof(sh_fs_demote_spv));
+	/* optimized: gl_HelperInvocation is an SSA value loaded before the
+	 * demote and used after it */
+	run_demote(sh_fs_demote_opt_spv, sizeof(sh_fs_demote_opt_spv));
+}
+
+/* Image writes and atomics from fragments (fragmentStoresAndAtomics):
+ * two quads with a helper lane; the helper neither counts nor writes. */
+static void
+test_fs_image_store(void **state)
+{
+	const swgpu_descriptor_type t = SWGPU_DESCRIPTOR_STORAGE_IMAGE;
+	struct ir_program *p = ss_translate(sh_fs_store_spv,
+	                                    sizeof(sh_fs_store_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, &t, 1,
+	                                    0);
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	struct ir_image_binding im;
+	uint64_t size = ss_image(&im, 1, SWGPU_FORMAT_R32_UINT, 4, 3, 1, 1);
+	uint32_t *img = calloc(1, size);
+	uint8_t live[W];
+	const uint32_t n = 8, pitch = im.row_pitch / 4;
+
+	(void)state;
+	assert_true(p->io.side_effects);
+	ss_bind_image(d, p, 0, img, size, &im);
+	ss_frag_coords(e, n, 0.5f, 1.0f);
+	for (uint32_t l = 0; l < n; l++)
+		live[l] = l != 6;
+	assert_true(ir_exec_run_batch(e, d, n, live, NULL));
+	assert_int_equal(img[2 * pitch], n - 1);
+	for (uint32_t l = 0; l < n; l++) {
+		uint32_t x = ss_quad_x(l), y = ss_quad_y(l);
+
+		assert_int_equal(img[y * pitch + x],
+		                 l == 6 ? 0 : 1 + x + 10 * y);
+	}
+	free(img);
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
+/* An input attachment (a sampled image descriptor, as the ICD writes
+ * one) read at each fragment's pixel. */
+static void
+test_fs_input_attachment(void **state)
+{
+	const swgpu_descriptor_type t = SWGPU_DESCRIPTOR_SAMPLED_IMAGE;
+	struct ir_program *p = ss_translate(sh_fs_subpass_spv,
+	                                    sizeof(sh_fs_subpass_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, &t, 1,
+	                                    0);
+	const struct ir_io *io = &p->io;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	struct ir_image_binding im;
+	uint64_t size = ss_image(&im, 1, SWGPU_FORMAT_R32G32B32A32_SFLOAT, 4,
+	                         2, 1, 1);
+	float *img = calloc(1, size);
+	const uint32_t n = 8;
+
+	(void)state;
+	for (uint32_t y = 0; y < 2; y++)
+		for (uint32_t x = 0; x < 4; x++) {
+			float *tx = ss_texel(&im, img, 0, 0, x, y);
+
+			for (uint32_t c = 0; c < 4; c++)
+				tx[c] = (float)(x + 10 * y + 100 * c);
+		}
+	ss_bind_image(d, p, 0, img, size, &im);
+	ss_frag_coords(e, n, 0.5f, 1.0f);
+	assert_true(ir_exec_run_batch(e, d, n, NULL, NULL));
+	for (uint32_t l = 0; l < n; l++)
+		for (uint32_t c = 0; c < 4; c++)
+			assert_float_equal(
+				ss_lane(e, io->out_reg[0][c], l)->f,
+				2.0 * (ss_quad_x(l) + 10 * ss_quad_y(l) +
+				       100 * c), 0.0);
+	free(img);
 	ir_exec_destroy(e);
 	free(d);
 	ir_program_free(p);
@@ -362,6 +457,27 @@ test_fs_public_api(void **state)
 	swgpu_shader_query_properties(ds, &pr);
 	assert_true(pr.discards);
 	assert_true(pr.uses_atomics);
+	/* the capabilities of the stages are offered, per-sample shading
+	 * and the other stages are not */
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityDerivativeControl));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityDemoteToHelperInvocation));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityClipDistance));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityCullDistance));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityDrawParameters));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityInputAttachment));
+	assert_true(swgpu_shader_capability_supported(SpvCapabilityMinLod));
+	assert_false(swgpu_shader_capability_supported(
+		SpvCapabilitySampleRateShading));
+	assert_false(swgpu_shader_capability_supported(
+		SpvCapabilityGeometry));
+	assert_false(swgpu_shader_capability_supported(
+		SpvCapabilityTessellation));
 	/* a DISPATCH naming a fragment shader is a fault of the context */
 	assert_int_not_equal(st_dispatch(&env, ds, NULL, NULL, 0, 1, 1, 1),
 	                     SWGPU_OK);
@@ -379,6 +495,8 @@ main(void)
 		cmocka_unit_test(test_fs_dual_source),
 		cmocka_unit_test(test_fs_discard),
 		cmocka_unit_test(test_fs_demote),
+		cmocka_unit_test(test_fs_image_store),
+		cmocka_unit_test(test_fs_input_attachment),
 		cmocka_unit_test(test_fs_unsupported),
 		cmocka_unit_test(test_fs_public_api),
 	};

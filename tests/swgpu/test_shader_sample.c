@@ -10,7 +10,8 @@
  * queries; a null texture reads 0; a sampler slot holding a buffer
  * descriptor faults the job; a cube array picks face + 6 x layer;
  * LINEAR cube filtering is seamless across an edge and at a corner;
- * depth-compare sampling is refused at shader creation with a message. (Every address mode, format kind and view
+ * depth-compare sampling (explicit, projective, gather) by the
+ * sampler's compare op. (Every address mode, format kind and view
  * type: test_vk_compute_sample, through Vulkan.)
  */
 #include "shader_test_util.h"
@@ -338,31 +339,47 @@ test_sample_cube_seamless(void **state)
 	st_fini(&e);
 }
 
-/* Depth comparison is refused at creation, with a message. */
+/* Depth comparison through a real DISPATCH: a 2x1 D32_SFLOAT image
+ * (0.25, 0.75) compared by LESS (the sampler's compare op): explicit
+ * LOD, projective (coordinates and reference divided by q) and a gather
+ * of the four comparisons (every compare op: test_shader_texture). */
 static void
-test_sample_dref_refused(void **state)
+test_sample_dref(void **state)
 {
 	static const swgpu_shader_binding b[] = {
 		B(0, 0, SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER, 1),
 		B(1, 1, SWGPU_DESCRIPTOR_STORAGE_BUFFER, 1),
 	};
-	swgpu_shader_info info = {
-		.code = sh_sample_dref_spv,
-		.code_size = sizeof(sh_sample_dref_spv),
-		.entry_point = "main", .bindings = b, .binding_count = 2,
+	struct swgpu_descriptor_image t = {
+		.type = SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER,
+		.format = SWGPU_FORMAT_D32_SFLOAT, .width = 2, .height = 1,
+		.depth = 1, .layers = 1, .row_pitch = 16, .element_size = 4,
+		.slice_pitch = 16, .view_type = 1,
+		.sampler = { .filter = SWGPU_SAMPLER_COMPARE_OP(1),
+		             .address = 2 | 2 << 8 | 2 << 16 },
 	};
-	char err[256] = "";
-	swgpu_shader *s = NULL;
+	static const float want[7] = { 0, 1, 1, 0, 1, 1, 0 };
 	struct st_env e;
 	(void)state;
 
 	st_init(&e);
-	info.error = err;
-	info.error_size = sizeof(err);
-	assert_int_equal(swgpu_shader_create(e.ctx, &info, &s),
-	                 SWGPU_ERR_UNSUPPORTED);
-	assert_null(s);
-	assert_non_null(strstr(err, "depth comparison"));
+	float *img = st_buf(&e, 16);
+	float *out = st_buf(&e, 64);
+	img[0] = 0.25f;
+	img[1] = 0.75f;
+	swgpu_shader *s = st_make_shader(&e, sh_sample_dref_spv,
+	                                 sizeof(sh_sample_dref_spv), b, 2, 0);
+	memset(e.desc.cpu, 0, 4096);
+	t.va = e.bufs[0].va;
+	memcpy(e.desc.cpu, &t, sizeof(t));
+	swgpu_write_buffer_descriptor(e.desc.cpu + SWGPU_DESCRIPTOR_SIZE,
+	                              SWGPU_DESCRIPTOR_STORAGE_BUFFER,
+	                              e.bufs[1].va, 64);
+	api_ok(st_dispatch_desc(&e, s, NULL, 0, 1, 1, 1));
+	for (uint32_t i = 0; i < 7; i++)
+		if (out[i] != want[i])
+			fail_msg("dref[%u] = %f, want %f", i, out[i], want[i]);
+	swgpu_shader_destroy(s);
 	st_fini(&e);
 }
 
@@ -373,7 +390,7 @@ main(void)
 		cmocka_unit_test(test_sample),
 		cmocka_unit_test(test_sample_cube_array),
 		cmocka_unit_test(test_sample_cube_seamless),
-		cmocka_unit_test(test_sample_dref_refused),
+		cmocka_unit_test(test_sample_dref),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,10 +8,13 @@
  * gl_PerVertex built-ins, the vertex built-in inputs, and the values of
  * two batches of vertices against hand-computed results; lanes past the
  * batch are left alone. Entry points of the wrong stage and execution
- * models the engine does not run are refused with a message.
+ * models the engine does not run are refused with a message. Stores,
+ * atomics and image writes with push and specialization constants. A
+ * module with a Vertex and a Fragment entry point of the same name.
  */
 #include "shader_stage_util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +22,9 @@
 #include "sh_gs_any.spv.h"
 #include "sh_saxpy.spv.h"
 #include "sh_vs_io.spv.h"
+#include "sh_vs_store.spv.h"
+
+#include <swgpu/swgpu_format.h>
 
 #define W 32u
 
@@ -214,6 +220,95 @@ test_vs_wrong_stage(void **state)
 	             "capability 2 ");
 }
 
+/* A vertex shader's stores, atomics and image writes
+ * (vertexPipelineStoresAndAtomics), push and specialization constants:
+ * every vertex of the batch counts itself once, writes its id * K +
+ * base and its counter value into the image. */
+static void
+test_vs_stores(void **state)
+{
+	static const swgpu_shader_binding b[] = {
+		{ .set = 0, .binding = 0, .count = 1,
+		  .type = SWGPU_DESCRIPTOR_STORAGE_BUFFER, .offset = 0 },
+		{ .set = 0, .binding = 1, .count = 1,
+		  .type = SWGPU_DESCRIPTOR_STORAGE_IMAGE,
+		  .offset = SWGPU_DESCRIPTOR_SIZE },
+	};
+	const swgpu_spec_constant spec = { .id = 0, .size = 4, .value = 3 };
+	struct ir_program *p = ss_translate_layout(sh_vs_store_spv,
+	                                           sizeof(sh_vs_store_spv),
+	                                           SWGPU_SHADER_STAGE_VERTEX,
+	                                           b, 2, 4, &spec, 1);
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	struct ir_image_binding im;
+	uint64_t size = ss_image(&im, 1, SWGPU_FORMAT_R32_UINT, 32, 1, 1, 1);
+	uint32_t *img = calloc(1, size), buf[1 + W] = { 0 };
+	const uint32_t n = 20, base = 1000;
+	bool seen[W] = { false };
+
+	(void)state;
+	assert_true(p->io.side_effects);
+	ss_bind(d, p, 0, buf, sizeof(buf));
+	ss_bind_image(d, p, 1, img, size, &im);
+	memcpy(d->push, &base, 4);
+	for (uint32_t l = 0; l < n; l++)
+		ss_lane(e, IR_REG_VERTEX_INDEX, l)->u = n - 1 - l;
+	assert_true(ir_exec_run_batch(e, d, n, NULL, NULL));
+	assert_int_equal(buf[0], n);
+	for (uint32_t v = 0; v < n; v++) {
+		uint32_t c = img[v] - 100;
+
+		assert_int_equal(buf[1 + v], v * 3 + base);
+		assert_true(c < n && !seen[c]);
+		seen[c] = true;
+	}
+	assert_int_equal(buf[1 + n], 0);
+	assert_int_equal(img[n], 0);
+	free(img);
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
+/* A module holding a Vertex and a Fragment entry point, both "main"
+ * (spirv-link of sh_vs_io and sh_fs_io): each stage gets its own entry
+ * point, interface and execution modes; the other's Input/Output
+ * variables do not land in ir_io. */
+static void
+test_two_entry_points(void **state)
+{
+	FILE *f = fopen(SH_TWO_ENTRIES, "rb");
+	uint32_t *code = malloc(65536);
+	size_t size;
+	struct ir_program *vs, *fs;
+
+	(void)state;
+	assert_non_null(f);
+	size = fread(code, 1, 65536, f);
+	fclose(f);
+	assert_true(size > 20 && size < 65536 && size % 4 == 0);
+	vs = ss_translate(code, size, SWGPU_SHADER_STAGE_VERTEX, NULL, 0, 0);
+	fs = ss_translate(code, size, SWGPU_SHADER_STAGE_FRAGMENT, NULL, 0, 0);
+	/* vertex: o_uv (vec2) at location 0, no fragment output there */
+	assert_int_not_equal(vs->io.out_reg[0][1], 0);
+	assert_int_equal(vs->io.out_reg[0][2], 0);
+	assert_int_not_equal(vs->io.position_reg, 0);
+	assert_int_equal(vs->io.frag_depth_reg, 0);
+	assert_int_equal(vs->io.depth_mode, IR_DEPTH_NONE);
+	assert_int_equal(vs->io.in_reg[0][3], 0);
+	/* fragment: o0 (vec4) at location 0, its depth mode */
+	assert_int_not_equal(fs->io.out_reg[0][3], 0);
+	assert_int_equal(fs->io.position_reg, 0);
+	assert_int_not_equal(fs->io.frag_depth_reg, 0);
+	assert_int_equal(fs->io.depth_mode, IR_DEPTH_GREATER);
+	assert_int_not_equal(fs->io.in_reg[0][3], 0);
+	assert_int_equal(fs->io.in_type[2][0], IR_IO_FLOAT);
+	ir_program_free(vs);
+	ir_program_free(fs);
+	free(code);
+}
+
 int
 main(void)
 {
@@ -221,6 +316,8 @@ main(void)
 		cmocka_unit_test(test_vs_io_layout),
 		cmocka_unit_test(test_vs_batches),
 		cmocka_unit_test(test_vs_wrong_stage),
+		cmocka_unit_test(test_vs_stores),
+		cmocka_unit_test(test_two_entry_points),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

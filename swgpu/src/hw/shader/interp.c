@@ -618,6 +618,23 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 		case IR_RET:
 			LANES(e->pc[l] = IR_PC_DONE);
 			return IR_PC_DONE;
+		case IR_DERIV: {
+			/* lanes 4q..4q+3 are the quad (x, y), (x+1, y),
+			 * (x, y+1), (x+1, y+1): the difference between the
+			 * lane's row (lane & ~1) or column (lane & ~2) pair,
+			 * or the quad's first row or column (coarse) */
+			static const uint32_t clear[4] = { 1, 2, 3, 3 };
+			static const uint32_t step[4] = { 1, 2, 1, 2 };
+			const uint32_t cl = ~clear[in->aux2 & 3];
+			const uint32_t st = step[in->aux2 & 3];
+
+			LANES({
+				uint32_t lo = l & cl;
+
+				D[l].f = A[lo + st].f - A[lo].f;
+			});
+			break;
+		}
 		case IR_KILL:
 			LANES({ e->pc[l] = IR_PC_DONE; e->disc[l] = 1; });
 			return IR_PC_DONE;

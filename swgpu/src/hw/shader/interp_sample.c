@@ -1,29 +1,37 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * SIMT interpreter: sampled images (IR_IMGSAMPLE; internal, called from
- * interp.c), following the Vulkan spec's "Texel Filtering" chapter with
- * an explicit LOD (compute shaders have no derivatives):
- *  - LOD: shader LOD + the sampler's mipLodBias, clamped to
- *    [minLod, maxLod]; <= 0 picks magFilter, > 0 minFilter; the level
- *    is the nearest one or the two around it (mipmapMode), within the
- *    view's levels;
+ * interp.c), following the Vulkan spec's "Image Operations" chapter:
+ *  - LOD (interp_lod.c): explicit (Lod), from the Grad derivatives, or
+ *    implicit from the lane's 2x2 quad (coarse: the quad's first row and
+ *    column, fragment shaders); the sampler's mipLodBias plus the Bias
+ *    operand (clamped), [max(minLod, MinLod), maxLod]; <= 0 picks
+ *    magFilter, > 0 minFilter; the nearest level or the two around it
+ *    (mipmapMode), within the view's levels;
  *  - texel coordinates u = s * width (unnormalizedCoordinates: s) plus
- *    the ConstOffset, wrapped by the address mode (REPEAT,
+ *    the (Const)Offset, wrapped by the address mode (REPEAT,
  *    MIRRORED_REPEAT, CLAMP_TO_EDGE, CLAMP_TO_BORDER,
  *    MIRROR_CLAMP_TO_EDGE); border texels take the border colour;
  *  - NEAREST takes floor(u), LINEAR weighs the 2, 4 or 8 texels around
  *    u - 0.5 (float formats only; integer formats have no LINEAR);
+ *  - depth comparison (Dref): each texel's depth D becomes 1.0 if
+ *    Dref <compareOp> D (Dref clamped to [0, 1] for UNORM formats), 0.0
+ *    otherwise, before filtering (percentage closer);
+ *  - gathers take one component of the 4 texels LINEAR would weigh at
+ *    the base level (or of the texels at 4 ConstOffsets), after swizzle;
  *  - arrays: layer = round(layer coordinate) clamped to the view;
  *    cubes: the face of the major axis of (s, t, r), CLAMP_TO_EDGE for
  *    NEAREST; LINEAR is seamless ("Cube Map Edge Handling"): a texel
  *    beyond an edge is the neighbouring face's texel there, one beyond a
  *    corner the average of the three texels meeting at the corner.
- * The view's swizzle applies to the result. Null descriptors read 0.
+ * The view's swizzle applies to the result (not to a comparison's).
+ * Null descriptors read 0. Projection (Proj) is the translator's: it
+ * divides the coordinates and Dref by q before the instruction.
  */
 #include <math.h>
 #include <string.h>
 
-#include "interp_util.h"
+#include "interp_sample.h"
 
 /* One sample's inputs. */
 struct smp {
@@ -37,7 +45,30 @@ struct smp {
 	int32_t off[3];
 	bool cube;                 /* slice = cube_base + face */
 	uint32_t face, cube_base;
+	bool dref;                 /* compare texels with ref by cmp */
+	float ref;
+	uint32_t cmp;              /* VkCompareOp */
 };
+
+/* Depth comparison: the texel's depth becomes 1.0 or 0.0. */
+static void
+depth_compare(const struct smp *s, lane_t v[4])
+{
+	const float r = s->ref, d = v[0].f;
+	bool pass;
+
+	switch (s->cmp) {
+	case 1: pass = r < d; break;     /* LESS */
+	case 2: pass = r == d; break;    /* EQUAL */
+	case 3: pass = r <= d; break;    /* LESS_OR_EQUAL */
+	case 4: pass = r > d; break;     /* GREATER */
+	case 5: pass = r != d; break;    /* NOT_EQUAL */
+	case 6: pass = r >= d; break;    /* GREATER_OR_EQUAL */
+	case 7: pass = true; break;      /* ALWAYS */
+	default: pass = false; break;    /* NEVER */
+	}
+	v[0].f = pass ? 1.0f : 0.0f;
+}
 
 static int32_t
 mirror(int32_t a)
@@ -192,8 +223,8 @@ cube_texel(const struct smp *s, const struct img_level *lv, int32_t i,
 
 /* Texel (i, j, k) of level lv after wrapping, or the border colour. */
 static void
-texel(const struct smp *s, const struct img_level *lv, int32_t i,
-      int32_t j, int32_t k, bool seamless, lane_t v[4])
+texel_raw(const struct smp *s, const struct img_level *lv, int32_t i,
+          int32_t j, int32_t k, bool seamless, lane_t v[4])
 {
 	const int32_t size[3] = { (int32_t)lv->w, (int32_t)lv->h,
 	                          (int32_t)lv->d };
@@ -225,6 +256,36 @@ texel(const struct smp *s, const struct img_level *lv, int32_t i,
 	}
 }
 
+/* The same, compared with the reference for Dref instructions. */
+static void
+texel(const struct smp *s, const struct img_level *lv, int32_t i,
+      int32_t j, int32_t k, bool seamless, lane_t v[4])
+{
+	texel_raw(s, lv, i, j, k, seamless, v);
+	if (s->dref)
+		depth_compare(s, v);
+}
+
+/* Unnormalized texel coordinates of normalized c on level lv, within
+ * int32 range (wrapping makes any coordinate this far out land
+ * somewhere valid). */
+static void
+unnormalize(const struct smp *s, const struct img_level *lv,
+            const float c[3], float u[3])
+{
+	const float sz[3] = { (float)lv->w, (float)lv->h, (float)lv->d };
+
+	for (uint32_t a = 0; a < 3; a++) {
+		u[a] = a < s->dims ? (s->unnorm ? c[a] : c[a] * sz[a]) : 0.0f;
+		if (!isfinite(u[a]))
+			u[a] = 0.0f;
+		else if (u[a] > 1e9f)
+			u[a] = 1e9f;
+		else if (u[a] < -1e9f)
+			u[a] = -1e9f;
+	}
+}
+
 /* Filter level `level` at coordinates c (normalized unless unnorm). */
 static void
 filter_level(const struct smp *s, uint32_t level, const float c[3],
@@ -236,18 +297,7 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 	float frac[3];
 
 	image_level(s->bb->img, level, &lv);
-	const float sz[3] = { (float)lv.w, (float)lv.h, (float)lv.d };
-	for (uint32_t a = 0; a < 3; a++) {
-		u[a] = a < s->dims ? (s->unnorm ? c[a] : c[a] * sz[a]) : 0.0f;
-		/* Texel indices must fit an int32 (wrapping makes any
-		 * coordinate this far out land somewhere valid). */
-		if (!isfinite(u[a]))
-			u[a] = 0.0f;
-		else if (u[a] > 1e9f)
-			u[a] = 1e9f;
-		else if (u[a] < -1e9f)
-			u[a] = -1e9f;
-	}
+	unnormalize(s, &lv, c, u);
 	if (!linear || !s->fl) {
 		lane_t v[4];
 
@@ -299,16 +349,50 @@ round_layer(float f, uint32_t n)
 	return r >= (float)n ? (n ? n - 1 : 0) : (uint32_t)r;
 }
 
+/* OpImage*Gather: component comp (after swizzle) of the four texels
+ * LINEAR filtering would weigh at the base level, (i0, j1), (i1, j1),
+ * (i1, j0), (i0, j0); with ConstOffsets the texels (i0, j0) + offs[k]
+ * instead. A Dref gather returns the four comparisons. */
 static void
-sample_lane(struct smp *s, const float crd[4], float lod, lane_t out[4])
+gather_lane(const struct smp *s, const float c[3], uint32_t comp,
+            const int32_t (*offs)[2], lane_t out[4])
+{
+	static const int32_t corner[4][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 },
+	                                      { 0, 0 } };
+	struct img_level lv;
+	float u[3];
+	int32_t i0, j0;
+
+	image_level(s->bb->img, 0, &lv);
+	unnormalize(s, &lv, c, u);
+	i0 = (int32_t)floorf(u[0] - 0.5f);
+	j0 = (int32_t)floorf(u[1] - 0.5f);
+	for (uint32_t k = 0; k < 4; k++) {
+		int32_t di = offs ? offs[k][0] : corner[k][0] + s->off[0];
+		int32_t dj = offs ? offs[k][1] : corner[k][1] + s->off[1];
+		lane_t v[4];
+
+		texel(s, &lv, i0 + di, j0 + dj, 0, s->cube, v);
+		if (s->dref) {
+			out[k] = v[0];
+			continue;
+		}
+		image_swizzle(s->bb->img, v);
+		out[k] = v[comp];
+	}
+}
+
+/* The view's slice and dimensionality for coordinates crd (s, t, r,
+ * layer); cubes: the face and the face coordinates in c. */
+static void
+setup_coords(struct smp *s, const float crd[4], float c[3])
 {
 	const struct ir_image_binding *im = s->bb->img;
 	const struct swgpu_sampler_state *ss = s->ss;
-	float c[3] = { crd[0], crd[1], crd[2] };
-	float res[4], res2[4];
-	lane_t ires[4], ires2[4];
-	uint32_t levels = im->levels;
 
+	c[0] = crd[0];
+	c[1] = crd[1];
+	c[2] = crd[2];
 	for (uint32_t a = 0; a < 3; a++)
 		s->addr[a] = (ss->address >> (8 * a)) & 0xff;
 	s->slice = 0;
@@ -333,6 +417,7 @@ sample_lane(struct smp *s, const float crd[4], float lod, lane_t out[4])
 		s->dims = 2;
 		c[0] = st[0];
 		c[1] = st[1];
+		c[2] = 0.0f;
 		s->addr[0] = s->addr[1] = 2;    /* CLAMP_TO_EDGE */
 		s->cube = true;
 		s->face = face;
@@ -344,45 +429,43 @@ sample_lane(struct smp *s, const float crd[4], float lod, lane_t out[4])
 	}
 	if (s->slice >= im->layers)
 		s->slice = im->layers ? im->layers - 1 : 0;
+}
 
-	/* Level selection. */
-	float bias = (float)(int16_t)(ss->filter >> 16) / 256.0f;
-	float min_lod = (float)(ss->lod & 0xffff) / 256.0f;
-	float max_lod = (float)(ss->lod >> 16) / 256.0f;
-	float lambda = s->unnorm ? 0.0f : lod + bias;
-	bool linear, mip_linear = (ss->filter & SWGPU_SAMPLER_MIP_LINEAR) != 0;
-	uint32_t lo = 0, hi = 0;
-	float delta = 0.0f;
+/* lambda_base from derivatives of the coordinates (s, t, r) or, for a
+ * cube, of the direction. */
+static float
+lambda_from_derivs(const struct smp *s, const float dir[3],
+                   const float ddx[3], const float ddy[3])
+{
+	float fdx[3], fdy[3];
 
-	if (isnan(lambda))
-		lambda = 0.0f;
-	if (!s->unnorm) {
-		if (lambda > max_lod)
-			lambda = max_lod;
-		if (lambda < min_lod)
-			lambda = min_lod;
-	}
-	linear = lambda <= 0.0f ? (ss->filter & SWGPU_SAMPLER_MAG_LINEAR)
-	                        : (ss->filter & SWGPU_SAMPLER_MIN_LINEAR);
-	float dl = lambda < 0.0f ? 0.0f : lambda;
-	float q = (float)(levels - 1);
+	if (!s->cube)
+		return lod_scale(s->bb->img, s->dims, ddx, ddy);
+	lod_cube_derivs(s->face, dir, ddx, ddy, fdx, fdy);
+	return lod_scale(s->bb->img, 2, fdx, fdy);
+}
 
-	if (dl > q)
-		dl = q;
-	if (!mip_linear) {
-		lo = dl <= 0.5f ? 0 : (uint32_t)ceilf(dl + 0.5f) - 1;
-		if (lo > levels - 1)
-			lo = levels - 1;
-	} else {
-		lo = (uint32_t)floorf(dl);
-		hi = lo + 1 < levels ? lo + 1 : lo;
-		delta = dl - floorf(dl);
-	}
-	filter_level(s, lo, c, linear, res, ires);
-	if (mip_linear && delta > 0.0f && hi != lo && s->fl) {
-		filter_level(s, hi, c, linear, res2, ires2);
+/* Filtered sample of the levels lod selects. */
+static void
+filter_lane(const struct smp *s, const float c[3], const struct smp_lod *lod,
+            lane_t out[4])
+{
+	float res[4], res2[4];
+	lane_t ires[4], ires2[4];
+
+	filter_level(s, lod->lo, c, lod->linear, res, ires);
+	if (lod->delta > 0.0f && lod->hi != lod->lo && s->fl) {
+		filter_level(s, lod->hi, c, lod->linear, res2, ires2);
 		for (uint32_t k = 0; k < 4; k++)
-			res[k] = (1.0f - delta) * res[k] + delta * res2[k];
+			res[k] = (1.0f - lod->delta) * res[k] +
+			         lod->delta * res2[k];
+	}
+	if (s->dref) {
+		/* the comparison result as the depth aspect's (D, 0, 0, 1) */
+		out[0].f = res[0];
+		out[1].f = out[2].f = 0.0f;
+		out[3].f = 1.0f;
+		return;
 	}
 	for (uint32_t k = 0; k < 4; k++) {
 		if (s->fl)
@@ -390,7 +473,22 @@ sample_lane(struct smp *s, const float crd[4], float lod, lane_t out[4])
 		else
 			out[k] = ires[k];
 	}
-	image_swizzle(im, out);
+	image_swizzle(s->bb->img, out);
+}
+
+/* The sampler of lane l's instruction, or NULL (a sampler has no
+ * memory: its slot's img holds the state). */
+static const struct ir_buffer_binding *
+sampler_of(const struct ir_dispatch *d, const struct ir_instr *in,
+           uint32_t idx)
+{
+	const uint32_t slot = (in->imm >> 16) & 0xff, count = in->imm >> 24;
+	const struct ir_buffer_binding *sb;
+
+	if (idx >= (count ? count : 1u) || slot + idx >= IR_MAX_BUFFERS)
+		return NULL;
+	sb = &d->buffers[slot + idx];
+	return sb->img && sb->img->has_sampler ? sb : NULL;
 }
 
 void
@@ -405,39 +503,91 @@ interp_sample(struct ir_exec *e, const struct ir_dispatch *d,
 	const lane_t *L = regs + (size_t)in->b * W;
 	const lane_t *Cs = regs + (size_t)in->c * W;
 	const lane_t *Dd = regs + (size_t)in->d * W;
-	const uint32_t smp_slot = (in->imm >> 16) & 0xff;
-	const uint32_t smp_count = in->imm >> 24;
+	const uint32_t mode = in->aux2 & IR_SMP_LOD_MASK;
+	const uint32_t comp = (in->aux2 >> IR_SMP_COMP_SHIFT) & 3;
 
+#define OPND(k, lane) (A[(size_t)(k) * W + (lane)])
 	LANES({
 		const struct ir_buffer_binding *bb = image_resource(
 			d, in->aux, Dd[l].u, in->imm & 0xffffu);
-		const struct ir_buffer_binding *sb;
+		const struct ir_buffer_binding *sb = sampler_of(d, in,
+		                                                Cs[l].u);
 		lane_t v[4] = { { 0 }, { 0 }, { 0 }, { 0 } };
 
-		/* A sampler has no memory: its slot's img holds the
-		 * state (image_resource wants memory). */
-		sb = Cs[l].u < (smp_count ? smp_count : 1u) &&
-		     smp_slot + Cs[l].u < IR_MAX_BUFFERS ?
-		     &d->buffers[smp_slot + Cs[l].u] : NULL;
-		if (bb && sb && sb->img && sb->img->has_sampler) {
+		if (bb && sb) {
+			const struct swgpu_sampler_state *ss =
+				&sb->img->sampler;
 			const uint32_t dom = bb->img->domain;
 			struct smp s = {
-				.bb = bb, .ss = &sb->img->sampler,
+				.bb = bb, .ss = ss,
 				.fl = dom != SWGPU_BLIT_CLASS_UINT &&
 				      dom != SWGPU_BLIT_CLASS_SINT &&
 				      dom != SWGPU_BLIT_CLASS_STENCIL,
-				.unnorm = (sb->img->sampler.filter &
+				.unnorm = (ss->filter &
 				           SWGPU_SAMPLER_UNNORMALIZED) != 0,
+				.dref = (in->aux2 & IR_SMP_DREF) != 0,
+				.cmp = (ss->filter >>
+				        SWGPU_SAMPLER_COMPARE_OP_SHIFT) & 7,
 			};
-			float crd[4];
+			float crd[4], c[3], lambda_base = L[l].f;
+			int32_t offs[4][2];
+			struct smp_lod lod;
 
+			if (!(ss->filter & SWGPU_SAMPLER_COMPARE_ENABLE))
+				s.cmp = 0;
 			for (uint32_t k = 0; k < 4; k++)
-				crd[k] = A[(size_t)k * W + l].f;
+				crd[k] = OPND(k, l).f;
 			for (uint32_t k = 0; k < 3; k++)
-				s.off[k] = A[(size_t)(4 + k) * W + l].i;
-			sample_lane(&s, crd, L[l].f, v);
+				s.off[k] = OPND(4 + k, l).i;
+			s.ref = OPND(9, l).f;
+			if (s.dref && bb->img->fmt &&
+			    bb->img->fmt->numeric == SWGPU_NUMERIC_UNORM)
+				s.ref = s.ref < 0.0f ? 0.0f
+				        : s.ref > 1.0f ? 1.0f : s.ref;
+			setup_coords(&s, crd, c);
+			if (mode == IR_SMP_LOD_IMPLICIT ||
+			    mode == IR_SMP_LOD_QUERY) {
+				/* coarse: the quad's first row and column */
+				const uint32_t q = l & ~3u;
+				float ddx[3], ddy[3];
+
+				for (uint32_t k = 0; k < 3; k++) {
+					ddx[k] = OPND(k, q + 1).f -
+					         OPND(k, q).f;
+					ddy[k] = OPND(k, q + 2).f -
+					         OPND(k, q).f;
+				}
+				lambda_base = lambda_from_derivs(&s, crd, ddx,
+				                                 ddy);
+			} else if (mode == IR_SMP_LOD_GRAD) {
+				float ddx[3], ddy[3];
+
+				for (uint32_t k = 0; k < 3; k++) {
+					ddx[k] = OPND(10 + k, l).f;
+					ddy[k] = OPND(13 + k, l).f;
+				}
+				lambda_base = lambda_from_derivs(&s, crd, ddx,
+				                                 ddy);
+			}
+			lod_select(ss, bb->img->levels, s.unnorm, lambda_base,
+			           OPND(7, l).f, OPND(8, l).f, &lod);
+			if (mode == IR_SMP_LOD_QUERY) {
+				v[0].f = lod.lambda_prime;
+				v[1].f = lod.dl;
+			} else if (in->aux2 & IR_SMP_GATHER) {
+				for (uint32_t k = 0; k < 4; k++) {
+					offs[k][0] = OPND(16 + 2 * k, l).i;
+					offs[k][1] = OPND(17 + 2 * k, l).i;
+				}
+				gather_lane(&s, c, comp,
+				            in->aux2 & IR_SMP_OFFSETS ? offs
+				                                      : NULL, v);
+			} else {
+				filter_lane(&s, c, &lod, v);
+			}
 		}
-		for (uint32_t c = 0; c < 4; c++)
-			D[(size_t)c * W + l] = v[c];
+		for (uint32_t k = 0; k < 4; k++)
+			D[(size_t)k * W + l] = v[k];
 	});
+#undef OPND
 }

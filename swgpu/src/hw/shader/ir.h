@@ -119,8 +119,9 @@ enum ir_op {
 	                    aux2 3: the level count */
 	/* sampled images (interp_sample.c): dst..dst+3 = sample at the
 	 * float coordinates a..a+2 (s, t, r), array layer a+3, integer
-	 * texel offsets a+4..a+6, explicit LOD reg b (float); the sampler
-	 * is resource (imm >> 16 & 0xff) + reg c, c < imm >> 24 (0: 1) */
+	 * texel offsets a+4..a+6, more operands from a+7 on (IR_SMP_*),
+	 * explicit LOD reg b (float); the sampler is resource (imm >> 16 &
+	 * 0xff) + reg c, c < imm >> 24 (0: 1); aux2 = IR_SMP_* flags */
 	IR_IMGSAMPLE,
 	/* buffer device addresses (interp_phys.c): the register pair a holds
 	 * a GPU VA of the context; aux2: access size in bytes (1, 2, 4) */
@@ -143,6 +144,8 @@ enum ir_op {
 	                    ones), aux2 = group op */
 	/* fragment stage (stage.h) */
 	IR_DEMOTE,       /* the lane becomes a helper (discarded) */
+	IR_DERIV,        /* dst = derivative of float a across the lane's
+	                    2x2 quad; aux2 = enum ir_deriv */
 	/* terminators */
 	IR_BR,           /* pc = imm */
 	IR_BRC,          /* pc = a ? imm : b (b: block index) */
@@ -182,6 +185,31 @@ enum ir_f64 {
 	IR_D_TO_F, IR_D_TO_S, IR_D_TO_U,        /* -> 32-bit dst */
 	IR_D_TO_S64, IR_D_TO_U64,               /* -> dst pair */
 };
+
+/* Derivatives (aux2 of IR_DERIV): fine ones differ along the lane's own
+ * row (x) or column (y) of the quad, coarse ones along the quad's first
+ * row or column (the same value for the whole quad). */
+enum ir_deriv { IR_DX_FINE, IR_DY_FINE, IR_DX_COARSE, IR_DY_COARSE };
+
+/* IR_IMGSAMPLE: aux2 = how the LOD comes (IR_SMP_LOD_MASK) | flags;
+ * operand registers after the coordinates and offsets, a register
+ * absent from the instruction reading 0 (it is never written):
+ * a+7 Bias, a+8 MinLod, a+9 Dref (compared with each texel), a+10..12
+ * and a+13..15 the Grad derivatives dP/dx and dP/dy, a+16..23 the four
+ * (x, y) ConstOffsets of a gather. */
+#define IR_SMP_LOD_MASK 0x3u
+enum ir_smp_lod {
+	IR_SMP_LOD_EXPLICIT = 0,   /* Lod operand in b (0 when absent) */
+	IR_SMP_LOD_IMPLICIT = 1,   /* from the lane's quad (fragment) */
+	IR_SMP_LOD_GRAD = 2,       /* from the Grad operands */
+	IR_SMP_LOD_QUERY = 3,      /* OpImageQueryLod: dst, dst+1 = the
+	                              implicit LOD's (lambda', d_l) */
+};
+#define IR_SMP_DREF 0x4u           /* depth comparison */
+#define IR_SMP_GATHER 0x8u         /* gather component (aux2 >> 5) & 3 */
+#define IR_SMP_OFFSETS 0x10u       /* gather with ConstOffsets */
+#define IR_SMP_COMP_SHIFT 5u
+#define IR_SMP_REGS 24u            /* operand registers from a */
 
 /* Group operations (aux2 of subgroup arithmetic). */
 enum ir_group_op { IR_GROUP_REDUCE, IR_GROUP_INCLUSIVE, IR_GROUP_EXCLUSIVE };

@@ -337,6 +337,11 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityClipDistance, SpvCapabilityCullDistance,
 	SpvCapabilityDrawParameters,
 	SpvCapabilityDemoteToHelperInvocation,
+	/* fine and coarse derivatives (xlate_deriv.c), the MinLod image
+	 * operand (interp_lod.c) */
+	SpvCapabilityDerivativeControl, SpvCapabilityMinLod,
+	/* subpass inputs read at the fragment's pixel (xlate_image.c) */
+	SpvCapabilityInputAttachment,
 };
 
 bool

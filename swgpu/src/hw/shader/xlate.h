@@ -239,14 +239,16 @@ uint32_t xl_emit_img(struct xl *x, uint32_t op, const struct xptr *p,
 /* Fails unless type is 1-max 32-bit components. */
 void xl_image_result(struct xl *x, uint32_t type, uint32_t max,
                      const char *what);
-/* The image operands from in[first] (the mask) on: Lod and (Const)Offset
- * ids (0: absent); the memory-model ones are ignored; others fail. */
+/* The image operands from in[first] (the mask) on: the ids of each
+ * (0: absent); the memory-model ones are ignored; Sample fails. The
+ * caller refuses what its instruction does not take (mask). */
 struct xl_img_operands {
-	uint32_t lod, offset;
+	uint32_t mask;
+	uint32_t bias, lod, grad_x, grad_y, offset, offsets, min_lod;
 };
 void xl_image_operands(struct xl *x, const uint32_t *in, uint32_t wc,
                        uint32_t first, struct xl_img_operands *o);
-/* OpSampledImage, OpImageSampleExplicitLod. */
+/* OpSampledImage, OpImageSample*, OpImage*Gather, OpImageQueryLod. */
 void xl_sample_op(struct xl *x, const uint32_t *in, uint32_t wc);
 uint32_t xl_phys_addr(struct xl *x, const struct xptr *p, uint32_t extra);
 bool xl_phys_op(struct xl *x, const uint32_t *in, uint32_t wc);
@@ -269,6 +271,9 @@ bool xl_f64_op(struct xl *x, const uint32_t *in, uint32_t wc);
 /* xlate_int64.c: instructions on 64-bit integers; false if in is not
  * one (or needs nothing special) */
 bool xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc);
+
+/* xlate_deriv.c: derivatives; false if in is not one */
+bool xl_deriv_op(struct xl *x, const uint32_t *in, uint32_t wc);
 
 /* xlate_func.c */
 void xl_translate_entry(struct xl *x);

@@ -11,13 +11,15 @@
  * with the format the descriptor names, so the shader's declared image
  * format does not matter (StorageImageRead/WriteWithoutFormat).
  *
+ * An input attachment (Dim SubpassData, fragment shaders) is a sampled
+ * image slot read with OpImageRead at the fragment's pixel plus the
+ * coordinate.
+ *
  * Sampled images, samplers and combined image samplers are slots too.
  * OpSampledImage pairs an image with a sampler (has_smp in the xptr); a
- * combined image sampler is its own sampler. OpImageSampleExplicitLod
- * becomes IR_IMGSAMPLE (interp_sample.c) on seven registers: s, t, r,
- * array layer, and the x, y, z texel offsets. Compute shaders have no
- * derivatives, so implicit-LOD sampling (and Bias, Grad, MinLod) fail
- * to translate with a message, as do depth comparison and gathers.
+ * combined image sampler is its own sampler. OpImageSample*
+ * and the other sampling instructions become IR_IMGSAMPLE
+ * (xlate_sample.c, interp_sample.c).
  */
 #include "xlate.h"
 
@@ -82,6 +84,16 @@ classify(struct xl *x, uint32_t type, uint32_t id, uint8_t *kind,
 		*desc_type = t->storage == 2 ?
 		             SWGPU_DESCRIPTOR_STORAGE_TEXEL_BUFFER :
 		             SWGPU_DESCRIPTOR_UNIFORM_TEXEL_BUFFER;
+		return;
+	} else if (t->count == SpvDimSubpassData) {
+		/* An input attachment: the ICD writes it as a sampled image
+		 * of the attachment's view; read at the fragment's pixel. */
+		if (x->info->stage != SWGPU_SHADER_STAGE_FRAGMENT || t->nmembers)
+			xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: an input "
+			        "attachment outside a fragment shader or "
+			        "multisampled", id);
+		*kind = IR_RES_SAMPLED;
+		*desc_type = SWGPU_DESCRIPTOR_SAMPLED_IMAGE;
 		return;
 	} else {
 		*desc_type = t->storage == 2 ? SWGPU_DESCRIPTOR_STORAGE_IMAGE :
@@ -232,9 +244,22 @@ image_read(struct xl *x, const uint32_t *in, uint32_t wc)
 	p = xl_image_of(x, in[3]);
 	xl_image_result(x, in[1], 4, "image read");
 	xl_image_operands(x, in, wc, 5, &o);
+	if (o.bias || o.grad_x || o.offsets || o.min_lod)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "image read/fetch %u with "
+		        "sampling operands (mask 0x%x)", in[2], o.mask);
 	n = xl_type(x, in[1])->scalars;
 	dst = xl_new_regs(x, 4);
 	xyz = coords(x, in[4]);
+	if (xl_type(x, xl_id(x, in[3])->type)->count == SpvDimSubpassData) {
+		/* relative to the fragment's pixel (FragCoord: centres) */
+		for (uint32_t c = 0; c < 2; c++) {
+			uint32_t px = xl_new_regs(x, 1);
+
+			x->p->builtins_used |= 1ull << (IR_REG_FRAG_COORD + c);
+			xl_emit(x, IR_F2S, px, IR_REG_FRAG_COORD + c, 0, 0);
+			xl_emit(x, IR_IADD, xyz + c, xyz + c, px, 0);
+		}
+	}
 	if (o.offset) {
 		/* Fetch offsets move the spatial coordinates. */
 		uint32_t no;
@@ -349,23 +374,19 @@ xl_image_op(struct xl *x, const uint32_t *in, uint32_t wc)
 		texel_pointer(x, in, wc);
 		return true;
 	case SpvOpSampledImage:
-	case SpvOpImageSampleExplicitLod:
+	case SpvOpImageSampleImplicitLod: case SpvOpImageSampleExplicitLod:
+	case SpvOpImageSampleDrefImplicitLod:
+	case SpvOpImageSampleDrefExplicitLod:
+	case SpvOpImageSampleProjImplicitLod:
+	case SpvOpImageSampleProjExplicitLod:
+	case SpvOpImageSampleProjDrefImplicitLod:
+	case SpvOpImageSampleProjDrefExplicitLod:
+	case SpvOpImageGather: case SpvOpImageDrefGather:
+	case SpvOpImageQueryLod:
 		xl_sample_op(x, in, wc);
 		return true;
-	case SpvOpImageSampleImplicitLod:
-	case SpvOpImageSampleProjImplicitLod:
-	case SpvOpImageSampleDrefImplicitLod:
-	case SpvOpImageQueryLod:
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "image instruction %u: "
-		        "implicit LOD needs derivatives, which compute "
-		        "shaders do not have (use an explicit LOD)",
-		        in[0] & 0xffff);
-	case SpvOpImageSampleDrefExplicitLod:
-	case SpvOpImageSampleProjExplicitLod:
-	case SpvOpImageGather: case SpvOpImageDrefGather:
 	case SpvOpImageQuerySamples:
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "image instruction %u: "
-		        "depth comparison, projective sampling, gathers and "
 		        "multisampled images are not supported",
 		        in[0] & 0xffff);
 	default:

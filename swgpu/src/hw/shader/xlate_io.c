@@ -487,6 +487,16 @@ xl_io_finish(struct xl *x)
 		case IR_ATOMPHYS:
 			io->side_effects = true;
 			break;
+		case IR_DERIV:
+			io->uses_derivatives = true;
+			break;
+		case IR_IMGSAMPLE:
+			if ((p->code[i].aux2 & IR_SMP_LOD_MASK) ==
+			    IR_SMP_LOD_IMPLICIT ||
+			    (p->code[i].aux2 & IR_SMP_LOD_MASK) ==
+			    IR_SMP_LOD_QUERY)
+				io->uses_derivatives = true;
+			break;
 		default:
 			break;
 		}

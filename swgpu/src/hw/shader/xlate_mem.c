@@ -746,7 +746,10 @@ xl_load(struct xl *x, uint32_t type, uint32_t result, uint32_t ptr_id)
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t r, k;
 
-		if (p.space == XS_INPUT && !p.dyn) {
+		/* input registers never change: a load is the register
+		 * itself, but for HelperInvocation, which a demote sets */
+		if (p.space == XS_INPUT && !p.dyn &&
+		    p.slot != IR_REG_HELPER) {
 			regs[i] = p.slot + offs[i];
 			continue;
 		}

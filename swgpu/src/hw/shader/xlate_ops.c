@@ -653,6 +653,8 @@ xl_value_op_wide(struct xl *x, const uint32_t *in, uint32_t wc)
 		xl_ext_inst(x, in, wc);
 		return true;
 	}
+	if (xl_deriv_op(x, in, wc))
+		return true;
 	if (op >= SpvOpGroupNonUniformElect &&
 	    op <= SpvOpGroupNonUniformLogicalXor) {
 		subgroup(x, in, wc, op);

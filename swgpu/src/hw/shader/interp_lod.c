@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SIMT interpreter: the level of detail of a sample, following the
+ * Vulkan spec's "Scale Factor Operation, LOD Operation and Image
+ * Level(s) Selection": derivatives of the normalized coordinates (from
+ * the quad, the Grad operands, or none when a Lod is given) scaled to
+ * the base level's texels, cube derivatives moved onto the face, an
+ * isotropic scale factor, the biases and clamps, then the one level
+ * (NEAREST mipmap mode) or two (LINEAR) that filtering reads.
+ */
+#include <math.h>
+
+#include <swgpu/swgpu_packet.h>
+
+#include "interp_sample.h"
+
+float
+lod_scale(const struct ir_image_binding *im, uint32_t dims, const float dx[3],
+          const float dy[3])
+{
+	const float size[3] = { (float)im->width, (float)im->height,
+	                        (float)im->depth };
+	float rx = 0.0f, ry = 0.0f;
+
+	for (uint32_t a = 0; a < dims && a < 3; a++) {
+		float mx = dx[a] * size[a], my = dy[a] * size[a];
+
+		rx += mx * mx;
+		ry += my * my;
+	}
+	/* rho_x = |(m_ux, m_vx, m_wx)|: between the largest magnitude and
+	 * sqrt(2) times their sum, as the spec allows */
+	return 0.5f * log2f(rx > ry ? rx : ry);
+}
+
+/* Per face (the spec's selection table, as interp_sample.c's
+ * cube_face): s_c, t_c and r_c as sign * direction[axis], r_c >= 0. */
+static const struct {
+	int8_t s_axis, s_sign, t_axis, t_sign, r_axis, r_sign;
+} face_axes[6] = {
+	{ 2, -1, 1, -1, 0, 1 },    /* +x */
+	{ 2, 1, 1, -1, 0, -1 },    /* -x */
+	{ 0, 1, 2, 1, 1, 1 },      /* +y */
+	{ 0, 1, 2, -1, 1, -1 },    /* -y */
+	{ 0, 1, 1, -1, 2, 1 },     /* +z */
+	{ 0, -1, 1, -1, 2, -1 },   /* -z */
+};
+
+void
+lod_cube_derivs(uint32_t face, const float dir[3], const float ddx[3],
+                const float ddy[3], float fdx[3], float fdy[3])
+{
+	const int sa = face_axes[face].s_axis, ta = face_axes[face].t_axis;
+	const int ra = face_axes[face].r_axis;
+	const float ss = face_axes[face].s_sign, ts = face_axes[face].t_sign;
+	const float rs = face_axes[face].r_sign;
+	const float sc = ss * dir[sa], tc = ts * dir[ta], rc = rs * dir[ra];
+	const float inv = rc != 0.0f ? 0.5f / (rc * rc) : 0.0f;
+
+	/* d(sc / |rc|) = (|rc| dsc - sc drc) / rc^2, halved */
+	fdx[0] = inv * (rc * ss * ddx[sa] - sc * rs * ddx[ra]);
+	fdy[0] = inv * (rc * ss * ddy[sa] - sc * rs * ddy[ra]);
+	fdx[1] = inv * (rc * ts * ddx[ta] - tc * rs * ddx[ra]);
+	fdy[1] = inv * (rc * ts * ddy[ta] - tc * rs * ddy[ra]);
+	fdx[2] = fdy[2] = 0.0f;
+}
+
+void
+lod_select(const struct swgpu_sampler_state *ss, uint32_t levels,
+           bool unnorm, float lambda_base, float shader_bias,
+           float shader_min_lod, struct smp_lod *o)
+{
+	const float max_bias = SWGPU_SAMPLER_MAX_LOD_BIAS;
+	float bias = (float)(int16_t)(ss->filter >> 16) / 256.0f + shader_bias;
+	float min_lod = (float)(ss->lod & 0xffff) / 256.0f;
+	float max_lod = (float)(ss->lod >> 16) / 256.0f;
+	const float q = (float)(levels ? levels - 1 : 0);
+	float lambda, d;
+
+	if (isnan(bias))
+		bias = 0.0f;
+	else if (bias > max_bias)
+		bias = max_bias;
+	else if (bias < -max_bias)
+		bias = -max_bias;
+	if (shader_min_lod > min_lod)
+		min_lod = shader_min_lod;
+	lambda = unnorm ? 0.0f : lambda_base + bias;
+	if (isnan(lambda))
+		lambda = 0.0f;
+	o->lambda_prime = lambda;
+	if (!unnorm) {
+		if (lambda > max_lod)
+			lambda = max_lod;
+		if (lambda < min_lod)
+			lambda = min_lod;
+	}
+	o->linear = lambda <= 0.0f ? (ss->filter & SWGPU_SAMPLER_MAG_LINEAR)
+	                           : (ss->filter & SWGPU_SAMPLER_MIN_LINEAR);
+	d = lambda < 0.0f ? 0.0f : lambda > q ? q : lambda;
+	if (!(ss->filter & SWGPU_SAMPLER_MIP_LINEAR)) {
+		/* nearest(d') = ceil(d' + 0.5) - 1, the preferred rule */
+		o->lo = d <= 0.5f ? 0 : (uint32_t)ceilf(d + 0.5f) - 1;
+		if (o->lo > q)
+			o->lo = (uint32_t)q;
+		o->hi = o->lo;
+		o->delta = 0.0f;
+		o->dl = (float)o->lo;
+	} else {
+		o->lo = (uint32_t)floorf(d);
+		o->hi = (float)o->lo + 1.0f <= q ? o->lo + 1 : o->lo;
+		o->delta = d - floorf(d);
+		o->dl = d;
+	}
+}
