@@ -20,10 +20,12 @@ segment).
 
 Options require content: --min-engines N, --min-queues N, --flows,
 --preempt, --overlap (two engine tracks of one device run slices at the
-same time), --jobs N (at least N distinct jobs), --presents N (at least N
-"present" slices of category "present", each naming its image, mode and
-present job, on driver tracks). Exit 0 when valid, 1
-with one line per problem otherwise.
+same time), --jobs N (at least N distinct jobs), --draws N (at least N
+"draw" slices, each named after a draw packet and lying inside an engine
+slice of the job its args name), --presents N (at least N "present"
+slices of category "present", each naming its image, mode and present job,
+on driver tracks). Exit 0 when valid, 1 with one line per problem
+otherwise.
 """
 import argparse
 import json
@@ -35,6 +37,7 @@ PHASES = set("XBEibensftMCPOND") | {"I"}
 QUEUE_TID = 1000
 USER_TID = 100000
 JOB_NAME = re.compile(r"^\d+:\d+:\d+$")
+DRAW_NAMES = {"DRAW", "DRAW_INDEXED", "DRAW_INDIRECT"}
 EPS = 1e-3  # timestamps carry nanoseconds as microsecond decimals
 
 
@@ -225,9 +228,27 @@ def check(events, opts):
                     noverlap += 1
         if not noverlap:
             err("no two engines ran at the same time")
+    ndraws = 0
+    for (pid, tid), lst in slices.items():
+        if tid >= QUEUE_TID:
+            continue
+        for ts, end, ev in lst:
+            if ev.get("cat") != "draw":
+                continue
+            ndraws += 1
+            if ev["name"] not in DRAW_NAMES:
+                err(f"draw slice {ev['name']!r} is not a draw packet")
+            job = ev.get("args", {}).get("job")
+            if not any(j.get("cat") == "job" and j["name"] == job and
+                       jts <= ts + EPS and end <= jend + EPS
+                       for jts, jend, j in lst):
+                err(f"draw slice of job {job} at {ts} is not inside an "
+                    f"engine slice of that job")
+    if ndraws < opts.draws:
+        err(f"{ndraws} draw slices, want >= {opts.draws}")
     stats = (f"{len(events)} events, {len(jobs)} jobs, {nflows} flows, "
-             f"{npreempt} preemptions, engines {max_eng}, queues {max_q}, "
-             f"{npresents} presents")
+             f"{npreempt} preemptions, {ndraws} draws, engines {max_eng}, "
+             f"queues {max_q}, {npresents} presents")
     return errors, stats
 
 
@@ -241,6 +262,7 @@ def main():
     ap.add_argument("--preempt", action="store_true")
     ap.add_argument("--overlap", action="store_true")
     ap.add_argument("--presents", type=int, default=0)
+    ap.add_argument("--draws", type=int, default=0)
     opts = ap.parse_args()
     try:
         events = load(opts.trace)

@@ -53,10 +53,14 @@ combine(uint32_t op, float s, float sf, float d, float df)
 	}
 }
 
+/* Clamp to the format's range; NaN becomes lo there (as UNORM/SNORM
+ * conversion would make it 0 anyway); float targets keep NaN. */
 static float
 clampf(float v, float lo, float hi)
 {
-	return v < lo ? lo : v > hi ? hi : v;
+	if (lo == -INFINITY)
+		return v;
+	return v >= lo ? (v <= hi ? v : hi) : lo;
 }
 
 void

@@ -71,6 +71,37 @@ gfx_frag_quad(struct gfx_thread *t, const struct gfx_draw *d,
 		gfx_frag_flush(t, d);
 }
 
+void
+gfx_frag_quads_full(struct gfx_thread *t, const struct gfx_draw *d,
+                    const struct gfx_prim *p, int32_t x, int32_t y,
+                    uint32_t n)
+{
+	/* Without depth work or shader-visible depth each quad only needs
+	 * recording; otherwise the general path. */
+	if (d->need_z || !d->fs || !d->early_tests) {
+		for (uint32_t i = 0; i < n; i++)
+			gfx_frag_quad(t, d, p, x + 2 * (int32_t)i, y, 0xf);
+		return;
+	}
+	t->occlusion += 4u * n;
+	while (n) {
+		uint32_t room = GFX_BATCH_QUADS - t->nquads;
+		uint32_t k = n < room ? n : room;
+		struct gfx_quad *q = &t->quad[t->nquads];
+		for (uint32_t i = 0; i < k; i++) {
+			q[i].x = x;
+			q[i].y = y;
+			q[i].mask = 0xf;
+			q[i].prim = p;
+			x += 2;
+		}
+		t->nquads += k;
+		n -= k;
+		if (t->nquads == GFX_BATCH_QUADS)
+			gfx_frag_flush(t, d);
+	}
+}
+
 /* One varying of a quad's four lanes: v0 + a (v1 - v0) + b (v2 - v0),
  * a and b the lanes' barycentrics of vertices 1 and 2. */
 #if defined(__SSE2__)

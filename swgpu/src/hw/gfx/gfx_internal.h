@@ -38,7 +38,7 @@
 
 #define GFX_TILE_SHIFT 6u
 #define GFX_TILE_SIZE (1 << GFX_TILE_SHIFT)
-#define GFX_LANES 64u                    /* lanes of a shader batch */
+#define GFX_LANES 128u                   /* lanes of a shader batch */
 #define GFX_BATCH_QUADS (GFX_LANES / 4u) /* fragment quads per batch */
 #define GFX_MAX_VARYINGS (SWGPU_GFX_MAX_LOCATIONS * 4u)
 #define GFX_SUBPIXEL_BITS 8
@@ -538,6 +538,10 @@ void gfx_frag_quad(struct gfx_thread *t, const struct gfx_draw *d,
                    const struct gfx_prim *p, int32_t x, int32_t y,
                    uint32_t mask);
 void gfx_frag_flush(struct gfx_thread *t, const struct gfx_draw *d);
+/* n fully covered quads side by side from (x, y) (x, y even). */
+void gfx_frag_quads_full(struct gfx_thread *t, const struct gfx_draw *d,
+                         const struct gfx_prim *p, int32_t x, int32_t y,
+                         uint32_t n);
 
 /* depth_stencil.c: depth of lane l of quad at (x, y) ... */
 float gfx_depth_at(const struct gfx_draw *d, const struct gfx_prim *p,

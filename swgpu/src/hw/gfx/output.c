@@ -234,13 +234,52 @@ pixel8(const struct gfx_draw *d, const struct gfx_color_target *rt,
 }
 
 #if defined(__SSE2__)
+/* Blend factor f (VkBlendFactor) of channel c for four lanes, as
+ * blend.c's factor(). */
+static inline __m128
+factor4(uint32_t f, int c, const __m128 *s, const __m128 *s1, const __m128 *d,
+        const __m128 *k)
+{
+	const __m128 one = _mm_set1_ps(1.0f);
+
+	switch (f) {
+	case 0: return _mm_setzero_ps();
+	case 1: return one;
+	case 2: return s[c];
+	case 3: return _mm_sub_ps(one, s[c]);
+	case 4: return d[c];
+	case 5: return _mm_sub_ps(one, d[c]);
+	case 6: return s[3];
+	case 7: return _mm_sub_ps(one, s[3]);
+	case 8: return d[3];
+	case 9: return _mm_sub_ps(one, d[3]);
+	case 10: return k[c];
+	case 11: return _mm_sub_ps(one, k[c]);
+	case 12: return k[3];
+	case 13: return _mm_sub_ps(one, k[3]);
+	case 14: return c == 3 ? one : _mm_min_ps(s[3], _mm_sub_ps(one, d[3]));
+	case 15: return s1[c];
+	case 16: return _mm_sub_ps(one, s1[c]);
+	case 17: return s1[3];
+	case 18: return _mm_sub_ps(one, s1[3]);
+	default: return _mm_setzero_ps();
+	}
+}
+
+/* What the generic blend of a quad needs besides its colours. */
+struct blend4 {
+	const struct swgpu_blend_attachment *b;
+	__m128 k[4];               /* blend constants, clamped */
+};
+
 /* One 2x2 quad of an 8-bit UNORM target in SSE2, its four lanes side by
- * side: the same float operations as pixel8 and blend_fast, in the same
+ * side: the same float operations as pixel8 and blend.c, in the same
  * order, and the same conversion (v * 255 rounded to nearest, exactly),
  * so the bytes are identical. Lanes outside m keep their bytes. */
 static inline __attribute__((always_inline)) void
-quad8_sse(uint8_t *p0, uint8_t *p1, const lane_t *const src[4], uint32_t l,
-          uint32_t m, bool bgra, uint8_t mode)
+quad8_sse(uint8_t *p0, uint8_t *p1, const lane_t *const src[4],
+          const lane_t *const src1[4], uint32_t l, uint32_t m, bool bgra,
+          uint8_t mode, const struct blend4 *bl)
 {
 	const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
 	const uint32_t sh[4] = { bgra ? 16u : 0u, 8u, bgra ? 0u : 16u, 24u };
@@ -265,7 +304,32 @@ quad8_sse(uint8_t *p0, uint8_t *p1, const lane_t *const src[4], uint32_t l,
 			s[c] = _mm_min_ps(_mm_max_ps(s[c], zero), one);
 		}
 		const __m128 sa = s[3], isa = _mm_sub_ps(one, sa);
-		for (int c = 0; c < 4; c++) {
+		if (mode == GFX_BLEND_GENERIC) {
+			__m128 s1[4];
+			for (int c = 0; c < 4; c++)
+				s1[c] = src1[0] ? _mm_min_ps(_mm_max_ps(
+				                _mm_loadu_ps(&src1[c][l].f), zero),
+				                one)
+				                : zero;
+			const struct swgpu_blend_attachment *b = bl->b;
+			for (int c = 0; c < 4; c++) {
+				uint32_t sf = c < 3 ? b->src_color : b->src_alpha;
+				uint32_t df = c < 3 ? b->dst_color : b->dst_alpha;
+				uint32_t op = c < 3 ? b->color_op : b->alpha_op;
+				__m128 x = _mm_mul_ps(s[c], factor4(sf, c, s, s1,
+				                                    dv, bl->k));
+				__m128 y = _mm_mul_ps(dv[c], factor4(df, c, s, s1,
+				                                     dv, bl->k));
+				switch (op) {
+				case 1: o[c] = _mm_sub_ps(x, y); break;
+				case 2: o[c] = _mm_sub_ps(y, x); break;
+				case 3: o[c] = _mm_min_ps(s[c], dv[c]); break;
+				case 4: o[c] = _mm_max_ps(s[c], dv[c]); break;
+				default: o[c] = _mm_add_ps(x, y); break;
+				}
+			}
+		}
+		for (int c = 0; c < 4 && mode != GFX_BLEND_GENERIC; c++) {
 			if (mode == GFX_BLEND_ALPHA)
 				o[c] = _mm_add_ps(_mm_mul_ps(s[c], sa),
 				                  _mm_mul_ps(dv[c], isa));
@@ -277,32 +341,18 @@ quad8_sse(uint8_t *p0, uint8_t *p1, const lane_t *const src[4], uint32_t l,
 				                  _mm_mul_ps(dv[c], one));
 		}
 	}
-	/* Float to UNORM8: round-half-even of v * 255. The float product
-	 * p differs from the exact one by at most 2^-17, so rounding p is
-	 * exact unless p lies that close to a tie (k + 1/2): such lanes
-	 * (rare) are redone in double, where the product is exact. */
-	const __m128 k255f = _mm_set1_ps(255.0f);
-	const __m128 eps = _mm_set1_ps(0x1p-15f), halff = _mm_set1_ps(0.5f);
-	const __m128 absm = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+	/* v * 255 is exact in double: round it to nearest there (the only
+	 * tie a float v has is 0.5 -> 127.5, which rounds up either way),
+	 * exactly as the format table's encoder. */
+	const __m128d k = _mm_set1_pd(255.0), half = _mm_set1_pd(0.5);
 	__m128i res = _mm_setzero_si128();
 	for (int c = 0; c < 4; c++) {
 		__m128 v = _mm_min_ps(_mm_max_ps(o[c], zero), one);
-		__m128 prod = _mm_mul_ps(v, k255f);
-		__m128i iv = _mm_cvtps_epi32(prod);
-		__m128 fl = _mm_cvtepi32_ps(_mm_cvttps_epi32(prod));
-		__m128 dist = _mm_and_ps(_mm_sub_ps(_mm_sub_ps(prod, fl), halff),
-		                         absm);
-		if (_mm_movemask_ps(_mm_cmplt_ps(dist, eps))) {
-			const __m128d k = _mm_set1_pd(255.0);
-			const __m128d half = _mm_set1_pd(0.5);
-			__m128d lo = _mm_cvtps_pd(v);
-			__m128d hi = _mm_cvtps_pd(_mm_movehl_ps(v, v));
-			__m128i ilo = _mm_cvttpd_epi32(
-				_mm_add_pd(_mm_mul_pd(lo, k), half));
-			__m128i ihi = _mm_cvttpd_epi32(
-				_mm_add_pd(_mm_mul_pd(hi, k), half));
-			iv = _mm_unpacklo_epi64(ilo, ihi);
-		}
+		__m128d lo = _mm_cvtps_pd(v);
+		__m128d hi = _mm_cvtps_pd(_mm_movehl_ps(v, v));
+		__m128i ilo = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(lo, k), half));
+		__m128i ihi = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(hi, k), half));
+		__m128i iv = _mm_unpacklo_epi64(ilo, ihi);
 		res = _mm_or_si128(res, _mm_slli_epi32(iv, (int)sh[c]));
 	}
 	if (m != 0xf) {
@@ -322,6 +372,11 @@ batch8(const struct gfx_thread *t, const struct gfx_draw *d,
        const lane_t *const src[4], const lane_t *const src1[4], bool bgra,
        bool srgb, uint8_t mode)
 {
+#if defined(__SSE2__)
+	struct blend4 bl = { .b = &rt->b };
+	for (int c = 0; c < 4; c++)
+		bl.k[c] = _mm_set1_ps(clamp01(d->blend_const[c]));
+#endif
 	for (uint32_t q = 0; q < t->nquads_out; q++) {
 		const struct gfx_quad *qd = &t->quad[q];
 		const uint32_t m = qmask[q];
@@ -333,10 +388,9 @@ batch8(const struct gfx_thread *t, const struct gfx_draw *d,
 		/* Whole quads inside the target in SIMD (a quad at an
 		 * edge of an odd-sized render area has lanes outside the
 		 * mapped pixels: those go pixel by pixel). */
-		if (!srgb && mode != GFX_BLEND_GENERIC &&
-		    qd->x >= rt->pl.ox && qd->y >= rt->pl.oy &&
+		if (!srgb && qd->x >= rt->pl.ox && qd->y >= rt->pl.oy &&
 		    qd->x + 1 < rt->pl_x1 && qd->y + 1 < rt->pl_y1) {
-			quad8_sse(p0, p1, src, 4 * q, m, bgra, mode);
+			quad8_sse(p0, p1, src, src1, 4 * q, m, bgra, mode, &bl);
 			continue;
 		}
 #endif

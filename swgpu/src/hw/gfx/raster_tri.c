@@ -80,6 +80,14 @@ gfx_raster_tri(struct gfx_thread *t, const struct gfx_draw *d,
 				continue;
 			int32_t ex1 = bx + BLOCK < r.x1 ? bx + BLOCK : r.x1;
 			int32_t ey1 = by + BLOCK < r.y1 ? by + BLOCK : r.y1;
+			if (accept && bx >= r.x0 && by >= r.y0 &&
+			    bx + BLOCK <= r.x1 && by + BLOCK <= r.y1) {
+				/* inside all edges and the rect: whole quads */
+				for (int32_t y = by; y < ey1; y += 2)
+					gfx_frag_quads_full(t, d, p, bx, y,
+					                    BLOCK / 2);
+				continue;
+			}
 			for (int32_t y = by; y < ey1; y += 2) {
 				int64_t e[3];
 				for (int k = 0; k < 3; k++)
