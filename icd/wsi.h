@@ -228,6 +228,11 @@ void wsi_swapchain_set_status(struct wsi_swapchain *sc, VkResult status);
  * UINT64_MAX: forever); its lock held. False once the deadline passed. */
 bool wsi_cond_wait_until(struct icd_surface *s, uint64_t abs_ns);
 
+/* Bind img to the memory of swapchain image `index`
+ * (VkBindImageMemorySwapchainInfoKHR; image.c). */
+VkResult wsi_bind_swapchain_image(struct icd_image *img,
+                                  VkSwapchainKHR swapchain, uint32_t index);
+
 /* Features of the WSI extensions (present id/wait, swapchain maintenance)
  * into s if it is one of their structs; false otherwise. */
 bool wsi_features_write(VkBaseOutStructure *s);

@@ -331,6 +331,33 @@ icd_DestroySwapchainKHR(VkDevice device, VkSwapchainKHR swapchain,
 	wsi_swapchain_free(sc);
 }
 
+VkResult
+wsi_bind_swapchain_image(struct icd_image *img, VkSwapchainKHR swapchain,
+                         uint32_t index)
+{
+	struct wsi_swapchain *sc = wsi_swapchain_from_handle(swapchain);
+	const struct icd_image *si;
+
+	if (!sc || index >= sc->image_count) {
+		icd_log("vkBindImageMemory2: swapchain image %u does not "
+		        "exist", index);
+		return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+	}
+	si = icd_image_from_handle(sc->images[index].image);
+	/* The same create parameters (the spec: those of the swapchain's
+	 * images) give the same layout and size. */
+	if (img->size > si->size) {
+		icd_log("vkBindImageMemory2: the image (%llu bytes) is larger "
+		        "than swapchain image %u", (unsigned long long)img->size,
+		        index);
+		return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+	}
+	img->mem = si->mem;
+	img->mem_offset = si->mem_offset;
+	img->va = si->va;
+	return VK_SUCCESS;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL
 icd_GetSwapchainImagesKHR(VkDevice device, VkSwapchainKHR swapchain,
                           uint32_t *pSwapchainImageCount,

@@ -265,12 +265,128 @@ test_present_other_queue(struct vkh *h, struct vkh_device *d)
 	wt_window_close(h, &w);
 }
 
+/* An image created with VkImageSwapchainCreateInfoKHR and bound with
+ * VkBindImageMemorySwapchainInfoKHR is the swapchain image's memory: a
+ * pattern copied into the alias reads back through the swapchain image
+ * itself. */
+static void
+test_swapchain_image_alias(struct vkh *h, struct vkh_device *d)
+{
+	struct wt_window w;
+	struct wt_swapchain sc;
+	struct vkh_buffer src, dst;
+	VkImage alias;
+	VkFence fence;
+	VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+	uint32_t index;
+
+	VKH_CHECK_VK(h, wt_window_open(h, W, H, &w));
+	VKH_CHECK_VK(h, wt_swapchain_create(h, d, &w, VK_PRESENT_MODE_FIFO_KHR,
+	                                    0, VK_NULL_HANDLE, NULL, &sc));
+	VkImageSwapchainCreateInfoKHR isc = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_SWAPCHAIN_CREATE_INFO_KHR,
+		.swapchain = sc.swapchain,
+	};
+	uint32_t families[2] = { d->queues[0].family, d->queues[1].family };
+	VkImageCreateInfo ici = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+		.pNext = &isc,
+		.imageType = VK_IMAGE_TYPE_2D,
+		.format = VK_FORMAT_B8G8R8A8_UNORM,
+		.extent = { sc.extent.width, sc.extent.height, 1 },
+		.mipLevels = 1,
+		.arrayLayers = 1,
+		.samples = VK_SAMPLE_COUNT_1_BIT,
+		.tiling = VK_IMAGE_TILING_OPTIMAL,
+		.usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+		         VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+		.sharingMode = d->distinct_families > 1
+		               ? VK_SHARING_MODE_CONCURRENT
+		               : VK_SHARING_MODE_EXCLUSIVE,
+		.queueFamilyIndexCount = d->distinct_families > 1 ? 2 : 0,
+		.pQueueFamilyIndices = families,
+	};
+	VKH_CHECK_VK(h, vkCreateImage(d->device, &ici, NULL, &alias));
+	VKH_CHECK_VK(h, vkCreateFence(d->device, &fci, NULL, &fence));
+	VKH_CHECK_VK(h, vkAcquireNextImageKHR(d->device, sc.swapchain,
+	                                      VKH_TIMEOUT_NS, VK_NULL_HANDLE,
+	                                      fence, &index));
+	VKH_CHECK_VK(h, vkWaitForFences(d->device, 1, &fence, VK_TRUE,
+	                                VKH_TIMEOUT_NS));
+	VkBindImageMemorySwapchainInfoKHR bsc = {
+		.sType = VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_SWAPCHAIN_INFO_KHR,
+		.swapchain = sc.swapchain,
+		.imageIndex = index,
+	};
+	VkBindImageMemoryInfo bind = {
+		.sType = VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO,
+		.pNext = &bsc,
+		.image = alias,
+	};
+	VKH_CHECK_VK(h, vkBindImageMemory2(d->device, 1, &bind));
+
+	VkDeviceSize size = (VkDeviceSize)W * H * 4;
+	VKH_CHECK_VK(h, vkh_buffer_create(h, d, size,
+	                                  VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+	                                  VKH_MEM_UPLOAD, -1, &src));
+	VKH_CHECK_VK(h, vkh_buffer_create(h, d, size,
+	                                  VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+	                                  VKH_MEM_READBACK, -1, &dst));
+	for (VkDeviceSize i = 0; i < size; i++)
+		((uint8_t *)src.map)[i] = vkh_pattern(18, i);
+	VkCommandBuffer cb = vkh_cmd_begin(d, 0);
+	VkBufferImageCopy region = {
+		.imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+		.imageExtent = { W, H, 1 },
+	};
+	VkImageMemoryBarrier b = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+		.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+		.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+		.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.image = alias,
+		.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+	};
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+	                     VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0,
+	                     NULL, 1, &b);
+	vkCmdCopyBufferToImage(cb, src.buffer, alias,
+	                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+	/* Read through the swapchain image itself. (Its UNDEFINED old
+	 * layout lets a driver drop contents; none of the two here does:
+	 * the alias and the image are the same bytes.) */
+	b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+	b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+	b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+	b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+	b.image = sc.images[index];
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+	                     VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0,
+	                     NULL, 1, &b);
+	vkCmdCopyImageToBuffer(cb, sc.images[index],
+	                       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst.buffer,
+	                       1, &region);
+	vkh_cmd_host_barrier(cb);
+	VKH_CHECK_VK(h, vkh_cmd_submit_wait(d, 0, cb));
+	vkh_buffer_invalidate(h, d, &dst);
+	VKH_CHECK(h, !memcmp(src.map, dst.map, size));
+	vkh_buffer_destroy(d, &src);
+	vkh_buffer_destroy(d, &dst);
+	vkDestroyImage(d->device, alias, NULL);
+	vkDestroyFence(d->device, fence, NULL);
+	wt_swapchain_destroy(d, &sc);
+	wt_window_close(h, &w);
+}
+
 static const struct vkh_test core_tests[] = {
 	{ "surface_queries", test_surface_queries, 2, 0 },
 	{ "swapchain_life", test_swapchain_life, 2, 0 },
 	{ "present_modes", test_present_modes, 2, 0 },
 	{ "screenshot_readback", test_screenshot_readback, 2, 0 },
 	{ "present_other_queue", test_present_other_queue, 2, 0 },
+	{ "swapchain_image_alias", test_swapchain_image_alias, 2, 0 },
 };
 
 extern const struct vkh_test wsi_sync_tests[];
