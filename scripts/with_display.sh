@@ -51,9 +51,12 @@ xvfb|xvfb-noshm)
   extra=
   [ "$kind" = xvfb-noshm ] && extra="-extension MIT-SHM"
   # -displayfd: Xvfb takes a free display number and writes it once it
-  # accepts connections. -nolisten tcp: a local socket only.
+  # accepts connections. -nolisten tcp: a local socket only. -noreset:
+  # an X server resets when its last client leaves, and refuses
+  # connections meanwhile (a test that opens one window after another
+  # would see a connection error now and then).
   # shellcheck disable=SC2086
-  Xvfb -displayfd 1 -screen 0 1024x768x24 -nolisten tcp $extra \
+  Xvfb -displayfd 1 -screen 0 1024x768x24 -nolisten tcp -noreset $extra \
     >"$tmp/display" 2>"$tmp/server.log" &
   server=$!
   if ! wait_for test -s "$tmp/display"; then

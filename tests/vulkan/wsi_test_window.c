@@ -81,8 +81,10 @@ x11_open(struct vkh *h, struct wt_window *w, struct wt_native *n)
 
 	if (wt_platform == WT_XLIB) {
 		n->dpy = XOpenDisplay(NULL);
-		if (!n->dpy)
+		if (!n->dpy) {
+			fprintf(stderr, "[wsi] XOpenDisplay failed\n");
 			return VK_ERROR_INITIALIZATION_FAILED;
+		}
 		/* swgpu must never make the application's Xlib see an
 		 * error (the default handler exits, which fails the test).
 		 * lavapipe 22.3 sends a DRI3 request Xvfb refuses: its
@@ -93,6 +95,8 @@ x11_open(struct vkh *h, struct wt_window *w, struct wt_native *n)
 	} else {
 		n->conn = xcb_connect(NULL, NULL);
 		if (xcb_connection_has_error(n->conn)) {
+			fprintf(stderr, "[wsi] xcb_connect: error %d\n",
+			        xcb_connection_has_error(n->conn));
 			xcb_disconnect(n->conn);
 			n->conn = NULL;
 			return VK_ERROR_INITIALIZATION_FAILED;
@@ -302,9 +306,11 @@ wt_window_open(struct vkh *h, uint32_t width, uint32_t height,
 #endif
 		break;
 	}
-	if (r != VK_SUCCESS)
+	if (r != VK_SUCCESS) {
 		fprintf(stderr, "[wsi] cannot open a window: %s\n",
 		        vkh_result_str(r));
+		wt_window_close(h, w);
+	}
 	return r;
 }
 
