@@ -103,6 +103,7 @@ main(int argc, char **argv)
 	c = xcb_connect(NULL, NULL);
 	if (xcb_connection_has_error(c)) {
 		fprintf(stderr, "wsi_capture: cannot connect to $DISPLAY\n");
+		xcb_disconnect(c);
 		return 2;
 	}
 	screen = xcb_setup_roots_iterator(xcb_get_setup(c)).data;
@@ -112,6 +113,8 @@ main(int argc, char **argv)
 	if (!v || (v->major_version == 0 && v->minor_version < 2)) {
 		fprintf(stderr, "wsi_capture: the X server has no Composite "
 		        "0.2 (NameWindowPixmap)\n");
+		free(v);
+		xcb_disconnect(c);
 		return 2;
 	}
 	free(v);
@@ -165,6 +168,7 @@ main(int argc, char **argv)
 		waitpid(child, &status, 0);
 	if (!pix) {
 		fprintf(stderr, "wsi_capture: the program mapped no window\n");
+		xcb_disconnect(c);
 		return 2;
 	}
 	result = save_pixmap(c, pix, w, h, argv[1]);
