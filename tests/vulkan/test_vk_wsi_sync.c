@@ -433,6 +433,62 @@ test_present_not_acquired(struct vkh *h, struct vkh_device *d)
 	wt_window_close(h, &w);
 }
 
+/* swgpu only: a swapchain of a format the surface does not offer, or
+ * larger than the surface allows, is refused with a log line and
+ * VK_ERROR_INITIALIZATION_FAILED (the layer reports the application's
+ * mistake first); nothing is left behind, and a good one still works. */
+static void
+test_bad_swapchain(struct vkh *h, struct vkh_device *d)
+{
+	struct wt_window w;
+	struct wt_swapchain sc;
+	struct wt_frame f;
+	VkSurfaceCapabilitiesKHR caps;
+	VkSwapchainKHR bad = VK_NULL_HANDLE;
+
+	if (!h->is_swgpu) {
+		vkh_skip(h, "invalid usage; checks swgpu's answer");
+		return;
+	}
+	VKH_CHECK_VK(h, wt_window_open(h, W, H, &w));
+	VKH_CHECK_VK(h, vkGetPhysicalDeviceSurfaceCapabilitiesKHR(
+		h->phys, w.surface, &caps));
+	VkSwapchainCreateInfoKHR ci = {
+		.sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
+		.surface = w.surface,
+		.minImageCount = caps.minImageCount,
+		.imageFormat = VK_FORMAT_R8G8B8A8_UNORM,
+		.imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR,
+		.imageExtent = { W, H },
+		.imageArrayLayers = 1,
+		.imageUsage = VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+		.preTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR,
+		.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR,
+		.presentMode = VK_PRESENT_MODE_FIFO_KHR,
+		.clipped = VK_TRUE,
+	};
+	vkh_expect_message("VUID-VkSwapchainCreateInfoKHR-imageFormat-01273");
+	VKH_CHECK_RESULT(h, vkCreateSwapchainKHR(d->device, &ci, NULL, &bad),
+	                 VK_ERROR_INITIALIZATION_FAILED);
+	VKH_CHECK(h, bad == VK_NULL_HANDLE);
+	vkh_expect_clear();
+	ci.imageFormat = VK_FORMAT_B8G8R8A8_UNORM;
+	ci.imageExtent = (VkExtent2D){ caps.maxImageExtent.width + 1,
+	                               caps.maxImageExtent.height };
+	vkh_expect_message("VUID-VkSwapchainCreateInfoKHR-pNext-07781");
+	VKH_CHECK_RESULT(h, vkCreateSwapchainKHR(d->device, &ci, NULL, &bad),
+	                 VK_ERROR_INITIALIZATION_FAILED);
+	VKH_CHECK(h, bad == VK_NULL_HANDLE);
+	vkh_expect_clear();
+	VKH_CHECK_VK(h, wt_swapchain_create(h, d, &w, VK_PRESENT_MODE_FIFO_KHR,
+	                                    0, VK_NULL_HANDLE, NULL, &sc));
+	wt_frame_colors(9, &f);
+	VKH_CHECK_VK(h, wt_frame_present(h, d, &sc, 0, 0, &f, VKH_TIMEOUT_NS));
+	VKH_CHECK(h, wt_wait_shown(h, d, &w, &sc, &f));
+	wt_swapchain_destroy(d, &sc);
+	wt_window_close(h, &w);
+}
+
 /* SWGPU_FAULT makes queue 0's first job fault: present and acquire then
  * return VK_ERROR_DEVICE_LOST, bounded, and never hang. Run alone. */
 static void
@@ -495,6 +551,7 @@ const struct vkh_test wsi_sync_tests[] = {
 	{ "retired_swapchain", test_retired_swapchain, 2, 0 },
 	{ "swapchain_maintenance", test_swapchain_maintenance, 2, 0 },
 	{ "present_not_acquired", test_present_not_acquired, 2, 0 },
+	{ "bad_swapchain", test_bad_swapchain, 2, 0 },
 	{ "device_lost", test_device_lost, 2, 0 },
 };
 const unsigned wsi_sync_test_count =
