@@ -236,7 +236,7 @@ pixel8(const struct gfx_draw *d, const struct gfx_color_target *rt,
 #if defined(__SSE2__)
 /* Blend factor f (VkBlendFactor) of channel c for four lanes, as
  * blend.c's factor(). */
-static inline __m128
+static inline __attribute__((always_inline)) __m128
 factor4(uint32_t f, int c, const __m128 *s, const __m128 *s1, const __m128 *d,
         const __m128 *k)
 {
