@@ -359,7 +359,6 @@ prepare_targets(struct exec_env *env, const struct pkt *p, struct gfx_draw *d)
 		rt->pl_x1 = d->fb.x1;
 		rt->pl_y1 = d->fb.y1;
 		rt->b = rs->blend[i];
-		gfx_output_target_blend(rt);
 		rt->write_mask = rt->b.write_mask & 0xfu;
 		if (!((rs->color_write_enable >> i) & 1u))
 			rt->write_mask = 0;

@@ -174,14 +174,6 @@ enum gfx_fast_color {
 	GFX_FAST_BGRA8_SRGB,
 };
 
-enum gfx_blend_mode {
-	GFX_BLEND_GENERIC = 0,     /* any factors and ops (blend.c) */
-	GFX_BLEND_ALPHA,           /* SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD */
-	GFX_BLEND_PREMUL,          /* ONE, ONE_MINUS_SRC_ALPHA, ADD */
-	GFX_BLEND_ADD,             /* ONE, ONE, ADD */
-	GFX_BLEND_NONE,            /* blending off (output.c internal) */
-};
-
 struct gfx_color_target {
 	struct gfx_plane pl;
 	int32_t pl_x1, pl_y1;      /* end of the mapped pixels */
@@ -569,10 +561,8 @@ uint64_t gfx_logic_op(uint32_t op, uint64_t s, uint64_t d);
 void gfx_output_pixel(const struct gfx_draw *d, const struct gfx_color_target *rt,
                       int32_t x, int32_t y, uint32_t layer,
                       const lane_t src[4], const lane_t *src1);
-/* Set up a colour target's conversions (format known renderable), and
- * its blend mode once rt->b is set. */
+/* Set up a colour target's conversions (format known renderable). */
 void gfx_output_target_init(struct gfx_color_target *rt);
-void gfx_output_target_blend(struct gfx_color_target *rt);
 /* The lanes of quad q whose bit is set in qmask[q], of the thread's
  * batch (t->nquads_out quads), into target rt: src the colour output's
  * four lane arrays, src1 the dual-source ones (src1[0] NULL: none). */
@@ -580,6 +570,12 @@ void gfx_output_batch(const struct gfx_thread *t, const struct gfx_draw *d,
                       const struct gfx_color_target *rt,
                       const uint8_t *qmask, const lane_t *const src[4],
                       const lane_t *const src1[4]);
+/* output8.c: the same for 8-bit RGBA/BGRA UNORM/sRGB targets with every
+ * channel written and no logic op. */
+void gfx_output_batch8(const struct gfx_thread *t, const struct gfx_draw *d,
+                       const struct gfx_color_target *rt,
+                       const uint8_t *qmask, const lane_t *const src[4],
+                       const lane_t *const src1[4]);
 
 /* Pipeline tasks (one gfx_pool_run each, ctx the draw): vertex
  * shading of GFX_LANES vertices (vertex_shade.c), geometry of
