@@ -8,8 +8,8 @@
  * GFX_SUBPIXEL_BITS (8) fraction bits.
  *
  * A draw runs in *batches* of primitives (draw.c):
- *   1. assembly (engine thread): up to GFX_BATCH_PRIMS primitives of one
- *      instance, as slots into a list of unique vertices;
+ *   1. assembly (engine thread): up to GFX_BATCH_PRIMS primitives (of
+ *      one or more instances), as slots into a list of unique vertices;
  *   2. vertex shading (all threads, GFX_LANES vertices per task);
  *   3. geometry (all threads, GFX_CHUNK_PRIMS primitives per task):
  *      cull distances, clipping, viewport, setup, face culling, binning;
@@ -400,15 +400,16 @@ struct gfx_chunk {
 #define GFX_BATCH_CHUNKS (GFX_BATCH_PRIMS / GFX_CHUNK_PRIMS)
 
 struct gfx_batch {
-	uint32_t instance;         /* InstanceIndex */
+	uint32_t cur_inst;         /* InstanceIndex being assembled */
 	uint32_t nverts;
 	uint32_t vert_id[GFX_BATCH_VERTS];
+	uint32_t vert_inst[GFX_BATCH_VERTS]; /* InstanceIndex of each slot */
 	lane_t *verts;             /* nverts x vl.stride words */
 	uint64_t verts_cap;        /* words */
 	uint32_t nprims;
 	struct gfx_aprim prims[GFX_BATCH_PRIMS];
-	/* vertex id -> slot, valid where stamp matches */
-	struct { uint32_t id, slot, stamp; } *hash;
+	/* (vertex id, instance) -> slot, valid where stamp matches */
+	struct { uint32_t id, inst, slot, stamp; } *hash;
 	uint32_t stamp;
 	uint32_t nchunks;
 	struct gfx_chunk chunks[GFX_BATCH_CHUNKS];
@@ -427,11 +428,15 @@ struct gfx_batch {
 
 #define GFX_HASH_SIZE 32768u       /* > 2 x GFX_BATCH_VERTS, power of 2 */
 
-/* assembly.c: assemble from the instance stream at *as into b (clears
- * b's vertex and primitive lists), skipping the first skip primitives
- * of the instance. */
+/* assembly.c: empty b's vertex and primitive lists; b has no room
+ * for another primitive. */
+void gfx_batch_reset(struct gfx_batch *b);
+bool gfx_batch_full(const struct gfx_batch *b);
+/* Add primitives of instance's element stream from *as to b until it is
+ * full or the stream ends (as->done), skipping the first skip
+ * primitives of the instance. */
 void gfx_assemble(const struct gfx_draw *d, struct gfx_asm *as,
-                  struct gfx_batch *b, uint64_t skip);
+                  struct gfx_batch *b, uint64_t skip, uint32_t instance);
 
 /* ------------------------------------------------------------------ */
 /* Per-thread state                                                    */
