@@ -10,6 +10,10 @@
  *   tris_z     the same, depth only (no fragment shader): vertex
  *              shading, setup and raster without fragment shading
  *   fill       4 full-screen alpha-blended quads at 1920x1080
+ *   fill_tri8  8 draws of one full-screen triangle (no vertex buffer,
+ *              a pushed colour) blended SRC_ALPHA, ONE_MINUS_SRC_ALPHA
+ *              for colour and ONE, ONE_MINUS_SRC_ALPHA for alpha: what
+ *              swgpu_bench's gfx_fill draws
  *   scene      20 000 larger triangles, depth-tested (LESS) over a
  *              cleared D32 buffer, front to back and back to front
  *
@@ -28,6 +32,8 @@
 #include <swgpu/swgpu_packet.h>
 
 #include "gfx_bench_color.spv.h"
+#include "gfx_bench_fulltri.spv.h"
+#include "gfx_bench_pc.spv.h"
 #include "gfx_bench_pos.spv.h"
 
 #define CHECK(c)                                                           \
@@ -51,7 +57,7 @@ struct bench {
 	swgpu_device *dev;
 	swgpu_context *ctx;
 	swgpu_queue *q;
-	swgpu_shader *vs, *fs;
+	swgpu_shader *vs, *fs, *vs_tri, *fs_pc;
 	uint32_t w, h;
 	struct buf rt, zb, cmd, state, vb;
 	uint32_t ncmd;
@@ -126,6 +132,11 @@ bench_init(struct bench *b, uint32_t w, uint32_t h, uint64_t vb_size)
 	               SWGPU_SHADER_STAGE_VERTEX);
 	b->fs = shader(b, gfx_bench_color_spv, sizeof(gfx_bench_color_spv),
 	               SWGPU_SHADER_STAGE_FRAGMENT);
+	b->vs_tri = shader(b, gfx_bench_fulltri_spv,
+	                   sizeof(gfx_bench_fulltri_spv),
+	                   SWGPU_SHADER_STAGE_VERTEX);
+	b->fs_pc = shader(b, gfx_bench_pc_spv, sizeof(gfx_bench_pc_spv),
+	                  SWGPU_SHADER_STAGE_FRAGMENT);
 	b->w = w;
 	b->h = h;
 	const uint32_t rw = SWGPU_VA_READ | SWGPU_VA_WRITE;
@@ -146,6 +157,8 @@ bench_fini(struct bench *b)
 	buf_free(b, &b->vb);
 	swgpu_shader_destroy(b->vs);
 	swgpu_shader_destroy(b->fs);
+	swgpu_shader_destroy(b->vs_tri);
+	swgpu_shader_destroy(b->fs_pc);
 	swgpu_queue_destroy(b->q);
 	swgpu_context_destroy(b->ctx);
 	swgpu_device_close(b->dev);
@@ -177,6 +190,7 @@ struct frame {
 	bool no_fs;
 	bool blend;            /* SRC_ALPHA, ONE_MINUS_SRC_ALPHA */
 	uint32_t nverts;
+	uint32_t tri8;         /* fill_tri8: draws of a full-screen triangle */
 };
 
 /* Record one frame: a pass clearing colour (and depth), the draw. */
@@ -245,7 +259,26 @@ record(struct bench *b, const struct frame *f)
 	swgpu_put_vertex_buffer(p + 3, b->vb.va,
 	                        (uint64_t)f->nverts * sizeof(struct vert),
 	                        sizeof(struct vert));
-	swgpu_emit_draw(emit(b, SWGPU_LEN_DRAW), 0, f->nverts, 1, 0, 0);
+	if (f->tri8) {
+		ps.vs_code_va = swgpu_shader_code_va(b->vs_tri);
+		ps.fs_code_va = swgpu_shader_code_va(b->fs_pc);
+		ps.binding_count = ps.attrib_count = 0;
+		rs->blend[0].src_alpha = 1;     /* ONE */
+		swgpu_emit_set_pipeline(emit(b, SWGPU_LEN_SET_PIPELINE),
+		                        put(b, &ps, sizeof(ps)));
+		for (uint32_t i = 0; i < f->tri8; i++) {
+			struct swgpu_bind_table bt;
+			const float c[4] = { 0.1f * (float)i, 0.5f,
+			                     1.0f - 0.1f * (float)i, 0.25f };
+			memset(&bt, 0, sizeof(bt));
+			memcpy(bt.push_constants, c, sizeof(c));
+			swgpu_emit_draw(emit(b, SWGPU_LEN_DRAW),
+			                put(b, &bt, sizeof(bt)), 3, 1, 0, 0);
+		}
+	} else {
+		swgpu_emit_draw(emit(b, SWGPU_LEN_DRAW), 0, f->nverts, 1, 0,
+		                0);
+	}
 	swgpu_emit_end_pass(emit(b, SWGPU_LEN_END_PASS));
 }
 
@@ -365,7 +398,7 @@ main(int argc, char **argv)
 			only = argv[++i];
 		else {
 			fprintf(stderr, "usage: gfx_raster [--quick] "
-			        "[--runs N] [--only tris,tris_z,fill,scene]\n");
+			        "[--runs N] [--only tris,tris_z,fill,fill_tri8,scene]\n");
 			return 2;
 		}
 	}
@@ -419,6 +452,31 @@ main(int argc, char **argv)
 	}
 	for (int k = 0; k < 4; k++)
 		CHECK(fabs(px[k] - want[k] * 255.0) <= 2.0);
+	}
+
+	if (wanted(only, "fill_tri8")) {
+		memset(&f, 0, sizeof(f));
+		f.blend = true;
+		f.tri8 = 8;
+		record(&b, &f);
+		ms = median_ms(&b, runs);
+		printf("figure=fill_tri8 value=%.2f unit=ms fps=%.1f "
+		       "mpixels=%.1f\n", ms, 1000.0 / ms,
+		       8.0 * w * h / ms / 1000.0);
+		/* RGB: c a + d (1 - a); alpha: a + d (1 - a), from 0 */
+		const uint8_t *p8 = b.rt.cpu +
+		                    ((uint64_t)(h / 3) * w + w / 3) * 4;
+		double want8[4] = { 0, 0, 0, 0 };
+		for (uint32_t i = 0; i < 8; i++) {
+			const double c[4] = { 0.1 * i, 0.5, 1.0 - 0.1 * i, 0.25 };
+			for (int k = 0; k < 3; k++)
+				want8[k] = c[k] * 0.25 + want8[k] * 0.75;
+			want8[3] = 0.25 + want8[3] * 0.75;
+		}
+		/* BGRA8 target */
+		const int idx[4] = { 2, 1, 0, 3 };
+		for (int k = 0; k < 4; k++)
+			CHECK(fabs(p8[idx[k]] - want8[k] * 255.0) <= 2.0);
 	}
 
 	for (int btf = 0; btf < 2 && wanted(only, "scene"); btf++) {

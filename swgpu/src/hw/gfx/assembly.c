@@ -16,8 +16,9 @@
  * value of its size ends the strip or fan (and drops an incomplete list
  * primitive); the next index starts over.
  *
- * Vertices are deduplicated per batch (a vertex id maps to one slot), so
- * an indexed mesh shades each vertex once per batch.
+ * Vertices are deduplicated per batch (a vertex id of an instance maps
+ * to one slot), so an indexed mesh shades each vertex once per batch; a
+ * batch goes on with the next instance when one ends.
  */
 #include "hw/gfx/gfx_internal.h"
 
@@ -56,20 +57,25 @@ element(const struct gfx_draw *d, uint64_t pos, bool *restart)
 	return (uint32_t)((int64_t)idx + d->vertex_offset);
 }
 
+/* The slot of vertex id of the instance being assembled (b->cur_inst);
+ * a vertex met again in the batch reuses its slot. */
 static uint32_t
 slot_of(struct gfx_batch *b, uint32_t id)
 {
-	uint32_t h = (id * 2654435761u) >> 17;  /* 15 bits: GFX_HASH_SIZE */
+	const uint32_t inst = b->cur_inst;
+	uint32_t h = ((id ^ inst * 0x9e3779b9u) * 2654435761u) >> 17;
 
 	for (;; h = (h + 1) & (GFX_HASH_SIZE - 1)) {
 		if (b->hash[h].stamp != b->stamp) {
 			b->hash[h].stamp = b->stamp;
 			b->hash[h].id = id;
+			b->hash[h].inst = inst;
 			b->hash[h].slot = b->nverts;
 			b->vert_id[b->nverts] = id;
+			b->vert_inst[b->nverts] = inst;
 			return b->nverts++;
 		}
-		if (b->hash[h].id == id)
+		if (b->hash[h].id == id && b->hash[h].inst == inst)
 			return b->hash[h].slot;
 	}
 }
@@ -185,8 +191,7 @@ feed(const struct gfx_draw *d, struct gfx_asm *as, struct gfx_batch *b,
 }
 
 void
-gfx_assemble(const struct gfx_draw *d, struct gfx_asm *as,
-             struct gfx_batch *b, uint64_t skip)
+gfx_batch_reset(struct gfx_batch *b)
 {
 	b->nverts = 0;
 	b->nprims = 0;
@@ -194,11 +199,23 @@ gfx_assemble(const struct gfx_draw *d, struct gfx_asm *as,
 		memset(b->hash, 0, GFX_HASH_SIZE * sizeof(*b->hash));
 		b->stamp = 1;
 	}
+}
+
+bool
+gfx_batch_full(const struct gfx_batch *b)
+{
+	/* Room for the largest step: one primitive, three new vertices. */
+	return b->nprims >= GFX_BATCH_PRIMS ||
+	       b->nverts + 3 > GFX_BATCH_VERTS;
+}
+
+void
+gfx_assemble(const struct gfx_draw *d, struct gfx_asm *as,
+             struct gfx_batch *b, uint64_t skip, uint32_t instance)
+{
+	b->cur_inst = instance;
 	while (as->pos < d->count) {
-		/* Room for the largest step: one primitive, three new
-		 * vertices. */
-		if (b->nprims >= GFX_BATCH_PRIMS ||
-		    b->nverts + 3 > GFX_BATCH_VERTS)
+		if (gfx_batch_full(b))
 			return;
 		bool restart;
 		uint32_t v = element(d, as->pos, &restart);

@@ -3,8 +3,8 @@
  * A draw from packet to pixels: everything the state says is resolved
  * and validated once (draw_prepare: programs, merged pipeline + dynamic
  * state, vertex input, the linkage of vertex outputs to fragment inputs,
- * attachments, viewports, per-fragment operations), then each instance
- * runs in batches through the stages (see gfx_internal.h), with a
+ * attachments, viewports, per-fragment operations), then the instances'
+ * primitives run in batches through the stages (see gfx_internal.h), with a
  * preemption point after every batch.
  *
  * The packet handler holds the VA space read lock for the whole draw, so
@@ -359,7 +359,6 @@ prepare_targets(struct exec_env *env, const struct pkt *p, struct gfx_draw *d)
 		rt->pl_x1 = d->fb.x1;
 		rt->pl_y1 = d->fb.y1;
 		rt->b = rs->blend[i];
-		gfx_output_target_blend(rt);
 		rt->write_mask = rt->b.write_mask & 0xfu;
 		if (!((rs->color_write_enable >> i) & 1u))
 			rt->write_mask = 0;
@@ -638,24 +637,33 @@ gfx_draw_run(struct exec_env *env, const struct pkt *p, struct gfx_draw *d,
 		bad(env, p, "out of host memory for the tile grid");
 		return GFX_DRAW_FAULT;
 	}
-	for (uint32_t inst = first_inst; inst < d->instance_count; inst++) {
-		struct gfx_asm as;
-		memset(&as, 0, sizeof(as));
-		b->instance = d->first_instance + inst;
-		while (!as.done) {
-			gfx_assemble(d, &as, b, inst == first_inst ? skip : 0);
-			if (b->nprims)
-				run_batch(d, b, raster);
-			collect_counters(d);
-			if (gfx_draw_failed(d))
-				goto failed;
-			bool last = as.done && inst + 1 == d->instance_count;
-			if (!last && exec_preempt_point(env, 1)) {
-				g->resume.draw = cmd->draw_index;
-				g->resume.instance = as.done ? inst + 1 : inst;
-				g->resume.prims = as.done ? 0 : as.prim_id;
-				return GFX_DRAW_PREEMPTED;
+	/* Batches run across instances: many small instances (a scene of
+	 * instanced meshes) share one batch instead of one each. */
+	uint32_t inst = first_inst;
+	struct gfx_asm as;
+	memset(&as, 0, sizeof(as));
+	while (inst < d->instance_count) {
+		gfx_batch_reset(b);
+		while (inst < d->instance_count && !gfx_batch_full(b)) {
+			gfx_assemble(d, &as, b, inst == first_inst ? skip : 0,
+			             d->first_instance + inst);
+			if (as.done) {
+				inst++;
+				memset(&as, 0, sizeof(as));
 			}
+		}
+		if (b->nprims)
+			run_batch(d, b, raster);
+		collect_counters(d);
+		if (gfx_draw_failed(d))
+			goto failed;
+		if (inst < d->instance_count && exec_preempt_point(env, 1)) {
+			/* as: the position inside instance inst (a fresh one
+			 * when the batch ended with an instance) */
+			g->resume.draw = cmd->draw_index;
+			g->resume.instance = inst;
+			g->resume.prims = as.prim_id;
+			return GFX_DRAW_PREEMPTED;
 		}
 	}
 	if (d->vs_res && d->vs_res->fault_va) {

@@ -8,8 +8,8 @@
  * GFX_SUBPIXEL_BITS (8) fraction bits.
  *
  * A draw runs in *batches* of primitives (draw.c):
- *   1. assembly (engine thread): up to GFX_BATCH_PRIMS primitives of one
- *      instance, as slots into a list of unique vertices;
+ *   1. assembly (engine thread): up to GFX_BATCH_PRIMS primitives (of
+ *      one or more instances), as slots into a list of unique vertices;
  *   2. vertex shading (all threads, GFX_LANES vertices per task);
  *   3. geometry (all threads, GFX_CHUNK_PRIMS primitives per task):
  *      cull distances, clipping, viewport, setup, face culling, binning;
@@ -172,14 +172,6 @@ enum gfx_fast_color {
 	GFX_FAST_BGRA8_UNORM,      /* B8G8R8A8_UNORM */
 	GFX_FAST_RGBA8_SRGB,
 	GFX_FAST_BGRA8_SRGB,
-};
-
-enum gfx_blend_mode {
-	GFX_BLEND_GENERIC = 0,     /* any factors and ops (blend.c) */
-	GFX_BLEND_ALPHA,           /* SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD */
-	GFX_BLEND_PREMUL,          /* ONE, ONE_MINUS_SRC_ALPHA, ADD */
-	GFX_BLEND_ADD,             /* ONE, ONE, ADD */
-	GFX_BLEND_NONE,            /* blending off (output.c internal) */
 };
 
 struct gfx_color_target {
@@ -408,15 +400,16 @@ struct gfx_chunk {
 #define GFX_BATCH_CHUNKS (GFX_BATCH_PRIMS / GFX_CHUNK_PRIMS)
 
 struct gfx_batch {
-	uint32_t instance;         /* InstanceIndex */
+	uint32_t cur_inst;         /* InstanceIndex being assembled */
 	uint32_t nverts;
 	uint32_t vert_id[GFX_BATCH_VERTS];
+	uint32_t vert_inst[GFX_BATCH_VERTS]; /* InstanceIndex of each slot */
 	lane_t *verts;             /* nverts x vl.stride words */
 	uint64_t verts_cap;        /* words */
 	uint32_t nprims;
 	struct gfx_aprim prims[GFX_BATCH_PRIMS];
-	/* vertex id -> slot, valid where stamp matches */
-	struct { uint32_t id, slot, stamp; } *hash;
+	/* (vertex id, instance) -> slot, valid where stamp matches */
+	struct { uint32_t id, inst, slot, stamp; } *hash;
 	uint32_t stamp;
 	uint32_t nchunks;
 	struct gfx_chunk chunks[GFX_BATCH_CHUNKS];
@@ -435,11 +428,15 @@ struct gfx_batch {
 
 #define GFX_HASH_SIZE 32768u       /* > 2 x GFX_BATCH_VERTS, power of 2 */
 
-/* assembly.c: assemble from the instance stream at *as into b (clears
- * b's vertex and primitive lists), skipping the first skip primitives
- * of the instance. */
+/* assembly.c: empty b's vertex and primitive lists; b has no room
+ * for another primitive. */
+void gfx_batch_reset(struct gfx_batch *b);
+bool gfx_batch_full(const struct gfx_batch *b);
+/* Add primitives of instance's element stream from *as to b until it is
+ * full or the stream ends (as->done), skipping the first skip
+ * primitives of the instance. */
 void gfx_assemble(const struct gfx_draw *d, struct gfx_asm *as,
-                  struct gfx_batch *b, uint64_t skip);
+                  struct gfx_batch *b, uint64_t skip, uint32_t instance);
 
 /* ------------------------------------------------------------------ */
 /* Per-thread state                                                    */
@@ -569,10 +566,8 @@ uint64_t gfx_logic_op(uint32_t op, uint64_t s, uint64_t d);
 void gfx_output_pixel(const struct gfx_draw *d, const struct gfx_color_target *rt,
                       int32_t x, int32_t y, uint32_t layer,
                       const lane_t src[4], const lane_t *src1);
-/* Set up a colour target's conversions (format known renderable), and
- * its blend mode once rt->b is set. */
+/* Set up a colour target's conversions (format known renderable). */
 void gfx_output_target_init(struct gfx_color_target *rt);
-void gfx_output_target_blend(struct gfx_color_target *rt);
 /* The lanes of quad q whose bit is set in qmask[q], of the thread's
  * batch (t->nquads_out quads), into target rt: src the colour output's
  * four lane arrays, src1 the dual-source ones (src1[0] NULL: none). */
@@ -580,6 +575,12 @@ void gfx_output_batch(const struct gfx_thread *t, const struct gfx_draw *d,
                       const struct gfx_color_target *rt,
                       const uint8_t *qmask, const lane_t *const src[4],
                       const lane_t *const src1[4]);
+/* output8.c: the same for 8-bit RGBA/BGRA UNORM/sRGB targets with every
+ * channel written and no logic op. */
+void gfx_output_batch8(const struct gfx_thread *t, const struct gfx_draw *d,
+                       const struct gfx_color_target *rt,
+                       const uint8_t *qmask, const lane_t *const src[4],
+                       const lane_t *const src1[4]);
 
 /* Pipeline tasks (one gfx_pool_run each, ctx the draw): vertex
  * shading of GFX_LANES vertices (vertex_shade.c), geometry of

@@ -59,15 +59,19 @@ gfx_vertex_task(void *ctx, uint32_t item, uint32_t thread)
 			                 : NULL;
 	for (uint32_t l = 0; l < n; l++)
 		gfx_fetch_vertex(d, attr, d->nattr, b->vert_id[first + l],
-		                 b->instance, l);
+		                 b->vert_inst[first + l], l);
 	const uint64_t used = d->vs->builtins_used;
 	if (used & (1ull << IR_REG_VERTEX_INDEX)) {
 		lane_t *r = gfx_exec_reg(e, IR_REG_VERTEX_INDEX);
 		for (uint32_t l = 0; l < n; l++)
 			r[l].u = b->vert_id[first + l];
 	}
+	if (used & (1ull << IR_REG_INSTANCE_INDEX)) {
+		lane_t *r = gfx_exec_reg(e, IR_REG_INSTANCE_INDEX);
+		for (uint32_t l = 0; l < n; l++)
+			r[l].u = b->vert_inst[first + l];
+	}
 	const struct { uint32_t reg, value; } consts[] = {
-		{ IR_REG_INSTANCE_INDEX, b->instance },
 		{ IR_REG_BASE_VERTEX, d->indexed ? (uint32_t)d->vertex_offset
 		                                 : d->first },
 		{ IR_REG_BASE_INSTANCE, d->first_instance },
