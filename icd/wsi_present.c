@@ -15,8 +15,10 @@
  * the queued presents in order, waits for their job (the image is
  * ready), waits for the vertical blank the present mode asks for, hands
  * the image to the window system (wsi_platform_ops.show, which copies
- * it), and frees the image for acquire. Pacing, with period = 1/60 s (no
- * window system here tells us its refresh) on the CLOCK_MONOTONIC grid:
+ * it), and frees the image for acquire. Pacing, with period = 1/60 s on
+ * the CLOCK_MONOTONIC grid (the display's refresh is not asked for yet:
+ * RandR or wl_output could tell it; Xvfb's and weston's headless outputs
+ * have none that means anything):
  *
  *   IMMEDIATE      shown as soon as it is ready
  *   FIFO           one image per vblank, in order: the first vblank after
