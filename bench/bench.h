@@ -37,6 +37,9 @@ struct bench_opts {
 	unsigned small_batches;    /* 64-submit batches per small-copy run */
 	uint32_t image_dim;        /* image figures: dim x dim RGBA8 */
 	uint32_t compute_n;        /* elements of the compute figures */
+	uint32_t gfx_tris;         /* triangles per frame (gfx_tris) */
+	uint32_t gfx_fill_w, gfx_fill_h; /* gfx_fill target */
+	uint32_t gfx_cubes;        /* cubes of gfx_scene (a square number) */
 	const char *only;          /* comma list of figure groups, or NULL */
 };
 
@@ -92,6 +95,8 @@ struct bench_vk {
 	const char *xfer2_note;      /* why there is none / where it is */
 	struct bench_queue compute;  /* queue with COMPUTE, if any */
 	bool has_compute;
+	struct bench_queue gfx;      /* queue with GRAPHICS, if any */
+	bool has_gfx;                /* ... and dynamicRendering enabled */
 	bool timeline;               /* timelineSemaphore enabled */
 };
 
@@ -142,6 +147,7 @@ bool bench_transfer(struct bench_vk *vk, const struct bench_opts *o);
 bool bench_sync(struct bench_vk *vk, const struct bench_opts *o);
 bool bench_image(struct bench_vk *vk, const struct bench_opts *o);
 bool bench_compute(struct bench_vk *vk, const struct bench_opts *o);
+bool bench_gfx(struct bench_vk *vk, const struct bench_opts *o);
 
 /* bench_table.c: the side-by-side table from collected lines. */
 void bench_table_add_line(unsigned driver, const char *line);

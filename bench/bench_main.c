@@ -20,7 +20,7 @@ usage(FILE *f)
 "  --quick          tiny sizes, one warm-up and one run; data still checked\n"
 "  --runs N         timed runs per figure after the warm-up (default 5)\n"
 "  --only GROUPS    comma list of memcpy,copy,small,queues,sync,image,\n"
-"                   compute,load (default: all)\n"
+"                   compute,gfx,load (default: all)\n"
 "  --driver-files M run on the driver of manifest M; give it twice or more\n"
 "                   to compare drivers side by side (the first is judged\n"
 "                   against the second). Without it, the loader's choice\n"
@@ -42,6 +42,10 @@ opts_sizes(struct bench_opts *o)
 		o->small_batches = 2;
 		o->image_dim = 256;
 		o->compute_n = 1u << 16;
+		o->gfx_tris = 4096;
+		o->gfx_fill_w = 256;
+		o->gfx_fill_h = 144;
+		o->gfx_cubes = 4;
 	} else {
 		o->warmup = 1;
 		o->runs = o->runs ? o->runs : 5;
@@ -50,6 +54,10 @@ opts_sizes(struct bench_opts *o)
 		o->small_batches = 100;
 		o->image_dim = 4096;
 		o->compute_n = 16u << 20;
+		o->gfx_tris = 131072;
+		o->gfx_fill_w = 1920;
+		o->gfx_fill_h = 1080;
+		o->gfx_cubes = 64;
 	}
 }
 
@@ -81,6 +89,8 @@ run_driver(const struct bench_opts *o, bool with_host)
 		bench_image(&vk, o);
 	if (bench_figure_wanted(o, "compute"))
 		bench_compute(&vk, o);
+	if (bench_figure_wanted(o, "gfx"))
+		bench_gfx(&vk, o);
 	snprintf(driver, sizeof(driver), "%s", vk.driver);
 	bench_vk_finish(&vk);
 	/* After the device is gone: the children must not share the machine
@@ -134,7 +144,7 @@ run_child(unsigned idx, const char *manifest, char **child_argv)
 
 static const char *const groups[] = {
 	"memcpy", "copy", "small", "queues", "sync", "image", "compute",
-	"load",
+	"gfx", "load",
 };
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 

@@ -58,6 +58,10 @@ static const struct figure_def {
 	/* Times: 0.2x lavapipe's speed is 5x its time. */
 	{ "saxpy", false, false, { { T_PEER_MAX, 5.0 } } },
 	{ "reduce", false, false, { { T_PEER_MAX, 5.0 } } },
+	/* Frames per second: issue 17's target is 0.25x lavapipe. */
+	{ "gfx_tris", false, false, { { T_PEER_MIN, 0.25 } } },
+	{ "gfx_fill", false, false, { { T_PEER_MIN, 0.25 } } },
+	{ "gfx_scene", false, false, { { T_PEER_MIN, 0.25 } } },
 };
 #define NFIG (sizeof(figures) / sizeof(figures[0]))
 

@@ -77,11 +77,26 @@ pick_queues(struct bench_vk *vk, uint32_t count[16])
 			break;
 		}
 	}
+	/* Compute: an async compute family (no GRAPHICS) first, as an
+	 * application would put its compute work there; else any. */
+	for (int pass = 0; pass < 2 && !vk->has_compute; pass++)
+		for (uint32_t i = 0; i < vk->family_count; i++) {
+			VkQueueFlags f = vk->families[i].queueFlags;
+
+			if (!(f & VK_QUEUE_COMPUTE_BIT) ||
+			    (pass == 0 && (f & VK_QUEUE_GRAPHICS_BIT)))
+				continue;
+			vk->has_compute = true;
+			vk->compute.family = i;
+			if (!count[i])
+				count[i] = 1;
+			break;
+		}
 	for (uint32_t i = 0; i < vk->family_count; i++) {
-		if (!(vk->families[i].queueFlags & VK_QUEUE_COMPUTE_BIT))
+		if (!(vk->families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT))
 			continue;
-		vk->has_compute = true;
-		vk->compute.family = i;
+		vk->has_gfx = true;
+		vk->gfx.family = i;
 		if (!count[i])
 			count[i] = 1;
 		break;
@@ -161,6 +176,9 @@ bench_vk_init(struct bench_vk *vk)
 	VkPhysicalDeviceVulkan12Features f12 = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
 	};
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+	};
 	VkPhysicalDeviceFeatures2 f2 = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
 		.pNext = &f12,
@@ -191,15 +209,26 @@ bench_vk_init(struct bench_vk *vk)
 		return VK_ERROR_FEATURE_NOT_PRESENT;
 	pick_queues(vk, count);
 
+	if (vk->props.apiVersion >= VK_API_VERSION_1_3)
+		f12.pNext = &f13;
 	if (vk->props.apiVersion >= VK_API_VERSION_1_2) {
 		vkGetPhysicalDeviceFeatures2(vk->phys, &f2);
 		vk->timeline = f12.timelineSemaphore;
+		/* Graphics figures render with dynamic rendering. */
+		vk->has_gfx = vk->has_gfx && f13.dynamicRendering;
 		/* Enable only what the figures use. */
 		f12 = (VkPhysicalDeviceVulkan12Features){
 			.sType = f12.sType,
+			.pNext = vk->has_gfx ? &f13 : NULL,
 			.timelineSemaphore = vk->timeline,
 		};
+		f13 = (VkPhysicalDeviceVulkan13Features){
+			.sType = f13.sType,
+			.dynamicRendering = vk->has_gfx,
+		};
 		dci.pNext = &f12;
+	} else {
+		vk->has_gfx = false;
 	}
 	for (uint32_t i = 0; i < vk->family_count; i++) {
 		if (!count[i])
@@ -220,6 +249,8 @@ bench_vk_init(struct bench_vk *vk)
 		r = queue_init(vk, &vk->xfer2);
 	if (r == VK_SUCCESS && vk->has_compute)
 		r = queue_init(vk, &vk->compute);
+	if (r == VK_SUCCESS && vk->has_gfx)
+		r = queue_init(vk, &vk->gfx);
 	return r;
 }
 
@@ -231,6 +262,7 @@ bench_vk_finish(struct bench_vk *vk)
 		queue_finish(vk, &vk->xfer);
 		queue_finish(vk, &vk->xfer2);
 		queue_finish(vk, &vk->compute);
+		queue_finish(vk, &vk->gfx);
 		vkDestroyDevice(vk->device, NULL);
 	}
 	if (vk->instance)

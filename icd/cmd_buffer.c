@@ -8,6 +8,7 @@
 #include <swgpu/swgpu_packet.h>
 
 #include "cmd_buffer.h"
+#include "cmd_gfx.h"
 
 /* 64 KiB chunks: big enough that a typical command buffer is one IB, small
  * enough that a pool of many short command buffers stays cheap. */
@@ -40,8 +41,7 @@ icd_cmd_unsupported(VkCommandBuffer commandBuffer, const char *name)
 {
 	struct icd_cmd_buffer *cb = icd_cmd_buffer_from_handle(commandBuffer);
 
-	icd_log("%s is not supported by this device (no graphics engine)",
-	        name);
+	icd_log("%s is not supported by this device", name);
 	icd_cmd_set_error(cb, VK_ERROR_FEATURE_NOT_PRESENT);
 }
 
@@ -276,6 +276,29 @@ icd_cmd_emit(struct icd_cmd_buffer *cb, uint32_t ndw)
 	return p;
 }
 
+uint64_t
+icd_cmd_emit_data(struct icd_cmd_buffer *cb, const void *data, uint32_t bytes,
+                  void **host)
+{
+	/* NOP header + one pad dword to reach 8-byte alignment. */
+	const uint32_t ndw = 2 + bytes / 4;
+	uint32_t *p, *dst;
+	uint64_t va;
+
+	assert(bytes % 4 == 0 && ndw <= ICD_CMD_MAX_PACKET_DW);
+	p = icd_cmd_emit(cb, ndw);
+	if (!p)
+		return 0;
+	va = cb->cur->va + (uint64_t)(p - cb->cur->map) * 4;
+	/* Chunks are page aligned, so VA alignment is dword-index parity. */
+	dst = ((va + 4) & 7) ? p + 2 : p + 1;
+	swgpu_emit_nop(p, ndw);
+	memcpy(dst, data, bytes);
+	if (host)
+		*host = dst;
+	return va + (uint64_t)(dst - p) * 4;
+}
+
 /* Back to the initial state; the chunks return to the pool. */
 static void
 cmd_reset(struct icd_cmd_buffer *cb, bool release)
@@ -302,8 +325,11 @@ cmd_reset(struct icd_cmd_buffer *cb, bool release)
 	cb->state = ICD_CMD_INITIAL;
 	/* Bound state does not survive a reset: a dispatch without a new
 	 * pipeline bind must not reach a pipeline destroyed since. */
-	memset(&cb->compute, 0, sizeof(cb->compute));
-	cb->compute.dirty = true;
+	memset(cb->bind, 0, sizeof(cb->bind));
+	for (uint32_t i = 0; i < ICD_BIND_POINT_COUNT; i++)
+		cb->bind[i].dirty = true;
+	cb->compute_pipeline = NULL;
+	icd_cmd_gfx_reset(cb);
 }
 
 static void
@@ -312,6 +338,8 @@ cmd_free(struct icd_cmd_buffer *cb)
 	struct icd_cmd_pool *pool = cb->pool;
 
 	cmd_reset(cb, true);
+	icd_cmd_free(pool, cb->gfx);
+	cb->gfx = NULL;
 	if (cb->pool_prev)
 		cb->pool_prev->pool_next = cb->pool_next;
 	else
@@ -456,6 +484,12 @@ icd_BeginCommandBuffer(VkCommandBuffer commandBuffer,
 		cmd_reset(cb, false);
 	cb->usage = pBeginInfo->flags;
 	cb->state = ICD_CMD_RECORDING;
+	/* A secondary that continues a render pass instance records inside
+	 * the primary's open pass. */
+	if (cb->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY &&
+	    (pBeginInfo->flags &
+	     VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT))
+		icd_cmd_gfx_inherit_pass(cb, pBeginInfo->pInheritanceInfo);
 	return VK_SUCCESS;
 }
 
@@ -464,6 +498,7 @@ icd_EndCommandBuffer(VkCommandBuffer commandBuffer)
 {
 	struct icd_cmd_buffer *cb = icd_cmd_buffer_from_handle(commandBuffer);
 
+	icd_cmd_gfx_end(cb);
 	close_chunk(cb);
 	if (cb->record_result != VK_SUCCESS) {
 		cb->state = ICD_CMD_INVALID;
@@ -509,6 +544,9 @@ icd_CmdExecuteCommands(VkCommandBuffer commandBuffer,
 			                    sec->ibs[j].size_dw);
 		}
 	}
+	/* The secondaries set graphics state of their own in the engine:
+	 * whatever the primary draws next emits its state again. */
+	icd_cmd_gfx_state_lost(cb);
 }
 
 void

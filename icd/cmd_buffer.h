@@ -56,6 +56,39 @@ enum icd_cmd_state {
 	ICD_CMD_INVALID,
 };
 
+/* The two bind points whose state a command buffer keeps. */
+enum icd_bind_point {
+	ICD_BIND_GRAPHICS = 0,
+	ICD_BIND_COMPUTE = 1,
+	ICD_BIND_POINT_COUNT
+};
+
+/*
+ * What vkCmdBindDescriptorSets / PushConstants / PushDescriptorSetKHR
+ * left for the next draw or dispatch of one bind point. The spec makes
+ * this state undefined at each vkBeginCommandBuffer; a reset marks the
+ * table dirty, so a new recording never reuses a table of an old one.
+ */
+struct icd_bind_state {
+	uint64_t set_va[8];             /* SWGPU_BIND_TABLE_MAX_SETS */
+	uint32_t dynamic_offsets[16];   /* ..._MAX_DYNAMIC */
+	uint8_t push[256];              /* ..._PUSH_BYTES */
+	/* VA of the last bind table written, valid while !dirty: draws
+	 * and dispatches with unchanged state share one table. */
+	uint64_t table_va;
+	bool dirty;
+	/* Push descriptor set (VK_KHR_push_descriptor): the layout and set
+	 * number last pushed and its descriptors, kept between pushes (a
+	 * push updates only what it writes) and copied into command memory
+	 * at each push. */
+	const struct icd_set_layout *push_layout;
+	uint64_t push_hash;
+	uint32_t push_set;
+	uint8_t push_mem[32 * 64];  /* ICD_MAX_PUSH_DESCRIPTORS */
+};
+
+struct icd_gfx_state;
+
 struct icd_cmd_buffer {
 	struct icd_object base;         /* dispatchable: loader slot first */
 	struct icd_device *device;
@@ -82,31 +115,15 @@ struct icd_cmd_buffer {
 	uint32_t ib_count;
 	uint32_t ib_capacity;
 
-	/* --- COMPUTE-ICD: compute bind-point state (cmd_compute.c) --- */
-	/* What vkCmdBindPipeline / BindDescriptorSets / PushConstants left
-	 * for the next dispatch. The spec makes this state undefined at
-	 * each vkBeginCommandBuffer and requires a pipeline bind before a
-	 * dispatch; binding a pipeline marks the table dirty, so a new
-	 * recording never reuses a table of an old one. */
-	struct icd_compute_state {
-		struct icd_pipeline *pipeline;
-		uint64_t set_va[8];             /* SWGPU_BIND_TABLE_MAX_SETS */
-		uint32_t dynamic_offsets[16];   /* ..._MAX_DYNAMIC */
-		uint8_t push[256];              /* ..._PUSH_BYTES */
-		/* VA of the last bind table written, valid while !dirty:
-		 * dispatches with unchanged state share one table. */
-		uint64_t table_va;
-		bool dirty;
-		/* Push descriptor set (VK_KHR_push_descriptor): the layout
-		 * and set number last pushed and its descriptors, kept
-		 * between pushes (a push updates only what it writes) and
-		 * copied into command memory at each push. */
-		const struct icd_set_layout *push_layout;
-		uint64_t push_hash;
-		uint32_t push_set;
-		uint8_t push_mem[32 * 64];  /* ICD_MAX_PUSH_DESCRIPTORS */
-	} compute;
-	/* --- end COMPUTE-ICD --- */
+	/* Descriptor sets, dynamic offsets, push constants and push
+	 * descriptors of each bind point (cmd_bind.c), and the bound
+	 * compute pipeline. */
+	struct icd_bind_state bind[ICD_BIND_POINT_COUNT];
+	struct icd_pipeline *compute_pipeline;
+	/* Graphics: bound pipeline, dynamic state, vertex and index
+	 * buffers, the render pass instance (cmd_gfx.h). Allocated at the
+	 * first graphics command of a recording. */
+	struct icd_gfx_state *gfx;
 };
 
 ICD_DEFINE_HANDLE_CASTS(icd_cmd_pool, VkCommandPool,
@@ -128,6 +145,18 @@ uint32_t *icd_cmd_emit(struct icd_cmd_buffer *cb, uint32_t ndw);
 
 /* Remember a recording error (the first one wins). */
 void icd_cmd_set_error(struct icd_cmd_buffer *cb, VkResult r);
+
+/* Copy bytes (a multiple of 4) into command memory as the payload of a
+ * NOP the engine skips, 8-byte aligned: the GPU VA of the copy, 0 after a
+ * recording error. It lives as long as the command buffer's memory, so a
+ * resubmission sees the same bytes. bytes <= 4 * (ICD_CMD_MAX_PACKET_DW -
+ * 2). If host is not NULL it receives the host pointer of the copy. */
+uint64_t icd_cmd_emit_data(struct icd_cmd_buffer *cb, const void *data,
+                           uint32_t bytes, void **host);
+
+/* The VA of a bind table holding bind point bp's current state (written
+ * into command memory if it changed); 0 after a recording error. */
+uint64_t icd_cmd_bind_table(struct icd_cmd_buffer *cb, enum icd_bind_point bp);
 
 /* Host allocation with the pool's callbacks, else the device's. */
 void *icd_cmd_alloc(struct icd_cmd_pool *pool, size_t size,

@@ -23,6 +23,7 @@ struct icd_update_template {
 	 * pipeline layout, referenced) and its set number. */
 	struct icd_set_layout *push_layout;
 	uint32_t push_set;
+	VkPipelineBindPoint push_bind_point;
 	uint32_t entry_count;
 	VkDescriptorUpdateTemplateEntry entries[];
 };
@@ -301,13 +302,15 @@ icd_CreateDescriptorUpdateTemplate(
 		const struct icd_pipeline_layout *pl =
 			icd_pipeline_layout_from_handle(ci->pipelineLayout);
 
-		if (ci->pipelineBindPoint != VK_PIPELINE_BIND_POINT_COMPUTE ||
-		    !pl || ci->set >= ICD_MAX_SETS || !pl->sets[ci->set] ||
+		if ((ci->pipelineBindPoint != VK_PIPELINE_BIND_POINT_COMPUTE &&
+		     ci->pipelineBindPoint !=
+		     VK_PIPELINE_BIND_POINT_GRAPHICS) || !pl || ci->set >= ICD_MAX_SETS || !pl->sets[ci->set] ||
 		    !pl->sets[ci->set]->push)
 			return icd_error(VK_ERROR_UNKNOWN, "push-descriptor "
-			                 "template: needs the COMPUTE bind "
-			                 "point and a push descriptor set "
-			                 "layout at `set` of pipelineLayout");
+			                 "template: needs the COMPUTE or "
+			                 "GRAPHICS bind point and a push "
+			                 "descriptor set layout at `set` of "
+			                 "pipelineLayout");
 		push = pl->sets[ci->set];
 	}
 	t = icd_alloc(pAllocator, &dev->alloc, sizeof(*t) +
@@ -318,6 +321,7 @@ icd_CreateDescriptorUpdateTemplate(
 	icd_object_init(&t->base, VK_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE);
 	t->push_layout = push;
 	t->push_set = ci->set;
+	t->push_bind_point = ci->pipelineBindPoint;
 	if (push)
 		icd_set_layout_ref(push);
 	t->entry_count = ci->descriptorUpdateEntryCount;
@@ -383,12 +387,13 @@ icd_apply_update_template(VkDescriptorUpdateTemplate tmpl,
 
 const struct icd_set_layout *
 icd_update_template_push_layout(VkDescriptorUpdateTemplate tmpl,
-                                uint32_t *set)
+                                uint32_t *set, VkPipelineBindPoint *bp)
 {
 	const struct icd_update_template *t =
 		icd_update_template_from_handle(tmpl);
 
 	*set = t->push_set;
+	*bp = t->push_bind_point;
 	return t->push_layout;
 }
 

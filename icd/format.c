@@ -242,7 +242,7 @@ icd_format_image_shader_features(VkFormat format)
 VkFormatFeatureFlags2
 icd_format_buffer_features(VkFormat format)
 {
-	VkFormatFeatureFlags2 feat = 0;
+	VkFormatFeatureFlags2 feat = icd_format_vertex_features(format);
 
 	if (swgpu_shader_descriptor_type_supported(
 		    SWGPU_DESCRIPTOR_UNIFORM_TEXEL_BUFFER) &&
@@ -360,8 +360,13 @@ icd_format_features(VkFormat format, VkImageTiling tiling)
 				f.planes[p].swgpu_format);
 		if (sampled)
 			feat |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT;
+		/* Depth comparison (Dref sampling, SWGPU_SAMPLER_COMPARE_*)
+		 * on every sampled depth format. */
+		if (sampled && (f.aspects & VK_IMAGE_ASPECT_DEPTH_BIT))
+			feat |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT;
 	}
-	return feat | icd_format_image_shader_features(format);
+	return feat | icd_format_image_shader_features(format) |
+	       icd_format_attachment_features(&f);
 }
 
 /* Whether some format a view of the image may have (MUTABLE_FORMAT) is a
@@ -385,10 +390,11 @@ icd_image_usage_supported(VkFormat format, VkImageTiling tiling,
 {
 	VkImageUsageFlags u = VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
 	                      VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+	VkFormatFeatureFlags2 feat = icd_format_features(format, tiling);
 
-	if (icd_format_features(format, tiling) &
-	    VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT)
+	if (feat & VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT)
 		u |= VK_IMAGE_USAGE_SAMPLED_BIT;
+	u |= icd_format_attachment_usage(feat);
 	if ((icd_format_features(format, tiling) &
 	     VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT) ||
 	    ((flags & VK_IMAGE_CREATE_EXTENDED_USAGE_BIT) &&

@@ -68,6 +68,14 @@ int icd_format_plane(const struct icd_format *f, VkImageAspectFlags aspect);
 /* Bytes per texel block, 0 if images of the format are not supported. */
 uint32_t icd_format_block_size(VkFormat format);
 
+/* Graphics (format_gfx.c): the attachment features of a supported
+ * format (COLOR_ATTACHMENT[_BLEND] or DEPTH_STENCIL_ATTACHMENT), its
+ * VERTEX_BUFFER feature, and the image usages attachment features allow
+ * (with SAMPLED_IMAGE: INPUT_ATTACHMENT too). */
+VkFormatFeatureFlags2 icd_format_attachment_features(const struct icd_format *f);
+VkFormatFeatureFlags2 icd_format_vertex_features(VkFormat format);
+VkImageUsageFlags icd_format_attachment_usage(VkFormatFeatureFlags2 features);
+
 /* Format features of a format for a tiling (0 if not supported). */
 VkFormatFeatureFlags2 icd_format_features(VkFormat format,
                                           VkImageTiling tiling);

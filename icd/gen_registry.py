@@ -271,8 +271,15 @@ class Registry:
                     sys.exit("%s is a %s extension" %
                              (name, self.ext_el[name].get("type")))
         self.ext = {}
+        platforms = {p.get("name"): p.get("protect")
+                     for p in self.root.find("platforms")}
         for name in self.offered_set:
-            info = {"spec": None, "name_macro": None}
+            # Window-system extensions (platform="xcb", ...) need their
+            # platform's types: their prototypes are guarded by the
+            # platform's VK_USE_PLATFORM_* macro (see protect()).
+            info = {"spec": None, "name_macro": None,
+                    "protect": platforms.get(
+                        self.ext_el[name].get("platform"))}
             for req in self.ext_el[name].findall("require"):
                 for en in req.findall("enum"):
                     n = en.get("name")
@@ -281,6 +288,16 @@ class Registry:
                     elif n.endswith("_EXTENSION_NAME"):
                         info["name_macro"] = n
             self.ext[name] = info
+
+    def protect(self, name):
+        """The VK_USE_PLATFORM_* macro a command needs, or None: set when
+        only window-system extensions provide it (their parameters use the
+        platform's types, e.g. xcb_connection_t)."""
+        if name in self.core_cmds:
+            return None
+        guards = {self.ext[cl[0]]["protect"]
+                  for cl in self.clauses.get(name, ())}
+        return guards.pop() if len(guards) == 1 else None
 
     def kind_of(self, name):
         return "instance" if name in self.offered["instance"] else "device"
@@ -345,9 +362,13 @@ class Registry:
                 sys.exit("%s: instance extensions have no gate" % name)
 
     def requires(self, name):
-        """Extensions a candidate depends on (vk.xml requires=)."""
+        """Extensions a candidate depends on (vk.xml requires=). One
+        promoted to a core version the device has is met by that version
+        (later registries spell it "VK_KHR_multiview,VK_VERSION_1_1"), as
+        the loader and the validation layer take it."""
         r = self.ext_el[name].get("requires") or ""
-        return [x for x in r.split(",") if x and not version_of(x)]
+        return [x for x in r.split(",") if x and not version_of(x) and
+                not ((self.core_promotion(x) or (9, 9)) <= MAX_VERSION)]
 
     def _check_requires(self):
         for name in self.offered_set:

@@ -366,4 +366,11 @@ const char *icd_ext_features_missing(const void *chain);
 void icd_physical_device_init_properties(struct icd_physical_device *pdev);
 void icd_physical_device_init_features(struct icd_physical_device *pdev);
 
+/* Graphics (physical_device_gfx.c): whether the device has a graphics
+ * engine (queue family 0 is GRAPHICS), its limits and features applied
+ * to pdev's, and the feature structs of the graphics extensions. */
+bool icd_physical_device_has_graphics(const struct icd_physical_device *pdev);
+void icd_physical_device_init_gfx(struct icd_physical_device *pdev);
+void icd_features_write_gfx_ext(VkBaseOutStructure *s);
+
 #endif /* ICD_H */

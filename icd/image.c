@@ -32,6 +32,7 @@
  */
 #include "format.h"
 #include "image.h"
+#include "wsi.h"
 
 static VkDeviceSize
 icd_align(VkDeviceSize v, VkDeviceSize a)
@@ -322,7 +323,15 @@ icd_BindImageMemory2(VkDevice device, uint32_t bindInfoCount,
                      const VkBindImageMemoryInfo *pBindInfos)
 {
 	for (uint32_t i = 0; i < bindInfoCount; i++) {
-		VkResult r = icd_image_bind(
+		const VkBindImageMemorySwapchainInfoKHR *swi = icd_find_struct(
+			pBindInfos[i].pNext,
+			VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_SWAPCHAIN_INFO_KHR);
+		/* An image aliasing a swapchain image (VK_KHR_swapchain with
+		 * 1.1): the swapchain image's memory, wsi_swapchain.c. */
+		VkResult r = swi ? wsi_bind_swapchain_image(
+			icd_image_from_handle(pBindInfos[i].image),
+			swi->swapchain, swi->imageIndex)
+		                 : icd_image_bind(
 			icd_image_from_handle(pBindInfos[i].image),
 			icd_device_memory_from_handle(pBindInfos[i].memory),
 			pBindInfos[i].memoryOffset);

@@ -30,6 +30,7 @@
 
 #include "format.h"
 #include "image.h"
+#include "render_pass.h"
 
 struct icd_image_view {
 	struct icd_object base;
@@ -38,6 +39,11 @@ struct icd_image_view {
 	 * swgpu_packet.h gives them. */
 	uint32_t sampled_levels;
 	uint32_t swizzle;
+	/* As a render target: the surface of each aspect the view has
+	 * (colour, or depth and/or stencil), in aspect order. */
+	uint32_t surface_count;
+	VkImageAspectFlagBits surface_aspect[2];
+	struct icd_view_surface surface[2];
 };
 
 ICD_DEFINE_HANDLE_CASTS(icd_image_view, VkImageView,
@@ -256,6 +262,60 @@ view_descriptor(struct swgpu_descriptor_image *d, const struct icd_image *img,
 	d->view_type = (uint32_t)ci->viewType;
 }
 
+/* The render-target surfaces of the view: one per stored aspect it
+ * selects, at its base level and first layer (layers of a 2D view of a
+ * 3D image are its depth slices). */
+static void
+view_surfaces(struct icd_image_view *v, const struct icd_image *img,
+              const VkImageViewCreateInfo *ci,
+              const VkImageSubresourceRange *range)
+{
+	uint32_t m = range->baseMipLevel;
+	bool slices = img->type == VK_IMAGE_TYPE_3D &&
+	              ci->viewType != VK_IMAGE_VIEW_TYPE_3D;
+
+	v->surface_count = 0;
+	for (uint32_t p = 0; p < img->plane_count; p++) {
+		const struct icd_image_plane *pl = &img->planes[p];
+		const struct icd_subresource_layout *l = &pl->mips[m];
+		struct icd_view_surface *o = &v->surface[v->surface_count];
+		struct icd_format f;
+		int pi;
+
+		if (!(range->aspectMask & pl->aspect))
+			continue;
+		icd_format_get(ci->format, &f);
+		pi = icd_format_plane(&f, pl->aspect);
+		o->layer_pitch = slices ? l->depth_pitch : pl->array_pitch;
+		o->va = img->va + pl->offset + l->offset +
+		        range->baseArrayLayer * o->layer_pitch;
+		o->row_pitch = l->row_pitch;
+		o->format = pi >= 0 ? f.planes[pi].swgpu_format :
+		                      pl->swgpu_format;
+		o->width = icd_image_mip_extent(img->extent.width, m);
+		o->height = icd_image_mip_extent(img->extent.height, m);
+		o->layers = ci->viewType == VK_IMAGE_VIEW_TYPE_3D ? 1 :
+		            range->layerCount;
+		v->surface_aspect[v->surface_count++] = pl->aspect;
+	}
+}
+
+bool
+icd_image_view_surface(VkImageView view, VkImageAspectFlagBits aspect,
+                       struct icd_view_surface *out)
+{
+	const struct icd_image_view *v = icd_image_view_from_handle(view);
+
+	for (uint32_t i = 0; v && i < v->surface_count; i++) {
+		if (v->surface_aspect[i] == aspect) {
+			*out = v->surface[i];
+			return true;
+		}
+	}
+	memset(out, 0, sizeof(*out));
+	return false;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL
 icd_CreateImageView(VkDevice device, const VkImageViewCreateInfo *pCreateInfo,
                     const VkAllocationCallbacks *pAllocator,
@@ -289,6 +349,7 @@ icd_CreateImageView(VkDevice device, const VkImageViewCreateInfo *pCreateInfo,
 		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "image view");
 	icd_object_init(&v->base, VK_OBJECT_TYPE_IMAGE_VIEW);
 	view_descriptor(&v->desc, img, pCreateInfo, &range);
+	view_surfaces(v, img, pCreateInfo, &range);
 	v->sampled_levels = range.levelCount;
 	/* An uncompressed view of a compressed image addresses blocks,
 	 * whose mip chain is not the engine's rule: its base level only

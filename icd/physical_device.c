@@ -28,21 +28,33 @@ enum {
 static void
 icd_physical_device_init_queues(struct icd_physical_device *pdev)
 {
-	/* Family order: compute-class engines first (COMPUTE|TRANSFER: they
-	 * run DISPATCH and every transfer packet), then copy engines
-	 * (TRANSFER only). */
+	/* Family order as on real GPUs: graphics engines first
+	 * (GRAPHICS|COMPUTE|TRANSFER: a GFX ring runs every packet in ring
+	 * order), then the async compute engines (COMPUTE|TRANSFER), then
+	 * the copy engines (TRANSFER only). A class without engines has no
+	 * family. */
 	static const swgpu_engine_class order[] = {
-		SWGPU_ENGINE_COMPUTE, SWGPU_ENGINE_COPY,
+		SWGPU_ENGINE_GRAPHICS, SWGPU_ENGINE_COMPUTE, SWGPU_ENGINE_COPY,
+	};
+	static const VkQueueFlags flags[] = {
+		[SWGPU_ENGINE_GRAPHICS] = VK_QUEUE_GRAPHICS_BIT |
+		                          VK_QUEUE_COMPUTE_BIT |
+		                          VK_QUEUE_TRANSFER_BIT,
+		[SWGPU_ENGINE_COMPUTE] = VK_QUEUE_COMPUTE_BIT |
+		                         VK_QUEUE_TRANSFER_BIT,
+		[SWGPU_ENGINE_COPY] = VK_QUEUE_TRANSFER_BIT,
 	};
 
 	/* Test knob, never a conformance claim: CTS object-management
 	 * groups (alloc_callback_fail*, single_alloc_callbacks, ...) create
 	 * their device on a GRAPHICS family and are NotSupported without
-	 * one. With SWGPU_TEST_CLAIM_GRAPHICS=1 the first family says
-	 * GRAPHICS so those allocation-callback checks run; draws, render
-	 * passes and graphics pipelines still fail with an error. */
+	 * one. On a device configured without graphics engines
+	 * (SWGPU_GRAPHICS_ENGINES=0), SWGPU_TEST_CLAIM_GRAPHICS=1 makes the
+	 * first family say GRAPHICS so those allocation-callback checks
+	 * run; draws there fail with an error. */
 	const char *claim = getenv("SWGPU_TEST_CLAIM_GRAPHICS");
-	const bool claim_graphics = claim && *claim && strcmp(claim, "0");
+	const bool claim_graphics = claim && *claim && strcmp(claim, "0") &&
+		!pdev->info.engine_class_count[SWGPU_ENGINE_GRAPHICS];
 
 	if (claim_graphics)
 		icd_log("SWGPU_TEST_CLAIM_GRAPHICS: queue family 0 claims "
@@ -57,9 +69,7 @@ icd_physical_device_init_queues(struct icd_physical_device *pdev)
 		if (n > ICD_MAX_QUEUES_PER_FAMILY)
 			n = ICD_MAX_QUEUES_PER_FAMILY;
 		f = &pdev->queue_families[pdev->queue_family_count++];
-		f->flags = order[i] == SWGPU_ENGINE_COMPUTE ?
-		           VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT :
-		           VK_QUEUE_TRANSFER_BIT;
+		f->flags = flags[order[i]];
 		if (claim_graphics && pdev->queue_family_count == 1)
 			f->flags |= VK_QUEUE_GRAPHICS_BIT;
 		f->queue_count = n;
@@ -190,6 +200,8 @@ icd_physical_device_init(struct icd_physical_device *pdev,
 	icd_physical_device_init_memory(pdev);
 	icd_physical_device_init_properties(pdev);
 	icd_physical_device_init_features(pdev);
+	/* Graphics limits and features (physical_device_gfx.c). */
+	icd_physical_device_init_gfx(pdev);
 	/* The extension list follows the features just stated. */
 	icd_device_extensions_supported(icd_physical_device_to_handle(pdev),
 	                                &pdev->supported_extensions);

@@ -13,6 +13,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "icd.h"
+#include "wsi.h"
 #include "format.h"
 
 /*
@@ -338,6 +339,10 @@ icd_features_write_ext(VkBaseOutStructure *s)
 			->texelBufferAlignment = VK_TRUE;
 		break;
 	default:
+		/* presentation (wsi_surface.c), then graphics
+		 * (physical_device_gfx.c) */
+		if (!wsi_features_write(s))
+			icd_features_write_gfx_ext(s);
 		break;
 	}
 }

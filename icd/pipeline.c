@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pipeline.c — pipeline layouts and compute pipelines.
+ * pipeline.c — pipeline layouts, shader builds and compute pipelines.
  *
  * A compute pipeline is one swgpu shader: the SPIR-V of its module,
  * specialized and translated once by swgpu_shader_create against the
@@ -10,8 +10,7 @@
  * dynamic-offset array of vkCmdBindDescriptorSets — plus the push-constant
  * size. Dispatches name the shader by its code VA.
  *
- * There is no graphics engine: vkCreateGraphicsPipelines is refused with a
- * log line.
+ * Graphics pipelines build one such shader per stage (pipeline_gfx.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,17 +98,8 @@ icd_DestroyPipelineLayout(VkDevice device, VkPipelineLayout pipelineLayout,
 /* Compute pipelines                                                   */
 /* ------------------------------------------------------------------ */
 
-/* Everything swgpu_shader_create needs, on the stack. */
-struct shader_build {
-	swgpu_spec_constant spec[64];
-	swgpu_shader_binding bindings[SWGPU_SHADER_MAX_BINDINGS];
-	char error[256];
-	swgpu_shader_info info;
-	uint64_t key;           /* pipeline-cache key */
-};
-
 static VkResult
-build_spec(struct shader_build *b, const VkSpecializationInfo *si)
+build_spec(struct icd_shader_build *b, const VkSpecializationInfo *si)
 {
 	if (!si)
 		return VK_SUCCESS;
@@ -185,7 +175,7 @@ spirv_declares_binding(const struct icd_shader_module *m, uint32_t set,
 }
 
 static VkResult
-build_bindings(struct shader_build *b, const struct icd_pipeline_layout *pl,
+build_bindings(struct icd_shader_build *b, const struct icd_pipeline_layout *pl,
                const struct icd_shader_module *m)
 {
 	uint32_t n = 0, total = 0;
@@ -225,10 +215,66 @@ build_bindings(struct shader_build *b, const struct icd_pipeline_layout *pl,
 	return VK_SUCCESS;
 }
 
+VkResult
+icd_shader_build_prepare(struct icd_shader_build *b,
+                         const struct icd_pipeline_layout *pl,
+                         const VkPipelineShaderStageCreateInfo *st,
+                         swgpu_shader_stage stage)
+{
+	const struct icd_shader_module *m =
+		icd_shader_module_from_handle(st->module);
+	const VkPipelineShaderStageRequiredSubgroupSizeCreateInfo *rss;
+	VkResult r;
+
+	if (!m)
+		return icd_error(VK_ERROR_UNKNOWN, "shader stage 0x%x without "
+		                 "a shader module", st->stage);
+	rss = icd_find_struct(st->pNext,
+		VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO);
+	if (rss && rss->requiredSubgroupSize != SWGPU_SHADER_SUBGROUP_SIZE)
+		return icd_error(VK_ERROR_UNKNOWN, "required subgroup size %u"
+		                 " (the engine's is %u)",
+		                 rss->requiredSubgroupSize,
+		                 SWGPU_SHADER_SUBGROUP_SIZE);
+	b->info.code = m->code;
+	b->info.code_size = m->code_size;
+	b->info.entry_point = st->pName;
+	b->info.error = b->error;
+	b->info.error_size = sizeof(b->error);
+	b->info.stage = stage;
+	b->key = icd_hash64(&m->hash, sizeof(m->hash), 0);
+	b->key = icd_hash64(st->pName, strlen(st->pName), b->key);
+	b->key = icd_hash64(&stage, sizeof(stage), b->key);
+	b->key = icd_hash64(&pl->hash, sizeof(pl->hash), b->key);
+	r = build_spec(b, st->pSpecializationInfo);
+	if (r == VK_SUCCESS)
+		r = build_bindings(b, pl, m);
+	return r;
+}
+
+VkResult
+icd_shader_build_create(struct icd_device *dev, struct icd_shader_build *b,
+                        const char *what, swgpu_shader **out)
+{
+	swgpu_result sr = swgpu_shader_create(dev->ctx, &b->info, out);
+
+	if (sr == SWGPU_OK)
+		return VK_SUCCESS;
+	/* Invalid or unsupported SPIR-V: see shader_module.c for why this
+	 * is VK_ERROR_UNKNOWN. */
+	*out = NULL;
+	icd_log("%s: entry point \"%s\": %s: %s", what, b->info.entry_point,
+	        swgpu_result_str(sr), b->error[0] ? b->error : "(no detail)");
+	return sr == SWGPU_ERR_INVALID_ARG || sr == SWGPU_ERR_UNSUPPORTED ?
+	       VK_ERROR_UNKNOWN : icd_result_from_swgpu(sr);
+}
+
 static void
 pipeline_free(struct icd_device *dev, struct icd_pipeline *p,
               const VkAllocationCallbacks *pAllocator)
 {
+	if (p->bind_point == VK_PIPELINE_BIND_POINT_GRAPHICS)
+		icd_graphics_pipeline_destroy(dev, p);
 	swgpu_shader_destroy(p->shader);
 	icd_free(pAllocator, &dev->alloc, p);
 }
@@ -265,40 +311,20 @@ compute_pipeline_create(struct icd_device *dev,
 	const VkPipelineShaderStageCreateInfo *st = &ci->stage;
 	struct icd_pipeline_layout *pl =
 		icd_pipeline_layout_from_handle(ci->layout);
-	struct icd_shader_module *m = icd_shader_module_from_handle(st->module);
-	const VkPipelineShaderStageRequiredSubgroupSizeCreateInfo *rss;
 	swgpu_shader_properties props;
-	struct shader_build *b;
+	struct icd_shader_build *b;
 	struct icd_pipeline *p;
 	const uint64_t t0 = swgpu_now_ns();
-	swgpu_result sr;
 	VkResult r;
 
-	if (st->stage != VK_SHADER_STAGE_COMPUTE_BIT || !m)
+	if (st->stage != VK_SHADER_STAGE_COMPUTE_BIT)
 		return icd_error(VK_ERROR_UNKNOWN, "compute pipeline without "
-		                 "a compute shader module");
-	rss = icd_find_struct(st->pNext,
-		VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO);
-	if (rss && rss->requiredSubgroupSize != SWGPU_SHADER_SUBGROUP_SIZE)
-		return icd_error(VK_ERROR_UNKNOWN, "required subgroup size %u"
-		                 " (the engine's is %u)",
-		                 rss->requiredSubgroupSize,
-		                 SWGPU_SHADER_SUBGROUP_SIZE);
+		                 "a compute shader stage");
 	b = icd_zalloc(NULL, &dev->alloc, sizeof(*b), 8,
 	               VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
 	if (!b)
 		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "pipeline build");
-	b->info.code = m->code;
-	b->info.code_size = m->code_size;
-	b->info.entry_point = st->pName;
-	b->info.error = b->error;
-	b->info.error_size = sizeof(b->error);
-	b->key = icd_hash64(&m->hash, sizeof(m->hash), 0);
-	b->key = icd_hash64(st->pName, strlen(st->pName), b->key);
-	b->key = icd_hash64(&pl->hash, sizeof(pl->hash), b->key);
-	r = build_spec(b, st->pSpecializationInfo);
-	if (r == VK_SUCCESS)
-		r = build_bindings(b, pl, m);
+	r = icd_shader_build_prepare(b, pl, st, SWGPU_SHADER_STAGE_COMPUTE);
 	if (r != VK_SUCCESS)
 		goto fail_build;
 
@@ -324,17 +350,10 @@ compute_pipeline_create(struct icd_device *dev,
 	p->dynamic_count = pl->dynamic_count;
 	p->push_size = pl->push_size;
 
-	sr = swgpu_shader_create(dev->ctx, &b->info, &p->shader);
-	if (sr != SWGPU_OK) {
-		/* Invalid or unsupported SPIR-V: see shader_module.c for
-		 * why this is VK_ERROR_UNKNOWN. */
-		icd_log("vkCreateComputePipelines: entry point \"%s\": %s: %s",
-		        st->pName, swgpu_result_str(sr),
-		        b->error[0] ? b->error : "(no detail)");
-		p->shader = NULL;
+	r = icd_shader_build_create(dev, b, "vkCreateComputePipelines",
+	                            &p->shader);
+	if (r != VK_SUCCESS) {
 		pipeline_free(dev, p, pAllocator);
-		r = sr == SWGPU_ERR_INVALID_ARG || sr == SWGPU_ERR_UNSUPPORTED ?
-		    VK_ERROR_UNKNOWN : icd_result_from_swgpu(sr);
 		goto fail_build;
 	}
 	swgpu_shader_query_properties(p->shader, &props);
@@ -392,11 +411,28 @@ icd_CreateGraphicsPipelines(VkDevice device, VkPipelineCache pipelineCache,
                             const VkAllocationCallbacks *pAllocator,
                             VkPipeline *pPipelines)
 {
-	for (uint32_t i = 0; i < count; i++)
+	struct icd_device *dev = icd_device_from_handle(device);
+	struct icd_pipeline_cache *cache =
+		icd_pipeline_cache_from_handle(pipelineCache);
+	VkResult result = VK_SUCCESS;
+	uint32_t i;
+
+	for (i = 0; i < count; i++)
 		pPipelines[i] = VK_NULL_HANDLE;
-	icd_log("vkCreateGraphicsPipelines: no graphics engine (no queue "
-	        "family has GRAPHICS)");
-	return icd_unsupported("vkCreateGraphicsPipelines");
+	for (i = 0; i < count; i++) {
+		VkResult r = icd_graphics_pipeline_create(
+			dev, cache, &pCreateInfos[i], pAllocator,
+			&pPipelines[i]);
+
+		if (r == VK_SUCCESS)
+			continue;
+		if (result == VK_SUCCESS)
+			result = r;
+		if (pCreateInfos[i].flags &
+		    VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT)
+			break;
+	}
+	return result;
 }
 
 void

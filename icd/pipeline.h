@@ -150,10 +150,10 @@ void icd_write_descriptors(const struct icd_set_layout *l, uint8_t *map,
 void icd_apply_update_template(VkDescriptorUpdateTemplate tmpl,
                                const struct icd_set_layout *l, uint8_t *map,
                                const void *pData);
-/* A PUSH_DESCRIPTORS template's set layout and set number (NULL for a
- * DESCRIPTOR_SET template). */
+/* A PUSH_DESCRIPTORS template's set layout, set number and bind point
+ * (NULL for a DESCRIPTOR_SET template). */
 const struct icd_set_layout *icd_update_template_push_layout(
-	VkDescriptorUpdateTemplate tmpl, uint32_t *set);
+	VkDescriptorUpdateTemplate tmpl, uint32_t *set, VkPipelineBindPoint *bp);
 
 /* ------------------------------------------------------------------ */
 /* Descriptor pools and sets                                           */
@@ -205,6 +205,8 @@ struct icd_pipeline_layout {
 	uint64_t hash;
 };
 
+struct swgpu_pipeline_state;
+
 struct icd_pipeline {
 	struct icd_object base;
 	struct icd_device *device;
@@ -216,9 +218,57 @@ struct icd_pipeline {
 	uint32_t dynamic_count;
 	uint32_t push_size;
 	uint32_t local_size[3];
-	swgpu_shader *shader;
+	swgpu_shader *shader;   /* compute; graphics: the vertex shader */
 	uint64_t code_va;       /* the shader's code VA in the context */
+	/* Graphics pipelines (pipeline_gfx.c): the fragment shader (NULL:
+	 * none) and the swgpu_pipeline_state the engine reads, in a BO of
+	 * its own mapped READ-only into the context at state_va; state is
+	 * its host mapping. */
+	swgpu_shader *fs;
+	swgpu_bo *state_bo;
+	uint64_t state_va;
+	const struct swgpu_pipeline_state *state;
+	uint64_t dynamic_mask;  /* SWGPU_DYN_* */
 };
+
+/* Everything swgpu_shader_create needs for one stage, on the heap. */
+struct icd_shader_build {
+	swgpu_spec_constant spec[64];
+	swgpu_shader_binding bindings[SWGPU_SHADER_MAX_BINDINGS];
+	char error[256];
+	swgpu_shader_info info;
+	uint64_t key;           /* pipeline-cache key */
+};
+
+/* Prepare b (zeroed by the caller) for the stage st of a pipeline with
+ * layout pl: code, entry point, specialization, the layout's bindings
+ * and push-constant size, and the cache key. VK_ERROR_UNKNOWN after a
+ * log line for what the engine cannot take. */
+VkResult icd_shader_build_prepare(struct icd_shader_build *b,
+                                  const struct icd_pipeline_layout *pl,
+                                  const VkPipelineShaderStageCreateInfo *st,
+                                  swgpu_shader_stage stage);
+
+/* swgpu_shader_create for a prepared build; on failure logs "<what>:
+ * entry point ...: <engine message>" and returns VK_ERROR_UNKNOWN for
+ * invalid or unsupported SPIR-V, else the mapped error. */
+VkResult icd_shader_build_create(struct icd_device *dev,
+                                 struct icd_shader_build *b,
+                                 const char *what, swgpu_shader **out);
+
+/* The graphics pipeline of one create info (pipeline_gfx.c). */
+struct icd_pipeline_cache;
+VkResult icd_graphics_pipeline_create(struct icd_device *dev,
+                                      struct icd_pipeline_cache *cache,
+                                      const VkGraphicsPipelineCreateInfo *ci,
+                                      const VkAllocationCallbacks *alloc,
+                                      VkPipeline *out);
+void icd_graphics_pipeline_destroy(struct icd_device *dev,
+                                   struct icd_pipeline *p);
+/* The fixed-function part of a graphics pipeline's engine state (all of
+ * it but the shader VAs): ps is zeroed and filled from ci. */
+VkResult icd_graphics_pipeline_fill_state(struct swgpu_pipeline_state *ps,
+                                          const VkGraphicsPipelineCreateInfo *ci);
 
 /* ------------------------------------------------------------------ */
 /* Handle casts                                                        */

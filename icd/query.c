@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Timestamp query pools.
+ * Timestamp and occlusion query pools.
  *
  * A pool of N queries is 2N GPU words (event.h): N result words, then N
  * availability words (0 unavailable, 1 available). Keeping the results
@@ -11,6 +11,13 @@
  * packet, and SEM_SIGNAL is a single 64-bit store made after the
  * timestamp is written, so a host that sees availability 1 (acquire
  * load) sees the result.
+ *
+ * Occlusion queries: vkCmdBeginQuery emits QUERY_BEGIN on the result word
+ * (the engine counts the samples passing the depth and stencil tests
+ * from there, exactly: precise and non-precise queries are the same
+ * count), vkCmdEndQuery QUERY_END (the engine writes the 64-bit count
+ * once every earlier draw completed) and then SEM_SIGNAL 1 into the
+ * availability word, as for timestamps.
  */
 #include <time.h>
 
@@ -21,6 +28,7 @@
 
 struct icd_query_pool {
 	struct icd_object base;
+	VkQueryType type;
 	uint32_t count;
 	struct icd_words words;
 };
@@ -70,14 +78,12 @@ icd_CreateQueryPool(VkDevice device, const VkQueryPoolCreateInfo *pCreateInfo,
 		        (int)pCreateInfo->queryType);
 		return VK_ERROR_FEATURE_NOT_PRESENT;
 	}
-	/* Occlusion pools are plain result/availability words: they can
-	 * be reset, copied and read; beginning an occlusion query needs a
-	 * graphics queue, which this device does not have. */
 	qp = icd_zalloc(pAllocator, &dev->alloc, sizeof(*qp), 8,
 	                VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
 	if (!qp)
 		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "query pool");
 	icd_object_init(&qp->base, VK_OBJECT_TYPE_QUERY_POOL);
+	qp->type = pCreateInfo->queryType;
 	qp->count = pCreateInfo->queryCount;
 	r = icd_words_alloc(dev, 2 * qp->count, &qp->words);
 	if (r != VK_SUCCESS) {
@@ -136,6 +142,46 @@ icd_CmdWriteTimestamp2(VkCommandBuffer commandBuffer,
                        uint32_t query)
 {
 	emit_timestamp(commandBuffer, queryPool, query);
+}
+
+void
+icd_CmdBeginQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
+                  uint32_t query, VkQueryControlFlags flags)
+{
+	struct icd_cmd_buffer *cb = icd_cmd_buffer_from_handle(commandBuffer);
+	struct icd_query_pool *qp = icd_query_pool_from_handle(queryPool);
+	uint32_t *p;
+
+	if (qp->type != VK_QUERY_TYPE_OCCLUSION) {
+		icd_log("vkCmdBeginQuery: only occlusion queries are begun");
+		icd_cmd_set_error(cb, VK_ERROR_UNKNOWN);
+		return;
+	}
+	p = icd_cmd_emit(cb, SWGPU_LEN_QUERY);
+	if (p)
+		swgpu_emit_query_begin(p, result_va(qp, query),
+		                       flags & VK_QUERY_CONTROL_PRECISE_BIT ?
+		                       SWGPU_QUERY_PRECISE : 0);
+}
+
+void
+icd_CmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
+                uint32_t query)
+{
+	struct icd_cmd_buffer *cb = icd_cmd_buffer_from_handle(commandBuffer);
+	struct icd_query_pool *qp = icd_query_pool_from_handle(queryPool);
+	uint32_t *p;
+
+	if (qp->type != VK_QUERY_TYPE_OCCLUSION) {
+		icd_log("vkCmdEndQuery: only occlusion queries are ended");
+		icd_cmd_set_error(cb, VK_ERROR_UNKNOWN);
+		return;
+	}
+	p = icd_cmd_emit(cb, SWGPU_LEN_QUERY + SWGPU_LEN_SEM_SIGNAL);
+	if (!p)
+		return;
+	p += swgpu_emit_query_end(p, result_va(qp, query));
+	swgpu_emit_sem_signal(p, avail_va(qp, query), 1, 0);
 }
 
 void

@@ -52,6 +52,9 @@ pack_state(const VkSamplerCreateInfo *ci, float max_bias)
 	             SWGPU_SAMPLER_MIP_LINEAR : 0) |
 	            (ci->unnormalizedCoordinates ?
 	             SWGPU_SAMPLER_UNNORMALIZED : 0) |
+	            /* Depth comparison (Dref sampling, gathers). */
+	            (ci->compareEnable ?
+	             SWGPU_SAMPLER_COMPARE_OP(ci->compareOp) : 0) |
 	            (uint32_t)(uint16_t)(int16_t)bias << 16;
 	st.address = (uint32_t)ci->addressModeU |
 	             (uint32_t)ci->addressModeV << 8 |

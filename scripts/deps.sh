@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build gcc clang python3 pkg-config
   libcmocka-dev                     # unit test framework
+  libpng-dev                        # PNGs of rendered images (samples, tests)
   libvulkan-dev                     # Vulkan headers, loader, vk.xml
   vulkan-validationlayers           # Khronos validation layer for tests
   vulkan-tools                      # vulkaninfo
@@ -14,6 +15,12 @@ packages=(
   spirv-tools                       # spirv-link (two-entry-point test module), spirv-as/-val (hand-written SPIR-V tests)
   mesa-vulkan-drivers               # lavapipe: the reference driver
   libclang-rt-14-dev                # sanitizer runtimes for clang builds
+  # Presentation: headers to build the ICD's window-system code (the
+  # libraries themselves are dlopen'ed at run time, never linked), test
+  # windows and screenshots, and the virtual displays of tests and make run
+  libxcb1-dev libxcb-shm0-dev libxcb-composite0-dev libx11-dev libx11-xcb-dev
+  libwayland-dev libwayland-bin wayland-protocols
+  xvfb weston                       # virtual X display, headless compositor
 )
 
 missing=()

@@ -38,6 +38,30 @@ for sample in "$build"/samples/*; do
   fi
 done
 
+# Presentation: vkcube (vulkan-tools) on swgpu in a window, its picture
+# saved under $build/vkcube/ and checked (cube and texture in it, and the
+# same as lavapipe's) by scripts/vkcube_check.sh. Without a DISPLAY, a
+# private Xvfb; Wayland always on a private headless weston (its
+# screenshots need weston --debug).
+root=$(cd "$(dirname "$0")/.." && pwd)
+present() {  # KIND DISPLAY-KIND TITLE
+  section "presentation: vkcube on $3"
+  local rc=0
+  "$root/scripts/with_display.sh" "$2" \
+    "$root/scripts/vkcube_check.sh" "$1" "$build" || rc=$?
+  case $rc in
+    0) echo "vkcube on swgpu: pictures in $build/vkcube/" ;;
+    77) echo "skipped: $3 cannot run here (see above)" ;;
+    *) echo "swgpu: vkcube on $3 FAILED" >&2; status=1 ;;
+  esac
+}
+if [ -n "${DISPLAY:-}" ]; then
+  present x11 none "X11 (DISPLAY=$DISPLAY)"
+else
+  present x11 xvfb "X11 (a private Xvfb)"
+fi
+present wayland weston "Wayland (a private headless weston)"
+
 section "done"
 if [ $status -eq 0 ]; then
   echo "every program ran on swgpu and verified its data"

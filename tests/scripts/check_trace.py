@@ -11,16 +11,21 @@ disjoint (Perfetto drops slices that overlap partially); "i" instants have
 a scope; flow "s"/"f" pairs share an id and each end lies inside a slice of
 its track; metadata names every process and thread that has events.
 
-swgpu conventions: engine tracks (tid < 1000) and queue tracks
-(tid >= 1000); job slices are named ctx:queue:seqno; the queue slice's
+swgpu conventions: engine tracks (tid < 1000), queue tracks
+(1000 <= tid < 100000) and tracks of the driver above (tid >= 100000,
+swgpu_trace_track: the Vulkan driver's presents); job slices are named ctx:queue:seqno; the queue slice's
 args hold submit <= ready <= start <= end; a flow goes from a job that
 ended before the job it points to started (the waiter's first run
 segment).
 
 Options require content: --min-engines N, --min-queues N, --flows,
 --preempt, --overlap (two engine tracks of one device run slices at the
-same time), --jobs N (at least N distinct jobs). Exit 0 when valid, 1
-with one line per problem otherwise.
+same time), --jobs N (at least N distinct jobs), --draws N (at least N
+"draw" slices, each named after a draw packet and lying inside an engine
+slice of the job its args name), --presents N (at least N "present"
+slices of category "present", each naming its image, mode and present job,
+on driver tracks). Exit 0 when valid, 1 with one line per problem
+otherwise.
 """
 import argparse
 import json
@@ -30,7 +35,9 @@ from collections import defaultdict
 
 PHASES = set("XBEibensftMCPOND") | {"I"}
 QUEUE_TID = 1000
+USER_TID = 100000
 JOB_NAME = re.compile(r"^\d+:\d+:\d+$")
+DRAW_NAMES = {"DRAW", "DRAW_INDEXED", "DRAW_INDIRECT"}
 EPS = 1e-3  # timestamps carry nanoseconds as microsecond decimals
 
 
@@ -58,6 +65,7 @@ def check(events, opts):
     slices = defaultdict(list)          # (pid, tid) -> [(ts, end, ev)]
     flows = defaultdict(dict)           # id -> {"s": ev, "f": ev}
     named_pids, named_tids = set(), set()
+    npresents = 0
     used_tracks = set()
     jobs = set()
 
@@ -107,6 +115,17 @@ def check(events, opts):
                     err(f"{where}: job slice name {ev['name']!r} is not "
                         "ctx:queue:seqno")
                 jobs.add((pid, ev["name"]))
+            if ev.get("cat") == "present" and ev["name"] == "present":
+                a = ev.get("args", {})
+                if tid < USER_TID:
+                    err(f"{where}: present slice outside a driver track")
+                elif not (isinstance(a.get("image"), int)
+                          and isinstance(a.get("mode"), str)
+                          and JOB_NAME.match(str(a.get("job", "")))):
+                    err(f"{where}: present slice without image, mode, "
+                        "job")
+                else:
+                    npresents += 1
             if tid >= QUEUE_TID and ev.get("cat") == "job":
                 a = ev.get("args", {})
                 keys = ("submit_us", "ready_us", "start_us", "end_us")
@@ -177,7 +196,8 @@ def check(events, opts):
     engines = defaultdict(set)
     queues = defaultdict(set)
     for pid, tid in named_tids:
-        (queues if tid >= QUEUE_TID else engines)[pid].add(tid)
+        if tid < USER_TID:
+            (queues if tid >= QUEUE_TID else engines)[pid].add(tid)
     max_eng = max((len(v) for v in engines.values()), default=0)
     max_q = max((len(v) for v in queues.values()), default=0)
     if max_eng < opts.min_engines:
@@ -186,6 +206,8 @@ def check(events, opts):
         err(f"{max_q} queue tracks, want >= {opts.min_queues}")
     if len(jobs) < opts.jobs:
         err(f"{len(jobs)} jobs, want >= {opts.jobs}")
+    if npresents < opts.presents:
+        err(f"{npresents} presents, want >= {opts.presents}")
     if opts.flows and not nflows:
         err("no dependency flow")
     npreempt = sum(1 for e in events if isinstance(e, dict)
@@ -206,8 +228,27 @@ def check(events, opts):
                     noverlap += 1
         if not noverlap:
             err("no two engines ran at the same time")
+    ndraws = 0
+    for (pid, tid), lst in slices.items():
+        if tid >= QUEUE_TID:
+            continue
+        for ts, end, ev in lst:
+            if ev.get("cat") != "draw":
+                continue
+            ndraws += 1
+            if ev["name"] not in DRAW_NAMES:
+                err(f"draw slice {ev['name']!r} is not a draw packet")
+            job = ev.get("args", {}).get("job")
+            if not any(j.get("cat") == "job" and j["name"] == job and
+                       jts <= ts + EPS and end <= jend + EPS
+                       for jts, jend, j in lst):
+                err(f"draw slice of job {job} at {ts} is not inside an "
+                    f"engine slice of that job")
+    if ndraws < opts.draws:
+        err(f"{ndraws} draw slices, want >= {opts.draws}")
     stats = (f"{len(events)} events, {len(jobs)} jobs, {nflows} flows, "
-             f"{npreempt} preemptions, engines {max_eng}, queues {max_q}")
+             f"{npreempt} preemptions, {ndraws} draws, engines {max_eng}, "
+             f"queues {max_q}, {npresents} presents")
     return errors, stats
 
 
@@ -220,6 +261,8 @@ def main():
     ap.add_argument("--flows", action="store_true")
     ap.add_argument("--preempt", action="store_true")
     ap.add_argument("--overlap", action="store_true")
+    ap.add_argument("--presents", type=int, default=0)
+    ap.add_argument("--draws", type=int, default=0)
     opts = ap.parse_args()
     try:
         events = load(opts.trace)

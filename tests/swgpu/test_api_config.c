@@ -10,6 +10,7 @@
 #include <string.h>
 
 static const char *const env_names[] = {
+	"SWGPU_GRAPHICS_ENGINES", "SWGPU_GFX_THREADS",
 	"SWGPU_COMPUTE_ENGINES", "SWGPU_COPY_ENGINES", "SWGPU_VRAM_MB",
 	"SWGPU_BAR_MB", "SWGPU_SYSTEM_MB", "SWGPU_RING_KB",
 	"SWGPU_TIMEOUT_MS", "SWGPU_SPIN_US", "SWGPU_FAULT", "SWGPU_TRACE",
@@ -29,8 +30,10 @@ test_defaults(void **state)
 {
 	swgpu_config cfg;
 	swgpu_config_init(&cfg);
+	assert_int_equal(cfg.engine_count[SWGPU_ENGINE_GRAPHICS], 1);
 	assert_int_equal(cfg.engine_count[SWGPU_ENGINE_COMPUTE], 2);
 	assert_int_equal(cfg.engine_count[SWGPU_ENGINE_COPY], 2);
+	assert_int_equal(cfg.gfx_threads, 2);
 	assert_true(cfg.vram_size == 4096ull << 20);
 	assert_true(cfg.bar_size == 256ull << 20);
 	assert_true(cfg.system_size == 8192ull << 20);
@@ -48,6 +51,7 @@ test_info_matches_config(void **state)
 {
 	swgpu_config cfg;
 	api_config_small(&cfg);
+	cfg.engine_count[SWGPU_ENGINE_GRAPHICS] = 2;
 	cfg.engine_count[SWGPU_ENGINE_COMPUTE] = 3;
 	cfg.engine_count[SWGPU_ENGINE_COPY] = 1;
 	cfg.ring_size = 8192;
@@ -60,7 +64,8 @@ test_info_matches_config(void **state)
 	assert_int_equal(info.api_version, SWGPU_API_VERSION);
 	assert_true(strnlen(info.name, sizeof(info.name)) > 0);
 	assert_true(strnlen(info.name, sizeof(info.name)) < sizeof(info.name));
-	assert_int_equal(info.engine_count, 4);
+	assert_int_equal(info.engine_count, 6);
+	assert_int_equal(info.engine_class_count[SWGPU_ENGINE_GRAPHICS], 2);
 	assert_int_equal(info.engine_class_count[SWGPU_ENGINE_COMPUTE], 3);
 	assert_int_equal(info.engine_class_count[SWGPU_ENGINE_COPY], 1);
 	assert_true(info.heap_size[SWGPU_HEAP_VRAM] == cfg.vram_size);
@@ -87,7 +92,8 @@ test_info_matches_config(void **state)
 		assert_true(ei->engine_class < SWGPU_ENGINE_CLASS_COUNT);
 		snprintf(want, sizeof(want), "%s%u",
 		         ei->engine_class == SWGPU_ENGINE_COPY ? "copy"
-		                                               : "compute",
+		         : ei->engine_class == SWGPU_ENGINE_GRAPHICS ? "gfx"
+		                                             : "compute",
 		         ei->index_in_class);
 		assert_string_equal(ei->name, want);
 		assert_true(ei->index_in_class <
@@ -157,7 +163,7 @@ test_env_copy_engines(void **state)
 	swgpu_device_info info;
 	swgpu_device_query_info(dev, &info);
 	assert_int_equal(info.engine_class_count[SWGPU_ENGINE_COPY], 3);
-	assert_int_equal(info.engine_count, 5);
+	assert_int_equal(info.engine_count, 6);
 	/* copy2 exists and takes work. */
 	swgpu_context *ctx;
 	api_ok(swgpu_context_create(dev, &ctx));
@@ -195,6 +201,8 @@ test_env_each_variable(void **state)
 	swgpu_config_init(&def);
 
 	setenv("SWGPU_COMPUTE_ENGINES", "1", 1);
+	setenv("SWGPU_GRAPHICS_ENGINES", "2", 1);
+	setenv("SWGPU_GFX_THREADS", "3", 1);
 	setenv("SWGPU_VRAM_MB", "1024", 1);
 	setenv("SWGPU_BAR_MB", "32", 1);
 	setenv("SWGPU_SYSTEM_MB", "2048", 1);
@@ -203,6 +211,8 @@ test_env_each_variable(void **state)
 	setenv("SWGPU_SPIN_US", "0", 1);
 	swgpu_config_init(&cfg);
 	assert_int_equal(cfg.engine_count[SWGPU_ENGINE_COMPUTE], 1);
+	assert_int_equal(cfg.engine_count[SWGPU_ENGINE_GRAPHICS], 2);
+	assert_int_equal(cfg.gfx_threads, 3);
 	assert_int_equal(cfg.engine_count[SWGPU_ENGINE_COPY],
 	                 def.engine_count[SWGPU_ENGINE_COPY]);
 	assert_true(cfg.vram_size == 1024ull << 20);

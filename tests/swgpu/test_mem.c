@@ -329,7 +329,7 @@ test_concurrent_budget(void **state)
 /* ------------------------------------------------------------------ */
 
 static const char *const config_env[] = {
-	"SWGPU_COMPUTE_ENGINES", "SWGPU_COPY_ENGINES", "SWGPU_VRAM_MB",
+	"SWGPU_GRAPHICS_ENGINES", "SWGPU_GFX_THREADS", "SWGPU_COMPUTE_ENGINES", "SWGPU_COPY_ENGINES", "SWGPU_VRAM_MB",
 	"SWGPU_BAR_MB", "SWGPU_SYSTEM_MB", "SWGPU_RING_KB",
 	"SWGPU_TIMEOUT_MS", "SWGPU_SPIN_US", "SWGPU_FAULT", "SWGPU_TRACE",
 	"SWGPU_DEBUG",
@@ -349,6 +349,7 @@ test_config_defaults(void **state)
 
 	clear_env();
 	swgpu_config_init(&cfg);
+	assert_int_equal(cfg.engine_count[SWGPU_ENGINE_GRAPHICS], 1);
 	assert_int_equal(cfg.engine_count[SWGPU_ENGINE_COMPUTE], 2);
 	assert_int_equal(cfg.engine_count[SWGPU_ENGINE_COPY], 2);
 	assert_int_equal(cfg.vram_size, 4096 * MIB);
@@ -422,11 +423,13 @@ test_config_env_malformed(void **state)
 
 	clear_env();
 	setenv("SWGPU_RING_KB", "2", 1);           /* 2 KiB < 4096 bytes */
+	setenv("SWGPU_GRAPHICS_ENGINES", "0", 1);
 	setenv("SWGPU_COMPUTE_ENGINES", "0", 1);
 	setenv("SWGPU_COPY_ENGINES", "0", 1);      /* no engine at all */
 	setenv("SWGPU_VRAM_MB", "128", 1);         /* smaller than BAR */
 	swgpu_config_init(&cfg);
 	assert_int_equal(cfg.ring_size, 64 * 1024);
+	assert_int_equal(cfg.engine_count[SWGPU_ENGINE_GRAPHICS], 1);
 	assert_int_equal(cfg.engine_count[SWGPU_ENGINE_COMPUTE], 2);
 	assert_int_equal(cfg.engine_count[SWGPU_ENGINE_COPY], 2);
 	assert_int_equal(cfg.vram_size, 128 * MIB);
@@ -448,6 +451,7 @@ test_config_validate(void **state)
 	swgpu_config_init(&cfg);
 	assert_int_equal(config_validate(NULL), SWGPU_ERR_INVALID_ARG);
 	bad = cfg;
+	bad.engine_count[SWGPU_ENGINE_GRAPHICS] = 0;
 	bad.engine_count[SWGPU_ENGINE_COMPUTE] = 0;
 	bad.engine_count[SWGPU_ENGINE_COPY] = 0;
 	assert_int_equal(config_validate(&bad), SWGPU_ERR_INVALID_ARG);
@@ -455,9 +459,15 @@ test_config_validate(void **state)
 	bad.engine_count[SWGPU_ENGINE_COPY] = 9;
 	assert_int_equal(config_validate(&bad), SWGPU_ERR_INVALID_ARG);
 	bad = cfg;
+	bad.engine_count[SWGPU_ENGINE_GRAPHICS] = 0;
 	bad.engine_count[SWGPU_ENGINE_COMPUTE] = 8;
 	bad.engine_count[SWGPU_ENGINE_COPY] = 8;
 	assert_int_equal(config_validate(&bad), SWGPU_OK); /* 16 total */
+	bad.engine_count[SWGPU_ENGINE_GRAPHICS] = 1;
+	assert_int_equal(config_validate(&bad), SWGPU_ERR_INVALID_ARG);
+	bad = cfg;
+	bad.gfx_threads = 17;
+	assert_int_equal(config_validate(&bad), SWGPU_ERR_INVALID_ARG);
 	bad = cfg;
 	bad.ring_size = 8192 + 4096;
 	assert_int_equal(config_validate(&bad), SWGPU_ERR_INVALID_ARG);

@@ -31,6 +31,7 @@ small_config(swgpu_config *cfg)
 	cfg->vram_size = 64ull << 20;
 	cfg->bar_size = 16ull << 20;
 	cfg->system_size = 64ull << 20;
+	cfg->engine_count[SWGPU_ENGINE_GRAPHICS] = 1;
 	cfg->engine_count[SWGPU_ENGINE_COMPUTE] = 2;
 	cfg->engine_count[SWGPU_ENGINE_COPY] = 2;
 	cfg->fault = NULL;
@@ -134,9 +135,10 @@ test_copy_two_engines(void **state)
 	}
 	swgpu_device_info info;
 	swgpu_device_query_info(dev, &info);
-	assert_int_equal(info.engine_count, 4);
+	assert_int_equal(info.engine_count, 5);
 	assert_string_equal(info.engines[0].name, "compute0");
 	assert_string_equal(info.engines[3].name, "copy1");
+	assert_string_equal(info.engines[4].name, "gfx0");
 
 	buf_free(ctx, &src);
 	buf_free(ctx, &dst);

@@ -105,7 +105,8 @@ test_formats(struct vkh *h, struct vkh_device *d)
 		VKH_CHECK(h, !memcmp(&p, &p2.formatProperties, sizeof(p)));
 		const VkFormatFeatureFlags2 only2 =
 			VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
-			VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
+			VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT |
+			VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT;
 		opt = p.optimalTilingFeatures;
 		VKH_CHECK(h, (p3.optimalTilingFeatures & opt) == opt);
 		VKH_CHECK(h, (p3.linearTilingFeatures &
@@ -121,7 +122,8 @@ test_formats(struct vkh *h, struct vkh_device *d)
 		if (!h->is_swgpu)
 			continue;
 		VKH_CHECK(h, ifp.sampleCounts == VK_SAMPLE_COUNT_1_BIT);
-		/* Plus only the 64-bit-only storage without-format bits. */
+		/* Plus only the 64-bit-only bits: storage without format,
+		 * depth comparison. */
 		VKH_CHECK(h, (p3.optimalTilingFeatures & ~only2) == opt &&
 		             (p3.linearTilingFeatures & ~only2) ==
 		             p.linearTilingFeatures);
@@ -158,12 +160,13 @@ test_formats(struct vkh *h, struct vkh_device *d)
 		else
 			VKH_CHECK(h, p.linearTilingFeatures ==
 			             p.optimalTilingFeatures);
-		/* Buffers: texel buffers only (no vertex input). */
+		/* Buffers: texel buffers and vertex input. */
 		VKH_CHECK(h, !(p.bufferFeatures &
 		               ~(VkFormatFeatureFlags)(
 		                 VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT |
 		                 VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT |
-		                 VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT)));
+		                 VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT |
+		                 VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT)));
 		if (!p.optimalTilingFeatures) {
 			n_none++;
 			continue;
@@ -182,21 +185,27 @@ test_formats(struct vkh *h, struct vkh_device *d)
 			n_comp++;
 			n_comp_bc += bc;
 		} else if (is_depth_stencil(f)) {
-			/* Sampled like a blit reads them. */
+			/* Sampled like a blit reads them; every one is a
+			 * depth/stencil attachment (test_vk_gfx_formats). */
 			VKH_CHECK(h, p.optimalTilingFeatures ==
 			             (transfer | blit |
-			              VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT));
+			              VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
+			              VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT));
 			n_ds++;
 		} else {
 			/* ... and STORAGE_IMAGE (+ATOMIC on R32 ints) on
 			 * the storage formats (test_vk_compute_image);
 			 * SAMPLED_IMAGE wherever a blit reads the format
-			 * (test_vk_compute_sample). */
+			 * (test_vk_compute_sample); the attachment bits on
+			 * the formats the graphics engine renders
+			 * (test_vk_gfx_formats). */
 			VKH_CHECK(h, (p.optimalTilingFeatures &
 			              ~(transfer | blit | flin |
 			                VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
 			                VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT |
-			                VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT))
+			                VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT |
+			                VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
+			                VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT))
 			             == 0);
 			/* (not the 64-bit channels: R64*) */
 			VKH_CHECK_MSG(h, !(p.optimalTilingFeatures &
@@ -323,8 +332,14 @@ test_image_limits(struct vkh *h, struct vkh_device *d)
 	             VK_ERROR_FORMAT_NOT_SUPPORTED);
 	VKH_CHECK(h, ifp(h, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
 	                 VK_IMAGE_TILING_OPTIMAL,
-	                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0, &p) ==
+	                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, 0, &p) ==
 	             VK_ERROR_FORMAT_NOT_SUPPORTED);
+	/* Attachments: one sample only (multisampling is not offered). */
+	VKH_CHECK(h, ifp(h, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
+	                 VK_IMAGE_TILING_OPTIMAL,
+	                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0, &p) ==
+	             VK_SUCCESS);
+	VKH_CHECK(h, p.sampleCounts == VK_SAMPLE_COUNT_1_BIT);
 	VKH_CHECK(h, ifp(h, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
 	                 VK_IMAGE_TILING_OPTIMAL, tu,
 	                 VK_IMAGE_CREATE_SPARSE_BINDING_BIT, &p) ==

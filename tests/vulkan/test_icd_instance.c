@@ -134,19 +134,23 @@ test_features(VkPhysicalDevice pd, bool swgpu)
 		return;
 	CHECK(f12.timelineSemaphore && f12.hostQueryReset &&
 	      f13.synchronization2);
-	/* No graphics features. */
+	/* No geometry shaders, sparse, anisotropy, multiview (yet). */
 	CHECK(!f.geometryShader && !f.sparseBinding &&
-	      !f.samplerAnisotropy);
+	      !f.samplerAnisotropy && !f.tessellationShader);
 	CHECK(!f11.multiview && !f11.samplerYcbcrConversion &&
 	      !f11.protectedMemory);
 	CHECK(!f12.descriptorIndexing &&
 	      !f12.bufferDeviceAddressCaptureReplay);
 	/* Exactly what the shader engine executes: buffer device
 	 * addresses (PhysicalStorageBufferAddresses) and robust storage
-	 * images; no dynamic rendering (no graphics). */
+	 * images; dynamic rendering and the other graphics features
+	 * exactly when the device has a graphics engine. */
 	CHECK(f12.bufferDeviceAddress);
 	CHECK(f13.robustImageAccess);
-	CHECK(!f13.dynamicRendering);
+	const bool gfx = has_graphics_engine(pd);
+	CHECK(f13.dynamicRendering == gfx);
+	CHECK(f12.imagelessFramebuffer == gfx && f.independentBlend == gfx &&
+	      f.fullDrawIndexUint32 == gfx && f.multiDrawIndirect == gfx);
 }
 
 static void
@@ -235,26 +239,35 @@ test_queue_families(VkPhysicalDevice pd, bool swgpu)
 	}
 	if (!swgpu)
 		return;
-	/* Default config: 2 compute-class and 2 copy engines; family 0
-	 * (compute engines) runs shaders, family 1 (copy engines) only
-	 * transfers. */
-	CHECK(n == 2);
-	/* The test knob adds GRAPHICS to family 0 only (icd/README.md). */
+	/* Families by engine class (icd/README.md): with graphics
+	 * engines, family 0 is GRAPHICS|COMPUTE|TRANSFER on them; then the
+	 * compute engines (COMPUTE|TRANSFER, 2 by default), then the copy
+	 * engines (TRANSFER, 2 by default). Without graphics engines the
+	 * test knob adds GRAPHICS to the compute family. */
+	const bool gfx = has_graphics_engine(pd);
 	const char *claim = getenv("SWGPU_TEST_CLAIM_GRAPHICS");
-	const VkQueueFlags gfx = claim && strcmp(claim, "1") == 0 ?
-	                         VK_QUEUE_GRAPHICS_BIT : 0;
+	const VkQueueFlags claimed = !gfx && claim && strcmp(claim, "1") == 0 ?
+	                             VK_QUEUE_GRAPHICS_BIT : 0;
+	const VkQueueFlags want[3] = {
+		VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT |
+		VK_QUEUE_TRANSFER_BIT,
+		claimed | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT,
+		VK_QUEUE_TRANSFER_BIT,
+	};
+	const uint32_t first = gfx ? 0 : 1;
 
-	for (uint32_t i = 0; i < n; i++) {
-		CHECK(qf[i].queueFlags == (i == 0 ? gfx | VK_QUEUE_COMPUTE_BIT |
-		                                    VK_QUEUE_TRANSFER_BIT
-		                                  : VK_QUEUE_TRANSFER_BIT));
+	CHECK(n == 3 - first);
+	for (uint32_t i = 0; i < n && i + first < 3; i++) {
+		CHECK(qf[i].queueFlags == want[i + first]);
 		CHECK(qf[i].timestampValidBits == 64);
 		CHECK(qf[i].minImageTransferGranularity.width == 1 &&
 		      qf[i].minImageTransferGranularity.height == 1 &&
 		      qf[i].minImageTransferGranularity.depth == 1);
-		if (!getenv("SWGPU_COMPUTE_ENGINES") &&
+		if (i + first > 0 && !getenv("SWGPU_COMPUTE_ENGINES") &&
 		    !getenv("SWGPU_COPY_ENGINES"))
 			CHECK(qf[i].queueCount == 2);
+		if (i + first == 0 && !getenv("SWGPU_GRAPHICS_ENGINES"))
+			CHECK(qf[i].queueCount == 1);
 	}
 }
 
@@ -479,11 +492,11 @@ test_image(VkPhysicalDevice pd, VkDevice dev, bool swgpu)
 	CHECK(ifp.maxExtent.width >= 33 && ifp.maxMipLevels >= 1 &&
 	      (ifp.sampleCounts & VK_SAMPLE_COUNT_1_BIT));
 	if (swgpu) {
-		/* No attachment usage: there is no graphics engine. */
+		/* Colour formats are no depth/stencil attachments. */
 		CHECK(vkGetPhysicalDeviceImageFormatProperties(pd,
 			VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
 			VK_IMAGE_TILING_OPTIMAL,
-			VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0,
+			VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, 0,
 			&ifp) == VK_ERROR_FORMAT_NOT_SUPPORTED);
 		/* 32-byte texels are beyond the offered formats. */
 		vkGetPhysicalDeviceFormatProperties(pd,

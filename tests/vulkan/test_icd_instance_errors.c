@@ -140,7 +140,7 @@ test_error_paths(void)
 		VkImageCreateInfo ci = image_linear_ci;
 		VkImage img;
 
-		ci.usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+		ci.usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
 		CHECK(vkCreateImage(dev, &ci, NULL, &img) != VK_SUCCESS);
 	}
 	vkDestroyDevice(dev, NULL);

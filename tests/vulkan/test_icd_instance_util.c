@@ -231,6 +231,27 @@ is_pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
+bool
+has_graphics_engine(VkPhysicalDevice pd)
+{
+	VkQueueFamilyProperties qf[8];
+	uint32_t n = 8;
+	const char *claim = getenv("SWGPU_TEST_CLAIM_GRAPHICS");
+	bool g = false, c_only = false;
+
+	vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, qf);
+	for (uint32_t i = 0; i < n; i++) {
+		g = g || (qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT);
+		c_only = c_only || ((qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+		                    !(qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT));
+	}
+	/* The knob claims GRAPHICS on the compute family only when there
+	 * is no graphics engine; with one, a compute-only family remains. */
+	if (claim && strcmp(claim, "1") == 0)
+		return g && c_only;
+	return g;
+}
+
 const VkImageCreateInfo image_linear_ci = {
 	.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
 	.imageType = VK_IMAGE_TYPE_2D,

@@ -137,6 +137,10 @@ vkh_result_str(VkResult r)
 	R(VK_ERROR_TOO_MANY_OBJECTS);
 	R(VK_ERROR_FORMAT_NOT_SUPPORTED);
 	R(VK_ERROR_UNKNOWN);
+	R(VK_SUBOPTIMAL_KHR);
+	R(VK_ERROR_OUT_OF_DATE_KHR);
+	R(VK_ERROR_SURFACE_LOST_KHR);
+	R(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR);
 #undef R
 	default:
 		return "VK_RESULT_?";
@@ -323,6 +327,16 @@ query_physical_device(struct vkh *h)
 	h->synchronization2 = f13.synchronization2;
 	h->maintenance4 = f13.maintenance4;
 	h->private_data = f13.privateData;
+	h->dynamic_rendering = f13.dynamicRendering;
+	h->draw_indirect_count = f12.drawIndirectCount;
+	h->imageless_framebuffer = f12.imagelessFramebuffer;
+	h->features = f2.features;
+	VkPhysicalDeviceVulkan11Features f11 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+	};
+	f2.pNext = &f11;
+	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
+	h->shader_draw_parameters = f11.shaderDrawParameters;
 	vkGetPhysicalDeviceMemoryProperties(h->phys, &h->mem);
 	h->family_count = 16;
 	vkGetPhysicalDeviceQueueFamilyProperties(h->phys, &h->family_count,
@@ -330,6 +344,18 @@ query_physical_device(struct vkh *h)
 	h->is_swgpu = strstr(h->driver.driverName, "swgpu") ||
 	              !strncmp(h->props.deviceName, "swgpu", 5);
 }
+
+/* A Vulkan 1.0 instance has no *2 queries (without the extension). */
+static void
+query_physical_device_api(struct vkh *h, uint32_t api)
+{
+	if (VK_API_VERSION_MINOR(api) == 0 && VK_API_VERSION_MAJOR(api) == 1)
+		query_physical_device_10(h);
+	else
+		query_physical_device(h);
+}
+
+void (*vkh_instance_hook)(VkInstanceCreateInfo *ici);
 
 VkResult
 vkh_init_alloc(struct vkh *h, const char *app_name, uint32_t api,
@@ -408,6 +434,8 @@ vkh_init_alloc(struct vkh *h, const char *app_name, uint32_t api,
 	if (h->validation && !env_is_1("VKH_NO_SYNC_VALIDATION"))
 		mci.pNext = &features;
 
+	if (vkh_instance_hook)
+		vkh_instance_hook(&ici);
 	r = vkCreateInstance(&ici, alloc, &h->instance);
 	if (r != VK_SUCCESS) {
 		fprintf(stderr, "[vkh] vkCreateInstance: %s\n",
@@ -439,10 +467,20 @@ vkh_init_alloc(struct vkh *h, const char *app_name, uint32_t api,
 		return VK_ERROR_INITIALIZATION_FAILED;
 	}
 	h->phys = phys[idx];
-	if (VK_API_VERSION_MINOR(api) == 0 && VK_API_VERSION_MAJOR(api) == 1)
-		query_physical_device_10(h);
-	else
-		query_physical_device(h);
+	query_physical_device_api(h, api);
+	/* VKH_DRIVER_NAME: the first device of that driver instead (when
+	 * VK_DRIVER_FILES names several and the order is the loader's). */
+	const char *want = getenv("VKH_DRIVER_NAME");
+	if (!want || idx_env || strstr(h->driver.driverName, want))
+		return VK_SUCCESS;
+	for (uint32_t i = 1; i < count; i++) {
+		h->phys = phys[i];
+		query_physical_device_api(h, api);
+		if (strstr(h->driver.driverName, want))
+			return VK_SUCCESS;
+	}
+	h->phys = phys[idx];
+	query_physical_device_api(h, api);
 	return VK_SUCCESS;
 }
 

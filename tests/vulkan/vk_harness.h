@@ -16,6 +16,8 @@
  *   VKH_NO_SYNC_VALIDATION=1  core validation only (synchronization
  *                          validation is on by default)
  *   VKH_DEVICE_INDEX=<n>   physical device to use (default 0)
+ *   VKH_DRIVER_NAME=<s>    else the first device whose driver name
+ *                          contains s (default: device 0)
  *   VKH_RELAXED_QUEUE_TYPES=1  run tests that need GRAPHICS/COMPUTE queues
  *                          (vkCmd* event and query-pool commands) on
  *                          TRANSFER queues when nothing else exists, with
@@ -79,6 +81,12 @@ struct vkh {
 	 * (glslang --target-env vulkan1.3 emits LocalSizeId). */
 	bool maintenance4;
 	bool private_data;
+	/* Graphics: enabled on every device when supported. */
+	bool dynamic_rendering;
+	bool shader_draw_parameters;
+	bool draw_indirect_count;
+	bool imageless_framebuffer;
+	VkPhysicalDeviceFeatures features;   /* supported core features */
 
 	struct vkh_device *devices[VKH_MAX_DEVICES]; /* alive, for cleanup */
 
@@ -95,6 +103,15 @@ extern volatile int vkh_validation_warnings;
 extern volatile int vkh_expected_errors;
 
 /* ---- instance / physical device ---- */
+
+/* Set before vkh_init / vkh_run_tests to change the create infos the
+ * harness builds just before vkCreateInstance / vkCreateDevice, e.g. to
+ * add the extensions and features of the driver part a test is about
+ * (the WSI tests add surface and swapchain extensions). Extension names
+ * added must be supported; the harness's own (debug utils) stay first
+ * and must be kept. NULL: no change. */
+extern void (*vkh_instance_hook)(VkInstanceCreateInfo *ici);
+extern void (*vkh_device_hook)(struct vkh *h, VkDeviceCreateInfo *dci);
 
 /* Create the instance (validation layer + debug utils messenger) and pick a
  * physical device. Returns VK_SUCCESS or the failing VkResult (after a log
@@ -138,7 +155,9 @@ const char *vkh_result_str(VkResult r);
  * required. Queues are spread over distinct families first, then distinct
  * queues within a family; if the driver has fewer, the remaining entries
  * alias earlier queues (aliased = true). Enables timelineSemaphore,
- * synchronization2, hostQueryReset and maintenance4 when available. */
+ * synchronization2, hostQueryReset and maintenance4 when available, and
+ * for graphics dynamicRendering, shaderDrawParameters and the core
+ * rasterization features the graphics tests use (vkh_device.c). */
 VkResult vkh_device_create(struct vkh *h, VkQueueFlags required,
                            uint32_t want_queues,
                            const VkAllocationCallbacks *alloc,
@@ -152,6 +171,10 @@ VkResult vkh_device_create_explicit(struct vkh *h, uint32_t family,
                                     struct vkh_device *out);
 
 void vkh_device_destroy(struct vkh *h, struct vkh_device *d);
+
+/* Devices created from now on enable robustBufferAccess (when
+ * supported); off by default. */
+extern bool vkh_robust_buffer_access;
 
 /* ---- memory ---- */
 

@@ -13,6 +13,9 @@
 /* Devices and queues                                                  */
 /* ------------------------------------------------------------------ */
 
+void (*vkh_device_hook)(struct vkh *h, VkDeviceCreateInfo *dci);
+bool vkh_robust_buffer_access;
+
 static void
 track_device(struct vkh *h, struct vkh_device *d, bool add)
 {
@@ -41,18 +44,52 @@ create_device(struct vkh *h, const VkAllocationCallbacks *alloc,
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
 		.timelineSemaphore = h->timeline_semaphore,
 		.hostQueryReset = h->host_query_reset,
+		.drawIndirectCount = h->draw_indirect_count,
+		.imagelessFramebuffer = h->imageless_framebuffer,
+	};
+	VkPhysicalDeviceVulkan11Features f11 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+		.pNext = &f12,
+		.shaderDrawParameters = h->shader_draw_parameters,
 	};
 	VkPhysicalDeviceVulkan13Features f13 = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
-		.pNext = &f12,
+		.pNext = &f11,
 		.synchronization2 = h->synchronization2,
 		.maintenance4 = h->maintenance4,
 		.privateData = h->private_data,
+		.dynamicRendering = h->dynamic_rendering,
+	};
+	/* The rasterization features graphics tests may use. */
+	const VkPhysicalDeviceFeatures *s = &h->features;
+	VkPhysicalDeviceFeatures core = {
+		.robustBufferAccess = vkh_robust_buffer_access &&
+		                      s->robustBufferAccess,
+		.fullDrawIndexUint32 = s->fullDrawIndexUint32,
+		.independentBlend = s->independentBlend,
+		.dualSrcBlend = s->dualSrcBlend,
+		.logicOp = s->logicOp,
+		.multiDrawIndirect = s->multiDrawIndirect,
+		.drawIndirectFirstInstance = s->drawIndirectFirstInstance,
+		.depthClamp = s->depthClamp,
+		.depthBiasClamp = s->depthBiasClamp,
+		.fillModeNonSolid = s->fillModeNonSolid,
+		.depthBounds = s->depthBounds,
+		.largePoints = s->largePoints,
+		.multiViewport = s->multiViewport,
+		.occlusionQueryPrecise = s->occlusionQueryPrecise,
+		.vertexPipelineStoresAndAtomics =
+			s->vertexPipelineStoresAndAtomics,
+		.fragmentStoresAndAtomics = s->fragmentStoresAndAtomics,
+		.shaderClipDistance = s->shaderClipDistance,
+		.shaderCullDistance = s->shaderCullDistance,
+		.inheritedQueries = s->inheritedQueries,
 	};
 	VkDeviceCreateInfo dci = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
 		.pNext = &f13,
 		.pQueueCreateInfos = qci,
+		.pEnabledFeatures = &core,
 	};
 	VkResult r;
 
@@ -76,6 +113,8 @@ create_device(struct vkh *h, const VkAllocationCallbacks *alloc,
 	dci.queueCreateInfoCount = nqci;
 	d->distinct_families = nqci;
 	d->alloc = alloc;
+	if (vkh_device_hook)
+		vkh_device_hook(h, &dci);
 	r = vkCreateDevice(h->phys, &dci, alloc, &d->device);
 	if (r != VK_SUCCESS) {
 		fprintf(stderr, "[vkh] vkCreateDevice: %s\n", vkh_result_str(r));

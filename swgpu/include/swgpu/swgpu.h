@@ -117,6 +117,8 @@ typedef enum swgpu_heap {
  *                          this long is a hang               (default 5000)
  *   SWGPU_SPIN_US          host waiters spin this long before
  *                          sleeping                          (default 20)
+ *   SWGPU_GFX_THREADS      threads rasterizing and shading per graphics
+ *                          engine, its own thread included   (default 2)
  *   SWGPU_PREEMPT          0: jobs run to their end in ring order; 1:
  *                          ready higher-priority work preempts a running
  *                          job at its next packet or 1 MiB chunk
@@ -148,6 +150,10 @@ typedef struct swgpu_config {
 	/* true: no preemption (SWGPU_PREEMPT=0). Negative so that older
 	 * initializers keep the default, preemption on. */
 	bool no_preempt;
+	/* Threads that rasterize and shade on each graphics engine, the
+	 * engine thread included (SWGPU_GFX_THREADS, 1..16); 0 means the
+	 * default, 2 (the engine thread and one worker). */
+	uint32_t gfx_threads;
 } swgpu_config;
 
 void swgpu_config_init(swgpu_config *cfg);
@@ -758,6 +764,34 @@ typedef struct swgpu_shader_properties {
 
 void swgpu_shader_query_properties(const swgpu_shader *shader,
                                    swgpu_shader_properties *props);
+
+/* ------------------------------------------------------------------ */
+/* Trace events of the driver above (SWGPU_TRACE)                      */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Work that is not a job — the Vulkan driver's presents — can have its
+ * own tracks in the device's SWGPU_TRACE file, on the same clock as the
+ * jobs it waited for (docs/TRACING.md). Every call is a no-op when
+ * tracing is off.
+ *
+ * swgpu_trace_track: a new track named name (a thread of the device's
+ *   process in the trace); returns its id (> 0), or 0 when tracing is off.
+ * swgpu_trace_slice: a complete slice [start_ns, end_ns] (swgpu_now_ns
+ *   clock) named name, category cat, on track; slices of one track must
+ *   nest or be disjoint (the caller's job: one thread per track does it).
+ * swgpu_trace_instant: a point event at ts_ns.
+ * args_json is NULL or the inside of a JSON object, written as given
+ * (e.g. "\"image\":2,\"mode\":\"fifo\""); name and cat are escaped.
+ * An event longer than the trace's line limit (1 KiB) is dropped.
+ */
+uint32_t swgpu_trace_track(swgpu_device *dev, const char *name);
+void swgpu_trace_slice(swgpu_device *dev, uint32_t track, const char *cat,
+                       const char *name, uint64_t start_ns, uint64_t end_ns,
+                       const char *args_json);
+void swgpu_trace_instant(swgpu_device *dev, uint32_t track, const char *cat,
+                         const char *name, uint64_t ts_ns,
+                         const char *args_json);
 
 /* ------------------------------------------------------------------ */
 /* Fault injection (debug)                                             */

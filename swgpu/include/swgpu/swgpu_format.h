@@ -276,4 +276,26 @@ bool swgpu_format_clearable(uint32_t format);
 /* enum swgpu_blit_class of format (NONE for unknown formats). */
 uint32_t swgpu_format_blit_class(uint32_t format);
 
+/*
+ * Graphics (swgpu_packet.h, "Graphics packets"): what the graphics
+ * engine really renders, blends and fetches, so a front end can report
+ * format features truthfully.
+ *
+ * Colour attachments: decoded and encoded, one texel per block,
+ * channels of at most 32 bits, UNORM, SNORM, UINT, SINT, SFLOAT, SRGB
+ * (encoded on write, decoded for blending) or UFLOAT. Blending (and the
+ * blend constants) on the float ones of those; logic ops on UNORM,
+ * SNORM, UINT and SINT ones.
+ */
+bool swgpu_format_color_renderable(uint32_t format);
+bool swgpu_format_blendable(uint32_t format);
+/* Depth attachment planes: D16_UNORM, X8_D24_UNORM, D32_SFLOAT. */
+bool swgpu_format_depth_renderable(uint32_t format);
+/* Stencil attachment planes: S8_UINT. */
+bool swgpu_format_stencil_renderable(uint32_t format);
+/* Vertex attributes (swgpu_vertex_attrib.format): decoded, not
+ * compressed, depth or stencil, channels of at most 32 bits, not sRGB
+ * or shared-exponent. */
+bool swgpu_format_vertex_fetchable(uint32_t format);
+
 #endif /* SWGPU_FORMAT_H */

@@ -22,8 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmd/config.h"
 #include "kmd/context.h"
 #include "hw/fence.h"
+#include "hw/gfx/describe.h"
+#include "hw/gfx/gfx.h"
+#include "hw/packet/packet_internal.h"
 #include "kmd/residency.h"
 #include "hw/packet/packet_exec.h"
 #include "kmd/job.h"
@@ -73,11 +77,26 @@ engine_create(struct swgpu_device *dev, uint32_t index,
 		if (!hq->inflight)
 			goto fail;
 	}
+	if (cls == SWGPU_ENGINE_GRAPHICS) {
+		uint32_t threads = dev->cfg.gfx_threads ? dev->cfg.gfx_threads
+		                                        : SWGPU_DEFAULT_GFX_THREADS;
+		eng->gfx_pool = gfx_pool_create(threads);
+		if (!eng->gfx_pool)
+			goto fail;
+		for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++) {
+			eng->gfx[h] = gfx_state_create(eng->gfx_pool);
+			if (!eng->gfx[h])
+				goto fail;
+		}
+	}
 	if (doorbell_init(&eng->doorbell))
 		goto fail;
 	*out = eng;
 	return SWGPU_OK;
 fail:
+	for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++)
+		gfx_state_destroy(eng->gfx[h]);
+	gfx_pool_destroy(eng->gfx_pool);
 	for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++) {
 		free(eng->hwq[h].inflight);
 		ring_fini(&eng->hwq[h].ring);
@@ -91,6 +110,9 @@ engine_destroy(struct swgpu_engine *eng)
 {
 	if (!eng)
 		return;
+	for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++)
+		gfx_state_destroy(eng->gfx[h]);
+	gfx_pool_destroy(eng->gfx_pool);
 	doorbell_fini(&eng->doorbell);
 	for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++) {
 		free(eng->hwq[h].inflight);
@@ -291,6 +313,18 @@ job_begin(struct swgpu_engine *eng, uint32_t h, uint64_t seqno, bool *skip)
 	return job;
 }
 
+/* Trace hook of draw packets (engine thread). */
+static void
+engine_draw_hook(void *cookie, uint32_t opcode, uint64_t start_ns,
+                 uint64_t end_ns, const struct gfx_draw_stats *st)
+{
+	struct swgpu_engine *eng = cookie;
+
+	if (eng->dev->trace && eng->cur)
+		trace_draw(eng->cur, exec_op_name(opcode), start_ns, end_ns,
+		           st);
+}
+
 static void
 exec_env_init(struct swgpu_engine *eng, struct swgpu_job *job,
               struct exec_env *env)
@@ -307,11 +341,19 @@ exec_env_init(struct swgpu_engine *eng, struct swgpu_job *job,
 	env->stats = &eng->exec_stats;
 	env->wait_hook = engine_wait_hook;
 	env->wait_cookie = eng;
+	env->draw_hook = engine_draw_hook;
+	/* Which HWQ's graphics state: the job's own (set at JOB_BEGIN). */
+	env->gfx = eng->gfx[job->hwq < ENGINE_HWQ_COUNT ? job->hwq : 0];
 }
 
 static void
 job_fault_done(struct swgpu_engine *eng, struct swgpu_job *job)
 {
+	/* The 3D pipe's registers as the fault left them, for the dump. */
+	if (eng->gfx[job->hwq < ENGINE_HWQ_COUNT ? job->hwq : 0])
+		gfx_state_describe(eng->gfx[job->hwq < ENGINE_HWQ_COUNT
+		                            ? job->hwq : 0],
+		                   job->gfx_regs, sizeof(job->gfx_regs));
 	job->exec_failed = true;
 	job->fault.engine = eng->index;
 	job->fault.queue_id = job->queue_id;
@@ -423,6 +465,19 @@ job_end(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 	pthread_mutex_unlock(&dev->lock);
 }
 
+/* A job must close every pass it opens (swgpu_packet.h, END_PASS). */
+static void
+job_pass_left_open(struct swgpu_engine *eng, struct swgpu_job *job)
+{
+	struct exec_env env;
+	const struct pkt p = { .opcode = SWGPU_OP_END_PASS };
+
+	exec_env_init(eng, job, &env);
+	raise_fault(&env, &p, SWGPU_FAULT_BAD_PACKET, 0,
+	            "job ended with a pass open");
+	job_fault_done(eng, job);
+}
+
 /* The job's armed fault, at its JOB_BEGIN. */
 static void
 job_start_injected(struct swgpu_engine *eng, struct hwq_exec *x)
@@ -514,6 +569,10 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 		if (!x->skip)
 			x->pinned = residency_job_begin(&eng->dev->mem,
 			                                job->ctx->vs);
+		/* Nothing of the 3D pipe's state carries over between
+		 * jobs. */
+		if (eng->gfx[h])
+			gfx_state_reset(eng->gfx[h]);
 		/* Armed: fault before the first IB (or the fence of a
 		 * sync-only job). */
 		if (!x->skip && job->inject != SWGPU_FAULT_NONE)
@@ -536,6 +595,9 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 			done = job_run_ib_list(eng, h, x);
 		break;
 	case SWGPU_OP_SEM_SIGNAL: {
+		if (job && !x->skip && eng->gfx[h] &&
+		    gfx_state_pass_open(eng->gfx[h]))
+			job_pass_left_open(eng, job);
 		/* Coalesce with the next job's begin only if it is already
 		 * in this ring and starts at once (no ring SEM_WAIT to sleep
 		 * in before processing). */

@@ -31,6 +31,9 @@
 #include "hw/ring.h"
 #include "util/spin.h"
 
+struct gfx_pool;
+struct gfx_state;
+
 enum {
 	ENGINE_HWQ_MAIN = 0,
 	ENGINE_HWQ_PRIO = 1,
@@ -77,6 +80,10 @@ struct swgpu_engine {
 			ENGINE_HWQ_FIELDS
 		};
 	};
+	/* Graphics engines: the 3D pipeline's raster threads and the
+	 * graphics state of each HWQ (hw/gfx/gfx.h); NULL otherwise. */
+	struct gfx_pool *gfx_pool;
+	struct gfx_state *gfx[ENGINE_HWQ_COUNT];
 	struct swgpu_doorbell doorbell;
 	struct spin_budget idle_spin;   /* ring poll before sleeping */
 	pthread_t thread;

@@ -96,8 +96,13 @@ job_finish(struct swgpu_job *job, bool failed)
 	struct swgpu_engine *eng = dev->engines[job->engine];
 	bool in_ring = job->state == JOB_QUEUED || job->state == JOB_RUNNING;
 
-	if (job->exec_failed)
+	if (job->exec_failed) {
+		if (ctx->state == SWGPU_CONTEXT_OK)
+			snprintf(ctx->fault_gfx_regs,
+			         sizeof(ctx->fault_gfx_regs), "%s",
+			         job->gfx_regs);
 		context_mark_guilty(ctx, &job->fault);
+	}
 	else if (!failed && job_check_rewind(job))
 		failed = true;
 

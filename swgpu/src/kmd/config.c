@@ -71,8 +71,9 @@ env_engines(swgpu_config *cfg)
 	}
 	/* A device with no engine could never run a job. */
 	if (total == 0 || total > SWGPU_MAX_ENGINES) {
-		swgpu_log("ignoring SWGPU_COMPUTE_ENGINES/SWGPU_COPY_ENGINES "
-		          "(total %u engines, must be 1..%u)", total,
+		swgpu_log("ignoring SWGPU_GRAPHICS_ENGINES/SWGPU_COMPUTE_ENGINES/"
+		          "SWGPU_COPY_ENGINES (total %u engines, must be "
+		          "1..%u)", total,
 		          SWGPU_MAX_ENGINES);
 		return;
 	}
@@ -157,6 +158,8 @@ swgpu_config_init(swgpu_config *cfg)
 	if (!cfg)
 		return;
 	memset(cfg, 0, sizeof(*cfg));
+	cfg->engine_count[SWGPU_ENGINE_GRAPHICS] =
+		SWGPU_DEFAULT_GRAPHICS_ENGINES;
 	cfg->engine_count[SWGPU_ENGINE_COMPUTE] = SWGPU_DEFAULT_COMPUTE_ENGINES;
 	cfg->engine_count[SWGPU_ENGINE_COPY] = SWGPU_DEFAULT_COPY_ENGINES;
 	cfg->vram_size = SWGPU_DEFAULT_VRAM_MB * MIB;
@@ -175,6 +178,9 @@ swgpu_config_init(swgpu_config *cfg)
 	env_u32_range("SWGPU_TIMEOUT_MS", &cfg->hang_timeout_ms, 1,
 	              UINT32_MAX);
 	env_u32_range("SWGPU_SPIN_US", &cfg->spin_us, 0, UINT32_MAX);
+	cfg->gfx_threads = SWGPU_DEFAULT_GFX_THREADS;
+	env_u32_range("SWGPU_GFX_THREADS", &cfg->gfx_threads, 1,
+	              SWGPU_MAX_GFX_THREADS);
 	uint32_t preempt = 1;
 	env_u32_range("SWGPU_PREEMPT", &preempt, 0, 1);
 	cfg->no_preempt = !preempt;
@@ -222,6 +228,11 @@ config_validate(const swgpu_config *cfg)
 		swgpu_log("config: bar_size %llu > vram_size %llu",
 		          (unsigned long long)cfg->bar_size,
 		          (unsigned long long)cfg->vram_size);
+		return SWGPU_ERR_INVALID_ARG;
+	}
+	if (cfg->gfx_threads > SWGPU_MAX_GFX_THREADS) {
+		swgpu_log("config: gfx_threads %u (max %u)", cfg->gfx_threads,
+		          SWGPU_MAX_GFX_THREADS);
 		return SWGPU_ERR_INVALID_ARG;
 	}
 	if (cfg->hang_timeout_ms == 0) {

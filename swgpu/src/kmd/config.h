@@ -18,6 +18,7 @@
 #define SWGPU_MAX_RING_SIZE (1u << 30)
 
 /* Default configuration (before the environment). */
+#define SWGPU_DEFAULT_GRAPHICS_ENGINES 1u
 #define SWGPU_DEFAULT_COMPUTE_ENGINES 2u
 #define SWGPU_DEFAULT_COPY_ENGINES 2u
 #define SWGPU_DEFAULT_VRAM_MB 4096u
@@ -26,6 +27,10 @@
 #define SWGPU_DEFAULT_RING_KB 64u
 #define SWGPU_DEFAULT_TIMEOUT_MS 5000u
 #define SWGPU_DEFAULT_SPIN_US 20u
+/* Raster threads per graphics engine (engine thread + 1 worker: the
+ * machine model has two cores). */
+#define SWGPU_DEFAULT_GFX_THREADS 2u
+#define SWGPU_MAX_GFX_THREADS 16u
 
 /*
  * Check a configuration handed to swgpu_device_open(): engine counts

@@ -19,6 +19,7 @@ struct swgpu_context {
 	swgpu_context_state state;
 	atomic_bool lost;
 	swgpu_fault_info fault;      /* first fault */
+	char fault_gfx_regs[1024];   /* its graphics state, or "" */
 	struct dlist queues;
 	struct dlist link;           /* dev->contexts */
 	uint32_t inflight;           /* jobs in rings */

@@ -12,6 +12,7 @@
 #include "kmd/context.h"
 #include "hw/engine.h"
 #include "kmd/job.h"
+#include "hw/gfx/describe.h"
 #include "hw/packet/packet_exec.h"
 #include "kmd/syncobj.h"
 
@@ -112,6 +113,11 @@ dump_fault_packets(const swgpu_fault_info *f, FILE *out)
 		if (pos + len > n)
 			fprintf(out, " ...");
 		fputc('\n', out);
+		char text[256];
+		if (pos + len <= n &&
+		    gfx_packet_describe(f->packet_dw + pos, len, text,
+		                        sizeof(text)))
+			fprintf(out, "         %s\n", text);
 		pos += len;
 	}
 }
@@ -186,6 +192,10 @@ device_dump_locked(struct swgpu_device *dev, FILE *out)
 			        (unsigned long long)c->fault.job_seqno);
 			dump_fault_packets(&c->fault, out);
 		}
+		if (c->state != SWGPU_CONTEXT_OK && c->fault_gfx_regs[0])
+			fprintf(out, "    graphics state of the guilty job's "
+			        "hardware queue at the fault:\n%s",
+			        c->fault_gfx_regs);
 	}
 	dlist_for_each_safe(it, tmp, &dev->queues) {
 		struct swgpu_queue *q =

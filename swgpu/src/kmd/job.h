@@ -18,6 +18,9 @@
 #ifndef SWGPU_JOB_H
 #define SWGPU_JOB_H
 
+/* Bytes of a graphics state description in a fault record. */
+#define SWGPU_GFX_REGS_TEXT 1024u
+
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -83,6 +86,9 @@ struct swgpu_job {
 	bool exec_failed;            /* a packet faulted: context guilty */
 	bool skipped;                /* not run: doomed or aborted */
 	swgpu_fault_info fault;
+	/* Graphics engines: the 3D pipe's state when the job faulted
+	 * (gfx_state_describe), for the state dump; "" otherwise. */
+	char gfx_regs[SWGPU_GFX_REGS_TEXT];
 	uint64_t run_ns;             /* engine time, JOB_BEGIN to fence */
 	uint64_t vcharge_ns;         /* estimate charged at push (sched.c) */
 	uint64_t start_ns;           /* JOB_BEGIN time (dev->lock), or 0 */
@@ -162,6 +168,11 @@ void queue_destroy_locked(struct swgpu_queue *q);
 void trace_job(struct swgpu_job *job, enum job_state state);
 void trace_job_preempted(struct swgpu_job *job);
 void trace_job_resumed(struct swgpu_job *job);
+/* Engine thread: a draw packet of job ran on its engine from start_ns to
+ * end_ns (a slice nested in the job's engine slice). */
+struct gfx_draw_stats;
+void trace_draw(struct swgpu_job *job, const char *name, uint64_t start_ns,
+                uint64_t end_ns, const struct gfx_draw_stats *st);
 void trace_queue_created(struct swgpu_queue *q);
 void trace_open(struct swgpu_device *dev);
 void trace_close(struct swgpu_device *dev);

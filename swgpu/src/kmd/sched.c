@@ -745,6 +745,7 @@ swgpu_submit(swgpu_queue *q, const swgpu_submit_info *info,
 	job->skipped = false;
 	job->inject = SWGPU_FAULT_NONE;
 	memset(&job->fault, 0, sizeof(job->fault));
+	job->gfx_regs[0] = '\0';
 	job->run_ns = 0;
 	job->vcharge_ns = 0;
 	job->ib_count = info->ib_count;

@@ -12,6 +12,8 @@
  *   flows "s"/"f" from a job to the job that waited for it (syncobj
  *         waits the scheduler resolved to a signalling job)
  *   "i"   signals, preemptions, faults, skipped jobs
+ *   tid   TRACE_USER_TID + n: tracks of the driver above (presents),
+ *         swgpu_trace_track / _slice / _instant
  *
  * Devices of a process that name the same path share one file (and a
  * mutex); each event is one line. The closing "]" is written when the
@@ -27,8 +29,10 @@
 #include "kmd/context.h"
 #include "kmd/job.h"
 #include "kmd/syncobj.h"
+#include "hw/gfx/gfx.h"
 
 #define TRACE_QUEUE_TID 1000u
+#define TRACE_USER_TID 100000u
 
 struct trace_file {
 	char *path;                  /* NULL: stderr */
@@ -299,6 +303,31 @@ trace_job_resumed(struct swgpu_job *job)
 	job->trace.seg_ns = swgpu_now_ns();
 }
 
+/* Engine thread: one draw packet (or the part of it before a
+ * preemption), inside the job's current run segment. */
+void
+trace_draw(struct swgpu_job *job, const char *name, uint64_t start_ns,
+           uint64_t end_ns, const struct gfx_draw_stats *st)
+{
+	struct swgpu_device *dev = job->dev;
+
+	if (!dev->trace || !job->trace.seg_ns)
+		return;
+	if (start_ns < job->trace.seg_ns)
+		start_ns = job->trace.seg_ns;
+	if (end_ns < start_ns)
+		end_ns = start_ns;
+	trace_emit(dev, "\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"draw\","
+	           "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT
+	           ",\"args\":{\"job\":\"%u:%u:%" PRIu64 "\",\"vertices\":%"
+	           PRIu64 ",\"primitives\":%" PRIu64 ",\"rasterized\":%" PRIu64
+	           ",\"fragments\":%" PRIu64 ",\"tiles\":%" PRIu64 "}", name,
+	           pid_of(dev), 1u + job->engine, US(start_ns),
+	           US(end_ns - start_ns), job->ctx_id, job->queue_id,
+	           job->seqno, st->vertices, st->primitives, st->rasterized,
+	           st->fragments, st->tiles);
+}
+
 /* A flow arrow from the signalling job dep to job, bound to a slice of
  * each (timestamps inside them). */
 static void
@@ -411,4 +440,62 @@ trace_job(struct swgpu_job *job, enum job_state state)
 		trace_job_finished(job, state);
 		break;
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Tracks of the driver above (swgpu.h)                                */
+/* ------------------------------------------------------------------ */
+
+uint32_t
+swgpu_trace_track(swgpu_device *dev, const char *name)
+{
+	/* Process-wide, so two devices sharing a file never share a tid. */
+	static atomic_uint user_tracks;
+	uint32_t tid;
+
+	if (!dev->trace)
+		return 0;
+	tid = TRACE_USER_TID + atomic_fetch_add(&user_tracks, 1);
+	trace_track_name(dev, tid, name);
+	return tid;
+}
+
+/* One event of a user track: a complete slice of dur_ns, or an instant
+ * (dur_ns ignored). */
+static void
+trace_user_event(swgpu_device *dev, uint32_t track, bool instant,
+                 const char *cat, const char *name, uint64_t ts_ns,
+                 uint64_t dur_ns, const char *args_json)
+{
+	char ename[128], ecat[64], ph[48];
+
+	if (!dev->trace || track < TRACE_USER_TID)
+		return;
+	if (instant)
+		snprintf(ph, sizeof(ph), "\"ph\":\"i\",\"s\":\"t\"");
+	else
+		snprintf(ph, sizeof(ph), "\"ph\":\"X\",\"dur\":" US_FMT,
+		         US(dur_ns));
+	trace_emit(dev, "%s,\"name\":\"%s\",\"cat\":\"%s\",\"pid\":%u,"
+	           "\"tid\":%u,\"ts\":" US_FMT ",\"args\":{%s}", ph,
+	           json_str(ename, sizeof(ename), name),
+	           json_str(ecat, sizeof(ecat), cat), pid_of(dev), track,
+	           US(ts_ns), args_json ? args_json : "");
+}
+
+void
+swgpu_trace_slice(swgpu_device *dev, uint32_t track, const char *cat,
+                  const char *name, uint64_t start_ns, uint64_t end_ns,
+                  const char *args_json)
+{
+	trace_user_event(dev, track, false, cat, name, start_ns,
+	                 end_ns > start_ns ? end_ns - start_ns : 0,
+	                 args_json);
+}
+
+void
+swgpu_trace_instant(swgpu_device *dev, uint32_t track, const char *cat,
+                    const char *name, uint64_t ts_ns, const char *args_json)
+{
+	trace_user_event(dev, track, true, cat, name, ts_ns, 0, args_json);
 }

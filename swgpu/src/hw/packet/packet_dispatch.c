@@ -238,6 +238,27 @@ bind_buffers(struct exec_env *env, const struct pkt *p,
 	return true;
 }
 
+bool
+dispatch_bind_resources(struct exec_env *env, const struct pkt *p,
+                        const struct ir_program *prog,
+                        const struct swgpu_bind_table *bt,
+                        struct ir_dispatch *d)
+{
+	d->prog = prog;
+	memcpy(d->push, bt->push_constants, sizeof(d->push));
+	memset(d->groups, 0, sizeof(d->groups));
+	memset(d->base, 0, sizeof(d->base));
+	d->total_groups = 0;
+	d->next_group = 0;
+	d->hang_timeout_ns = env->hang_timeout_ns;
+	d->progress_ns = swgpu_now_ns();
+	d->vs = env->vs;
+	d->fault_va = 0;
+	d->fault_access = 0;
+	d->hung = false;
+	return bind_buffers(env, p, prog, bt, d);
+}
+
 /*
  * Preemption: a preemptible stream (env->save) runs the workgroups in
  * slices of about DISPATCH_SLICE_NS (the first slice has

@@ -25,6 +25,7 @@
 #include "kmd/mem.h"
 #include "hw/packet/memops.h"
 #include "hw/packet/packet_dispatch.h"
+#include "hw/packet/packet_gfx.h"
 #include "hw/packet/packet_image.h"
 #include "hw/packet/packet_internal.h"
 #include "util/util.h"
@@ -518,6 +519,45 @@ static const struct op_desc op_table[SWGPU_OP_COUNT] = {
 	[SWGPU_OP_BLIT] = {
 		.name = "BLIT", .len = SWGPU_LEN_BLIT,
 		.flags_mask = SWGPU_BLIT_LINEAR, .exec = exec_blit },
+	/* Graphics packets (packet_gfx.c): graphics engines only. */
+	[SWGPU_OP_BEGIN_PASS] = {
+		.name = "BEGIN_PASS", .len = SWGPU_LEN_BEGIN_PASS,
+		.exec = exec_begin_pass },
+	[SWGPU_OP_END_PASS] = {
+		.name = "END_PASS", .len = SWGPU_LEN_END_PASS,
+		.exec = exec_end_pass },
+	[SWGPU_OP_CLEAR_ATTACHMENTS] = {
+		.name = "CLEAR_ATTACHMENTS", .len = 0,
+		.min_len = SWGPU_LEN_CLEAR_ATTACHMENTS(1),
+		.exec = exec_clear_attachments },
+	[SWGPU_OP_SET_PIPELINE] = {
+		.name = "SET_PIPELINE", .len = SWGPU_LEN_SET_PIPELINE,
+		.exec = exec_set_pipeline },
+	[SWGPU_OP_SET_DYNAMIC] = {
+		.name = "SET_DYNAMIC", .len = SWGPU_LEN_SET_DYNAMIC,
+		.exec = exec_set_dynamic },
+	[SWGPU_OP_SET_VERTEX_BUFFERS] = {
+		.name = "SET_VERTEX_BUFFERS", .len = 0,
+		.min_len = SWGPU_LEN_SET_VERTEX_BUFFERS(0),
+		.exec = exec_set_vertex_buffers },
+	[SWGPU_OP_SET_INDEX_BUFFER] = {
+		.name = "SET_INDEX_BUFFER", .len = SWGPU_LEN_SET_INDEX_BUFFER,
+		.exec = exec_set_index_buffer },
+	[SWGPU_OP_DRAW] = {
+		.name = "DRAW", .len = SWGPU_LEN_DRAW, .exec = exec_draw },
+	[SWGPU_OP_DRAW_INDEXED] = {
+		.name = "DRAW_INDEXED", .len = SWGPU_LEN_DRAW_INDEXED,
+		.exec = exec_draw_indexed },
+	[SWGPU_OP_DRAW_INDIRECT] = {
+		.name = "DRAW_INDIRECT", .len = SWGPU_LEN_DRAW_INDIRECT,
+		.flags_mask = SWGPU_DRAW_INDEXED | SWGPU_DRAW_COUNT,
+		.exec = exec_draw_indirect },
+	[SWGPU_OP_QUERY_BEGIN] = {
+		.name = "QUERY_BEGIN", .len = SWGPU_LEN_QUERY,
+		.flags_mask = SWGPU_QUERY_PRECISE, .exec = exec_query_begin },
+	[SWGPU_OP_QUERY_END] = {
+		.name = "QUERY_END", .len = SWGPU_LEN_QUERY,
+		.exec = exec_query_end },
 };
 
 static const struct op_desc *

@@ -59,6 +59,8 @@ struct exec_save {
 };
 
 struct swgpu_vaspace;
+struct gfx_state;
+struct gfx_draw_stats;
 
 struct exec_env {
 	struct swgpu_vaspace *vs;   /* the job's context */
@@ -96,6 +98,16 @@ struct exec_env {
 	struct exec_save *save;
 	bool (*preempt_hook)(void *cookie);
 	bool preempted;
+	/*
+	 * Graphics engines: the graphics state of the hardware queue the
+	 * stream runs on (hw/gfx/gfx.h). NULL on compute and copy engines,
+	 * where graphics packets are BAD_PACKET.
+	 */
+	struct gfx_state *gfx;
+	/* Optional (NULL: none): called with wait_cookie after each draw
+	 * packet (or its preempted part) for the trace. */
+	void (*draw_hook)(void *cookie, uint32_t opcode, uint64_t start_ns,
+	                  uint64_t end_ns, const struct gfx_draw_stats *st);
 };
 
 /* At a preemption point with done units of the current packet behind

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * physical_device_gfx.c — the graphics side of a physical device: the
+ * limits and features of the graphics engine, told as the engine
+ * executes them (SWGPU_GFX_* in swgpu.h, the packets of swgpu_packet.h
+ * "Graphics packets"), applied on top of physical_device.c's when the
+ * device has a graphics engine (queue family 0 is then GRAPHICS). A
+ * device configured without one (SWGPU_GRAPHICS_ENGINES=0) keeps the
+ * spec's minimums and FALSE.
+ *
+ * Not offered yet (later issues): multisampling (every sample count is
+ * 1), multiview, tessellation and geometry shaders, wide lines, sample
+ * rate shading, alpha to one, pipeline statistics queries.
+ */
+#include <spirv/unified1/spirv.h>
+
+#include "icd.h"
+
+static void
+gfx_limits(VkPhysicalDeviceLimits *l)
+{
+	const VkSampleCountFlags one = VK_SAMPLE_COUNT_1_BIT;
+
+	/* Vertex input: SET_VERTEX_BUFFERS bindings and pipeline
+	 * attributes; offsets and strides are 32-bit in the packets, the
+	 * spec's minimums are what we promise. */
+	l->maxVertexInputAttributes = SWGPU_GFX_MAX_VERTEX_ATTRIBS;
+	l->maxVertexInputBindings = SWGPU_GFX_MAX_VERTEX_BINDINGS;
+	l->maxVertexInputAttributeOffset = 2047;
+	l->maxVertexInputBindingStride = 2048;
+	/* Varyings: SWGPU_GFX_MAX_LOCATIONS locations of 4 components. */
+	l->maxVertexOutputComponents = 4 * SWGPU_GFX_MAX_LOCATIONS;
+	l->maxFragmentInputComponents = 4 * SWGPU_GFX_MAX_LOCATIONS;
+	l->maxFragmentOutputAttachments = SWGPU_GFX_MAX_COLOR_ATTACHMENTS;
+	l->maxFragmentDualSrcAttachments = 1;
+	l->maxFragmentCombinedOutputResources =
+		SWGPU_GFX_MAX_COLOR_ATTACHMENTS +
+		l->maxPerStageDescriptorStorageBuffers +
+		l->maxPerStageDescriptorStorageImages;
+	l->maxColorAttachments = SWGPU_GFX_MAX_COLOR_ATTACHMENTS;
+	/* Rasterization: 8 subpixel bits, 32-bit indices, any number of
+	 * indirect draws in one packet. */
+	l->subPixelPrecisionBits = SWGPU_GFX_SUBPIXEL_BITS;
+	l->maxDrawIndexedIndexValue = UINT32_MAX;
+	l->maxDrawIndirectCount = UINT32_MAX;
+	l->maxViewports = SWGPU_GFX_MAX_VIEWPORTS;
+	l->maxViewportDimensions[0] = SWGPU_GFX_MAX_FRAMEBUFFER_DIM;
+	l->maxViewportDimensions[1] = SWGPU_GFX_MAX_FRAMEBUFFER_DIM;
+	l->viewportBoundsRange[0] = -(float)SWGPU_GFX_VIEWPORT_BOUNDS;
+	l->viewportBoundsRange[1] = (float)SWGPU_GFX_VIEWPORT_BOUNDS - 1.0f;
+	/* The viewport transform is float; vertices snap to the subpixel
+	 * grid. */
+	l->viewportSubPixelBits = SWGPU_GFX_SUBPIXEL_BITS;
+	l->maxFramebufferWidth = SWGPU_GFX_MAX_FRAMEBUFFER_DIM;
+	l->maxFramebufferHeight = SWGPU_GFX_MAX_FRAMEBUFFER_DIM;
+	l->maxFramebufferLayers = SWGPU_GFX_MAX_FRAMEBUFFER_LAYERS;
+	/* One sample per pixel: multisampling is a later issue. */
+	l->framebufferColorSampleCounts = one;
+	l->framebufferDepthSampleCounts = one;
+	l->framebufferStencilSampleCounts = one;
+	l->framebufferNoAttachmentsSampleCounts = one;
+	l->sampledImageColorSampleCounts = one;
+	l->sampledImageIntegerSampleCounts = one;
+	l->sampledImageDepthSampleCounts = one;
+	l->sampledImageStencilSampleCounts = one;
+	l->storageImageSampleCounts = one;
+	l->maxSampleMaskWords = 1;
+	l->maxClipDistances = SWGPU_GFX_MAX_CLIP_DISTANCES;
+	l->maxCullDistances = SWGPU_GFX_MAX_CLIP_DISTANCES;
+	l->maxCombinedClipAndCullDistances = SWGPU_GFX_MAX_CLIP_DISTANCES;
+	/* Points from 1 to SWGPU_GFX_MAX_POINT_SIZE, any size in between;
+	 * lines one pixel wide. */
+	l->pointSizeRange[0] = 1.0f;
+	l->pointSizeRange[1] = SWGPU_GFX_MAX_POINT_SIZE;
+	l->pointSizeGranularity = 0.0f;
+	l->lineWidthRange[0] = 1.0f;
+	l->lineWidthRange[1] = SWGPU_GFX_MAX_LINE_WIDTH;
+	l->lineWidthGranularity = 0.0f;
+	l->strictLines = VK_FALSE;
+	/* The one sample is at the pixel centre, the standard location. */
+	l->standardSampleLocations = VK_TRUE;
+	/* TIMESTAMP runs on the graphics engines as on every other. */
+	l->timestampComputeAndGraphics = VK_TRUE;
+}
+
+static void
+gfx_features(struct icd_features *f)
+{
+	VkPhysicalDeviceFeatures *c = &f->core;
+
+	c->fullDrawIndexUint32 = VK_TRUE;
+	c->independentBlend = VK_TRUE;
+	c->dualSrcBlend = VK_TRUE;
+	c->logicOp = VK_TRUE;
+	c->multiDrawIndirect = VK_TRUE;
+	c->drawIndirectFirstInstance = VK_TRUE;
+	c->depthClamp = VK_TRUE;
+	c->depthBiasClamp = VK_TRUE;
+	c->fillModeNonSolid = VK_TRUE;
+	c->depthBounds = VK_TRUE;
+	c->largePoints = VK_TRUE;
+	c->multiViewport = VK_TRUE;
+	c->occlusionQueryPrecise = VK_TRUE;
+	/* Queries and draws of a secondary run in the primary's job. */
+	c->inheritedQueries = VK_TRUE;
+	/* Vertex and fragment stages execute what compute does: buffers,
+	 * images and atomics. */
+	c->vertexPipelineStoresAndAtomics = VK_TRUE;
+	c->fragmentStoresAndAtomics = VK_TRUE;
+	c->shaderClipDistance = swgpu_shader_capability_supported(
+		SpvCapabilityClipDistance);
+	c->shaderCullDistance = swgpu_shader_capability_supported(
+		SpvCapabilityCullDistance);
+	f->v11.shaderDrawParameters = swgpu_shader_capability_supported(
+		SpvCapabilityDrawParameters);
+	f->v12.drawIndirectCount = VK_TRUE;
+	f->v12.imagelessFramebuffer = VK_TRUE;
+	/* Layouts change no bytes (image.c), separate ones included. */
+	f->v12.separateDepthStencilLayouts = VK_TRUE;
+	f->v13.dynamicRendering = VK_TRUE;
+}
+
+bool
+icd_physical_device_has_graphics(const struct icd_physical_device *pdev)
+{
+	return pdev->info.engine_class_count[SWGPU_ENGINE_GRAPHICS] != 0;
+}
+
+void
+icd_physical_device_init_gfx(struct icd_physical_device *pdev)
+{
+	if (!icd_physical_device_has_graphics(pdev))
+		return;
+	gfx_limits(&pdev->properties.limits);
+	gfx_features(&pdev->features);
+	/* The depth resolve modes need multisampling: none. */
+	pdev->properties_1x.v12.supportedDepthResolveModes =
+		VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+}
+
+/* Feature structs of the graphics extensions outside core 1.3
+ * (physical_device.c's icd_features_write_ext hands them here). */
+void
+icd_features_write_gfx_ext(VkBaseOutStructure *s)
+{
+	switch (s->sType) {
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT:
+		((VkPhysicalDeviceExtendedDynamicStateFeaturesEXT *)s)
+			->extendedDynamicState = VK_TRUE;
+		break;
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT: {
+		VkPhysicalDeviceExtendedDynamicState2FeaturesEXT *e = (void *)s;
+
+		e->extendedDynamicState2 = VK_TRUE;
+		e->extendedDynamicState2LogicOp = VK_TRUE;
+		/* No tessellation. */
+		e->extendedDynamicState2PatchControlPoints = VK_FALSE;
+		break;
+	}
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COLOR_WRITE_ENABLE_FEATURES_EXT:
+		((VkPhysicalDeviceColorWriteEnableFeaturesEXT *)s)
+			->colorWriteEnable = VK_TRUE;
+		break;
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT:
+		((VkPhysicalDeviceIndexTypeUint8FeaturesEXT *)s)
+			->indexTypeUint8 = VK_TRUE;
+		break;
+	default:
+		break;
+	}
+}

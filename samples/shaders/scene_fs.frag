@@ -1,0 +1,13 @@
+#version 450
+// SPDX-License-Identifier: MIT
+// Texture (implicit LOD: mip levels chosen from the quad's derivatives)
+// times the tint.
+layout(set = 0, binding = 0) uniform sampler2D tex;
+layout(location = 0) in vec2 v_uv;
+layout(location = 1) in vec4 v_tint;
+layout(location = 0) out vec4 o;
+
+void main()
+{
+	o = texture(tex, v_uv) * v_tint;
+}

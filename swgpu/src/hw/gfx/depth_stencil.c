@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Depth bounds, stencil and depth tests with their writes (the spec's
+ * "Fragment Operations"), on the separate depth (D16_UNORM, X8_D24_UNORM,
+ * D32_SFLOAT) and stencil (S8_UINT) planes of the pass.
+ *
+ * Order per pixel: depth bounds (on the stored depth; failing discards
+ * the fragment with no stencil update), stencil test (fail: failOp),
+ * depth test (fail: depthFailOp; pass: passOp and the depth write). A
+ * missing attachment makes its test pass. Incoming depth is clamped to
+ * the viewport's depth range with depthClamp, then to [0, 1], and
+ * converted to the attachment's format before comparing, so the test
+ * compares exactly the value that would be stored.
+ */
+#include "hw/gfx/gfx_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+static inline float
+clamp_range(float v, float lo, float hi)
+{
+	/* NaN -> lo */
+	return v >= lo ? (v <= hi ? v : hi) : lo;
+}
+
+static uint32_t
+unorm_bits(float z, uint32_t bits)
+{
+	double scale = (double)((1u << bits) - 1u);
+
+	return (uint32_t)nearbyint((double)z * scale);
+}
+
+float
+gfx_depth_quantize(uint32_t format, float z)
+{
+	z = clamp_range(z, 0.0f, 1.0f);
+	switch (format) {
+	case SWGPU_FORMAT_D16_UNORM:
+		return (float)((double)unorm_bits(z, 16) / 65535.0);
+	case SWGPU_FORMAT_X8_D24_UNORM:
+		return (float)((double)unorm_bits(z, 24) / 16777215.0);
+	default:
+		return z;
+	}
+}
+
+/* A depth value in the attachment's own units: UNORM integers, or the
+ * float's bits made ordered (z >= 0 here, so the bits order as
+ * unsigned integers). */
+static inline uint32_t
+depth_encode(uint32_t format, float z)
+{
+	z = clamp_range(z, 0.0f, 1.0f);
+	switch (format) {
+	case SWGPU_FORMAT_D16_UNORM:
+		return unorm_bits(z, 16);
+	case SWGPU_FORMAT_X8_D24_UNORM:
+		return unorm_bits(z, 24);
+	default: {
+		uint32_t u;
+		memcpy(&u, &z, 4);
+		return u;
+	}
+	}
+}
+
+static uint32_t
+depth_load(uint32_t format, const uint8_t *p)
+{
+	switch (format) {
+	case SWGPU_FORMAT_D16_UNORM: {
+		uint16_t v;
+		memcpy(&v, p, 2);
+		return v;
+	}
+	case SWGPU_FORMAT_X8_D24_UNORM: {
+		uint32_t v;
+		memcpy(&v, p, 4);
+		return v & 0xffffffu;
+	}
+	default: {
+		uint32_t v;
+		memcpy(&v, p, 4);
+		return v;
+	}
+	}
+}
+
+static void
+depth_store(uint32_t format, uint8_t *p, uint32_t v)
+{
+	if (format == SWGPU_FORMAT_D16_UNORM) {
+		uint16_t h = (uint16_t)v;
+		memcpy(p, &h, 2);
+	} else {
+		/* X8_D24: bits 24..31 written 0 (swgpu_format.h) */
+		memcpy(p, &v, 4);
+	}
+}
+
+/* Stored depth as a float in [0, 1] (depth bounds). */
+static float
+depth_value(uint32_t format, uint32_t v)
+{
+	switch (format) {
+	case SWGPU_FORMAT_D16_UNORM:
+		return (float)((double)v / 65535.0);
+	case SWGPU_FORMAT_X8_D24_UNORM:
+		return (float)((double)v / 16777215.0);
+	default: {
+		float f;
+		memcpy(&f, &v, 4);
+		return f;
+	}
+	}
+}
+
+/* Compare for depth: the D32 values are non-negative floats (ordered
+ * as integers) or NaN, which compares false except NOT_EQUAL. */
+static bool
+depth_compare(uint32_t op, uint32_t format, uint32_t in, uint32_t stored)
+{
+	if (format == SWGPU_FORMAT_D32_SFLOAT) {
+		float a, b;
+		memcpy(&a, &in, 4);
+		memcpy(&b, &stored, 4);
+		switch (op) {
+		case SWGPU_COMPARE_NEVER: return false;
+		case SWGPU_COMPARE_LESS: return a < b;
+		case SWGPU_COMPARE_EQUAL: return a == b;
+		case SWGPU_COMPARE_LESS_OR_EQUAL: return a <= b;
+		case SWGPU_COMPARE_GREATER: return a > b;
+		case SWGPU_COMPARE_NOT_EQUAL: return a != b;
+		case SWGPU_COMPARE_GREATER_OR_EQUAL: return a >= b;
+		default: return true;
+		}
+	}
+	switch (op) {
+	case SWGPU_COMPARE_NEVER: return false;
+	case SWGPU_COMPARE_LESS: return in < stored;
+	case SWGPU_COMPARE_EQUAL: return in == stored;
+	case SWGPU_COMPARE_LESS_OR_EQUAL: return in <= stored;
+	case SWGPU_COMPARE_GREATER: return in > stored;
+	case SWGPU_COMPARE_NOT_EQUAL: return in != stored;
+	case SWGPU_COMPARE_GREATER_OR_EQUAL: return in >= stored;
+	default: return true;
+	}
+}
+
+static bool
+stencil_compare(uint32_t op, uint32_t ref, uint32_t s)
+{
+	switch (op) {
+	case SWGPU_COMPARE_NEVER: return false;
+	case SWGPU_COMPARE_LESS: return ref < s;
+	case SWGPU_COMPARE_EQUAL: return ref == s;
+	case SWGPU_COMPARE_LESS_OR_EQUAL: return ref <= s;
+	case SWGPU_COMPARE_GREATER: return ref > s;
+	case SWGPU_COMPARE_NOT_EQUAL: return ref != s;
+	case SWGPU_COMPARE_GREATER_OR_EQUAL: return ref >= s;
+	default: return true;
+	}
+}
+
+/* VkStencilOp on an 8-bit value. */
+static uint8_t
+stencil_op(uint32_t op, uint8_t s, uint8_t ref)
+{
+	switch (op) {
+	case 1: return 0;                                  /* ZERO */
+	case 2: return ref;                                /* REPLACE */
+	case 3: return s == 0xff ? s : (uint8_t)(s + 1);   /* INC_CLAMP */
+	case 4: return s == 0 ? s : (uint8_t)(s - 1);      /* DEC_CLAMP */
+	case 5: return (uint8_t)~s;                        /* INVERT */
+	case 6: return (uint8_t)(s + 1);                   /* INC_WRAP */
+	case 7: return (uint8_t)(s - 1);                   /* DEC_WRAP */
+	default: return s;                                 /* KEEP */
+	}
+}
+
+static void
+stencil_apply(const struct gfx_stencil_face *f, uint32_t op, uint8_t *sp)
+{
+	uint8_t s = *sp;
+	uint8_t r = stencil_op(op, s, f->reference);
+
+	*sp = (uint8_t)((s & ~f->write_mask) | (r & f->write_mask));
+}
+
+/* VkCompareOp bits: 1 less, 2 equal, 4 greater (NEVER 0, ALWAYS 7). */
+static inline bool
+cmp_bits(uint32_t op, bool lt, bool eq, bool gt)
+{
+	return (op & ((lt ? 1u : 0u) | (eq ? 2u : 0u) | (gt ? 4u : 0u))) != 0;
+}
+
+/* The depth test alone (no stencil, no bounds): the common case, with
+ * the attachment's format decided once per quad. Same results as the
+ * general path below. */
+static uint32_t
+depth_only(const struct gfx_draw *d, const struct gfx_prim *p, int32_t x,
+           int32_t y, uint32_t mask, const float *z)
+{
+	const struct gfx_viewport *vp = &d->vp[p->viewport];
+	const uint32_t op = d->depth_op, fmt = d->depth.format;
+	uint8_t *row[2];
+	uint32_t pass = 0;
+
+	row[0] = gfx_texel(&d->depth, x, y, p->layer);
+	row[1] = row[0] + d->depth.row_pitch;
+	for (uint32_t l = 0; l < 4; l++) {
+		if (!(mask & (1u << l)))
+			continue;
+		uint8_t *dp = row[l >> 1] + (l & 1) * d->depth.bpp;
+		float zv = z[l];
+		if (d->depth_clamp)
+			zv = clamp_range(zv, vp->zmin, vp->zmax);
+		uint32_t zin = depth_encode(fmt, zv);
+		uint32_t stored = depth_load(fmt, dp);
+		bool ok;
+		if (fmt == SWGPU_FORMAT_D32_SFLOAT) {
+			float a, b;
+			memcpy(&a, &zin, 4);
+			memcpy(&b, &stored, 4);
+			ok = op == SWGPU_COMPARE_ALWAYS ||
+			     (a != a || b != b ? op == SWGPU_COMPARE_NOT_EQUAL
+			                       : cmp_bits(op, a < b, a == b, a > b));
+		} else {
+			ok = cmp_bits(op, zin < stored, zin == stored,
+			              zin > stored);
+		}
+		if (!ok)
+			continue;
+		if (d->depth_write)
+			depth_store(fmt, dp, zin);
+		pass |= 1u << l;
+	}
+	return pass;
+}
+
+uint32_t
+gfx_depth_stencil(const struct gfx_draw *d, const struct gfx_prim *p,
+                  int32_t x, int32_t y, uint32_t mask, const float *z)
+{
+	if (d->depth_test && !d->stencil_test && !d->depth_bounds &&
+	    x >= d->depth.ox && y >= d->depth.oy)
+		return depth_only(d, p, x, y, mask, z);
+	const bool has_depth = d->depth.base != NULL;
+	const bool has_stencil = d->stencil.base != NULL;
+	const struct gfx_stencil_face *f = &d->face[p->face];
+	const struct gfx_viewport *vp = &d->vp[p->viewport];
+	uint32_t pass = 0;
+
+	for (uint32_t l = 0; l < 4; l++) {
+		if (!(mask & (1u << l)))
+			continue;
+		int32_t px = x + (int32_t)(l & 1), py = y + (int32_t)(l >> 1);
+		uint8_t *dp = has_depth ? gfx_texel(&d->depth, px, py, p->layer)
+		                        : NULL;
+		uint8_t *sp = has_stencil ? gfx_texel(&d->stencil, px, py,
+		                                      p->layer)
+		                          : NULL;
+		uint32_t stored = dp ? depth_load(d->depth.format, dp) : 0;
+
+		if (dp && d->depth_bounds) {
+			float sv = depth_value(d->depth.format, stored);
+			if (!(sv >= d->bounds_min && sv <= d->bounds_max))
+				continue;
+		}
+		if (sp && d->stencil_test) {
+			uint32_t cm = f->compare_mask;
+			if (!stencil_compare(f->compare_op, f->reference & cm,
+			                     *sp & cm)) {
+				stencil_apply(f, f->fail_op, sp);
+				continue;
+			}
+		}
+		bool zpass = true;
+		uint32_t zin = 0;
+		if (dp && d->depth_test) {
+			float zv = z[l];
+			if (d->depth_clamp)
+				zv = clamp_range(zv, vp->zmin, vp->zmax);
+			zin = depth_encode(d->depth.format, zv);
+			zpass = depth_compare(d->depth_op, d->depth.format, zin,
+			                      stored);
+		}
+		if (sp && d->stencil_test)
+			stencil_apply(f, zpass ? f->pass_op : f->depth_fail_op,
+			              sp);
+		if (!zpass)
+			continue;
+		if (dp && d->depth_test && d->depth_write)
+			depth_store(d->depth.format, dp, zin);
+		pass |= 1u << l;
+	}
+	return pass;
+}

@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fragment stage: covered 2x2 quads from the raster are collected into
+ * batches of GFX_BATCH_QUADS (64 lanes, lane 4q + i is pixel i of quad
+ * q: (x, y), (x+1, y), (x, y+1), (x+1, y+1)); uncovered pixels of a quad
+ * run as helper invocations (live 0) so derivatives work.
+ *
+ * Early fragment tests (depth bounds, stencil, depth, and the occlusion
+ * count) run as each quad arrives, before the shader, when the program
+ * allows (draw.c decides: EarlyFragmentTests, or no discard, no depth
+ * output and no side effects); otherwise they run after the shader, on
+ * its output depth. Quads are processed in the order they arrived, one
+ * after the other, so overlapping quads of later primitives in the same
+ * batch see the depth and colour of earlier ones (API order).
+ *
+ * Interpolation at the pixel centre: screen-space barycentrics (l1, l2)
+ * from the primitive's planes; perspective-correct ones weigh them by
+ * 1/w of each vertex; noperspective ones are used as they are; flat
+ * inputs come from the provoking vertex. Depth is linear in screen
+ * space.
+ */
+#include "hw/gfx/gfx_internal.h"
+
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+static inline uint32_t
+bits4(uint32_t m)
+{
+	return (0x4332322132212110ull >> (4 * (m & 0xf))) & 0xf;
+}
+
+static inline bool
+builtin_used(const struct gfx_program *fs, uint32_t reg)
+{
+	return (fs->builtins_used >> reg) & 1u;
+}
+
+void
+gfx_frag_quad(struct gfx_thread *t, const struct gfx_draw *d,
+              const struct gfx_prim *p, int32_t x, int32_t y, uint32_t mask)
+{
+	float z[4] = { 0, 0, 0, 0 };
+
+	if (d->need_z)
+		for (uint32_t l = 0; l < 4; l++) {
+			float px = (float)(x + (int32_t)(l & 1)) + 0.5f;
+			float py = (float)(y + (int32_t)(l >> 1)) + 0.5f;
+			z[l] = p->zc + p->zx * (px - p->rx) +
+			       p->zy * (py - p->ry) + p->bias;
+		}
+	if (d->early_tests && d->zs_active) {
+		mask = gfx_depth_stencil(d, p, x, y, mask, z);
+		t->occlusion += bits4(mask);
+		if (!mask)
+			return;
+	} else if (d->early_tests) {
+		t->occlusion += bits4(mask);
+	}
+	if (!d->fs)
+		return;
+	struct gfx_quad *q = &t->quad[t->nquads];
+	q->x = x;
+	q->y = y;
+	q->mask = (uint8_t)mask;
+	q->prim = p;
+	memcpy(&t->z[4 * t->nquads], z, sizeof(z));
+	if (++t->nquads == GFX_BATCH_QUADS)
+		gfx_frag_flush(t, d);
+}
+
+void
+gfx_frag_quads_full(struct gfx_thread *t, const struct gfx_draw *d,
+                    const struct gfx_prim *p, int32_t x, int32_t y,
+                    uint32_t n)
+{
+	/* Without depth work or shader-visible depth each quad only needs
+	 * recording; otherwise the general path. */
+	if (d->need_z || !d->fs || !d->early_tests) {
+		for (uint32_t i = 0; i < n; i++)
+			gfx_frag_quad(t, d, p, x + 2 * (int32_t)i, y, 0xf);
+		return;
+	}
+	t->occlusion += 4u * n;
+	while (n) {
+		uint32_t room = GFX_BATCH_QUADS - t->nquads;
+		uint32_t k = n < room ? n : room;
+		struct gfx_quad *q = &t->quad[t->nquads];
+		for (uint32_t i = 0; i < k; i++) {
+			q[i].x = x;
+			q[i].y = y;
+			q[i].mask = 0xf;
+			q[i].prim = p;
+			x += 2;
+		}
+		t->nquads += k;
+		n -= k;
+		if (t->nquads == GFX_BATCH_QUADS)
+			gfx_frag_flush(t, d);
+	}
+}
+
+/* One varying of a quad's four lanes: v0 + a (v1 - v0) + b (v2 - v0),
+ * a and b the lanes' barycentrics of vertices 1 and 2. */
+#if defined(__SSE2__)
+static inline __m128
+lerp4(float v0, float v1, float v2, __m128 a, __m128 b)
+{
+	return _mm_add_ps(_mm_add_ps(_mm_set1_ps(v0),
+	                             _mm_mul_ps(a, _mm_set1_ps(v1 - v0))),
+	                  _mm_mul_ps(b, _mm_set1_ps(v2 - v0)));
+}
+#endif
+
+/*
+ * Varyings of every lane, quad by quad: screen-space barycentrics
+ * (a, b) of the pixel centres from the primitive's planes, their
+ * perspective-correct versions (b1, b2) weighted by each vertex's 1/w
+ * (sw = their interpolated 1/w, FragCoord.w), then each input by its
+ * interpolation mode. SSE2 does a quad's four lanes at once; the scalar
+ * code computes the same values.
+ */
+static void
+fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
+              struct gfx_exec *e, uint32_t nq, float *iw)
+{
+	const struct gfx_vlayout *vl = &d->vl;
+	lane_t *reg[GFX_MAX_VARYINGS];
+
+	for (uint32_t j = 0; j < vl->nvar; j++)
+		reg[j] = gfx_exec_reg(e, vl->var_fs_reg[j]);
+	for (uint32_t q = 0; q < nq; q++) {
+		const struct gfx_prim *p = t->quad[q].prim;
+		const float x0 = (float)t->quad[q].x + 0.5f - p->rx;
+		const float y0 = (float)t->quad[q].y + 0.5f - p->ry;
+#if defined(__SSE2__)
+		const __m128 px = _mm_add_ps(_mm_set1_ps(x0),
+		                             _mm_set_ps(1, 0, 1, 0));
+		const __m128 py = _mm_add_ps(_mm_set1_ps(y0),
+		                             _mm_set_ps(1, 1, 0, 0));
+		const __m128 a = _mm_add_ps(
+			_mm_add_ps(_mm_mul_ps(_mm_set1_ps(p->l1x), px),
+			           _mm_mul_ps(_mm_set1_ps(p->l1y), py)),
+			_mm_set1_ps(p->l1c));
+		const __m128 b = _mm_add_ps(
+			_mm_add_ps(_mm_mul_ps(_mm_set1_ps(p->l2x), px),
+			           _mm_mul_ps(_mm_set1_ps(p->l2y), py)),
+			_mm_set1_ps(p->l2c));
+		__m128 b1 = a, b2 = b;
+		if (p->affine) {
+			/* equal w: perspective-correct is linear */
+			_mm_storeu_ps(iw + 4 * q, _mm_set1_ps(p->iw[0]));
+		} else {
+			const __m128 w0 = _mm_mul_ps(
+				_mm_sub_ps(_mm_sub_ps(_mm_set1_ps(1.0f), a), b),
+				_mm_set1_ps(p->iw[0]));
+			const __m128 w1 = _mm_mul_ps(a, _mm_set1_ps(p->iw[1]));
+			const __m128 w2 = _mm_mul_ps(b, _mm_set1_ps(p->iw[2]));
+			const __m128 sw = _mm_add_ps(_mm_add_ps(w0, w1), w2);
+			const __m128 inv = _mm_and_ps(
+				_mm_cmpneq_ps(sw, _mm_setzero_ps()),
+				_mm_div_ps(_mm_set1_ps(1.0f), sw));
+			b1 = _mm_mul_ps(w1, inv);
+			b2 = _mm_mul_ps(w2, inv);
+			_mm_storeu_ps(iw + 4 * q, sw);
+		}
+#else
+		float a[4], b[4], b1[4], b2[4];
+		for (uint32_t i = 0; i < 4; i++) {
+			float px = x0 + (float)(i & 1), py = y0 + (float)(i >> 1);
+			a[i] = p->l1x * px + p->l1y * py + p->l1c;
+			b[i] = p->l2x * px + p->l2y * py + p->l2c;
+			if (p->affine) {
+				iw[4 * q + i] = p->iw[0];
+				b1[i] = a[i];
+				b2[i] = b[i];
+				continue;
+			}
+			float w0 = (1.0f - a[i] - b[i]) * p->iw[0];
+			float w1 = a[i] * p->iw[1], w2 = b[i] * p->iw[2];
+			float sw = w0 + w1 + w2;
+			float inv = sw != 0.0f ? 1.0f / sw : 0.0f;
+			iw[4 * q + i] = sw;
+			b1[i] = w1 * inv;
+			b2[i] = w2 * inv;
+		}
+#endif
+		for (uint32_t j = 0; j < vl->nvar; j++) {
+			const uint32_t w = vl->var_off + j;
+			const uint32_t mode = vl->var_interp[j] &
+			                      IR_INTERP_MODE_MASK;
+			lane_t *r = reg[j] + 4 * q;
+			if (mode == IR_INTERP_FLAT) {
+				const uint32_t v = p->flat[w].u;
+				r[0].u = r[1].u = r[2].u = r[3].u = v;
+				continue;
+			}
+			const bool np = mode == IR_INTERP_NOPERSPECTIVE;
+			const float v0 = p->v[0][w].f, v1 = p->v[1][w].f;
+			const float v2 = p->v[2][w].f;
+#if defined(__SSE2__)
+			_mm_storeu_ps(&r[0].f, lerp4(v0, v1, v2, np ? a : b1,
+			                             np ? b : b2));
+#else
+			for (uint32_t i = 0; i < 4; i++)
+				r[i].f = v0 + (np ? a[i] : b1[i]) * (v1 - v0) +
+				         (np ? b[i] : b2[i]) * (v2 - v0);
+#endif
+		}
+	}
+}
+
+/* Interpolated inputs and built-ins of every lane. */
+static void
+fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
+            struct gfx_exec *e, uint32_t nq)
+{
+	const struct gfx_program *fs = d->fs;
+	const uint32_t n = 4 * nq;
+	float iw[GFX_LANES];
+
+	fill_varyings(t, d, e, nq, iw);
+	if (builtin_used(fs, IR_REG_FRAG_COORD) ||
+	    builtin_used(fs, IR_REG_FRAG_COORD + 1) ||
+	    builtin_used(fs, IR_REG_FRAG_COORD + 2) ||
+	    builtin_used(fs, IR_REG_FRAG_COORD + 3)) {
+		lane_t *fx = gfx_exec_reg(e, IR_REG_FRAG_COORD);
+		lane_t *fy = gfx_exec_reg(e, IR_REG_FRAG_COORD + 1);
+		lane_t *fz = gfx_exec_reg(e, IR_REG_FRAG_COORD + 2);
+		lane_t *fw = gfx_exec_reg(e, IR_REG_FRAG_COORD + 3);
+		for (uint32_t l = 0; l < n; l++) {
+			const struct gfx_quad *q = &t->quad[l / 4];
+			const struct gfx_viewport *vp = &d->vp[q->prim->viewport];
+			float z = t->z[l];
+			if (d->depth_clamp)
+				z = z < vp->zmin ? vp->zmin
+				    : z > vp->zmax ? vp->zmax : z;
+			fx[l].f = (float)(q->x + (int32_t)(l & 1)) + 0.5f;
+			fy[l].f = (float)(q->y + (int32_t)((l >> 1) & 1)) + 0.5f;
+			fz[l].f = z;
+			fw[l].f = iw[l];
+		}
+	}
+	if (builtin_used(fs, IR_REG_FRONT_FACING)) {
+		lane_t *r = gfx_exec_reg(e, IR_REG_FRONT_FACING);
+		for (uint32_t l = 0; l < n; l++)
+			r[l].u = t->quad[l / 4].prim->front;
+	}
+	if (builtin_used(fs, IR_REG_POINT_COORD) ||
+	    builtin_used(fs, IR_REG_POINT_COORD + 1)) {
+		lane_t *s = gfx_exec_reg(e, IR_REG_POINT_COORD);
+		lane_t *tc = gfx_exec_reg(e, IR_REG_POINT_COORD + 1);
+		for (uint32_t l = 0; l < n; l++) {
+			const struct gfx_quad *q = &t->quad[l / 4];
+			const struct gfx_prim *p = q->prim;
+			if (p->kind != GFX_PRIM_POINT) {
+				s[l].f = tc[l].f = 0.0f;
+				continue;
+			}
+			float px = (float)(q->x + (int32_t)(l & 1)) + 0.5f;
+			float py = (float)(q->y + (int32_t)((l >> 1) & 1)) + 0.5f;
+			s[l].f = (px - p->px0) / p->psize;
+			tc[l].f = (py - p->py0) / p->psize;
+		}
+	}
+	if (builtin_used(fs, IR_REG_HELPER)) {
+		lane_t *r = gfx_exec_reg(e, IR_REG_HELPER);
+		for (uint32_t l = 0; l < n; l++)
+			r[l].u = !t->live[l];
+	}
+	if (builtin_used(fs, IR_REG_SAMPLE_ID)) {
+		lane_t *r = gfx_exec_reg(e, IR_REG_SAMPLE_ID);
+		for (uint32_t l = 0; l < n; l++)
+			r[l].u = 0;
+	}
+	if (builtin_used(fs, IR_REG_SAMPLE_MASK_IN)) {
+		lane_t *r = gfx_exec_reg(e, IR_REG_SAMPLE_MASK_IN);
+		for (uint32_t l = 0; l < n; l++)
+			r[l].u = t->live[l];
+	}
+	if (builtin_used(fs, IR_REG_SAMPLE_POSITION) ||
+	    builtin_used(fs, IR_REG_SAMPLE_POSITION + 1)) {
+		lane_t *a = gfx_exec_reg(e, IR_REG_SAMPLE_POSITION);
+		lane_t *b = gfx_exec_reg(e, IR_REG_SAMPLE_POSITION + 1);
+		for (uint32_t l = 0; l < n; l++)
+			a[l].f = b[l].f = 0.5f;
+	}
+	if (builtin_used(fs, IR_REG_PRIMITIVE_ID)) {
+		lane_t *r = gfx_exec_reg(e, IR_REG_PRIMITIVE_ID);
+		for (uint32_t l = 0; l < n; l++)
+			r[l].u = t->quad[l / 4].prim->prim_id;
+	}
+	if (builtin_used(fs, IR_REG_VIEW_INDEX)) {
+		lane_t *r = gfx_exec_reg(e, IR_REG_VIEW_INDEX);
+		for (uint32_t l = 0; l < n; l++)
+			r[l].u = 0;
+	}
+	if (builtin_used(fs, IR_REG_LAYER)) {
+		lane_t *r = gfx_exec_reg(e, IR_REG_LAYER);
+		for (uint32_t l = 0; l < n; l++)
+			r[l].u = t->quad[l / 4].prim->layer;
+	}
+	if (builtin_used(fs, IR_REG_VIEWPORT_INDEX)) {
+		lane_t *r = gfx_exec_reg(e, IR_REG_VIEWPORT_INDEX);
+		for (uint32_t l = 0; l < n; l++)
+			r[l].u = t->quad[l / 4].prim->viewport;
+	}
+}
+
+void
+gfx_frag_flush(struct gfx_thread *t, const struct gfx_draw *d)
+{
+	const uint32_t nq = t->nquads;
+	struct gfx_exec *e = t->fs;
+
+	t->nquads = 0;
+	if (!nq || gfx_draw_failed(d))
+		return;
+	const struct ir_io *io = d->fs->io;
+	const uint32_t n = 4 * nq;
+
+	for (uint32_t q = 0; q < nq; q++) {
+		const uint32_t m = t->quad[q].mask;
+		t->live[4 * q] = m & 1u;
+		t->live[4 * q + 1] = (m >> 1) & 1u;
+		t->live[4 * q + 2] = (m >> 2) & 1u;
+		t->live[4 * q + 3] = (m >> 3) & 1u;
+	}
+	fill_inputs(t, d, e, nq);
+	if (!gfx_exec_run(e, d->fs_res, n, t->live, t->discarded)) {
+		gfx_draw_fail((struct gfx_draw *)d, SWGPU_FAULT_HANG);
+		return;
+	}
+	t->fragments += n;
+
+	const lane_t *color[SWGPU_GFX_MAX_COLOR_ATTACHMENTS][4];
+	const lane_t *color1[4] = { NULL, NULL, NULL, NULL };
+	static const lane_t zero[GFX_LANES];
+	for (uint32_t i = 0; i < d->ncolor; i++)
+		for (uint32_t c = 0; c < 4; c++)
+			color[i][c] = io->out_reg[i][c]
+			              ? gfx_exec_reg(e, io->out_reg[i][c])
+			              : zero;
+	if (d->dual_source)
+		for (uint32_t c = 0; c < 4; c++)
+			color1[c] = io->out_index1_reg[c]
+			            ? gfx_exec_reg(e, io->out_index1_reg[c])
+			            : zero;
+	const lane_t *fdepth = io->frag_depth_reg
+	                       ? gfx_exec_reg(e, io->frag_depth_reg) : NULL;
+	const lane_t *smask = io->sample_mask_reg
+	                      ? gfx_exec_reg(e, io->sample_mask_reg) : NULL;
+
+	uint8_t qmask[GFX_BATCH_QUADS];
+	for (uint32_t q = 0; q < nq; q++) {
+		const struct gfx_quad *qd = &t->quad[q];
+		uint32_t m = qd->mask;
+		if (d->fs->io->discards || smask)
+			for (uint32_t i = 0; i < 4; i++) {
+				uint32_t l = 4 * q + i;
+				if (t->discarded[l] ||
+				    (smask && !(smask[l].u & 1u)))
+					m &= ~(1u << i);
+			}
+		if (m && !d->early_tests && !d->zs_active) {
+			t->occlusion += bits4(m);
+		} else if (m && !d->early_tests) {
+			/* Late tests, quad after quad: a later quad of the
+			 * batch sees the depth an earlier one wrote. */
+			float z[4];
+			for (uint32_t i = 0; i < 4; i++)
+				z[i] = fdepth ? fdepth[4 * q + i].f
+				              : t->z[4 * q + i];
+			m = gfx_depth_stencil(d, qd->prim, qd->x, qd->y, m, z);
+			t->occlusion += bits4(m);
+		}
+		qmask[q] = (uint8_t)m;
+	}
+	if (!d->any_color)
+		return;
+	/* Colour: target by target. Quads of one batch that overlap write
+	 * in batch order, which is API order. */
+	t->nquads_out = nq;
+	for (uint32_t a = 0; a < d->ncolor; a++) {
+		const struct gfx_color_target *rt = &d->color[a];
+		if (rt->write_mask)
+			gfx_output_batch(t, d, rt, qmask, color[a], color1);
+	}
+}

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Passes: validation of a swgpu_pass, the attachments' memory as a draw
+ * or a clear reaches it, load ops and CLEAR_ATTACHMENTS.
+ *
+ * An attachment's memory is translated per use (BEGIN_PASS, each draw,
+ * each clear) for exactly the texels it touches: the rows of the
+ * region's bounding box over the layers used, read and write access. A
+ * clear value is encoded once by the format's encoder (the CLEAR_BOX
+ * value encoding, hw/format) and copied into every texel.
+ */
+#include "hw/gfx/pass.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "kmd/vaspace.h"
+
+static const char *
+check_attachment(const struct swgpu_pass *ps,
+                 const struct swgpu_attachment *a, uint32_t kind)
+{
+	if (!a->va)
+		return NULL;
+	bool ok = kind == GFX_ATT_COLOR ? swgpu_format_color_renderable(a->format)
+	          : kind == GFX_ATT_DEPTH ? swgpu_format_depth_renderable(a->format)
+	          : swgpu_format_stencil_renderable(a->format);
+	if (!ok)
+		return "format not renderable for this attachment";
+	const swgpu_format_info *fi = swgpu_format_get_info(a->format);
+	if (!a->width || !a->height ||
+	    a->width > SWGPU_GFX_MAX_FRAMEBUFFER_DIM ||
+	    a->height > SWGPU_GFX_MAX_FRAMEBUFFER_DIM)
+		return "extent out of range";
+	if (!a->layers || a->layers > SWGPU_GFX_MAX_FRAMEBUFFER_LAYERS ||
+	    ps->layer_count > a->layers)
+		return "layer count out of range";
+	if (a->row_pitch < (uint64_t)a->width * fi->block_bytes)
+		return "row pitch below the row's bytes";
+	if (ps->layer_count > 1 &&
+	    a->layer_pitch < a->row_pitch * a->height)
+		return "layer pitch below the layer's bytes";
+	if (a->load_op > SWGPU_LOAD_DONT_CARE ||
+	    a->store_op > SWGPU_STORE_NONE)
+		return "bad load or store op";
+	if (a->samples > 1)
+		return "more than one sample";
+	for (uint32_t i = 0; i < SWGPU_ARRAY_SIZE(a->reserved); i++)
+		if (a->reserved[i])
+			return "reserved field not 0";
+	return NULL;
+}
+
+bool
+gfx_pass_validate(const struct swgpu_pass *ps, char *why, size_t why_size)
+{
+	const char *err = NULL;
+	uint32_t which = 0;
+
+	if (ps->color_count > SWGPU_GFX_MAX_COLOR_ATTACHMENTS)
+		err = "too many colour attachments";
+	else if (!ps->layer_count ||
+	         ps->layer_count > SWGPU_GFX_MAX_FRAMEBUFFER_LAYERS)
+		err = "layer count out of range";
+	else if (ps->area_x < 0 || ps->area_y < 0 ||
+	         ps->area_width > SWGPU_GFX_MAX_FRAMEBUFFER_DIM ||
+	         ps->area_height > SWGPU_GFX_MAX_FRAMEBUFFER_DIM ||
+	         (uint64_t)ps->area_x + ps->area_width >
+	         SWGPU_GFX_MAX_FRAMEBUFFER_DIM ||
+	         (uint64_t)ps->area_y + ps->area_height >
+	         SWGPU_GFX_MAX_FRAMEBUFFER_DIM)
+		err = "render area out of range";
+	else if (ps->view_mask || ps->flags)
+		err = "view mask or flags not 0";
+	for (uint32_t i = 0; !err && i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2;
+	     i++) {
+		which = i;
+		if (i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS) {
+			if (i < ps->color_count)
+				err = check_attachment(ps, &ps->color[i],
+				                       GFX_ATT_COLOR);
+		} else if (i == SWGPU_GFX_MAX_COLOR_ATTACHMENTS) {
+			err = check_attachment(ps, &ps->depth, GFX_ATT_DEPTH);
+		} else {
+			err = check_attachment(ps, &ps->stencil,
+			                       GFX_ATT_STENCIL);
+		}
+	}
+	if (err && why)
+		snprintf(why, why_size, "pass %s%u: %s",
+		         which < 8 ? "colour " : which == 8 ? "depth " : "stencil ",
+		         which < 8 ? which : 0, err);
+	return !err;
+}
+
+const struct swgpu_attachment *
+gfx_pass_attachment(const struct swgpu_pass *ps, uint32_t index)
+{
+	const struct swgpu_attachment *a;
+
+	if (index < SWGPU_GFX_MAX_COLOR_ATTACHMENTS)
+		a = index < ps->color_count ? &ps->color[index] : NULL;
+	else if (index == SWGPU_ATTACHMENT_DEPTH)
+		a = &ps->depth;
+	else if (index == SWGPU_ATTACHMENT_STENCIL)
+		a = &ps->stencil;
+	else
+		a = NULL;
+	return a && a->va ? a : NULL;
+}
+
+bool
+gfx_plane_map(struct exec_env *env, const struct pkt *p,
+              const struct swgpu_attachment *a, const struct gfx_rect *r,
+              uint32_t layer0, uint32_t nlayers, struct gfx_plane *pl)
+{
+	const swgpu_format_info *fi = swgpu_format_get_info(a->format);
+	const uint32_t bpp = fi->block_bytes;
+
+	memset(pl, 0, sizeof(*pl));
+	if (r->x0 >= r->x1 || r->y0 >= r->y1 || !nlayers)
+		return true;
+	uint64_t start = a->va + layer0 * a->layer_pitch +
+	                 (uint64_t)r->y0 * a->row_pitch +
+	                 (uint64_t)r->x0 * bpp;
+	uint64_t size = (uint64_t)(nlayers - 1) * a->layer_pitch +
+	                (uint64_t)(r->y1 - r->y0 - 1) * a->row_pitch +
+	                (uint64_t)(r->x1 - r->x0) * bpp;
+	const uint32_t access = SWGPU_VA_READ | SWGPU_VA_WRITE;
+	uint8_t *host = vaspace_translate(env->vs, start, size, access);
+	if (!host)
+		return page_fault(env, p, start, size, access);
+	/* pixel (x0, y0) of layer layer0 is host; layers are counted from
+	 * layer0 by the users of the plane. */
+	pl->base = host;
+	pl->ox = r->x0;
+	pl->oy = r->y0;
+	pl->row_pitch = a->row_pitch;
+	pl->layer_pitch = a->layer_pitch;
+	pl->bpp = bpp;
+	pl->format = a->format;
+	pl->fi = fi;
+	pl->decode = format_decoder(fi);
+	pl->encode = format_encoder(fi);
+	return true;
+}
+
+void
+gfx_pass_extent(const struct swgpu_pass *ps, struct gfx_rect *fb)
+{
+	fb->x0 = ps->area_x;
+	fb->y0 = ps->area_y;
+	fb->x1 = ps->area_x + (int32_t)ps->area_width;
+	fb->y1 = ps->area_y + (int32_t)ps->area_height;
+	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++) {
+		const struct swgpu_attachment *a = gfx_pass_attachment(ps, i);
+		if (!a)
+			continue;
+		if (fb->x1 > (int32_t)a->width)
+			fb->x1 = (int32_t)a->width;
+		if (fb->y1 > (int32_t)a->height)
+			fb->y1 = (int32_t)a->height;
+	}
+	if (fb->x1 < fb->x0)
+		fb->x1 = fb->x0;
+	if (fb->y1 < fb->y0)
+		fb->y1 = fb->y0;
+}
+
+/* Fill rect r of layers [0, nlayers) of the mapped plane with one texel
+ * (bpp bytes at texel). */
+static void
+fill_plane(const struct gfx_plane *pl, const struct gfx_rect *r,
+           uint32_t nlayers, const uint8_t *texel)
+{
+	const uint32_t w = (uint32_t)(r->x1 - r->x0);
+	uint8_t row[4096];
+	const uint32_t row_texels = (uint32_t)sizeof(row) / pl->bpp;
+
+	for (uint32_t i = 0; i < row_texels && i < w; i++)
+		memcpy(row + (size_t)i * pl->bpp, texel, pl->bpp);
+	for (uint32_t l = 0; l < nlayers; l++)
+		for (int32_t y = r->y0; y < r->y1; y++) {
+			uint8_t *dst = gfx_texel(pl, r->x0, y, l);
+			for (uint32_t x = 0; x < w; x += row_texels) {
+				uint32_t n = w - x < row_texels ? w - x
+				                                : row_texels;
+				memcpy(dst + (size_t)x * pl->bpp, row,
+				       (size_t)n * pl->bpp);
+			}
+		}
+}
+
+void
+gfx_plane_clear(const struct gfx_plane *pl, const struct gfx_rect *r,
+                uint32_t nlayers, const uint32_t value[4])
+{
+	struct texel t;
+	uint8_t texel[FORMAT_MAX_BLOCK_BYTES];
+
+	if (!pl->base)
+		return;
+	format_clear_value(pl->fi, value, &t);
+	pl->encode(pl->fi, &t, texel);
+	fill_plane(pl, r, nlayers, texel);
+}
+
+bool
+gfx_pass_begin(struct exec_env *env, const struct pkt *p,
+               const struct swgpu_pass *ps)
+{
+	struct gfx_rect fb;
+	struct gfx_plane pl[SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2];
+
+	gfx_pass_extent(ps, &fb);
+	/* Every attachment's texels first, so a fault writes nothing. */
+	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++) {
+		const struct swgpu_attachment *a = gfx_pass_attachment(ps, i);
+		memset(&pl[i], 0, sizeof(pl[i]));
+		if (a && !gfx_plane_map(env, p, a, &fb, 0, ps->layer_count,
+		                        &pl[i]))
+			return false;
+	}
+	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++) {
+		const struct swgpu_attachment *a = gfx_pass_attachment(ps, i);
+		if (a && a->load_op == SWGPU_LOAD_CLEAR)
+			gfx_plane_clear(&pl[i], &fb, ps->layer_count, a->clear);
+	}
+	return true;
+}
+
+bool
+gfx_clear_attachments(struct exec_env *env, const struct pkt *p,
+                      const struct swgpu_pass *ps, uint32_t index,
+                      const uint32_t value[4], uint32_t nrects,
+                      const uint32_t *rects)
+{
+	const struct swgpu_attachment *a = gfx_pass_attachment(ps, index);
+
+	if (!a)
+		return true;
+	/* Translate all, then clear all: nothing is written on a fault. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t k = 0; k < nrects; k++) {
+			const uint32_t *rc = rects + 6 * k;
+			int64_t x0 = (int32_t)rc[0], y0 = (int32_t)rc[1];
+			int64_t x1 = x0 + rc[2], y1 = y0 + rc[3];
+			uint64_t l0 = rc[4], l1 = (uint64_t)rc[4] + rc[5];
+			x0 = x0 < 0 ? 0 : x0;
+			y0 = y0 < 0 ? 0 : y0;
+			x1 = x1 > a->width ? a->width : x1;
+			y1 = y1 > a->height ? a->height : y1;
+			l1 = l1 > a->layers ? a->layers : l1;
+			if (x0 >= x1 || y0 >= y1 || l0 >= l1)
+				continue;
+			struct gfx_rect r = { (int32_t)x0, (int32_t)y0,
+			                      (int32_t)x1, (int32_t)y1 };
+			struct gfx_plane pl;
+			if (!gfx_plane_map(env, p, a, &r, (uint32_t)l0,
+			                   (uint32_t)(l1 - l0), &pl))
+				return false;
+			if (pass)
+				gfx_plane_clear(&pl, &r, (uint32_t)(l1 - l0),
+				                value);
+		}
+	}
+	return true;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Passes and attachments (pass.c): what BEGIN_PASS, CLEAR_ATTACHMENTS
+ * and draws use to reach attachment memory.
+ */
+#ifndef SWGPU_GFX_PASS_H
+#define SWGPU_GFX_PASS_H
+
+#include <stddef.h>
+
+#include "hw/gfx/gfx_internal.h"
+#include "hw/packet/packet_internal.h"
+
+enum gfx_attachment_kind { GFX_ATT_COLOR, GFX_ATT_DEPTH, GFX_ATT_STENCIL };
+
+/* Everything about a pass that does not need memory; false with a
+ * reason in why. */
+bool gfx_pass_validate(const struct swgpu_pass *ps, char *why,
+                       size_t why_size);
+/* Attachment index (0..7 colour, SWGPU_ATTACHMENT_DEPTH/_STENCIL) of
+ * the pass, NULL when unused. */
+const struct swgpu_attachment *gfx_pass_attachment(const struct swgpu_pass *ps,
+                                                   uint32_t index);
+/* The render area within every used attachment's extent. */
+void gfx_pass_extent(const struct swgpu_pass *ps, struct gfx_rect *fb);
+/* Translate rect r of layers [layer0, layer0 + nlayers) of attachment a
+ * (read/write) into pl; a page fault (false) otherwise. An empty rect
+ * gives a plane with base NULL. VA read lock held. */
+bool gfx_plane_map(struct exec_env *env, const struct pkt *p,
+                   const struct swgpu_attachment *a, const struct gfx_rect *r,
+                   uint32_t layer0, uint32_t nlayers, struct gfx_plane *pl);
+/* Write value (CLEAR_BOX encoding) into rect r of nlayers layers. */
+void gfx_plane_clear(const struct gfx_plane *pl, const struct gfx_rect *r,
+                     uint32_t nlayers, const uint32_t value[4]);
+/* BEGIN_PASS's memory work: translate every attachment, then the CLEAR
+ * load ops. VA read lock held. */
+bool gfx_pass_begin(struct exec_env *env, const struct pkt *p,
+                    const struct swgpu_pass *ps);
+/* CLEAR_ATTACHMENTS on attachment index. VA read lock held. */
+bool gfx_clear_attachments(struct exec_env *env, const struct pkt *p,
+                           const struct swgpu_pass *ps, uint32_t index,
+                           const uint32_t value[4], uint32_t nrects,
+                           const uint32_t *rects);
+
+#endif

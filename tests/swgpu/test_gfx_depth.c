@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Depth and stencil of the graphics engine against hand-computed
+ * results: every compare op on D16_UNORM, X8_D24_UNORM and D32_SFLOAT,
+ * the write mask, depth bias (constant, slope, clamp; the D32 unit),
+ * depth clamp, depth bounds, every stencil op with its clamp and wrap
+ * ends and write masks, compare masks and front/back state, coverage
+ * counted with a stencil increment.
+ */
+#include "gfx_frag_util.h"
+
+/* ------------------------------------------------------------------ */
+/* Depth                                                               */
+/* ------------------------------------------------------------------ */
+
+static void
+test_depth_compare_ops(void **state)
+{
+	const uint32_t formats[3] = { SWGPU_FORMAT_D16_UNORM,
+	                              SWGPU_FORMAT_X8_D24_UNORM,
+	                              SWGPU_FORMAT_D32_SFLOAT };
+	const float zs[3] = { 0.25f, 0.5f, 0.75f };
+	const float red[4] = { 1, 0, 0, 1 };
+
+	for (int fi = 0; fi < 3; fi++)
+		for (uint32_t op = 0; op < 8; op++)
+			for (int zi = 0; zi < 3; zi++) {
+				struct fx f;
+				struct vtx3 v[6];
+				fx_init(&f);
+				struct gt_image rt = gt_image(
+					&f.t, SWGPU_FORMAT_R8G8B8A8_UNORM, W, H);
+				struct gt_image zb = gt_image(&f.t, formats[fi],
+				                              W, H);
+				fx_color(&f, 0, &rt,
+				         (const uint32_t[4]){ 0, 0, 0, 0 });
+				gt_attachment(&zb, &f.pass.depth,
+				              SWGPU_LOAD_CLEAR,
+				              (const uint32_t[4]){
+				                      gt_fbits(0.5f), 0, 0, 0 });
+				f.ps.state.depth_test = 1;
+				f.ps.state.depth_write = 1;
+				f.ps.state.depth_compare = op;
+				full_quad(v, zs[zi], red, NULL);
+				assert_true(fx_draw(&f, v, 6));
+				bool pass = cmp_ref(op, zs[zi], 0.5);
+				float stored = gt_pxf(&zb, 7, 9, 0);
+				assert_true(gt_px(&rt, 7, 9)[0] ==
+				            (pass ? 255 : 0));
+				float q = gfx_depth_quantize(formats[fi],
+				                             pass ? zs[zi] : 0.5f);
+				assert_true(stored == q);
+				gt_fini(&f.t);
+			}
+}
+
+/* Depth writes off: the test still decides, nothing is stored. */
+static void
+test_depth_write_mask(void **state)
+{
+	struct fx f;
+	struct vtx3 v[12];
+	const float red[4] = { 1, 0, 0, 1 }, green[4] = { 0, 1, 0, 1 };
+
+	fx_init(&f);
+	struct gt_image rt = gt_image(&f.t, SWGPU_FORMAT_R8G8B8A8_UNORM, W, H);
+	struct gt_image zb = gt_image(&f.t, SWGPU_FORMAT_D32_SFLOAT, W, H);
+	fx_color(&f, 0, &rt, (const uint32_t[4]){ 0, 0, 0, 0 });
+	gt_attachment(&zb, &f.pass.depth, SWGPU_LOAD_CLEAR,
+	              (const uint32_t[4]){ gt_fbits(1.0f), 0, 0, 0 });
+	f.ps.state.depth_test = 1;
+	f.ps.state.depth_write = 0;
+	f.ps.state.depth_compare = SWGPU_COMPARE_LESS;
+	full_quad(v, 0.25f, red, NULL);
+	full_quad(v + 6, 0.5f, green, NULL);
+	assert_true(fx_draw(&f, v, 12));
+	/* both pass against the untouched 1.0: green drawn last */
+	assert_true(gt_px(&rt, 3, 3)[1] == 255 && gt_px(&rt, 3, 3)[0] == 0);
+	assert_true(gt_pxf(&zb, 3, 3, 0) == 1.0f);
+	gt_fini(&f.t);
+}
+
+/*
+ * Depth bias. Constant: on X8_D24 r = 1 / (2^24 - 1), so 256 units on a
+ * flat triangle at 0.25 store round((0.25 + 256 r) (2^24 - 1)) =
+ * 4194304 + 256 - 0.25 -> 4194560 (+-1 for float rounding). Slope: a
+ * quad whose depth grows 1/64 per pixel along x gets m = 1/64 times the
+ * slope factor (0.5) more. Clamp: 0.001 caps a bias of 256 units
+ * (1.5e-5) ... use a larger bias to hit it.
+ */
+static void
+test_depth_bias(void **state)
+{
+	const float red[4] = { 1, 0, 0, 1 };
+
+	for (int c = 0; c < 4; c++) {
+		struct fx f;
+		struct vtx3 v[6];
+		fx_init(&f);
+		struct gt_image zb = gt_image(&f.t, c == 3
+		                              ? SWGPU_FORMAT_D32_SFLOAT
+		                              : SWGPU_FORMAT_X8_D24_UNORM, W, H);
+		gt_attachment(&zb, &f.pass.depth, SWGPU_LOAD_CLEAR,
+		              (const uint32_t[4]){ gt_fbits(1.0f), 0, 0, 0 });
+		f.t.no_fs = true;
+		f.ps.state.depth_test = 1;
+		f.ps.state.depth_write = 1;
+		f.ps.state.depth_compare = SWGPU_COMPARE_ALWAYS;
+		f.ps.state.depth_bias_enable = 1;
+		full_quad(v, 0.25f, red, NULL);
+		double want_x5;    /* expected depth at pixel (5, 5) */
+		if (c == 0) {
+			f.ps.state.depth_bias_constant = 256.0f;
+			want_x5 = 0.25 + 256.0 / 16777215.0;
+		} else if (c == 1) {
+			/* z = 0.25 + (x_screen + 1) / 64 across the quad */
+			for (int i = 0; i < 6; i++) {
+				float sx = (v[i].pos[0] + 1.0f) * W / 2.0f;
+				v[i].pos[2] = 0.25f + sx / 64.0f;
+			}
+			f.ps.state.depth_bias_slope = 0.5f;
+			want_x5 = 0.25 + 5.5 / 64.0 + 0.5 / 64.0;
+		} else if (c == 2) {
+			f.ps.state.depth_bias_constant = 1e6f;
+			f.ps.state.depth_bias_clamp = 0.01f;
+			want_x5 = 0.26;
+		} else {
+			/* D32: z in [0.25, 0.5): r = 2^(-2 - 23) */
+			f.ps.state.depth_bias_constant = 8.0f;
+			want_x5 = 0.25 + 8.0 * ldexp(1.0, -25);
+		}
+		assert_true(fx_draw(&f, v, 6));
+		double got = gt_pxf(&zb, 5, 5, 0);
+		double tol = c == 3 ? 1e-9 : 1.5 / 16777215.0;
+		if (fabs(got - want_x5) > tol)
+			fail_msg("bias case %d: depth %.9f, want %.9f", c, got,
+			         want_x5);
+		gt_fini(&f.t);
+	}
+}
+
+/* depthClamp: a triangle beyond the far plane is not clipped and its
+ * depth is clamped to the viewport's range (maxDepth 0.8); without the
+ * clamp it is clipped away. */
+static void
+test_depth_clamp(void **state)
+{
+	const float red[4] = { 1, 0, 0, 1 };
+
+	for (int clamp = 0; clamp < 2; clamp++) {
+		struct fx f;
+		struct vtx3 v[6];
+		fx_init(&f);
+		struct gt_image rt = gt_image(&f.t, SWGPU_FORMAT_R8G8B8A8_UNORM,
+		                              W, H);
+		struct gt_image zb = gt_image(&f.t, SWGPU_FORMAT_D32_SFLOAT,
+		                              W, H);
+		fx_color(&f, 0, &rt, (const uint32_t[4]){ 0, 0, 0, 0 });
+		gt_attachment(&zb, &f.pass.depth, SWGPU_LOAD_CLEAR,
+		              (const uint32_t[4]){ gt_fbits(1.0f), 0, 0, 0 });
+		f.ps.state.depth_test = 1;
+		f.ps.state.depth_write = 1;
+		f.ps.state.depth_compare = SWGPU_COMPARE_ALWAYS;
+		f.ps.state.depth_clamp = (uint32_t)clamp;
+		f.ps.state.viewports[0].max_depth = 0.8f;
+		full_quad(v, 1.5f, red, NULL);
+		assert_true(fx_draw(&f, v, 6));
+		assert_true(gt_px(&rt, 8, 8)[0] == (clamp ? 255 : 0));
+		assert_true(gt_pxf(&zb, 8, 8, 0) == (clamp ? 0.8f : 1.0f));
+		gt_fini(&f.t);
+	}
+}
+
+/* Depth bounds on the stored value: left half holds 0.3, right 0.7;
+ * bounds [0.2, 0.5] let only the left half through. */
+static void
+test_depth_bounds(void **state)
+{
+	struct fx f;
+	struct vtx3 v[12];
+	const float red[4] = { 1, 0, 0, 1 }, green[4] = { 0, 1, 0, 1 };
+
+	fx_init(&f);
+	struct gt_image rt = gt_image(&f.t, SWGPU_FORMAT_R8G8B8A8_UNORM, W, H);
+	struct gt_image zb = gt_image(&f.t, SWGPU_FORMAT_D32_SFLOAT, W, H);
+	fx_color(&f, 0, &rt, (const uint32_t[4]){ 0, 0, 0, 0 });
+	gt_attachment(&zb, &f.pass.depth, SWGPU_LOAD_CLEAR,
+	              (const uint32_t[4]){ gt_fbits(1.0f), 0, 0, 0 });
+	f.ps.state.depth_test = 1;
+	f.ps.state.depth_write = 1;
+	f.ps.state.depth_compare = SWGPU_COMPARE_ALWAYS;
+	quad(v, 0, 0, 8, 16, 0.3f, red, NULL);
+	quad(v + 6, 8, 0, 16, 16, 0.7f, red, NULL);
+	assert_true(fx_draw(&f, v, 12));
+	f.pass.color[0].load_op = SWGPU_LOAD_LOAD;
+	f.pass.depth.load_op = SWGPU_LOAD_LOAD;
+	f.ps.state.depth_bounds_test = 1;
+	f.ps.state.min_depth_bounds = 0.2f;
+	f.ps.state.max_depth_bounds = 0.5f;
+	f.ps.state.depth_write = 0;
+	full_quad(v, 0.1f, green, NULL);
+	assert_true(fx_draw(&f, v, 6));
+	assert_true(gt_px(&rt, 3, 3)[1] == 255);
+	assert_true(gt_px(&rt, 12, 3)[1] == 0 && gt_px(&rt, 12, 3)[0] == 255);
+	gt_fini(&f.t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Stencil                                                             */
+/* ------------------------------------------------------------------ */
+
+static uint8_t
+stencil_ref_op(uint32_t op, uint8_t s, uint8_t ref)
+{
+	switch (op) {
+	case 1: return 0;
+	case 2: return ref;
+	case 3: return s == 255 ? 255 : s + 1;
+	case 4: return s == 0 ? 0 : s - 1;
+	case 5: return (uint8_t)~s;
+	case 6: return (uint8_t)(s + 1);
+	case 7: return (uint8_t)(s - 1);
+	default: return s;
+	}
+}
+
+/* Every op as pass op from stored 0, 5 and 255 (clamp and wrap ends),
+ * with write mask 0xff and 0x0f; and as fail / depth-fail op. */
+static void
+test_stencil_ops(void **state)
+{
+	const uint8_t clears[3] = { 0, 5, 255 };
+
+	for (uint32_t op = 0; op < 8; op++)
+		for (int ci = 0; ci < 3; ci++)
+			for (int which = 0; which < 3; which++) {
+				struct fx f;
+				struct vtx3 v[6];
+				const float red[4] = { 1, 0, 0, 1 };
+				fx_init(&f);
+				struct gt_image sb = gt_image(
+					&f.t, SWGPU_FORMAT_S8_UINT, W, H);
+				struct gt_image zb = gt_image(
+					&f.t, SWGPU_FORMAT_D32_SFLOAT, W, H);
+				gt_attachment(&sb, &f.pass.stencil,
+				              SWGPU_LOAD_CLEAR,
+				              (const uint32_t[4]){ clears[ci] });
+				gt_attachment(&zb, &f.pass.depth,
+				              SWGPU_LOAD_CLEAR,
+				              (const uint32_t[4]){
+				                      gt_fbits(0.5f) });
+				f.t.no_fs = true;
+				struct swgpu_stencil_face *fr = &f.ps.state.front;
+				f.ps.state.stencil_test = 1;
+				f.ps.state.depth_test = 1;
+				fr->reference = 0x9c;
+				fr->write_mask = which == 1 ? 0x0f : 0xff;
+				fr->fail_op = fr->pass_op = fr->depth_fail_op = 0;
+				if (which == 2) {
+					/* stencil fails: compare NEVER */
+					fr->compare_op = SWGPU_COMPARE_NEVER;
+					fr->fail_op = op;
+				} else {
+					fr->compare_op = SWGPU_COMPARE_ALWAYS;
+					fr->pass_op = op;
+				}
+				f.ps.state.back = *fr;
+				f.ps.state.depth_compare = SWGPU_COMPARE_ALWAYS;
+				full_quad(v, 0.25f, red, NULL);
+				assert_true(fx_draw(&f, v, 6));
+				uint8_t s = clears[ci];
+				uint8_t r = stencil_ref_op(op, s, 0x9c);
+				uint8_t m = which == 1 ? 0x0f : 0xff;
+				uint8_t want = (uint8_t)((s & ~m) | (r & m));
+				uint8_t got = *gt_px(&sb, 4, 4);
+				if (got != want)
+					fail_msg("op %u from %u case %d: %u, "
+					         "want %u", op, s, which, got, want);
+				gt_fini(&f.t);
+			}
+}
+
+/* Compare ops and compare mask: (ref & mask) OP (stored & mask); depth
+ * failing applies depthFailOp; back faces use the back state. */
+static void
+test_stencil_compare_faces(void **state)
+{
+	for (uint32_t op = 0; op < 8; op++) {
+		struct fx f;
+		struct vtx3 v[12];
+		const float red[4] = { 1, 0, 0, 1 };
+		fx_init(&f);
+		struct gt_image sb = gt_image(&f.t, SWGPU_FORMAT_S8_UINT, W, H);
+		struct gt_image zb = gt_image(&f.t, SWGPU_FORMAT_D16_UNORM, W,
+		                              H);
+		gt_attachment(&sb, &f.pass.stencil, SWGPU_LOAD_CLEAR,
+		              (const uint32_t[4]){ 0x35 });
+		gt_attachment(&zb, &f.pass.depth, SWGPU_LOAD_CLEAR,
+		              (const uint32_t[4]){ gt_fbits(0.5f) });
+		f.t.no_fs = true;
+		f.ps.state.stencil_test = 1;
+		f.ps.state.depth_test = 1;
+		f.ps.state.depth_compare = SWGPU_COMPARE_LESS;
+		struct swgpu_stencil_face *fr = &f.ps.state.front;
+		fr->compare_op = op;
+		fr->compare_mask = 0xf0;
+		fr->reference = 0x3a;     /* 0x30 vs 0x30 under the mask */
+		fr->fail_op = 1;          /* ZERO */
+		fr->pass_op = 2;          /* REPLACE */
+		fr->depth_fail_op = 5;    /* INVERT */
+		fr->write_mask = 0xff;
+		struct swgpu_stencil_face *bk = &f.ps.state.back;
+		*bk = *fr;
+		bk->compare_op = SWGPU_COMPARE_ALWAYS;
+		bk->pass_op = 3;          /* INC_CLAMP */
+		bk->depth_fail_op = 7;    /* DEC_WRAP */
+		/* left half: front-facing (CCW on screen) at z 0.25 (depth
+		 * passes); right half: back-facing at z 0.75 (depth fails) */
+		quad(v, 0, 0, 8, 16, 0.25f, red, NULL);
+		quad(v + 6, 8, 0, 16, 16, 0.75f, red, NULL);
+		for (int i = 0; i < 6; i++) {
+			/* quad() winds clockwise on screen: make the left one
+			 * counter-clockwise (front with front_face CCW) */
+			if (i % 3 == 1) {
+				struct vtx3 t = v[i];
+				v[i] = v[i + 1];
+				v[i + 1] = t;
+			}
+		}
+		f.ps.state.front_face = 0;
+		assert_true(fx_draw(&f, v, 12));
+		bool pass = cmp_ref(op, 0x30, 0x30);
+		assert_int_equal(*gt_px(&sb, 3, 3), pass ? 0x3a : 0x00);
+		assert_int_equal(*gt_px(&sb, 12, 3), 0x34);
+		gt_fini(&f.t);
+	}
+}
+
+/* Counting coverage with a stencil increment: a fan of 40 triangles
+ * around a centre, no fragment shader: every pixel 0 or 1, and the
+ * pixels near the centre 1. */
+static void
+test_stencil_count_coverage(void **state)
+{
+	struct fx f;
+	struct vtx3 v[40 * 3];
+	const float red[4] = { 1, 0, 0, 1 };
+
+	fx_init(&f);
+	struct gt_image sb = gt_image(&f.t, SWGPU_FORMAT_S8_UINT, W, H);
+	gt_attachment(&sb, &f.pass.stencil, SWGPU_LOAD_CLEAR,
+	              (const uint32_t[4]){ 0 });
+	f.t.no_fs = true;
+	f.ps.state.stencil_test = 1;
+	f.ps.state.front.pass_op = f.ps.state.back.pass_op = 6;
+	memset(v, 0, sizeof(v));
+	const double cx = 7.3, cy = 8.6;
+	for (int i = 0; i < 40; i++)
+		for (int k = 0; k < 3; k++) {
+			double a = 2 * M_PI * (i + (k == 1)) / 40.0;
+			double x = k == 2 ? cx : cx + 9 * cos(a);
+			double y = k == 2 ? cy : cy + 9 * sin(a);
+			x = floor(x * 256) / 256;
+			y = floor(y * 256) / 256;
+			struct vtx3 *p = &v[3 * i + k];
+			p->pos[0] = (float)(2 * x / W - 1);
+			p->pos[1] = (float)(2 * y / H - 1);
+			p->pos[3] = 1;
+			memcpy(p->a, red, 16);
+		}
+	/* the rim vertex k == 1 of triangle i equals k == 0 of i + 1 */
+	assert_true(fx_draw(&f, v, 120));
+	uint32_t ones = 0;
+	for (uint32_t y = 0; y < H; y++)
+		for (uint32_t x = 0; x < W; x++) {
+			uint8_t s = *gt_px(&sb, x, y);
+			assert_true(s <= 1);
+			ones += s;
+		}
+	assert_true(*gt_px(&sb, 7, 8) == 1);
+	assert_true(ones > 150 && ones < 256);
+	gt_fini(&f.t);
+}
+
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_depth_compare_ops),
+		cmocka_unit_test(test_depth_write_mask),
+		cmocka_unit_test(test_depth_bias),
+		cmocka_unit_test(test_depth_clamp),
+		cmocka_unit_test(test_depth_bounds),
+		cmocka_unit_test(test_stencil_ops),
+		cmocka_unit_test(test_stencil_compare_faces),
+		cmocka_unit_test(test_stencil_count_coverage),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
