@@ -118,6 +118,14 @@ gfx_features(struct icd_features *f)
 	/* Layouts change no bytes (image.c), separate ones included. */
 	f->v12.separateDepthStencilLayouts = VK_TRUE;
 	f->v13.dynamicRendering = VK_TRUE;
+	/* Fragment-only instructions the shader engine executes
+	 * (xlate_func.c; tests/swgpu/test_shader_fragment.c): demote keeps
+	 * the lane as a helper, OpTerminateInvocation (SPIR-V 1.6 or
+	 * SPV_KHR_terminate_invocation, no capability) ends it. */
+	f->v13.shaderDemoteToHelperInvocation =
+		swgpu_shader_capability_supported(
+			SpvCapabilityDemoteToHelperInvocation);
+	f->v13.shaderTerminateInvocation = VK_TRUE;
 }
 
 bool
