@@ -301,3 +301,95 @@ icd_CmdDrawIndexedIndirectCount(VkCommandBuffer commandBuffer,
 	              buffer, offset, countBuffer, countBufferOffset,
 	              maxDrawCount, stride, "vkCmdDrawIndexedIndirectCount");
 }
+
+/* ------------------------------------------------------------------ */
+/* VK_EXT_multi_draw                                                   */
+/* ------------------------------------------------------------------ */
+
+/* The elements become indirect commands in command memory, read by
+ * DRAW_INDIRECT packets of at most MULTI_PER_PACKET commands each; the
+ * packets number DrawIndex on from the previous one, as the spec wants
+ * (the element's index in the array). */
+#define MULTI_PER_PACKET 192u
+
+static void
+draw_multi(VkCommandBuffer commandBuffer, bool indexed, uint32_t drawCount,
+           const void *info, uint32_t stride, uint32_t instanceCount,
+           uint32_t firstInstance, const int32_t *pVertexOffset,
+           const char *cmd)
+{
+	struct icd_cmd_buffer *cb = icd_cmd_buffer_from_handle(commandBuffer);
+	const uint32_t words = indexed ? 5 : 4;
+	uint64_t table;
+
+	if (drawCount > ICD_MAX_MULTI_DRAW_COUNT) {
+		icd_log("%s: drawCount %u is over maxMultiDrawCount %u; "
+		        "vkEndCommandBuffer will fail", cmd, drawCount,
+		        ICD_MAX_MULTI_DRAW_COUNT);
+		icd_cmd_set_error(cb, VK_ERROR_UNKNOWN);
+		return;
+	}
+	table = draw_prepare(cb, indexed, cmd);
+	if (!table || !drawCount || !instanceCount)
+		return;
+	for (uint32_t done = 0; done < drawCount;) {
+		uint32_t n = drawCount - done < MULTI_PER_PACKET ?
+		             drawCount - done : MULTI_PER_PACKET;
+		uint32_t w[MULTI_PER_PACKET * 5];
+		uint64_t va;
+		uint32_t *p;
+
+		for (uint32_t i = 0; i < n; i++) {
+			const char *e = (const char *)info +
+			                (size_t)(done + i) * stride;
+			uint32_t *c = w + i * words;
+
+			if (indexed) {
+				const VkMultiDrawIndexedInfoEXT *d =
+					(const void *)e;
+				c[0] = d->indexCount;
+				c[1] = instanceCount;
+				c[2] = d->firstIndex;
+				c[3] = (uint32_t)(pVertexOffset ?
+				                  *pVertexOffset :
+				                  d->vertexOffset);
+				c[4] = firstInstance;
+			} else {
+				const VkMultiDrawInfoEXT *d = (const void *)e;
+				c[0] = d->vertexCount;
+				c[1] = instanceCount;
+				c[2] = d->firstVertex;
+				c[3] = firstInstance;
+			}
+		}
+		va = icd_cmd_emit_data(cb, w, n * words * 4, NULL);
+		p = va ? icd_cmd_emit(cb, SWGPU_LEN_DRAW_INDIRECT) : NULL;
+		if (!p)
+			return;
+		swgpu_emit_draw_indirect_from(p, indexed ? SWGPU_DRAW_INDEXED
+		                                         : 0,
+		                              table, va, n, words * 4, done);
+		done += n;
+	}
+}
+
+void
+icd_CmdDrawMultiEXT(VkCommandBuffer commandBuffer, uint32_t drawCount,
+                    const VkMultiDrawInfoEXT *pVertexInfo,
+                    uint32_t instanceCount, uint32_t firstInstance,
+                    uint32_t stride)
+{
+	draw_multi(commandBuffer, false, drawCount, pVertexInfo, stride,
+	           instanceCount, firstInstance, NULL, "vkCmdDrawMultiEXT");
+}
+
+void
+icd_CmdDrawMultiIndexedEXT(VkCommandBuffer commandBuffer, uint32_t drawCount,
+                           const VkMultiDrawIndexedInfoEXT *pIndexInfo,
+                           uint32_t instanceCount, uint32_t firstInstance,
+                           uint32_t stride, const int32_t *pVertexOffset)
+{
+	draw_multi(commandBuffer, true, drawCount, pIndexInfo, stride,
+	           instanceCount, firstInstance, pVertexOffset,
+	           "vkCmdDrawMultiIndexedEXT");
+}

@@ -372,5 +372,9 @@ void icd_physical_device_init_features(struct icd_physical_device *pdev);
 bool icd_physical_device_has_graphics(const struct icd_physical_device *pdev);
 void icd_physical_device_init_gfx(struct icd_physical_device *pdev);
 void icd_features_write_gfx_ext(VkBaseOutStructure *s);
+void icd_properties_write_gfx_ext(VkBaseOutStructure *o);
+
+/* VK_EXT_multi_draw: elements per vkCmdDrawMulti*EXT (a packet each). */
+#define ICD_MAX_MULTI_DRAW_COUNT 65536u
 
 #endif /* ICD_H */

@@ -173,6 +173,41 @@ icd_features_write_gfx_ext(VkBaseOutStructure *s)
 		((VkPhysicalDeviceIndexTypeUint8FeaturesEXT *)s)
 			->indexTypeUint8 = VK_TRUE;
 		break;
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT: {
+		/* Vertex fetch steps an instance-rate binding every divisor
+		 * instances, or never for 0 (hw/gfx/vertex_fetch.c). */
+		VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT *d =
+			(void *)s;
+
+		d->vertexAttributeInstanceRateDivisor = VK_TRUE;
+		d->vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
+		break;
+	}
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT:
+		/* One DRAW / DRAW_INDEXED packet per element (cmd_draw.c). */
+		((VkPhysicalDeviceMultiDrawFeaturesEXT *)s)->multiDraw =
+			VK_TRUE;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Property structs of the graphics extensions outside core 1.3. */
+void
+icd_properties_write_gfx_ext(VkBaseOutStructure *o)
+{
+	switch (o->sType) {
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT:
+		((VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT *)
+		 (void *)o)->maxVertexAttribDivisor = UINT32_MAX;
+		break;
+	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT:
+		/* Each element is a packet in command memory, which grows
+		 * as needed; the spec's minimum is 1024. */
+		((VkPhysicalDeviceMultiDrawPropertiesEXT *)(void *)o)
+			->maxMultiDrawCount = ICD_MAX_MULTI_DRAW_COUNT;
+		break;
 	default:
 		break;
 	}

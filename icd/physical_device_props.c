@@ -400,6 +400,7 @@ properties_write_ext(const struct icd_physical_device *pdev,
 		break;
 	}
 	default:
+		icd_properties_write_gfx_ext(o);
 		break;
 	}
 }

@@ -136,10 +136,10 @@ vertex_input(struct swgpu_pipeline_state *ps,
 		                 "attributes exceed the limits",
 		                 vi->vertexBindingDescriptionCount,
 		                 vi->vertexAttributeDescriptionCount);
-	if (icd_find_struct(vi->pNext,
-	    VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT))
-		return icd_error(VK_ERROR_FEATURE_NOT_PRESENT, "vertex "
-		                 "attribute divisors are not supported");
+	const VkPipelineVertexInputDivisorStateCreateInfoEXT *div =
+		icd_find_struct(vi->pNext,
+		                VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT);
+
 	/* bindings[] is indexed by binding number. */
 	for (uint32_t i = 0; i < vi->vertexBindingDescriptionCount; i++) {
 		const VkVertexInputBindingDescription *b =
@@ -156,6 +156,17 @@ vertex_input(struct swgpu_pipeline_state *ps,
 		};
 		if (b->binding + 1 > ps->binding_count)
 			ps->binding_count = b->binding + 1;
+	}
+	/* VK_EXT_vertex_attribute_divisor: per-instance bindings stepping
+	 * every N instances (0: never); the engine applies it. */
+	for (uint32_t i = 0; div && i < div->vertexBindingDivisorCount; i++) {
+		const VkVertexInputBindingDivisorDescriptionEXT *d =
+			&div->pVertexBindingDivisors[i];
+
+		if (d->binding >= SWGPU_GFX_MAX_VERTEX_BINDINGS)
+			return icd_error(VK_ERROR_UNKNOWN, "vertex binding "
+			                 "divisor of binding %u", d->binding);
+		ps->bindings[d->binding].divisor = d->divisor;
 	}
 	for (uint32_t i = 0; i < vi->vertexAttributeDescriptionCount; i++) {
 		const VkVertexInputAttributeDescription *a =

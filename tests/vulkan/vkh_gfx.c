@@ -365,6 +365,7 @@ gfx_pipeline(struct gfx_ctx *c, const struct gfx_pipe *p)
 	};
 	VkPipelineVertexInputStateCreateInfo vi = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+		.pNext = p->vertex_input_next,
 		.vertexBindingDescriptionCount = p->nbindings,
 		.pVertexBindingDescriptions = p->bindings,
 		.vertexAttributeDescriptionCount = p->nattribs,

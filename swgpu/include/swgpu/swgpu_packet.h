@@ -609,7 +609,10 @@ swgpu_write_buffer_descriptor(void *dst, uint32_t type, uint64_t va,
  *                  DRAW_INDEXED's 3-7), 5: draw count (with COUNT: the
  *                  maximum), 6: stride in bytes between commands,
  *                  7-8: COUNT only: VA (4-aligned) of a dword with the
- *                  draw count, read when the packet executes, 9: reserved
+ *                  draw count, read when the packet executes, 9: the
+ *                  DrawIndex of the first command (0 for Vulkan's
+ *                  indirect draws; a multi-draw split over packets
+ *                  continues its numbering)
  *                  (0). DrawIndex counts the draws of one packet from 0.
  *   QUERY_BEGIN (0x3a), 3 dwords: 1-2: VA (8-aligned, writable) of a 64-bit
  *                  occlusion counter. Header flag SWGPU_QUERY_PRECISE.
@@ -985,6 +988,19 @@ swgpu_emit_draw_indirect(uint32_t *p, uint32_t flags, uint64_t bind_table_va,
 	p[6] = stride;
 	swgpu_pkt_put64(p + 7, count_va);
 	p[9] = 0;
+	return SWGPU_LEN_DRAW_INDIRECT;
+}
+
+/* The same, numbering DrawIndex from first_draw_index. */
+static inline uint32_t
+swgpu_emit_draw_indirect_from(uint32_t *p, uint32_t flags,
+                              uint64_t bind_table_va, uint64_t args_va,
+                              uint32_t draw_count, uint32_t stride,
+                              uint32_t first_draw_index)
+{
+	swgpu_emit_draw_indirect(p, flags, bind_table_va, args_va,
+	                         draw_count, stride, 0);
+	p[9] = first_draw_index;
 	return SWGPU_LEN_DRAW_INDIRECT;
 }
 

@@ -207,14 +207,14 @@ gfx_packet_describe(const uint32_t *pk, uint32_t len, char *buf, size_t size)
 	case SWGPU_OP_DRAW_INDIRECT:
 		NEED(10);
 		put(&o, "%s%s: bind table 0x%llx, commands at 0x%llx, %u "
-		    "draw(s), stride %u, count at 0x%llx",
+		    "draw(s), stride %u, count at 0x%llx, first DrawIndex %u",
 		    swgpu_pkt_flags(pk[0]) & SWGPU_DRAW_INDEXED ? "indexed"
 		                                                : "vertices",
 		    swgpu_pkt_flags(pk[0]) & SWGPU_DRAW_COUNT ? " with count"
 		                                              : "",
 		    (unsigned long long)swgpu_pkt_get64(pk + 1),
 		    (unsigned long long)swgpu_pkt_get64(pk + 3), pk[5], pk[6],
-		    (unsigned long long)swgpu_pkt_get64(pk + 7));
+		    (unsigned long long)swgpu_pkt_get64(pk + 7), pk[9]);
 		break;
 	case SWGPU_OP_QUERY_BEGIN:
 	case SWGPU_OP_QUERY_END:

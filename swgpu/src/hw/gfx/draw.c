@@ -603,7 +603,7 @@ gfx_draw_run(struct exec_env *env, const struct pkt *p, struct gfx_draw *d,
 	d->vertex_offset = cmd->vertex_offset;
 	d->first_instance = cmd->first_instance;
 	d->instance_count = cmd->instance_count;
-	d->draw_index = cmd->draw_index;
+	d->draw_index = cmd->draw_id;
 	d->indices = NULL;
 	d->restart = false;
 	if (cmd->indexed) {

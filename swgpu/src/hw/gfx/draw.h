@@ -14,7 +14,8 @@ struct gfx_draw_cmd {
 	uint32_t first;            /* first vertex or first index */
 	int32_t vertex_offset;     /* indexed */
 	uint32_t first_instance;
-	uint32_t draw_index;       /* DrawIndex */
+	uint32_t draw_index;       /* position in its packet (resume) */
+	uint32_t draw_id;          /* the DrawIndex built-in */
 };
 
 enum gfx_draw_result { GFX_DRAW_DONE, GFX_DRAW_FAULT, GFX_DRAW_PREEMPTED };

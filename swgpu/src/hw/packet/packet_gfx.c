@@ -281,6 +281,7 @@ struct indirect_src {
 	uint64_t va;
 	uint32_t stride;
 	uint64_t span;
+	uint32_t first_draw_index;  /* DrawIndex of command 0 */
 };
 
 /* The draws of one packet: the inline command, or n commands of src. */
@@ -332,6 +333,7 @@ run_draws(struct exec_env *env, const struct pkt *p, struct gfx_state *g,
 			}
 		}
 		cmd.draw_index = i;
+		cmd.draw_id = i + (src ? src->first_draw_index : 0);
 		if (i != first && exec_preempt_point(env, 1)) {
 			g->resume.draw = i;
 			g->resume.instance = 0;
@@ -404,7 +406,7 @@ exec_draw_indirect(struct exec_env *env, const uint32_t *pk, uint32_t len,
 
 	if (!g)
 		return false;
-	if ((args & 3) || pk[9] || (n > 1 && (stride < cmd_bytes ||
+	if ((args & 3) || (n > 1 && (stride < cmd_bytes ||
 	                                      (stride & 3))) ||
 	    ((flags & SWGPU_DRAW_COUNT) && (count_va & 3)) ||
 	    (!(flags & SWGPU_DRAW_COUNT) && count_va))
@@ -425,6 +427,7 @@ exec_draw_indirect(struct exec_env *env, const uint32_t *pk, uint32_t len,
 	struct indirect_src src = {
 		.va = args, .stride = stride,
 		.span = (uint64_t)(n - 1) * stride + cmd_bytes,
+		.first_draw_index = pk[9],
 	};
 	return run_draws(env, p, g, swgpu_pkt_get64(pk + 1), NULL, &src, n,
 	                 indexed);
