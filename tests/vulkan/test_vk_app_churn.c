@@ -4,9 +4,12 @@
  * another thread recycles command pools (whose small jobs ran on another
  * queue and finished), buffers, device memory and descriptor pools. No
  * call may wait for the unrelated dispatch: each returns well under
- * 100 ms (a loose bound: the dispatch is held for as long as the churn
- * runs, at least 3 s), and the dispatch is still running when the
- * churn ends. On swgpu the unmap behind vkDestroyCommandPool and
+ * 100 ms on swgpu (a loose bound: the dispatch is held for as long as
+ * the churn runs, at least 3 s; other drivers, which run here to check
+ * the test, get 1 s: lavapipe's vkFreeMemory alone takes 100 ms in an
+ * ASan build on a loaded machine, and a call that waited for the
+ * dispatch would still take seconds), and the dispatch is still running
+ * when the churn ends. On swgpu the unmap behind vkDestroyCommandPool and
  * vkFreeMemory used to wait for the whole dispatch. The churn runs on
  * its own thread, so a regression fails the test (the main thread lets
  * the dispatch go after a bound) instead of hanging it. Runs on swgpu
@@ -22,6 +25,7 @@
 #include "app_hold.spv.h"
 
 #define LATENCY_BOUND_NS (100ull * 1000 * 1000)
+#define OTHER_DRIVER_BOUND_NS (1000ull * 1000 * 1000)
 #define CHURN_MIN_NS (3000ull * 1000 * 1000)
 #define CHURN_MIN_ROUNDS 20u
 /* Workgroups of the held dispatch (app_hold.comp): each spins until the
@@ -316,7 +320,8 @@ test_churn_beside_long_dispatch(struct vkh *h, struct vkh_device *d)
 	VKH_CHECK_MSG(h, still_running, "the dispatch ended before the "
 	              "churn (the test needs it in flight)");
 	VKH_CHECK(h, done == HOLD_GROUPS);
-	VKH_CHECK_MSG(h, worst < LATENCY_BOUND_NS, "a call took %.1f ms "
+	VKH_CHECK_MSG(h, worst < (h->is_swgpu ? LATENCY_BOUND_NS :
+	                          OTHER_DRIVER_BOUND_NS), "a call took %.1f ms "
 	              "beside the dispatch", (double)worst / 1e6);
 }
 
