@@ -126,6 +126,12 @@ gfx_features(struct icd_features *f)
 		swgpu_shader_capability_supported(
 			SpvCapabilityDemoteToHelperInvocation);
 	f->v13.shaderTerminateInvocation = VK_TRUE;
+	/* Layer and ViewportIndex from the vertex stage (layered rendering,
+	 * multiViewport); their extension's gate is both. */
+	f->v12.shaderOutputViewportIndex = swgpu_shader_capability_supported(
+		SpvCapabilityShaderViewportIndex);
+	f->v12.shaderOutputLayer = swgpu_shader_capability_supported(
+		SpvCapabilityShaderLayer);
 }
 
 bool

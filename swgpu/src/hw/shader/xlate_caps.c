@@ -86,6 +86,12 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityClipDistance, SpvCapabilityCullDistance,
 	SpvCapabilityDrawParameters,
 	SpvCapabilityDemoteToHelperInvocation,
+	/* Layer and ViewportIndex written by a vertex shader (the engine
+	 * renders the primitive into that layer, through that viewport:
+	 * hw/gfx/vertex_shade.c, setup.c) and read by a fragment shader */
+	SpvCapabilityShaderViewportIndexLayerEXT,
+	SpvCapabilityShaderViewportIndex, SpvCapabilityShaderLayer,
+	SpvCapabilityMultiViewport,
 	/* fine and coarse derivatives (xlate_deriv.c), the MinLod image
 	 * operand (interp_lod.c) */
 	SpvCapabilityDerivativeControl, SpvCapabilityMinLod,
