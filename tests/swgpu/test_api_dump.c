@@ -20,7 +20,11 @@ dump_to_string(swgpu_device *dev)
 	swgpu_device_dump(dev, f);
 	fclose(f);
 	assert_non_null(buf);
-	return buf;
+	/* A copy: gcc -O3 takes the memstream's buffer for a pointer to
+	 * the local `buf` itself (-Wdangling-pointer false positive). */
+	char *text = strdup(buf);
+	free(buf);
+	return text;
 }
 
 /* Case-insensitive strstr. */
