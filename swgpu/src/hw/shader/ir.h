@@ -322,6 +322,10 @@ struct ir_io {
 	/* fragment outputs (built-ins), 0: not written */
 	uint32_t frag_depth_reg;
 	uint32_t sample_mask_reg;  /* SampleMask[0] */
+	/* fragment inputs (built-ins), 0: not read: the vertex stage's
+	 * distances, interpolated */
+	uint32_t clip_in_reg, clip_in_count;  /* ClipDistance[] */
+	uint32_t cull_in_reg, cull_in_count;  /* CullDistance[] */
 	/* fragment facts */
 	bool early_fragment_tests; /* EarlyFragmentTests execution mode */
 	bool discards;             /* OpKill / OpTerminateInvocation /
