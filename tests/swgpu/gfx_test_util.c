@@ -126,7 +126,8 @@ gt_programs(struct gt *t)
 		t->fs_io.frag_depth_reg = GT_FDEPTH;
 		t->fs_io.depth_mode = IR_DEPTH_ANY;
 	}
-	t->fs_io.discards = t->frag != NULL;
+	t->fs_io.discards = t->frag != NULL && !t->frag_no_discard;
+	t->fs_io.reads_input_attachment = t->input_attachment;
 	t->vsp = (struct gfx_program){
 		.io = &t->vs_io, .host = vs_host, .user = t,
 		.nregs = GT_NREGS,

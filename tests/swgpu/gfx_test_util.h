@@ -75,6 +75,9 @@ struct gt {
 	bool dual;                     /* FS writes Index 1 = input loc 2 */
 	bool early;                    /* FS declares EarlyFragmentTests */
 	gt_frag_fn frag;               /* NULL: colour = input location 1 */
+	bool frag_no_discard;          /* frag never discards (early tests
+	                                  stay allowed) */
+	bool input_attachment;         /* FS "reads an input attachment" */
 	void *user;
 	uint32_t frag_runs;            /* fragment batches run */
 	bool frag_hang;                /* the fragment program "hangs" */

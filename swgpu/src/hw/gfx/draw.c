@@ -449,10 +449,14 @@ prepare_fragment_ops(struct gfx_draw *d)
 	             ? (float)(1.0 / 65535.0) : (float)(1.0 / 16777215.0);
 	d->fs_writes_depth = fio && fio->frag_depth_reg;
 	/* Early tests: allowed when running them first changes nothing
-	 * the shader could tell (or the shader asks for them). */
+	 * the shader could tell (or the shader asks for them). A shader
+	 * reading an input attachment could read the depth/stencil
+	 * attachment itself, which must not show this fragment's own
+	 * depth or stencil write yet. */
 	d->early_tests = !fio || fio->early_fragment_tests ||
 	                 (!fio->discards && !fio->side_effects &&
-	                  !fio->frag_depth_reg && !fio->sample_mask_reg);
+	                  !fio->frag_depth_reg && !fio->sample_mask_reg &&
+	                  !fio->reads_input_attachment);
 	memcpy(d->blend_const, rs->blend_constants, sizeof(d->blend_const));
 	d->need_z = d->zs_active ||
 	            (d->fs && ((d->fs->builtins_used >>

@@ -331,6 +331,8 @@ struct ir_io {
 	bool discards;             /* OpKill / OpTerminateInvocation /
 	                              OpDemoteToHelperInvocation reachable */
 	bool side_effects;         /* stores, atomics or image writes */
+	bool reads_input_attachment;  /* subpassLoad: may read the depth/
+	                                 stencil attachment it renders to */
 	bool uses_derivatives;     /* derivatives or implicit-LOD sampling:
 	                              needs whole quads (helper lanes) */
 	uint8_t depth_mode;        /* enum ir_depth_mode */
