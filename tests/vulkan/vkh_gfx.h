@@ -133,6 +133,7 @@ struct gfx_pipe {
 	VkRenderPass render_pass;           /* NULL: dynamic rendering */
 	uint32_t subpass;
 	const void *blend_next;             /* pColorBlendState pNext */
+	float min_sample_shading;           /* > 0: sample shading on */
 };
 
 void gfx_pipe_init(struct gfx_pipe *p, VkShaderModule vs, VkShaderModule fs,
