@@ -10,7 +10,8 @@
  *
  * Not offered yet (later issues): multisampling (every sample count is
  * 1), multiview, tessellation and geometry shaders, wide lines, sample
- * rate shading, alpha to one, pipeline statistics queries.
+ * rate shading (the shaders run, the 4 samples it comes with do not),
+ * alpha to one, pipeline statistics queries.
  */
 #include <spirv/unified1/spirv.h>
 
@@ -65,6 +66,12 @@ gfx_limits(VkPhysicalDeviceLimits *l)
 	l->sampledImageStencilSampleCounts = one;
 	l->storageImageSampleCounts = one;
 	l->maxSampleMaskWords = 1;
+	/* interpolateAtOffset (sampleRateShading): any offset works (the
+	 * input's derivatives, xlate_glsl.c); the spec's minimum range
+	 * and precision are what we promise. */
+	l->minInterpolationOffset = -0.5f;
+	l->maxInterpolationOffset = 0.4375f;
+	l->subPixelInterpolationOffsetBits = 4;
 	l->maxClipDistances = SWGPU_GFX_MAX_CLIP_DISTANCES;
 	l->maxCullDistances = SWGPU_GFX_MAX_CLIP_DISTANCES;
 	l->maxCombinedClipAndCullDistances = SWGPU_GFX_MAX_CLIP_DISTANCES;
@@ -147,6 +154,17 @@ icd_physical_device_init_gfx(struct icd_physical_device *pdev)
 		return;
 	gfx_limits(&pdev->properties.limits);
 	gfx_features(&pdev->features);
+	/* The shader engine executes per-sample shading with one sample
+	 * (SampleId 0, SamplePosition (0.5, 0.5), interpolateAt*), but the
+	 * feature waits for the 4 samples the spec's required limits pair
+	 * with it (issue 21): users of sampleRateShading (the CTS's
+	 * implicit_sample_shading among them) render 4-sample images
+	 * without asking. */
+	pdev->features.core.sampleRateShading =
+		swgpu_shader_capability_supported(
+			SpvCapabilitySampleRateShading) &&
+		(pdev->properties.limits.framebufferColorSampleCounts &
+		 VK_SAMPLE_COUNT_4_BIT);
 	/* The depth resolve modes need multisampling: none. */
 	pdev->properties_1x.v12.supportedDepthResolveModes =
 		VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;

@@ -115,12 +115,19 @@ gt_programs(struct gt *t)
 	if (t->dual)
 		for (uint32_t c = 0; c < 4; c++)
 			t->fs_io.out_index1_reg[c] = GT_OUT1(c);
+	if (t->distance_inputs) {
+		t->fs_io.clip_in_reg = GT_CLIP_IN;
+		t->fs_io.clip_in_count = 1;
+		t->fs_io.cull_in_reg = GT_CULL_IN;
+		t->fs_io.cull_in_count = 1;
+	}
 	t->fs_io.early_fragment_tests = t->early;
 	if (t->frag_depth) {
 		t->fs_io.frag_depth_reg = GT_FDEPTH;
 		t->fs_io.depth_mode = IR_DEPTH_ANY;
 	}
-	t->fs_io.discards = t->frag != NULL;
+	t->fs_io.discards = t->frag != NULL && !t->frag_no_discard;
+	t->fs_io.reads_input_attachment = t->input_attachment;
 	t->vsp = (struct gfx_program){
 		.io = &t->vs_io, .host = vs_host, .user = t,
 		.nregs = GT_NREGS,

@@ -67,11 +67,17 @@ struct gt {
 	bool point_size;               /* VS writes PointSize from loc 3.x */
 	bool clip_cull;                /* VS writes ClipDistance[0] = loc 3.y,
 	                                  CullDistance[0] = loc 3.z */
+	bool distance_inputs;          /* FS reads ClipDistance[0] and
+	                                  CullDistance[0] (GT_CLIP_IN,
+	                                  GT_CULL_IN) */
 	bool frag_depth;               /* FS writes FragDepth = in 2.x */
 	bool no_fs;                    /* depth/stencil only */
 	bool dual;                     /* FS writes Index 1 = input loc 2 */
 	bool early;                    /* FS declares EarlyFragmentTests */
 	gt_frag_fn frag;               /* NULL: colour = input location 1 */
+	bool frag_no_discard;          /* frag never discards (early tests
+	                                  stay allowed) */
+	bool input_attachment;         /* FS "reads an input attachment" */
 	void *user;
 	uint32_t frag_runs;            /* fragment batches run */
 	bool frag_hang;                /* the fragment program "hangs" */
@@ -86,7 +92,9 @@ struct gt {
 #define GT_OUT1(c) (GT_POS + 6u + (c))   /* Location 0 Index 1 */
 #define GT_CLIP (GT_POS + 10u)
 #define GT_CULL (GT_POS + 11u)
-#define GT_NREGS (GT_POS + 12u)
+#define GT_CLIP_IN (GT_POS + 12u)
+#define GT_CULL_IN (GT_POS + 13u)
+#define GT_NREGS (GT_POS + 14u)
 
 /* threads: raster threads (1 = the caller only). */
 void gt_init(struct gt *t, uint32_t threads);

@@ -5,7 +5,8 @@
  * the write mask, depth bias (constant, slope, clamp; the D32 unit),
  * depth clamp, depth bounds, every stencil op with its clamp and wrap
  * ends and write masks, compare masks and front/back state, coverage
- * counted with a stencil increment.
+ * counted with a stencil increment; late tests for a fragment program
+ * reading an input attachment (it may be the depth attachment).
  */
 #include "gfx_frag_util.h"
 
@@ -383,6 +384,64 @@ test_stencil_count_coverage(void **state)
 }
 
 
+/* The fragment program's colour: the stored depth at its pixel, read
+ * from the attachment's memory as an input attachment would. */
+static void
+frag_read_depth(struct gt *t, struct gfx_exec *e, uint32_t n,
+                const uint8_t *live, uint8_t *discarded)
+{
+	const struct gt_image *zb = t->user;
+	const lane_t *fx = gfx_exec_reg(e, IR_REG_FRAG_COORD);
+	const lane_t *fy = gfx_exec_reg(e, IR_REG_FRAG_COORD + 1);
+	lane_t *out = gfx_exec_reg(e, GT_OUT(0, 0));
+
+	for (uint32_t l = 0; l < n; l++) {
+		uint32_t x = (uint32_t)fx[l].f, y = (uint32_t)fy[l].f;
+		out[l].f = x < W && y < H ? gt_pxf(zb, x, y, 0) : -1.0f;
+	}
+}
+
+/* A fragment shader reading an input attachment may be reading the
+ * depth attachment it renders to: its depth write must not happen
+ * before it runs (late tests), so it sees the depth stored before it
+ * (0), not its own (0.5). Without the input attachment early tests run
+ * and the same program sees 0.5, which shows the test can tell. */
+static void
+test_input_attachment_late_tests(void **state)
+{
+	for (int ia = 0; ia < 2; ia++) {
+		struct fx f;
+		struct vtx3 v[6];
+		const float one[4] = { 1, 1, 1, 1 };
+
+		fx_init(&f);
+		struct gt_image rt = gt_image(&f.t, SWGPU_FORMAT_R32_SFLOAT, W,
+		                              H);
+		struct gt_image zb = gt_image(&f.t, SWGPU_FORMAT_D32_SFLOAT, W,
+		                              H);
+		fx_color(&f, 0, &rt, (const uint32_t[4]){ 0, 0, 0, 0 });
+		gt_attachment(&zb, &f.pass.depth, SWGPU_LOAD_CLEAR,
+		              (const uint32_t[4]){ gt_fbits(0.0f), 0, 0, 0 });
+		f.ps.state.depth_test = 1;
+		f.ps.state.depth_write = 1;
+		f.ps.state.depth_compare = SWGPU_COMPARE_ALWAYS;
+		f.t.frag = frag_read_depth;
+		f.t.frag_no_discard = true;
+		f.t.input_attachment = ia;
+		f.t.user = &zb;
+		full_quad(v, 0.5f, one, NULL);
+		assert_true(fx_draw(&f, v, 6));
+		for (uint32_t y = 0; y < H; y++)
+			for (uint32_t x = 0; x < W; x++) {
+				assert_float_equal(gt_pxf(&rt, x, y, 0),
+				                   ia ? 0.0 : 0.5, 0.0);
+				assert_float_equal(gt_pxf(&zb, x, y, 0), 0.5,
+				                   0.0);
+			}
+		gt_fini(&f.t);
+	}
+}
+
 int
 main(void)
 {
@@ -395,6 +454,7 @@ main(void)
 		cmocka_unit_test(test_stencil_ops),
 		cmocka_unit_test(test_stencil_compare_faces),
 		cmocka_unit_test(test_stencil_count_coverage),
+		cmocka_unit_test(test_input_attachment_late_tests),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,9 +4,9 @@
  * pixels: points with a shader point size and PointCoord, lines by the
  * diamond-exit rule (strips light shared pixels once), clipping at the
  * near and far planes and of a triangle crossing the camera plane (w <
- * 0), clip and cull distances, polygon modes LINE and POINT, primitive
- * restart, instancing with a divisor, vertex formats and robust vertex
- * fetch, indirect draws with a count.
+ * 0), clip and cull distances (also read as fragment inputs), polygon
+ * modes LINE and POINT, primitive restart, instancing with a divisor,
+ * vertex formats and robust vertex fetch, indirect draws with a count.
  */
 #include "gfx_test_util.h"
 
@@ -320,6 +320,66 @@ test_clip_cull_distance(void **state)
 	gt_fini(&p.t);
 }
 
+/* The fragment program's colour: its ClipDistance[0] input, or its
+ * CullDistance[0] one (t->user non-NULL). */
+static void
+frag_distance(struct gt *t, struct gfx_exec *e, uint32_t n,
+              const uint8_t *live, uint8_t *discarded)
+{
+	const lane_t *in = gfx_exec_reg(e, t->user ? GT_CULL_IN : GT_CLIP_IN);
+	lane_t *out = gfx_exec_reg(e, GT_OUT(0, 0));
+
+	(void)live;
+	(void)discarded;
+	for (uint32_t l = 0; l < n; l++)
+		out[l] = in[l];
+}
+
+/* ClipDistance[0] = x_ndc + 0.5 clips x < 4 off the triangle (0,0)
+ * (16,0) (0,16); the fragment program reads ClipDistance[0] (then
+ * CullDistance[0] = y_ndc + 2) as inputs: the vertex values
+ * interpolated at the pixel centre, on the clipped polygon too. */
+static void
+test_distance_inputs(void **state)
+{
+	for (int cull = 0; cull < 2; cull++) {
+		struct px p;
+		struct vtx v[3] = { at(0, 0, 0.5, 1), at(W, 0, 0.5, 1),
+		                    at(0, H, 0.5, 1) };
+		uint32_t checked = 0;
+
+		px_init(&p);
+		p.t.clip_cull = true;
+		p.t.distance_inputs = true;
+		p.t.frag = frag_distance;
+		p.t.user = cull ? &p : NULL;
+		for (int i = 0; i < 3; i++) {
+			v[i].l3[1] = v[i].pos[0] + 0.5f;
+			v[i].l3[2] = v[i].pos[1] + 2.0f;
+		}
+		assert_true(px_draw(&p, v, 3));
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				float xn = 2.0f * ((float)x + 0.5f) / W - 1.0f;
+				float yn = 2.0f * ((float)y + 0.5f) / H - 1.0f;
+				float want = cull ? yn + 2.0f : xn + 0.5f;
+
+				if (x < 4 || x + y >= 16)
+					want = 0.0f;       /* not drawn */
+				else if (x + y == 15)
+					continue;          /* the edge's rule */
+				if (fabsf(val(&p, x, y) - want) > 1e-5f)
+					fail_msg("%s: pixel (%d, %d) = %g, want "
+					         "%g", cull ? "cull" : "clip", x,
+					         y, (double)val(&p, x, y),
+					         (double)want);
+				checked++;
+			}
+		assert_true(checked > 200);
+		gt_fini(&p.t);
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Polygon modes                                                       */
 /* ------------------------------------------------------------------ */
@@ -614,6 +674,7 @@ main(void)
 		cmocka_unit_test(test_clip_behind_camera),
 		cmocka_unit_test(test_guard_band),
 		cmocka_unit_test(test_clip_cull_distance),
+		cmocka_unit_test(test_distance_inputs),
 		cmocka_unit_test(test_polygon_modes),
 		cmocka_unit_test(test_primitive_restart),
 		cmocka_unit_test(test_instancing_divisor),

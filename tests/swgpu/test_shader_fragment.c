@@ -11,7 +11,9 @@
  * discarded[] says so), demote turns the lane into a helper that runs on
  * (helperInvocationEXT true, stores dropped); helper lanes' stores,
  * atomics, image writes and image atomics do nothing; an input
- * attachment reads the fragment's own pixel. Through the public API: swgpu_shader_create with a
+ * attachment reads the fragment's own pixel; per-sample shading
+ * built-ins, Sample-decorated inputs and interpolateAt*,
+ * ClipDistance/CullDistance inputs. Through the public API: swgpu_shader_create with a
  * stage, the properties it reports, the capabilities offered (and not),
  * and a DISPATCH naming a fragment shader faults.
  */
@@ -31,6 +33,7 @@
 #include "sh_fs_dual.spv.h"
 #include "sh_fs_io.spv.h"
 #include "sh_fs_sample.spv.h"
+#include "sh_fs_stencil_export.spv.h"
 #include "sh_fs_store.spv.h"
 #include "sh_fs_subpass.spv.h"
 #include "sh_fs_terminate.spv.h"
@@ -368,6 +371,8 @@ test_fs_input_attachment(void **state)
 	const uint32_t n = 8;
 
 	(void)state;
+	/* the pipeline must not run depth/stencil writes before it */
+	assert_true(io->reads_input_attachment);
 	for (uint32_t y = 0; y < 2; y++)
 		for (uint32_t x = 0; x < 4; x++) {
 			float *tx = ss_texel(&im, img, 0, 0, x, y);
@@ -390,17 +395,99 @@ test_fs_input_attachment(void **state)
 	ir_program_free(p);
 }
 
+/* Per-sample shading with one sample: the built-ins are registers the
+ * pipeline fills (SampleId 0, SamplePosition (0.5, 0.5), SampleMaskIn
+ * the coverage); the Sample-decorated input is an input like any other;
+ * interpolateAtOffset moves along the input's fine derivatives (exact
+ * for a noperspective input), AtCentroid and AtSample are the centre.
+ * ClipDistance[3] / CullDistance[2] are input register ranges in ir_io
+ * (kept whole: one element read at a dynamic index). */
+static void
+test_fs_sample_and_distances(void **state)
+{
+	struct ir_program *p = ss_translate(sh_fs_sample_spv,
+	                                    sizeof(sh_fs_sample_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, NULL,
+	                                    0, 0);
+	const struct ir_io *io = &p->io;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	const uint32_t n = 8;
+
+	(void)state;
+	assert_non_null(e);
+	for (uint32_t c = 0; c < 4; c++)
+		assert_int_equal(io->in_interp[0][c],
+		                 IR_INTERP_SMOOTH | IR_INTERP_SAMPLE);
+	assert_int_not_equal(io->clip_in_reg, 0);
+	assert_int_equal(io->clip_in_count, 3);
+	assert_int_not_equal(io->cull_in_reg, 0);
+	assert_int_equal(io->cull_in_count, 2);
+	assert_false(io->reads_input_attachment);
+	assert_int_equal(io->clip_count, 0);        /* not outputs */
+	assert_int_equal(io->cull_count, 0);
+	/* the built-ins read */
+	assert_true(p->builtins_used & (1ull << IR_REG_SAMPLE_ID));
+	assert_true(p->builtins_used & (1ull << IR_REG_SAMPLE_MASK_IN));
+	assert_true(p->builtins_used & (1ull << IR_REG_SAMPLE_POSITION));
+	for (uint32_t l = 0; l < n; l++) {
+		for (uint32_t c = 0; c < 4; c++)
+			ss_lane(e, io->in_reg[0][c], l)->f = (float)c;
+		ss_lane(e, io->in_reg[1][0], l)->i = (int32_t)(l % 3);
+		/* noperspective: linear in the quad's pixels */
+		ss_lane(e, io->in_reg[2][0], l)->f =
+			1.0f + 3.0f * (float)ss_quad_x(l) +
+			5.0f * (float)ss_quad_y(l);
+		for (uint32_t i = 0; i < 3; i++)
+			ss_lane(e, io->clip_in_reg + i, l)->f =
+				(float)(10 * i) + 0.5f * (float)l;
+		ss_lane(e, io->cull_in_reg + 0, l)->f = -1000.0f;
+		ss_lane(e, io->cull_in_reg + 1, l)->f = -(float)l;
+		ss_lane(e, IR_REG_SAMPLE_ID, l)->u = 0;
+		ss_lane(e, IR_REG_SAMPLE_MASK_IN, l)->u = 1;
+		ss_lane(e, IR_REG_SAMPLE_POSITION, l)->f = 0.5f;
+		ss_lane(e, IR_REG_SAMPLE_POSITION + 1, l)->f = 0.5f;
+	}
+	assert_true(ir_exec_run_batch(e, d, n, NULL, NULL));
+	for (uint32_t l = 0; l < n; l++) {
+		const float h = 0.5f * (float)l;
+		const float want[4] = { 10.0f + h,
+		                        1.0f + (float)(10 * (l % 3)) + h,
+		                        2.0f - (float)l, 3.0f + 55.0f };
+
+		for (uint32_t c = 0; c < 4; c++)
+			assert_float_equal(ss_lane(e, io->out_reg[0][c], l)->f,
+			                   want[c], 0.0);
+		/* at (+0.25, -0.5): 3 * 0.25 - 5 * 0.5 from the centre */
+		const float lin = 1.0f + 3.0f * (float)ss_quad_x(l) +
+		                  5.0f * (float)ss_quad_y(l);
+		assert_float_equal(ss_lane(e, io->out_reg[2][0], l)->f,
+		                   lin + 0.75f - 2.5f, 1e-6);
+		assert_float_equal(ss_lane(e, io->out_reg[2][1], l)->f, lin,
+		                   0.0);
+		assert_float_equal(ss_lane(e, io->out_reg[2][2], l)->f, lin,
+		                   0.0);
+		assert_int_equal(ss_lane(e, io->out_reg[1][0], l)->i, 0);
+		assert_int_equal(ss_lane(e, io->out_reg[1][1], l)->i, 1);
+	}
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
 static void
 test_fs_unsupported(void **state)
 {
 	char msg[256] = "";
 
 	(void)state;
-	/* SampleRateShading (35): per-sample shading is not offered */
-	assert_int_equal(ss_try(sh_fs_sample_spv, sizeof(sh_fs_sample_spv),
+	/* StencilExportEXT (5013): stencil reference export is not
+	 * offered */
+	assert_int_equal(ss_try(sh_fs_stencil_export_spv,
+	                        sizeof(sh_fs_stencil_export_spv),
 	                        SWGPU_SHADER_STAGE_FRAGMENT, msg, sizeof(msg)),
 	                 SWGPU_ERR_UNSUPPORTED);
-	assert_non_null(strstr(msg, "capability 35 "));
+	assert_non_null(strstr(msg, "capability 5013 "));
 }
 
 static swgpu_shader *
@@ -458,7 +545,8 @@ test_fs_public_api(void **state)
 	assert_true(pr.discards);
 	assert_true(pr.uses_atomics);
 	/* the capabilities of the stages are offered, per-sample shading
-	 * and the other stages are not */
+	 * and interpolation functions (one sample) too; the other stages
+	 * are not */
 	assert_true(swgpu_shader_capability_supported(
 		SpvCapabilityDerivativeControl));
 	assert_true(swgpu_shader_capability_supported(
@@ -472,8 +560,10 @@ test_fs_public_api(void **state)
 	assert_true(swgpu_shader_capability_supported(
 		SpvCapabilityInputAttachment));
 	assert_true(swgpu_shader_capability_supported(SpvCapabilityMinLod));
-	assert_false(swgpu_shader_capability_supported(
+	assert_true(swgpu_shader_capability_supported(
 		SpvCapabilitySampleRateShading));
+	assert_true(swgpu_shader_capability_supported(
+		SpvCapabilityInterpolationFunction));
 	assert_false(swgpu_shader_capability_supported(
 		SpvCapabilityGeometry));
 	assert_false(swgpu_shader_capability_supported(
@@ -497,6 +587,7 @@ main(void)
 		cmocka_unit_test(test_fs_demote),
 		cmocka_unit_test(test_fs_image_store),
 		cmocka_unit_test(test_fs_input_attachment),
+		cmocka_unit_test(test_fs_sample_and_distances),
 		cmocka_unit_test(test_fs_unsupported),
 		cmocka_unit_test(test_fs_public_api),
 	};

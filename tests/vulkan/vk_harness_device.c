@@ -83,6 +83,7 @@ create_device(struct vkh *h, const VkAllocationCallbacks *alloc,
 		.fragmentStoresAndAtomics = s->fragmentStoresAndAtomics,
 		.shaderClipDistance = s->shaderClipDistance,
 		.shaderCullDistance = s->shaderCullDistance,
+		.sampleRateShading = s->sampleRateShading,
 		.inheritedQueries = s->inheritedQueries,
 	};
 	VkDeviceCreateInfo dci = {

@@ -384,6 +384,8 @@ gfx_pipeline(struct gfx_ctx *c, const struct gfx_pipe *p)
 	VkPipelineMultisampleStateCreateInfo ms = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
 		.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+		.sampleShadingEnable = p->min_sample_shading > 0.0f,
+		.minSampleShading = p->min_sample_shading,
 	};
 	VkPipelineColorBlendStateCreateInfo cb = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,

@@ -134,6 +134,7 @@ struct gfx_pipe {
 	uint32_t subpass;
 	const void *blend_next;             /* pColorBlendState pNext */
 	const void *vertex_input_next;      /* pVertexInputState pNext */
+	float min_sample_shading;           /* > 0: sample shading on */
 };
 
 void gfx_pipe_init(struct gfx_pipe *p, VkShaderModule vs, VkShaderModule fs,

@@ -232,8 +232,27 @@ prepare_vertex_input(struct exec_env *env, const struct pkt *p,
 	return true;
 }
 
+/* The fragment shader's ClipDistance or CullDistance inputs (n from
+ * fs_reg) as smooth varyings fed by the vertex shader's outputs (vs_n
+ * from vs_reg; an element it does not write reads 0). They are copies
+ * of the words clipping uses, so a vertex made by clipping carries them
+ * interpolated like any varying. */
+static void
+add_distances(struct gfx_vlayout *vl, uint32_t fs_reg, uint32_t n,
+              uint32_t vs_reg, uint32_t vs_n)
+{
+	for (uint32_t i = 0; fs_reg && i < n &&
+	     vl->nvar < GFX_MAX_VARYINGS; i++) {
+		uint32_t j = vl->nvar++;
+		vl->var_fs_reg[j] = fs_reg + i;
+		vl->var_interp[j] = IR_INTERP_SMOOTH;
+		vl->var_vs_reg[j] = vs_reg && i < vs_n ? vs_reg + i : 0;
+	}
+}
+
 /* Post-vertex-shader layout: fixed words, then the varyings the
- * fragment shader reads, linked by (Location, Component). */
+ * fragment shader reads, linked by (Location, Component), then its
+ * ClipDistance and CullDistance inputs. */
 static void
 prepare_layout(struct gfx_draw *d)
 {
@@ -269,6 +288,12 @@ prepare_layout(struct gfx_draw *d)
 			    IR_INTERP_NOPERSPECTIVE)
 				vl->any_noperspective = true;
 		}
+	if (fio) {
+		add_distances(vl, fio->clip_in_reg, fio->clip_in_count,
+		              vio->clip_reg, vio->clip_count);
+		add_distances(vl, fio->cull_in_reg, fio->cull_in_count,
+		              vio->cull_reg, vio->cull_count);
+	}
 	vl->stride = w + vl->nvar;
 }
 
@@ -424,10 +449,14 @@ prepare_fragment_ops(struct gfx_draw *d)
 	             ? (float)(1.0 / 65535.0) : (float)(1.0 / 16777215.0);
 	d->fs_writes_depth = fio && fio->frag_depth_reg;
 	/* Early tests: allowed when running them first changes nothing
-	 * the shader could tell (or the shader asks for them). */
+	 * the shader could tell (or the shader asks for them). A shader
+	 * reading an input attachment could read the depth/stencil
+	 * attachment itself, which must not show this fragment's own
+	 * depth or stencil write yet. */
 	d->early_tests = !fio || fio->early_fragment_tests ||
 	                 (!fio->discards && !fio->side_effects &&
-	                  !fio->frag_depth_reg && !fio->sample_mask_reg);
+	                  !fio->frag_depth_reg && !fio->sample_mask_reg &&
+	                  !fio->reads_input_attachment);
 	memcpy(d->blend_const, rs->blend_constants, sizeof(d->blend_const));
 	d->need_z = d->zs_active ||
 	            (d->fs && ((d->fs->builtins_used >>

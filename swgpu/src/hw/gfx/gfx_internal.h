@@ -40,7 +40,9 @@
 #define GFX_TILE_SIZE (1 << GFX_TILE_SHIFT)
 #define GFX_LANES 128u                   /* lanes of a shader batch */
 #define GFX_BATCH_QUADS (GFX_LANES / 4u) /* fragment quads per batch */
-#define GFX_MAX_VARYINGS (SWGPU_GFX_MAX_LOCATIONS * 4u)
+/* user components and the fragment stage's ClipDistance/CullDistance */
+#define GFX_MAX_VARYINGS (SWGPU_GFX_MAX_LOCATIONS * 4u + \
+                          SWGPU_GFX_MAX_CLIP_DISTANCES)
 #define GFX_SUBPIXEL_BITS 8
 #define GFX_SUBPIXEL_ONE (1 << GFX_SUBPIXEL_BITS)
 #define GFX_BATCH_PRIMS 4096u            /* primitives per batch */
@@ -211,7 +213,9 @@ struct gfx_vlayout {
 	uint32_t cull_off, ncull;  /* CullDistance */
 	uint32_t layer_off;        /* Layer, 0: not written */
 	uint32_t vpi_off;          /* ViewportIndex, 0: not written */
-	uint32_t var_off, nvar;    /* varyings the fragment shader reads */
+	uint32_t var_off, nvar;    /* varyings the fragment shader reads:
+	                              user inputs, then ClipDistance and
+	                              CullDistance inputs */
 	/* per varying: fragment input register, interpolation (ir_interp),
 	 * vertex shader output register (0: not written, reads 0) */
 	uint32_t var_fs_reg[GFX_MAX_VARYINGS];

@@ -322,11 +322,17 @@ struct ir_io {
 	/* fragment outputs (built-ins), 0: not written */
 	uint32_t frag_depth_reg;
 	uint32_t sample_mask_reg;  /* SampleMask[0] */
+	/* fragment inputs (built-ins), 0: not read: the vertex stage's
+	 * distances, interpolated */
+	uint32_t clip_in_reg, clip_in_count;  /* ClipDistance[] */
+	uint32_t cull_in_reg, cull_in_count;  /* CullDistance[] */
 	/* fragment facts */
 	bool early_fragment_tests; /* EarlyFragmentTests execution mode */
 	bool discards;             /* OpKill / OpTerminateInvocation /
 	                              OpDemoteToHelperInvocation reachable */
 	bool side_effects;         /* stores, atomics or image writes */
+	bool reads_input_attachment;  /* subpassLoad: may read the depth/
+	                                 stencil attachment it renders to */
 	bool uses_derivatives;     /* derivatives or implicit-LOD sampling:
 	                              needs whole quads (helper lanes) */
 	uint8_t depth_mode;        /* enum ir_depth_mode */

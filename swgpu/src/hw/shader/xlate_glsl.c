@@ -3,7 +3,8 @@
  * SPIR-V -> IR translator: the GLSL.std.450 extended instructions.
  * Component-wise functions map to one IR op per component; geometric and
  * matrix functions (length, cross, reflect, determinant, inverse, ...)
- * are expanded into scalar IR here.
+ * are expanded into scalar IR here, the interpolation functions
+ * (InterpolationFunction) too.
  */
 #include "xlate.h"
 #include "xlate_vals.h"
@@ -299,6 +300,63 @@ glsl_split(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t inst)
 	}
 }
 
+/*
+ * InterpolateAtCentroid / AtSample / AtOffset with one sample per pixel
+ * at its centre: the centroid and the (only) sample are the centre, so
+ * the first two are the input's value. AtOffset moves by the offset
+ * along the input's fine derivatives: exact for noperspective and flat
+ * inputs (linear / constant in screen space), the first-order value of
+ * a perspective-correct one. The input registers hold every lane's
+ * value, helpers included, so the derivatives are there in any control
+ * flow.
+ */
+static void
+glsl_interpolate(struct xl *x, const uint32_t *in, uint32_t wc,
+                 uint32_t inst)
+{
+	uint32_t v[MAXV], r[MAXV], n, no, ox, oy;
+	const uint32_t *p;
+
+	if (x->info->stage != SWGPU_SHADER_STAGE_FRAGMENT)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "GLSL.std.450 %u outside a "
+		        "fragment shader", inst);
+	if (inst != GLSLstd450InterpolateAtCentroid && wc < 7)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpExtInst");
+	if (xl_type(x, xl_scalar_type(x, in[1]))->op != SpvOpTypeFloat ||
+	    xl_type(x, xl_scalar_type(x, in[1]))->width != 32)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "GLSL.std.450 %u of other "
+		        "than 32-bit floats", inst);
+	/* the result is the loaded value (the centre's) ... */
+	xl_load(x, in[1], in[2], in[5]);
+	if (inst != GLSLstd450InterpolateAtOffset)
+		return;
+	/* ... moved by the offset */
+	p = xl_val(x, in[2], &n);
+	if (n > MAXV)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "interpolant too large");
+	memcpy(v, p, n * sizeof(*v));
+	p = xl_val(x, in[6], &no);
+	if (no != 2)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "offset of %u components",
+		        no);
+	ox = p[0];
+	oy = p[1];
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t dx = xl_new_regs(x, 1), dy = xl_new_regs(x, 1);
+
+		xl_instr(x, xl_emit(x, IR_DERIV, dx, v[i], 0, 0))->aux2 =
+			IR_DX_FINE;
+		xl_instr(x, xl_emit(x, IR_DERIV, dy, v[i], 0, 0))->aux2 =
+			IR_DY_FINE;
+		r[i] = xl_emit1(x, IR_FADD, v[i],
+		                xl_emit1(x, IR_FADD,
+		                         xl_emit1(x, IR_FMUL, ox, dx, 0),
+		                         xl_emit1(x, IR_FMUL, oy, dy, 0), 0),
+		                0);
+	}
+	xl_set_regs(x, in, r, n);
+}
+
 void
 xl_ext_inst(struct xl *x, const uint32_t *in, uint32_t wc)
 {
@@ -318,7 +376,12 @@ xl_ext_inst(struct xl *x, const uint32_t *in, uint32_t wc)
 		}
 	if (wc < 6)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpExtInst");
-	if (inst == GLSLstd450Determinant || inst == GLSLstd450MatrixInverse)
+	if (inst == GLSLstd450InterpolateAtCentroid ||
+	    inst == GLSLstd450InterpolateAtSample ||
+	    inst == GLSLstd450InterpolateAtOffset)
+		glsl_interpolate(x, in, wc, inst);
+	else if (inst == GLSLstd450Determinant ||
+	         inst == GLSLstd450MatrixInverse)
 		glsl_matrix(x, in, inst);
 	else if (inst == GLSLstd450Modf || inst == GLSLstd450ModfStruct ||
 	         inst == GLSLstd450Frexp || inst == GLSLstd450FrexpStruct)

@@ -252,6 +252,7 @@ image_read(struct xl *x, const uint32_t *in, uint32_t wc)
 	xyz = coords(x, in[4]);
 	if (xl_type(x, xl_id(x, in[3])->type)->count == SpvDimSubpassData) {
 		/* relative to the fragment's pixel (FragCoord: centres) */
+		x->p->io.reads_input_attachment = true;
 		for (uint32_t c = 0; c < 2; c++) {
 			uint32_t px = xl_new_regs(x, 1);
 

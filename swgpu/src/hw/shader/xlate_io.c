@@ -16,7 +16,9 @@
  * 0), so the pipeline neither interpolates nor exports them.
  *
  * Input built-ins are fixed registers (IR_REG_*, ir.h) filled by the
- * interpreter (compute) or by the graphics pipeline (stage.h). Output
+ * interpreter (compute) or by the graphics pipeline (stage.h), but for
+ * the fragment inputs ClipDistance[] and CullDistance[]: arrays of
+ * registers like user inputs, recorded in ir_io by kind. Output
  * built-ins (Position, PointSize, ClipDistance, CullDistance, Layer,
  * ViewportIndex, FragDepth, SampleMask) are registers like user outputs,
  * recorded in ir_io by kind, whether they are variables of their own or
@@ -96,11 +98,46 @@ in_interface(struct xl *x, uint32_t id)
 	return false;
 }
 
+/* Fragment inputs ClipDistance[] / CullDistance[]: registers like user
+ * inputs (dynamic indexing works), recorded in ir_io; the graphics
+ * pipeline fills them with the vertex stage's values, interpolated
+ * perspective-correct. True when builtin is one of them. */
+static bool
+distance_input(struct xl *x, uint32_t id, uint32_t builtin, uint32_t type,
+               struct xptr *ptr)
+{
+	const struct xtype *t = xl_type(x, type);
+	struct ir_io *io = &x->p->io;
+	const bool clip = builtin == SpvBuiltInClipDistance;
+
+	if ((!clip && builtin != SpvBuiltInCullDistance) ||
+	    x->info->stage != SWGPU_SHADER_STAGE_FRAGMENT)
+		return false;
+	if (t->op != SpvOpTypeArray || xl_type(x, t->elem)->op !=
+	    SpvOpTypeFloat || xl_type(x, t->elem)->width != 32)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "built-in %u (variable %u) "
+		        "is not an array of 32-bit floats", builtin, id);
+	ptr->space = XS_INPUT;
+	ptr->nslots = t->count;
+	ptr->slot = xl_new_regs(x, t->count);
+	if (clip) {
+		io->clip_in_reg = ptr->slot;
+		io->clip_in_count = t->count;
+	} else {
+		io->cull_in_reg = ptr->slot;
+		io->cull_in_count = t->count;
+	}
+	return true;
+}
+
 static void
 builtin_input(struct xl *x, uint32_t id, uint32_t builtin, uint32_t type,
               struct xptr *ptr)
 {
 	const uint32_t stage = 1u << x->info->stage;
+
+	if (distance_input(x, id, builtin, type, ptr))
+		return;
 
 	for (size_t i = 0;
 	     i < sizeof(builtin_inputs) / sizeof(builtin_inputs[0]); i++) {
@@ -453,6 +490,16 @@ if_written(const uint8_t *written, uint32_t r, uint32_t n)
 	return 0;
 }
 
+/* Whether one of input registers [r, r + n) is read (r 0: none). */
+static bool
+if_read(struct xl *x, uint32_t r, uint32_t n)
+{
+	for (uint32_t i = 0; r && i < n; i++)
+		if (r + i < x->cap_io_read && x->io_read[r + i])
+			return true;
+	return false;
+}
+
 void
 xl_io_finish(struct xl *x)
 {
@@ -524,6 +571,17 @@ xl_io_finish(struct xl *x)
 	io->frag_depth_reg = if_written(written, io->frag_depth_reg, 1);
 	io->sample_mask_reg = if_written(written, io->sample_mask_reg, 1);
 	free(written);
+	/* ClipDistance / CullDistance inputs: kept whole if any element
+	 * is read */
+	if (!if_read(x, io->clip_in_reg, io->clip_in_count))
+		io->clip_in_reg = io->clip_in_count = 0;
+	if (!if_read(x, io->cull_in_reg, io->cull_in_count))
+		io->cull_in_reg = io->cull_in_count = 0;
+	if (io->clip_in_count + io->cull_in_count >
+	    SWGPU_GFX_MAX_CLIP_DISTANCES)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "%u clip + %u cull distance "
+		        "inputs over the engine's %u", io->clip_in_count,
+		        io->cull_in_count, SWGPU_GFX_MAX_CLIP_DISTANCES);
 	if (io->clip_count + io->cull_count > SWGPU_GFX_MAX_CLIP_DISTANCES)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "%u clip + %u cull distances "
 		        "over the engine's %u", io->clip_count, io->cull_count,
