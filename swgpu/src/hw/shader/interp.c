@@ -328,6 +328,16 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 			break;
 		}
 		case IR_LDPUSH:
+			if (in->a == IR_REG_ZERO) {
+				/* a constant offset: one load for all lanes
+				 * (push constants of a fragment shader) */
+				uint32_t v = 0;
+
+				if ((uint64_t)imm + 4 <= sizeof(d->push))
+					memcpy(&v, d->push + imm, 4);
+				LANES(D[l].u = v);
+				break;
+			}
 			LANES({
 				uint64_t off = (uint64_t)A[l].u + imm;
 				uint32_t v = 0;
