@@ -296,6 +296,15 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 			uint64_t range = d->buffers[in->aux].range;
 			const uint64_t need = in->aux2 == 8 ? 8 : 4;
 
+			if (in->a == IR_REG_ZERO) {
+				/* a constant offset (uniform data): one load */
+				uint32_t v = 0;
+
+				if ((uint64_t)imm + need <= range)
+					memcpy(&v, base + imm, 4);
+				LANES(D[l].u = v);
+				break;
+			}
 			if (full && need == 4 && contiguous(A, W, imm, range)) {
 				memcpy(D, base + A[0].u + imm, (size_t)W * 4);
 				break;
