@@ -55,6 +55,20 @@ contiguous(const lane_t *A, uint32_t W, uint32_t imm, uint64_t range)
 	return !bad;
 }
 
+/* Any NaN among the W lanes of A and B? Without one, fminf / fmaxf are
+ * plain comparisons (C leaves the sign of min(-0, +0) open; glibc's,
+ * which the NaN case still calls, returns the first operand, as the
+ * comparisons below do), and the loop vectorizes. */
+static inline bool
+any_nan(const lane_t *A, const lane_t *B, uint32_t W)
+{
+	uint32_t nan = 0;
+
+	for (uint32_t l = 0; l < W; l++)
+		nan |= (uint32_t)(A[l].f != A[l].f) | (uint32_t)(B[l].f != B[l].f);
+	return nan != 0;
+}
+
 #define BIN(OP, F, EXPR) case OP: LANES(D[l].F = (EXPR)); break
 #define UN(OP, F, EXPR) case OP: LANES(D[l].F = (EXPR)); break
 
@@ -218,8 +232,22 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 		BIN(IR_FREM, f, fmodf(A[l].f, B[l].f));
 		BIN(IR_FMOD, f, A[l].f - B[l].f * floorf(A[l].f / B[l].f));
 		UN(IR_FNEG, f, -A[l].f);
-		BIN(IR_FMIN, f, fminf(A[l].f, B[l].f));
-		BIN(IR_FMAX, f, fmaxf(A[l].f, B[l].f));
+		case IR_FMIN:
+			if (full && !any_nan(A, B, W)) {
+				LANES(D[l].f = A[l].f <= B[l].f ? A[l].f
+				                                : B[l].f);
+				break;
+			}
+			LANES(D[l].f = fminf(A[l].f, B[l].f));
+			break;
+		case IR_FMAX:
+			if (full && !any_nan(A, B, W)) {
+				LANES(D[l].f = A[l].f >= B[l].f ? A[l].f
+				                                : B[l].f);
+				break;
+			}
+			LANES(D[l].f = fmaxf(A[l].f, B[l].f));
+			break;
 		BIN(IR_FCLAMP, f, clampf(A[l].f, B[l].f, C[l].f));
 		BIN(IR_FMIX, f, A[l].f * (1.0f - C[l].f) + B[l].f * C[l].f);
 		BIN(IR_FMA, f, fmaf(A[l].f, B[l].f, C[l].f));
