@@ -571,8 +571,11 @@ bench_gfx(struct bench_vk *vk, const struct bench_opts *o)
 		bench_report_na(vk->driver, "gfx_scene", "fps", "no-graphics");
 		return true;
 	}
-	gfx_tris(vk, o);
-	gfx_fill(vk, o);
-	bench_gfx_scene(vk, o);
+	if (bench_figure_wanted(o, "gfx_tris"))
+		gfx_tris(vk, o);
+	if (bench_figure_wanted(o, "gfx_fill"))
+		gfx_fill(vk, o);
+	if (bench_figure_wanted(o, "gfx_scene"))
+		bench_gfx_scene(vk, o);
 	return true;
 }

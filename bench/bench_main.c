@@ -192,6 +192,29 @@ build_child_argv(char **av, char *self, const struct bench_opts *o,
 	av[n++] = "--only";
 	av[n++] = (char *)group;
 	av[n] = NULL;
+	/* Only single figures of this group asked for ("gfx_fill"): the
+	 * child gets those entries instead of the whole group. */
+	static char child_only[256];
+	size_t glen = strlen(group), used = 0;
+	for (const char *p = o->only ? o->only : ""; *p;) {
+		const char *end = strchr(p, ',');
+		size_t elen = end ? (size_t)(end - p) : strlen(p);
+		if (elen == glen && !strncmp(p, group, glen))
+			return;         /* the whole group */
+		if (elen > glen && !strncmp(p, group, glen) && p[glen] == '_' &&
+		    used + elen + 2 < sizeof(child_only)) {
+			if (used)
+				child_only[used++] = ',';
+			memcpy(child_only + used, p, elen);
+			used += elen;
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	child_only[used] = 0;
+	if (used)
+		av[n - 1] = child_only;
 }
 
 int

@@ -109,21 +109,37 @@ bench_report_na(const char *driver, const char *figure, const char *unit,
 	fflush(stdout);
 }
 
+/* Does entry [e, e + elen) of --only select name? An entry selects
+ * itself, the figures of a group it names ("gfx" selects "gfx_fill")
+ * and the group of a figure it names ("gfx_fill" selects "gfx", which
+ * then runs only that figure). */
+static bool
+entry_selects(const char *e, size_t elen, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (elen == len)
+		return !strncmp(e, name, len);
+	if (elen > len)
+		return !strncmp(e, name, len) && e[len] == '_';
+	return !strncmp(e, name, elen) && name[elen] == '_';
+}
+
 bool
 bench_figure_wanted(const struct bench_opts *o, const char *group)
 {
-	size_t len = strlen(group);
 	const char *p = o->only;
 
 	if (!p)
 		return true;
 	while (*p) {
-		if (!strncmp(p, group, len) && (p[len] == ',' || !p[len]))
+		const char *end = strchr(p, ',');
+		size_t elen = end ? (size_t)(end - p) : strlen(p);
+		if (entry_selects(p, elen, group))
 			return true;
-		p = strchr(p, ',');
-		if (!p)
+		if (!end)
 			break;
-		p++;
+		p = end + 1;
 	}
 	return false;
 }

@@ -615,6 +615,41 @@ format_decoder(const swgpu_format_info *fi)
 	return format_decode;
 }
 
+/* Float tables of the byte-channel decoders (format_byte_tables). */
+static float unorm8_f[256], srgb8_f[256], zero_f[256], one_f[256];
+static pthread_once_t byte_tables_once = PTHREAD_ONCE_INIT;
+
+static void
+byte_tables_init(void)
+{
+	pthread_once(&srgb8_once, srgb8_init);
+	for (uint32_t n = 0; n < 256; n++) {
+		unorm8_f[n] = (float)unorm8_decode[n];
+		srgb8_f[n] = (float)srgb8_decode[n];
+		one_f[n] = 1.0f;
+	}
+}
+
+bool
+format_byte_tables(const swgpu_format_info *fi, const float *tab[4],
+                   uint8_t byte[4])
+{
+	format_decode_fn dec = format_decoder(fi);
+
+	if ((dec != decode_unorm8 && dec != decode_srgb8) ||
+	    (fi->caps & SWGPU_FORMAT_CAP_COMPRESSED))
+		return false;
+	pthread_once(&byte_tables_once, byte_tables_init);
+	for (int c = 0; c < 4; c++) {
+		byte[c] = fi->bit_width[c] ? (uint8_t)(fi->bit_offset[c] / 8) : 0;
+		if (!fi->bit_width[c])
+			tab[c] = c == 3 ? one_f : zero_f;
+		else
+			tab[c] = dec == decode_srgb8 && c < 3 ? srgb8_f : unorm8_f;
+	}
+	return true;
+}
+
 format_encode_fn
 format_encoder(const swgpu_format_info *fi)
 {

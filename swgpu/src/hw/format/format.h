@@ -52,6 +52,14 @@ typedef void (*format_encode_fn)(const swgpu_format_info *fi,
 format_decode_fn format_decoder(const swgpu_format_info *fi);
 format_encode_fn format_encoder(const swgpu_format_info *fi);
 
+/* Formats whose channels are whole bytes decoded by table (the 8-bit
+ * UNORM and sRGB layouts format_decoder specialises): per channel c the
+ * byte of the texel holding it (byte[c]) and tab[c][value], the float
+ * of what format_decoder's function gives (a channel the format lacks:
+ * a table of its constant, byte[c] 0). False for any other format. */
+bool format_byte_tables(const swgpu_format_info *fi, const float *tab[4],
+                        uint8_t byte[4]);
+
 /* The enum swgpu_format of a swgpu_format_get_info() result. */
 uint32_t format_id(const swgpu_format_info *fi);
 

@@ -16,6 +16,9 @@
 
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static inline float
 clamp_range(float v, float lo, float hi)
@@ -29,7 +32,9 @@ unorm_bits(float z, uint32_t bits)
 {
 	double scale = (double)((1u << bits) - 1u);
 
-	return (uint32_t)nearbyint((double)z * scale);
+	/* nearbyint (round half to even) of a value in [0, 2^24): adding
+	 * and taking away 2^52 rounds it the same, without a libm call */
+	return (uint32_t)(((double)z * scale + 0x1p52) - 0x1p52);
 }
 
 float
@@ -196,6 +201,59 @@ cmp_bits(uint32_t op, bool lt, bool eq, bool gt)
 	return (op & ((lt ? 1u : 0u) | (eq ? 2u : 0u) | (gt ? 4u : 0u))) != 0;
 }
 
+#if defined(__SSE2__)
+/* clamp_range on four lanes, the same selections (NaN -> lo). */
+static inline __m128
+clamp_range4(__m128 v, float lo, float hi)
+{
+	const __m128 l = _mm_set1_ps(lo), h = _mm_set1_ps(hi);
+	const __m128 le = _mm_cmple_ps(v, h), ge = _mm_cmpge_ps(v, l);
+	const __m128 t = _mm_or_ps(_mm_and_ps(le, v), _mm_andnot_ps(le, h));
+
+	return _mm_or_ps(_mm_and_ps(ge, t), _mm_andnot_ps(ge, l));
+}
+
+/* A whole D32_SFLOAT quad (all four pixels covered, so all inside the
+ * render area) at rows row[0], row[1]: depth_only's per-pixel steps for
+ * the four lanes at once. */
+static uint32_t
+depth_only_d32_quad(const struct gfx_draw *d, const struct gfx_viewport *vp,
+                    uint8_t *const row[2], const float *z)
+{
+	const uint32_t op = d->depth_op;
+	__m128 a = _mm_loadu_ps(z);
+
+	if (d->depth_clamp)
+		a = clamp_range4(a, vp->zmin, vp->zmax);
+	a = clamp_range4(a, 0.0f, 1.0f);
+	const __m128 b = _mm_castsi128_ps(_mm_unpacklo_epi64(
+		_mm_loadl_epi64((const void *)row[0]),
+		_mm_loadl_epi64((const void *)row[1])));
+	__m128 ok = _mm_setzero_ps();
+	if (op == SWGPU_COMPARE_ALWAYS) {
+		ok = _mm_castsi128_ps(_mm_set1_epi32(-1));
+	} else if (op == SWGPU_COMPARE_NOT_EQUAL) {
+		ok = _mm_cmpneq_ps(a, b);       /* true with a NaN */
+	} else {
+		if (op & 1)
+			ok = _mm_or_ps(ok, _mm_cmplt_ps(a, b));
+		if (op & 2)
+			ok = _mm_or_ps(ok, _mm_cmpeq_ps(a, b));
+		if (op & 4)
+			ok = _mm_or_ps(ok, _mm_cmpgt_ps(a, b));
+	}
+	const uint32_t pass = (uint32_t)_mm_movemask_ps(ok);
+	if (d->depth_write && pass) {
+		const __m128 v = _mm_or_ps(_mm_and_ps(ok, a),
+		                           _mm_andnot_ps(ok, b));
+		_mm_storel_epi64((void *)row[0], _mm_castps_si128(v));
+		_mm_storel_epi64((void *)row[1],
+		                 _mm_castps_si128(_mm_movehl_ps(v, v)));
+	}
+	return pass;
+}
+#endif
+
 /* The depth test alone (no stencil, no bounds): the common case, with
  * the attachment's format decided once per quad. Same results as the
  * general path below. */
@@ -210,6 +268,10 @@ depth_only(const struct gfx_draw *d, const struct gfx_prim *p, int32_t x,
 
 	row[0] = gfx_texel(&d->depth, x, y, p->layer);
 	row[1] = row[0] + d->depth.row_pitch;
+#if defined(__SSE2__)
+	if (mask == 0xf && fmt == SWGPU_FORMAT_D32_SFLOAT)
+		return depth_only_d32_quad(d, vp, row, z);
+#endif
 	for (uint32_t l = 0; l < 4; l++) {
 		if (!(mask & (1u << l)))
 			continue;

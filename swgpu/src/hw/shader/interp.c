@@ -55,6 +55,20 @@ contiguous(const lane_t *A, uint32_t W, uint32_t imm, uint64_t range)
 	return !bad;
 }
 
+/* Any NaN among the W lanes of A and B? Without one, fminf / fmaxf are
+ * plain comparisons (C leaves the sign of min(-0, +0) open; glibc's,
+ * which the NaN case still calls, returns the first operand, as the
+ * comparisons below do), and the loop vectorizes. */
+static inline bool
+any_nan(const lane_t *A, const lane_t *B, uint32_t W)
+{
+	uint32_t nan = 0;
+
+	for (uint32_t l = 0; l < W; l++)
+		nan |= (uint32_t)(A[l].f != A[l].f) | (uint32_t)(B[l].f != B[l].f);
+	return nan != 0;
+}
+
 #define BIN(OP, F, EXPR) case OP: LANES(D[l].F = (EXPR)); break
 #define UN(OP, F, EXPR) case OP: LANES(D[l].F = (EXPR)); break
 
@@ -218,8 +232,22 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 		BIN(IR_FREM, f, fmodf(A[l].f, B[l].f));
 		BIN(IR_FMOD, f, A[l].f - B[l].f * floorf(A[l].f / B[l].f));
 		UN(IR_FNEG, f, -A[l].f);
-		BIN(IR_FMIN, f, fminf(A[l].f, B[l].f));
-		BIN(IR_FMAX, f, fmaxf(A[l].f, B[l].f));
+		case IR_FMIN:
+			if (full && !any_nan(A, B, W)) {
+				LANES(D[l].f = A[l].f <= B[l].f ? A[l].f
+				                                : B[l].f);
+				break;
+			}
+			LANES(D[l].f = fminf(A[l].f, B[l].f));
+			break;
+		case IR_FMAX:
+			if (full && !any_nan(A, B, W)) {
+				LANES(D[l].f = A[l].f >= B[l].f ? A[l].f
+				                                : B[l].f);
+				break;
+			}
+			LANES(D[l].f = fmaxf(A[l].f, B[l].f));
+			break;
 		BIN(IR_FCLAMP, f, clampf(A[l].f, B[l].f, C[l].f));
 		BIN(IR_FMIX, f, A[l].f * (1.0f - C[l].f) + B[l].f * C[l].f);
 		BIN(IR_FMA, f, fmaf(A[l].f, B[l].f, C[l].f));
@@ -296,6 +324,15 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 			uint64_t range = d->buffers[in->aux].range;
 			const uint64_t need = in->aux2 == 8 ? 8 : 4;
 
+			if (in->a == IR_REG_ZERO) {
+				/* a constant offset (uniform data): one load */
+				uint32_t v = 0;
+
+				if ((uint64_t)imm + need <= range)
+					memcpy(&v, base + imm, 4);
+				LANES(D[l].u = v);
+				break;
+			}
 			if (full && need == 4 && contiguous(A, W, imm, range)) {
 				memcpy(D, base + A[0].u + imm, (size_t)W * 4);
 				break;
@@ -328,6 +365,16 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 			break;
 		}
 		case IR_LDPUSH:
+			if (in->a == IR_REG_ZERO) {
+				/* a constant offset: one load for all lanes
+				 * (push constants of a fragment shader) */
+				uint32_t v = 0;
+
+				if ((uint64_t)imm + 4 <= sizeof(d->push))
+					memcpy(&v, d->push + imm, 4);
+				LANES(D[l].u = v);
+				break;
+			}
 			LANES({
 				uint64_t off = (uint64_t)A[l].u + imm;
 				uint32_t v = 0;

@@ -40,6 +40,38 @@ resource(const struct ir_dispatch *d, const struct ir_instr *in,
 }
 
 void
+image_levels(const struct ir_image_binding *im, uint32_t n,
+             struct img_level *lv)
+{
+	const uint32_t bw = im->fmt ? im->fmt->block_width : 1;
+	const uint32_t bh = im->fmt ? im->fmt->block_height : 1;
+	uint32_t w = im->width, h = im->height, dd = im->depth;
+	uint32_t rp = im->row_pitch;
+	uint64_t off = 0;
+
+	for (uint32_t k = 0; k < n; k++) {
+		if (k) {
+			off += (uint64_t)rp * ((h + bh - 1) / bh) * dd;
+			w = w > 1 ? w >> 1 : 1;
+			h = h > 1 ? h >> 1 : 1;
+			dd = dd > 1 ? dd >> 1 : 1;
+			rp = ((w + bw - 1) / bw * im->elem +
+			      SWGPU_IMAGE_ROW_PITCH_ALIGN - 1) &
+			     ~(SWGPU_IMAGE_ROW_PITCH_ALIGN - 1);
+		}
+		lv[k].off = off;
+		lv[k].w = w;
+		lv[k].h = h;
+		lv[k].d = dd;
+		lv[k].cols = (w + bw - 1) / bw;
+		lv[k].rows = (h + bh - 1) / bh;
+		lv[k].row_pitch = rp;
+		lv[k].slice_pitch = k && im->view_type == 2 ?
+		                    (uint64_t)rp * lv[k].rows : im->slice_pitch;
+	}
+}
+
+void
 image_level(const struct ir_image_binding *im, uint32_t level,
             struct img_level *lv)
 {

@@ -66,15 +66,28 @@ lod_cube_derivs(uint32_t face, const float dir[3], const float ddx[3],
 }
 
 void
-lod_select(const struct swgpu_sampler_state *ss, uint32_t levels,
-           bool unnorm, float lambda_base, float shader_bias,
-           float shader_min_lod, struct smp_lod *o)
+lod_prepare(const struct swgpu_sampler_state *ss, uint32_t levels,
+            bool unnorm, struct lod_sampler *o)
+{
+	o->bias = (float)(int16_t)(ss->filter >> 16) / 256.0f;
+	o->min_lod = (float)(ss->lod & 0xffff) / 256.0f;
+	o->max_lod = (float)(ss->lod >> 16) / 256.0f;
+	o->q = (float)(levels ? levels - 1 : 0);
+	o->unnorm = unnorm;
+	o->mag_linear = (ss->filter & SWGPU_SAMPLER_MAG_LINEAR) != 0;
+	o->min_linear = (ss->filter & SWGPU_SAMPLER_MIN_LINEAR) != 0;
+	o->mip_linear = (ss->filter & SWGPU_SAMPLER_MIP_LINEAR) != 0;
+}
+
+void
+lod_select_prepared(const struct lod_sampler *ls, float lambda_base,
+                    float shader_bias, float shader_min_lod,
+                    struct smp_lod *o)
 {
 	const float max_bias = SWGPU_SAMPLER_MAX_LOD_BIAS;
-	float bias = (float)(int16_t)(ss->filter >> 16) / 256.0f + shader_bias;
-	float min_lod = (float)(ss->lod & 0xffff) / 256.0f;
-	float max_lod = (float)(ss->lod >> 16) / 256.0f;
-	const float q = (float)(levels ? levels - 1 : 0);
+	float bias = ls->bias + shader_bias;
+	float min_lod = ls->min_lod, max_lod = ls->max_lod;
+	const float q = ls->q;
 	float lambda, d;
 
 	if (isnan(bias))
@@ -85,20 +98,19 @@ lod_select(const struct swgpu_sampler_state *ss, uint32_t levels,
 		bias = -max_bias;
 	if (shader_min_lod > min_lod)
 		min_lod = shader_min_lod;
-	lambda = unnorm ? 0.0f : lambda_base + bias;
+	lambda = ls->unnorm ? 0.0f : lambda_base + bias;
 	if (isnan(lambda))
 		lambda = 0.0f;
 	o->lambda_prime = lambda;
-	if (!unnorm) {
+	if (!ls->unnorm) {
 		if (lambda > max_lod)
 			lambda = max_lod;
 		if (lambda < min_lod)
 			lambda = min_lod;
 	}
-	o->linear = lambda <= 0.0f ? (ss->filter & SWGPU_SAMPLER_MAG_LINEAR)
-	                           : (ss->filter & SWGPU_SAMPLER_MIN_LINEAR);
+	o->linear = lambda <= 0.0f ? ls->mag_linear : ls->min_linear;
 	d = lambda < 0.0f ? 0.0f : lambda > q ? q : lambda;
-	if (!(ss->filter & SWGPU_SAMPLER_MIP_LINEAR)) {
+	if (!ls->mip_linear) {
 		/* nearest(d') = ceil(d' + 0.5) - 1, the preferred rule */
 		o->lo = d <= 0.5f ? 0 : (uint32_t)ceilf(d + 0.5f) - 1;
 		if (o->lo > q)
@@ -107,9 +119,22 @@ lod_select(const struct swgpu_sampler_state *ss, uint32_t levels,
 		o->delta = 0.0f;
 		o->dl = (float)o->lo;
 	} else {
-		o->lo = (uint32_t)floorf(d);
+		const float fd = floorf(d);
+
+		o->lo = (uint32_t)fd;
 		o->hi = (float)o->lo + 1.0f <= q ? o->lo + 1 : o->lo;
-		o->delta = d - floorf(d);
+		o->delta = d - fd;
 		o->dl = d;
 	}
+}
+
+void
+lod_select(const struct swgpu_sampler_state *ss, uint32_t levels,
+           bool unnorm, float lambda_base, float shader_bias,
+           float shader_min_lod, struct smp_lod *o)
+{
+	struct lod_sampler ls;
+
+	lod_prepare(ss, levels, unnorm, &ls);
+	lod_select_prepared(&ls, lambda_base, shader_bias, shader_min_lod, o);
 }

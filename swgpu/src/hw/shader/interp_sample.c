@@ -28,6 +28,9 @@
  * The view's swizzle applies to the result (not to a comparison's).
  * Null descriptors read 0. Projection (Proj) is the translator's: it
  * divides the coordinates and Dref by q before the instruction.
+ * The common case (2D, byte-channel formats, no border, comparison or
+ * gather) goes through interp_sample_fast.c first: the same results,
+ * a quad at a time.
  */
 #include <math.h>
 #include <stdint.h>
@@ -70,37 +73,6 @@ depth_compare(const struct smp *s, lane_t v[4])
 	default: pass = false; break;    /* NEVER */
 	}
 	v[0].f = pass ? 1.0f : 0.0f;
-}
-
-static int32_t
-mirror(int32_t a)
-{
-	return a >= 0 ? a : -(1 + a);
-}
-
-/* Texel index i wrapped into [0, size), or -1 for a border texel. */
-static int32_t
-wrap(int32_t i, int32_t size, uint32_t mode)
-{
-	switch (mode) {
-	case 0:                         /* REPEAT */
-		i %= size;
-		return i < 0 ? i + size : i;
-	case 1: {                       /* MIRRORED_REPEAT */
-		int32_t m = i % (2 * size);
-
-		if (m < 0)
-			m += 2 * size;
-		return (size - 1) - mirror(m - size);
-	}
-	case 3:                         /* CLAMP_TO_BORDER */
-		return i < 0 || i >= size ? -1 : i;
-	case 4:                         /* MIRROR_CLAMP_TO_EDGE */
-		i = mirror(i);
-		return i >= size ? size - 1 : i;
-	default:                        /* CLAMP_TO_EDGE */
-		return i < 0 ? 0 : i >= size ? size - 1 : i;
-	}
 }
 
 static void
@@ -244,7 +216,7 @@ texel_raw(const struct smp *s, const struct img_level *lv, int32_t i,
 			x[a] = 0;
 			continue;
 		}
-		x[a] = wrap(x[a], size[a], s->addr[a]);
+		x[a] = smp_wrap(x[a], size[a], s->addr[a]);
 		if (x[a] < 0) {
 			border(s, v);
 			return;
@@ -280,27 +252,10 @@ unnormalize(const struct smp *s, const struct img_level *lv,
 {
 	const float sz[3] = { (float)lv->w, (float)lv->h, (float)lv->d };
 
-	for (uint32_t a = 0; a < 3; a++) {
-		u[a] = a < s->dims ? (s->unnorm ? c[a] : c[a] * sz[a]) : 0.0f;
-		if (!isfinite(u[a]))
-			u[a] = 0.0f;
-		else if (u[a] > 1e9f)
-			u[a] = 1e9f;
-		else if (u[a] < -1e9f)
-			u[a] = -1e9f;
-	}
-}
-
-/* floor(u) + off, kept inside int32 for any offset (an Offset operand
- * may be any value; wrapping makes the exact one irrelevant that far
- * out). */
-static int32_t
-floor_off(float u, int64_t off)
-{
-	int64_t i = (int64_t)floorf(u) + off;
-
-	return i > INT32_MAX / 2 ? INT32_MAX / 2 :
-	       i < INT32_MIN / 2 ? INT32_MIN / 2 : (int32_t)i;
+	for (uint32_t a = 0; a < 3; a++)
+		u[a] = a < s->dims ? smp_unnorm_clamp(s->unnorm ? c[a]
+		                                                : c[a] * sz[a])
+		                   : 0.0f;
 }
 
 /* Filter level `level` at coordinates c (normalized unless unnorm). */
@@ -319,7 +274,7 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 		lane_t v[4];
 
 		for (uint32_t a = 0; a < 3; a++)
-			i0[a] = floor_off(u[a], s->off[a]);
+			i0[a] = smp_floor_off(u[a], s->off[a]);
 		texel(s, &lv, i0[0], i0[1], i0[2], false, v);
 		for (uint32_t k = 0; k < 4; k++) {
 			out[k] = v[k].f;
@@ -330,7 +285,7 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 	for (uint32_t a = 0; a < 3; a++) {
 		float f = u[a] - 0.5f, fl = floorf(f);
 
-		i0[a] = floor_off(fl, s->off[a]);
+		i0[a] = smp_floor_off(fl, s->off[a]);
 		frac[a] = f - fl;
 	}
 	for (uint32_t k = 0; k < 4; k++)
@@ -390,8 +345,8 @@ gather_lane(const struct smp *s, const float c[3], uint32_t comp,
 		                  : (int64_t)corner[k][1] + s->off[1];
 		lane_t v[4];
 
-		texel(s, &lv, floor_off(u[0] - 0.5f, di),
-		      floor_off(u[1] - 0.5f, dj), 0, s->cube, v);
+		texel(s, &lv, smp_floor_off(u[0] - 0.5f, di),
+		      smp_floor_off(u[1] - 0.5f, dj), 0, s->cube, v);
 		if (s->dref) {
 			out[k] = v[0];
 			continue;
@@ -497,9 +452,9 @@ filter_lane(const struct smp *s, const float c[3], const struct smp_lod *lod,
 
 /* The sampler of lane l's instruction, or NULL (a sampler has no
  * memory: its slot's img holds the state). */
-static const struct ir_buffer_binding *
-sampler_of(const struct ir_dispatch *d, const struct ir_instr *in,
-           uint32_t idx)
+const struct ir_buffer_binding *
+smp_sampler_of(const struct ir_dispatch *d, const struct ir_instr *in,
+               uint32_t idx)
 {
 	const uint32_t slot = (in->imm >> 16) & 0xff, count = in->imm >> 24;
 	const struct ir_buffer_binding *sb;
@@ -525,12 +480,14 @@ interp_sample(struct ir_exec *e, const struct ir_dispatch *d,
 	const uint32_t mode = in->aux2 & IR_SMP_LOD_MASK;
 	const uint32_t comp = (in->aux2 >> IR_SMP_COMP_SHIFT) & 3;
 
+	if (interp_sample_fast(e, d, in, full))
+		return;
 #define OPND(k, lane) (A[(size_t)(k) * W + (lane)])
 	LANES({
 		const struct ir_buffer_binding *bb = image_resource(
 			d, in->aux, Dd[l].u, in->imm & 0xffffu);
-		const struct ir_buffer_binding *sb = sampler_of(d, in,
-		                                                Cs[l].u);
+		const struct ir_buffer_binding *sb = smp_sampler_of(d, in,
+		                                                    Cs[l].u);
 		lane_t v[4] = { { 0 }, { 0 }, { 0 }, { 0 } };
 
 		if (bb && sb) {

@@ -431,6 +431,9 @@ struct img_level {
 };
 void image_level(const struct ir_image_binding *im, uint32_t level,
                  struct img_level *lv);
+/* Levels 0 .. n - 1 at once (what image_level gives for each). */
+void image_levels(const struct ir_image_binding *im, uint32_t n,
+                  struct img_level *lv);
 /* Fill im->oob, the texel an out-of-bounds load returns: zero in the
  * format's components, 0, 0, 1 for a missing G, B, A, then the view's
  * swizzle (the spec's texel replacement: robustImageAccess2, and

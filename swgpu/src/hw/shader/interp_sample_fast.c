@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SIMT interpreter: the common sample, fast. An IR_IMGSAMPLE whose
+ * image and sampler are the same for every lane (no descriptor index
+ * registers), of a 2D view with the identity swizzle, of a format whose
+ * channels are bytes decoded by table (8-bit UNORM and sRGB,
+ * format_byte_tables), with a normalized-coordinate sampler without
+ * CLAMP_TO_BORDER, sampled (not gathered, no depth comparison) with an
+ * implicit or explicit LOD, runs here instead of interp_sample.c's
+ * general per-lane path.
+ *
+ * The results are bit for bit those of the general path: the same LOD
+ * functions (lod_scale, lod_select), the same unnormalization, wrap and
+ * floor rules (interp_sample.h), the texels decoded to the same floats,
+ * and the same float operations in the same order (bilinear weights
+ * (1 - fx) (1 - fy), fx (1 - fy), (1 - fx) fy, fx fy summed from 0 in
+ * that order, zero weights skipped; then the level blend). What it
+ * saves: the level geometry, computed once per instruction instead of
+ * per texel; the LOD, once per quad (implicit LOD uses the quad's
+ * coarse derivatives, the same for its four lanes); the per-texel
+ * decode through doubles; and the integer division of REPEAT on
+ * power-of-two sizes (a mask).
+ */
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "interp_sample.h"
+
+#define FAST_MAX_LEVELS 16u
+
+struct fast_level {
+	const uint8_t *base;       /* texel (0, 0) */
+	uint32_t row_pitch;
+	int32_t w, h;
+	float fw, fh;
+};
+
+struct fast_img {
+	uint32_t elem;
+	uint32_t addr[2];          /* address modes of u, v */
+	const float *tab[4];       /* channel decode tables */
+	uint8_t byte[4];           /* byte of each channel */
+	/* 4-byte UNORM texels, all four channels, R at byte 0 (rgba) or
+	 * 2 (bgra): decoded four channels at once */
+	bool vec, bgra;
+	struct fast_level lv[FAST_MAX_LEVELS];
+};
+
+/* Index i of an axis of size n wrapped by mode (never a border). */
+static inline int32_t
+fast_wrap(int32_t i, int32_t n, uint32_t mode)
+{
+	if (mode == 0 && !(n & (n - 1)))
+		return i & (n - 1);     /* REPEAT, power of two */
+	return smp_wrap(i, n, mode);
+}
+
+static inline const uint8_t *
+fast_addr(const struct fast_img *fi, const struct fast_level *lv, int32_t x,
+          int32_t y)
+{
+	return lv->base + (size_t)y * lv->row_pitch + (size_t)x * fi->elem;
+}
+
+#if defined(__SSE2__)
+typedef __m128 v4f;
+#define V4_ZERO() _mm_setzero_ps()
+#define V4_SPLAT(f) _mm_set1_ps(f)
+#define V4_ADD(a, b) _mm_add_ps(a, b)
+#define V4_MUL(a, b) _mm_mul_ps(a, b)
+#define V4_STORE(p, v) _mm_storeu_ps(p, v)
+
+/* The texel's four channels in RGBA order. UNORM: code / 255 in float
+ * equals the table's (float)(code / 255.0) for every code (checked
+ * once for all 256). */
+static inline v4f
+fast_fetch(const struct fast_img *fi, const struct fast_level *lv,
+           int32_t x, int32_t y)
+{
+	const uint8_t *p = fast_addr(fi, lv, x, y);
+
+	if (fi->vec) {
+		uint32_t w;
+
+		memcpy(&w, p, 4);
+		__m128i b = _mm_cvtsi32_si128((int)w);
+		b = _mm_unpacklo_epi8(b, _mm_setzero_si128());
+		b = _mm_unpacklo_epi16(b, _mm_setzero_si128());
+		if (fi->bgra)
+			b = _mm_shuffle_epi32(b, _MM_SHUFFLE(3, 0, 1, 2));
+		return _mm_div_ps(_mm_cvtepi32_ps(b), _mm_set1_ps(255.0f));
+	}
+	return _mm_setr_ps(fi->tab[0][p[fi->byte[0]]],
+	                   fi->tab[1][p[fi->byte[1]]],
+	                   fi->tab[2][p[fi->byte[2]]],
+	                   fi->tab[3][p[fi->byte[3]]]);
+}
+#else
+typedef struct { float v[4]; } v4f;
+
+static inline v4f
+V4_ZERO(void)
+{
+	return (v4f){ { 0.0f, 0.0f, 0.0f, 0.0f } };
+}
+
+static inline v4f
+V4_SPLAT(float f)
+{
+	return (v4f){ { f, f, f, f } };
+}
+
+static inline v4f
+V4_ADD(v4f a, v4f b)
+{
+	for (int c = 0; c < 4; c++)
+		a.v[c] += b.v[c];
+	return a;
+}
+
+static inline v4f
+V4_MUL(v4f a, v4f b)
+{
+	for (int c = 0; c < 4; c++)
+		a.v[c] *= b.v[c];
+	return a;
+}
+
+#define V4_STORE(p, x) memcpy(p, (x).v, 16)
+
+static inline v4f
+fast_fetch(const struct fast_img *fi, const struct fast_level *lv,
+           int32_t x, int32_t y)
+{
+	const uint8_t *p = fast_addr(fi, lv, x, y);
+	v4f r;
+
+	for (int c = 0; c < 4; c++)
+		r.v[c] = fi->tab[c][p[fi->byte[c]]];
+	return r;
+}
+#endif
+
+/* One level at normalized (s, t) plus the texel offset (ox, oy). The
+ * decoded channels are finite and >= 0, so adding a zero-weighted
+ * texel's +0 changes nothing: the general path's skip is implicit. */
+static inline v4f
+fast_level_filter(const struct fast_img *fi, const struct fast_level *lv,
+                  float s, float t, int32_t ox, int32_t oy, bool linear)
+{
+	const float u = smp_unnorm_clamp(s * lv->fw);
+	const float v = smp_unnorm_clamp(t * lv->fh);
+
+	if (!linear)
+		return fast_fetch(fi, lv,
+		                  fast_wrap(smp_floor_off(u, ox), lv->w,
+		                            fi->addr[0]),
+		                  fast_wrap(smp_floor_off(v, oy), lv->h,
+		                            fi->addr[1]));
+	const float fu = u - 0.5f, flu = floorf(fu);
+	const float fv = v - 0.5f, flv = floorf(fv);
+	const int32_t i0 = smp_floor_off(flu, ox), j0 = smp_floor_off(flv, oy);
+	const float fx = fu - flu, fy = fv - flv;
+	const int32_t x0 = fast_wrap(i0, lv->w, fi->addr[0]);
+	const int32_t x1 = fast_wrap(i0 + 1, lv->w, fi->addr[0]);
+	const int32_t y0 = fast_wrap(j0, lv->h, fi->addr[1]);
+	const int32_t y1 = fast_wrap(j0 + 1, lv->h, fi->addr[1]);
+	const float gx = 1.0f - fx, gy = 1.0f - fy;
+	v4f o = V4_MUL(V4_SPLAT(gx * gy), fast_fetch(fi, lv, x0, y0));
+
+	o = V4_ADD(o, V4_MUL(V4_SPLAT(fx * gy), fast_fetch(fi, lv, x1, y0)));
+	o = V4_ADD(o, V4_MUL(V4_SPLAT(gx * fy), fast_fetch(fi, lv, x0, y1)));
+	return V4_ADD(o, V4_MUL(V4_SPLAT(fx * fy),
+	                        fast_fetch(fi, lv, x1, y1)));
+}
+
+/* The image's levels, or false when one is not wholly inside the bound
+ * range (the general path then returns zeros for its texels). */
+static bool
+fast_levels(const struct ir_buffer_binding *bb, struct fast_img *fi)
+{
+	const struct ir_image_binding *im = bb->img;
+	struct img_level levels[FAST_MAX_LEVELS];
+
+	image_levels(im, im->levels, levels);
+	for (uint32_t k = 0; k < im->levels; k++) {
+		const struct img_level lv = levels[k];
+
+		if (!lv.w || !lv.h || lv.off + (uint64_t)(lv.h - 1) *
+		    lv.row_pitch + (uint64_t)lv.w * im->elem > bb->range)
+			return false;
+		fi->lv[k] = (struct fast_level){
+			.base = bb->ptr + lv.off, .row_pitch = lv.row_pitch,
+			.w = (int32_t)lv.w, .h = (int32_t)lv.h,
+			.fw = (float)lv.w, .fh = (float)lv.h,
+		};
+	}
+	return true;
+}
+
+/* Does the instruction's (uniform) image and sampler fit the path? */
+static bool
+fast_setup(const struct ir_dispatch *d, const struct ir_instr *in,
+           struct fast_img *fi, const struct swgpu_sampler_state **ssp)
+{
+	const uint32_t mode = in->aux2 & IR_SMP_LOD_MASK;
+
+	if ((in->aux2 & (IR_SMP_DREF | IR_SMP_GATHER | IR_SMP_OFFSETS)) ||
+	    (mode != IR_SMP_LOD_IMPLICIT && mode != IR_SMP_LOD_EXPLICIT) ||
+	    in->c || in->d)
+		return false;
+	const struct ir_buffer_binding *bb = image_resource(
+		d, in->aux, 0, in->imm & 0xffffu);
+	const struct ir_buffer_binding *sb = smp_sampler_of(d, in, 0);
+	if (!bb || !sb)
+		return false;
+	const struct ir_image_binding *im = bb->img;
+	const struct swgpu_sampler_state *ss = &sb->img->sampler;
+	if (im->view_type != 1 || !im->layers || !im->fmt ||
+	    im->levels > FAST_MAX_LEVELS ||
+	    im->domain != SWGPU_BLIT_CLASS_FLOAT ||
+	    (ss->filter & SWGPU_SAMPLER_UNNORMALIZED))
+		return false;
+	for (uint32_t c = 0; c < 4; c++)
+		if (im->swizzle[c] && im->swizzle[c] != 3 + c)
+			return false;
+	for (uint32_t a = 0; a < 2; a++) {
+		fi->addr[a] = (ss->address >> (8 * a)) & 0xff;
+		if (fi->addr[a] == 3)
+			return false;   /* CLAMP_TO_BORDER */
+	}
+	if (im->decode != format_decoder(im->fmt) ||
+	    !format_byte_tables(im->fmt, fi->tab, fi->byte))
+		return false;
+	fi->elem = im->elem;
+	fi->vec = im->elem == 4 && im->fmt->numeric == SWGPU_NUMERIC_UNORM &&
+	          fi->byte[1] == 1 && fi->byte[3] == 3 &&
+	          ((fi->byte[0] == 0 && fi->byte[2] == 2) ||
+	           (fi->byte[0] == 2 && fi->byte[2] == 0));
+	for (uint32_t c = 0; c < 4; c++)
+		fi->vec = fi->vec && im->fmt->bit_width[c] == 8;
+	fi->bgra = fi->byte[0] == 2;
+	*ssp = ss;
+	return fast_levels(bb, fi);
+}
+
+/* An instruction's operands and the resolved image. */
+struct fast_ctx {
+	const lane_t *A, *L;
+	lane_t *D;
+	uint32_t W;
+	bool implicit;
+	const struct ir_image_binding *im;
+	const struct swgpu_sampler_state *ss;
+	struct lod_sampler ls;
+	struct fast_img fi;
+};
+
+#define OPND(x, k, lane) ((x)->A[(size_t)(k) * (x)->W + (lane)])
+
+/* lambda_base of lane l: implicit from its quad's coarse derivatives
+ * (the quad's first row and column), else the Lod operand. */
+static float
+fast_lambda_base(const struct fast_ctx *x, uint32_t l)
+{
+	const uint32_t q = l & ~3u;
+	float ddx[3], ddy[3];
+
+	if (!x->implicit)
+		return x->L[l].f;
+	for (uint32_t k = 0; k < 3; k++) {
+		ddx[k] = OPND(x, k, q + 1).f - OPND(x, k, q).f;
+		ddy[k] = OPND(x, k, q + 2).f - OPND(x, k, q).f;
+	}
+	return lod_scale(x->im, 2, ddx, ddy);
+}
+
+/* Lane l alone (any offsets, address modes, per-lane LOD). */
+static void
+fast_lane(const struct fast_ctx *x, uint32_t l)
+{
+	struct smp_lod lod;
+
+	lod_select_prepared(&x->ls, fast_lambda_base(x, l), OPND(x, 7, l).f,
+	                    OPND(x, 8, l).f, &lod);
+	const float s = OPND(x, 0, l).f, t = OPND(x, 1, l).f;
+	const int32_t ox = OPND(x, 4, l).i, oy = OPND(x, 5, l).i;
+	v4f res = fast_level_filter(&x->fi, &x->fi.lv[lod.lo], s, t, ox, oy,
+	                            lod.linear);
+	float out[4];
+
+	if (lod.delta > 0.0f && lod.hi != lod.lo) {
+		v4f res2 = fast_level_filter(&x->fi, &x->fi.lv[lod.hi], s, t,
+		                             ox, oy, lod.linear);
+		res = V4_ADD(V4_MUL(V4_SPLAT(1.0f - lod.delta), res),
+		             V4_MUL(V4_SPLAT(lod.delta), res2));
+	}
+	V4_STORE(out, res);
+	for (uint32_t k = 0; k < 4; k++)
+		x->D[(size_t)k * x->W + l].f = out[k];
+}
+
+#if defined(__SSE2__)
+/*
+ * A whole quad at once (four lanes per SSE vector): when its lanes share
+ * the LOD inputs, have no texel offsets, and both address modes are
+ * REPEAT on a power-of-two size or CLAMP_TO_EDGE. The same operations
+ * as fast_lane's, lane for lane: floor of a float within +-1e9 by
+ * truncation (exact there), the wraps as integer masks.
+ */
+static inline __m128
+floor4(__m128 v)
+{
+	__m128 t = _mm_cvtepi32_ps(_mm_cvttps_epi32(v));
+
+	return _mm_sub_ps(t, _mm_and_ps(_mm_cmpgt_ps(t, v),
+	                                _mm_set1_ps(1.0f)));
+}
+
+/* smp_unnorm_clamp on four lanes. */
+static inline __m128
+unnorm4(__m128 u)
+{
+	const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+	const __m128 fin = _mm_cmplt_ps(_mm_and_ps(u, abs_mask),
+	                                _mm_set1_ps(INFINITY));
+
+	u = _mm_and_ps(u, fin);
+	return _mm_min_ps(_mm_max_ps(u, _mm_set1_ps(-1e9f)),
+	                  _mm_set1_ps(1e9f));
+}
+
+static inline __m128i
+wrap4(__m128i i, int32_t n, uint32_t mode)
+{
+	const __m128i top = _mm_set1_epi32(n - 1);
+
+	if (mode == 0)
+		return _mm_and_si128(i, top);
+	/* CLAMP_TO_EDGE */
+	i = _mm_andnot_si128(_mm_srai_epi32(i, 31), i);
+	const __m128i gt = _mm_cmpgt_epi32(i, top);
+	return _mm_or_si128(_mm_andnot_si128(gt, i), _mm_and_si128(gt, top));
+}
+
+static inline bool
+quad_mode_ok(uint32_t mode, int32_t n)
+{
+	return (mode == 0 && !(n & (n - 1))) || mode == 2;
+}
+
+/* Texels (x[i], y[i]) of the four lanes, channel c of lane i in
+ * lane i of out[c] (the register layout). */
+static inline void
+quad_fetch(const struct fast_img *fi, const struct fast_level *lv,
+           const int32_t x[4], const size_t row[4], __m128 out[4])
+{
+	uint32_t w[4];
+
+	for (uint32_t i = 0; i < 4; i++)
+		memcpy(&w[i], lv->base + row[i] + (size_t)x[i] * 4, 4);
+	const __m128i v = _mm_loadu_si128((const void *)w);
+	for (uint32_t c = 0; c < 4; c++) {
+		__m128i ch = _mm_and_si128(_mm_srl_epi32(v, _mm_cvtsi32_si128(
+		                                8 * fi->byte[c])),
+		                           _mm_set1_epi32(0xff));
+		out[c] = _mm_div_ps(_mm_cvtepi32_ps(ch), _mm_set1_ps(255.0f));
+	}
+}
+
+static void
+quad_level(const struct fast_img *fi, const struct fast_level *lv,
+           __m128 S, __m128 T, bool linear, __m128 out[4])
+{
+	const __m128 U = unnorm4(_mm_mul_ps(S, _mm_set1_ps(lv->fw)));
+	const __m128 V = unnorm4(_mm_mul_ps(T, _mm_set1_ps(lv->fh)));
+	int32_t x0[4], x1[4], y0[4], y1[4];
+	size_t r0[4], r1[4];
+
+	if (!linear) {
+		_mm_storeu_si128((void *)x0, wrap4(_mm_cvttps_epi32(floor4(U)),
+		                                   lv->w, fi->addr[0]));
+		_mm_storeu_si128((void *)y0, wrap4(_mm_cvttps_epi32(floor4(V)),
+		                                   lv->h, fi->addr[1]));
+		for (uint32_t i = 0; i < 4; i++)
+			r0[i] = (size_t)y0[i] * lv->row_pitch;
+		quad_fetch(fi, lv, x0, r0, out);
+		return;
+	}
+	const __m128 half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f);
+	const __m128 FU = _mm_sub_ps(U, half), FV = _mm_sub_ps(V, half);
+	const __m128 FLU = floor4(FU), FLV = floor4(FV);
+	const __m128 FX = _mm_sub_ps(FU, FLU), FY = _mm_sub_ps(FV, FLV);
+	const __m128 GX = _mm_sub_ps(one, FX), GY = _mm_sub_ps(one, FY);
+	const __m128i I0 = _mm_cvttps_epi32(FLU), J0 = _mm_cvttps_epi32(FLV);
+	const __m128i inc = _mm_set1_epi32(1);
+
+	_mm_storeu_si128((void *)x0, wrap4(I0, lv->w, fi->addr[0]));
+	_mm_storeu_si128((void *)x1, wrap4(_mm_add_epi32(I0, inc), lv->w,
+	                                   fi->addr[0]));
+	_mm_storeu_si128((void *)y0, wrap4(J0, lv->h, fi->addr[1]));
+	_mm_storeu_si128((void *)y1, wrap4(_mm_add_epi32(J0, inc), lv->h,
+	                                   fi->addr[1]));
+	for (uint32_t i = 0; i < 4; i++) {
+		r0[i] = (size_t)y0[i] * lv->row_pitch;
+		r1[i] = (size_t)y1[i] * lv->row_pitch;
+	}
+	const __m128 w[4] = { _mm_mul_ps(GX, GY), _mm_mul_ps(FX, GY),
+	                      _mm_mul_ps(GX, FY), _mm_mul_ps(FX, FY) };
+	const int32_t *xs[4] = { x0, x1, x0, x1 };
+	const size_t *rs[4] = { r0, r0, r1, r1 };
+
+	for (uint32_t c = 0; c < 4; c++)
+		out[c] = _mm_setzero_ps();
+	for (uint32_t n = 0; n < 4; n++) {
+		__m128 t[4];
+
+		quad_fetch(fi, lv, xs[n], rs[n], t);
+		for (uint32_t c = 0; c < 4; c++)
+			out[c] = _mm_add_ps(out[c], _mm_mul_ps(w[n], t[c]));
+	}
+}
+
+/* Quad q (lanes q..q+3, active ones in qm) through the quad path; false
+ * when it does not fit (nothing written). */
+static bool
+fast_quad(const struct fast_ctx *x, uint32_t q, uint32_t qm)
+{
+	const uint32_t W = x->W;
+	const uint32_t f = (uint32_t)__builtin_ctz(qm);   /* first active */
+
+	for (uint32_t i = 0; i < 4; i++) {
+		if (!(qm & (1u << i)))
+			continue;
+		if (OPND(x, 4, q + i).u || OPND(x, 5, q + i).u ||
+		    OPND(x, 7, q + i).u != OPND(x, 7, q + f).u ||
+		    OPND(x, 8, q + i).u != OPND(x, 8, q + f).u ||
+		    (!x->implicit && x->L[q + i].u != x->L[q + f].u))
+			return false;
+	}
+	struct smp_lod lod;
+	lod_select_prepared(&x->ls, fast_lambda_base(x, q + f),
+	                    OPND(x, 7, q + f).f, OPND(x, 8, q + f).f, &lod);
+	const __m128 S = _mm_loadu_ps(&OPND(x, 0, q).f);
+	const __m128 T = _mm_loadu_ps(&OPND(x, 1, q).f);
+	__m128 res[4];
+
+	quad_level(&x->fi, &x->fi.lv[lod.lo], S, T, lod.linear, res);
+	if (lod.delta > 0.0f && lod.hi != lod.lo) {
+		__m128 res2[4];
+		const __m128 a = _mm_set1_ps(1.0f - lod.delta);
+		const __m128 b = _mm_set1_ps(lod.delta);
+
+		quad_level(&x->fi, &x->fi.lv[lod.hi], S, T, lod.linear, res2);
+		for (uint32_t c = 0; c < 4; c++)
+			res[c] = _mm_add_ps(_mm_mul_ps(a, res[c]),
+			                    _mm_mul_ps(b, res2[c]));
+	}
+	for (uint32_t c = 0; c < 4; c++) {
+		lane_t *dst = x->D + (size_t)c * W + q;
+		float tmp[4];
+
+		if (qm == 0xf) {
+			_mm_storeu_ps(&dst->f, res[c]);
+			continue;
+		}
+		_mm_storeu_ps(tmp, res[c]);
+		for (uint32_t i = 0; i < 4; i++)
+			if (qm & (1u << i))
+				dst[i].f = tmp[i];
+	}
+	return true;
+}
+#endif
+
+bool
+interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
+                   const struct ir_instr *in, bool full)
+{
+	const uint32_t W = e->width;
+	const uint8_t *m = e->mask;
+	struct fast_ctx x = {
+		.A = e->regs + (size_t)in->a * W,
+		.L = e->regs + (size_t)in->b * W,
+		.D = e->regs + (size_t)in->dst * W,
+		.W = W,
+		.implicit = (in->aux2 & IR_SMP_LOD_MASK) == IR_SMP_LOD_IMPLICIT,
+	};
+
+	if (!fast_setup(d, in, &x.fi, &x.ss))
+		return false;
+	x.im = image_resource(d, in->aux, 0, in->imm & 0xffffu)->img;
+	lod_prepare(x.ss, x.im->levels, false, &x.ls);
+#if defined(__SSE2__)
+	const bool quads = x.fi.vec && x.fi.elem == 4 && x.im->levels &&
+	                   quad_mode_ok(x.fi.addr[0], x.fi.lv[0].w) &&
+	                   quad_mode_ok(x.fi.addr[1], x.fi.lv[0].h);
+#endif
+	/* W is a multiple of 32: whole quads */
+	for (uint32_t q = 0; q < W; q += 4) {
+		uint32_t qm = 0xf;
+
+		if (!full)
+			qm = (m[q] ? 1u : 0u) | (m[q + 1] ? 2u : 0u) |
+			     (m[q + 2] ? 4u : 0u) | (m[q + 3] ? 8u : 0u);
+		if (!qm)
+			continue;
+#if defined(__SSE2__)
+		if (quads && fast_quad(&x, q, qm))
+			continue;
+#endif
+		for (uint32_t i = 0; i < 4; i++)
+			if (qm & (1u << i))
+				fast_lane(&x, q + i);
+	}
+	return true;
+}

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fast sampling path (hw/shader/interp_sample_fast.c) against the
+ * general one (interp_sample.c), bit for bit: sh_fs_lod.frag's samples
+ * (implicit LOD, Bias, explicit Lod, MinLod, projective, a ConstOffset;
+ * Grad and textureQueryLod take the general path anyway) over byte-
+ * channel formats (RGBA8, BGRA8, sRGB, R8, RG8), power-of-two and odd
+ * sizes, every address mode pair tried, NEAREST / LINEAR filters and
+ * mipmap modes, sampler bias and LOD clamps; coordinates random per
+ * quad with random derivatives, plus NaN, infinities, huge values and
+ * -0.0 in some lanes, per-lane Bias and Lod in some quads (the quad
+ * path's fallback).
+ *
+ * Each configuration runs twice on the same inputs: as translated (the
+ * fast path takes what it can), then with every IR_IMGSAMPLE's sampler
+ * index register set to a register holding 0 in all lanes: the same
+ * sampler, but the fast path declines instructions with index
+ * registers, so the general path runs. White-box check that the first
+ * run really went fast: interp_sample_fast accepts exactly the
+ * implicit / explicit-LOD samples of the configurations it covers
+ * (no CLAMP_TO_BORDER, byte-channel formats) and nothing else.
+ */
+#include "shader_stage_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <swgpu/swgpu_format.h>
+
+#include "hw/shader/interp_sample.h"
+#include "sh_fs_lod.spv.h"
+
+#define W 128u
+#define NOUT 9u
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t
+rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (uint32_t)(rng_state >> 16);
+}
+
+/* Uniform in [lo, hi). */
+static float
+rndf(float lo, float hi)
+{
+	return lo + (hi - lo) * (float)(rnd() & 0xffffff) / 16777216.0f;
+}
+
+#define IN(e, io, loc, c, l) (ss_lane((e), (io)->in_reg[loc][c], (l))->f)
+
+/* The same inputs for both runs (regenerated from a saved seed). */
+static void
+fill_inputs(struct ir_exec *e, const struct ir_io *io, uint64_t seed)
+{
+	rng_state = seed;
+	for (uint32_t q = 0; q < W / 4; q++) {
+		const float bu = rndf(-2.5f, 2.5f), bv = rndf(-2.5f, 2.5f);
+		const float step = ldexpf(1.0f, (int)(rnd() % 11) - 8);
+		const float dxu = rndf(-step, step), dxv = rndf(-step, step);
+		const float dyu = rndf(-step, step), dyv = rndf(-step, step);
+		const float qbias = rndf(-3.0f, 3.0f), qlod = rndf(-1.0f, 6.0f);
+
+		for (uint32_t i = 0; i < 4; i++) {
+			const uint32_t l = 4 * q + i;
+			const float fx = (float)(i & 1), fy = (float)(i >> 1);
+
+			IN(e, io, 0, 0, l) = bu + dxu * fx + dyu * fy;
+			IN(e, io, 0, 1, l) = bv + dxv * fx + dyv * fy;
+			for (uint32_t c = 0; c < 4; c++)
+				IN(e, io, 1, c, l) = rndf(-step, step);
+			/* quads 16 and up: per-lane Bias and Lod */
+			IN(e, io, 2, 0, l) = q < 16 ? qbias : rndf(-3.0f, 3.0f);
+			IN(e, io, 3, 0, l) = q < 16 ? qlod : rndf(-1.0f, 6.0f);
+		}
+	}
+	/* odd values in a few lanes */
+	IN(e, io, 0, 0, 120) = NAN;
+	IN(e, io, 0, 1, 121) = INFINITY;
+	IN(e, io, 0, 0, 122) = -INFINITY;
+	IN(e, io, 0, 1, 123) = 1e12f;
+	IN(e, io, 0, 0, 124) = -1e12f;
+	IN(e, io, 0, 0, 125) = -0.0f;
+	IN(e, io, 0, 1, 126) = 0.5f;
+	IN(e, io, 3, 0, 127) = NAN;
+	IN(e, io, 2, 0, 119) = INFINITY;
+}
+
+static void
+save_outputs(struct ir_exec *e, const struct ir_io *io, uint32_t *out)
+{
+	for (uint32_t loc = 0; loc < NOUT; loc++)
+		for (uint32_t c = 0; c < 4; c++)
+			for (uint32_t l = 0; l < W; l++)
+				out[(loc * 4 + c) * W + l] =
+					io->out_reg[loc][c]
+					? ss_lane(e, io->out_reg[loc][c], l)->u
+					: 0;
+}
+
+/* Sampler index register of every IR_IMGSAMPLE. */
+static void
+set_sampler_index(struct ir_program *p, uint32_t reg)
+{
+	for (uint32_t i = 0; i < p->ninstr; i++)
+		if (p->code[i].op == IR_IMGSAMPLE)
+			p->code[i].c = reg;
+}
+
+/* How many IR_IMGSAMPLEs interp_sample_fast accepts; expect_ok: how
+ * many have an implicit or explicit LOD (what it covers). */
+static uint32_t
+fast_accepts(struct ir_exec *e, const struct ir_dispatch *d,
+             const struct ir_program *p, uint32_t *expect_ok)
+{
+	uint32_t n = 0;
+
+	*expect_ok = 0;
+	memset(e->mask, 1, W);
+	for (uint32_t i = 0; i < p->ninstr; i++) {
+		const struct ir_instr *in = &p->code[i];
+		const uint32_t mode = in->aux2 & IR_SMP_LOD_MASK;
+
+		if (in->op != IR_IMGSAMPLE)
+			continue;
+		*expect_ok += mode == IR_SMP_LOD_IMPLICIT ||
+		              mode == IR_SMP_LOD_EXPLICIT;
+		n += interp_sample_fast(e, d, in, true);
+	}
+	return n;
+}
+
+static const uint32_t formats[] = {
+	SWGPU_FORMAT_R8G8B8A8_UNORM, SWGPU_FORMAT_B8G8R8A8_UNORM,
+	SWGPU_FORMAT_R8G8B8A8_SRGB, SWGPU_FORMAT_R8_UNORM,
+	SWGPU_FORMAT_R8G8_UNORM, SWGPU_FORMAT_R32G32B32A32_SFLOAT,
+};
+static const uint32_t sizes[][3] = { { 16, 16, 5 }, { 13, 7, 4 } };
+static const uint32_t addr[][2] = {
+	{ 0, 0 }, { 1, 1 }, { 2, 2 }, { 3, 3 }, { 4, 4 }, { 0, 2 }, { 2, 0 },
+	{ 1, 4 },
+};
+static const uint32_t filters[] = {
+	0,
+	SWGPU_SAMPLER_MAG_LINEAR | SWGPU_SAMPLER_MIN_LINEAR,
+	SWGPU_SAMPLER_MAG_LINEAR | SWGPU_SAMPLER_MIN_LINEAR |
+		SWGPU_SAMPLER_MIP_LINEAR,
+	SWGPU_SAMPLER_MIN_LINEAR | SWGPU_SAMPLER_MIP_LINEAR,
+	SWGPU_SAMPLER_MAG_LINEAR | SWGPU_SAMPLER_MIP_LINEAR |
+		(uint32_t)(uint16_t)(int16_t)(0.75 * 256) << 16,
+};
+
+static void
+test_fast_equals_general(void **state)
+{
+	const swgpu_descriptor_type t =
+		SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER;
+	struct ir_program *p = ss_translate(sh_fs_lod_spv,
+	                                    sizeof(sh_fs_lod_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, &t,
+	                                    1, 0);
+	const struct ir_io *io = &p->io;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	uint32_t *fast = malloc(NOUT * 4 * W * 4);
+	uint32_t *gen = malloc(NOUT * 4 * W * 4);
+	uint8_t live[W];
+	uint32_t configs = 0, fast_configs = 0;
+
+	(void)state;
+	assert_non_null(e);
+	for (uint32_t l = 0; l < W; l++)
+		live[l] = l != 5 && l != 66;
+	for (uint32_t fi = 0; fi < sizeof(formats) / sizeof(formats[0]); fi++)
+	for (uint32_t si = 0; si < 2; si++)
+	for (uint32_t ai = 0; ai < sizeof(addr) / sizeof(addr[0]); ai++)
+	for (uint32_t ki = 0; ki < sizeof(filters) / sizeof(filters[0]); ki++) {
+		struct ir_image_binding im;
+		const uint64_t seed = 0x1234567ull + 7919ull * configs;
+		uint64_t size = ss_image(&im, 1, formats[fi], sizes[si][0],
+		                         sizes[si][1], 1, sizes[si][2]);
+		uint8_t *mem = malloc(size);
+		uint32_t ok, want;
+
+		rng_state = seed ^ 0xabcdefull;
+		for (uint64_t b = 0; b < size; b++)
+			mem[b] = (uint8_t)rnd();
+		if (formats[fi] == SWGPU_FORMAT_R32G32B32A32_SFLOAT)
+			for (uint64_t b = 0; b < size / 4; b++)
+				((float *)mem)[b] = rndf(0.0f, 1.0f);
+		im.has_sampler = true;
+		im.sampler = (struct swgpu_sampler_state){
+			.filter = filters[ki],
+			.address = addr[ai][0] | addr[ai][1] << 8 | 2u << 16 |
+			           3u << 24,
+			/* min LOD 0.5 and max 3.25 in odd configurations */
+			.lod = configs & 1 ? 128u | 832u << 16 : 255u * 256u << 16,
+		};
+		ss_bind_image(d, p, 0, mem, size, &im);
+
+		set_sampler_index(p, 0);
+		fill_inputs(e, io, seed);
+		assert_true(ir_exec_run_batch(e, d, W, live, NULL));
+		save_outputs(e, io, fast);
+		ok = fast_accepts(e, d, p, &want);
+		const bool covered = formats[fi] !=
+		                     SWGPU_FORMAT_R32G32B32A32_SFLOAT &&
+		                     addr[ai][0] != 3 && addr[ai][1] != 3;
+		if (covered) {
+			assert_true(want > 0);
+			assert_int_equal(ok, want);
+			fast_configs++;
+		} else {
+			assert_int_equal(ok, 0);
+		}
+
+		set_sampler_index(p, IR_REG_SAMPLE_ID);
+		memset(ir_exec_reg(e, IR_REG_SAMPLE_ID), 0, W * sizeof(lane_t));
+		fill_inputs(e, io, seed);
+		assert_true(ir_exec_run_batch(e, d, W, live, NULL));
+		save_outputs(e, io, gen);
+		assert_int_equal(fast_accepts(e, d, p, &want), 0);
+
+		for (uint32_t loc = 0; loc < NOUT; loc++)
+			for (uint32_t c = 0; c < 4; c++)
+				for (uint32_t l = 0; l < W; l++) {
+					const uint32_t k = (loc * 4 + c) * W + l;
+					if (live[l] && fast[k] != gen[k])
+						fail_msg("format %u %ux%u address "
+						         "%u/%u filter %#x: out %u."
+						         "%u lane %u: fast %a, "
+						         "general %a",
+						         formats[fi], sizes[si][0],
+						         sizes[si][1], addr[ai][0],
+						         addr[ai][1], filters[ki],
+						         loc, c, l, ss_f(fast[k]),
+						         ss_f(gen[k]));
+				}
+		free(mem);
+		configs++;
+	}
+	assert_true(fast_configs > 100);
+	free(fast);
+	free(gen);
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fast_equals_general),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
