@@ -56,7 +56,8 @@ device_hook(struct vkh *h, VkDeviceCreateInfo *dci)
 
 	if (!supported(h) || n + 2 > 34)
 		return;
-	memcpy(names, dci->ppEnabledExtensionNames, n * sizeof(*names));
+	for (uint32_t i = 0; i < n; i++)
+		names[i] = dci->ppEnabledExtensionNames[i];
 	names[n++] = VK_EXT_MULTI_DRAW_EXTENSION_NAME;
 	names[n++] = VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME;
 	dci->ppEnabledExtensionNames = names;
