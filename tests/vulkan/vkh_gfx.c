@@ -383,6 +383,8 @@ gfx_pipeline(struct gfx_ctx *c, const struct gfx_pipe *p)
 	VkPipelineMultisampleStateCreateInfo ms = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
 		.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+		.alphaToCoverageEnable = p->alpha_to_coverage,
+		.alphaToOneEnable = p->alpha_to_one,
 	};
 	VkPipelineColorBlendStateCreateInfo cb = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,

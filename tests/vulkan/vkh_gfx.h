@@ -133,6 +133,7 @@ struct gfx_pipe {
 	VkRenderPass render_pass;           /* NULL: dynamic rendering */
 	uint32_t subpass;
 	const void *blend_next;             /* pColorBlendState pNext */
+	VkBool32 alpha_to_coverage, alpha_to_one;   /* multisample state */
 };
 
 void gfx_pipe_init(struct gfx_pipe *p, VkShaderModule vs, VkShaderModule fs,
