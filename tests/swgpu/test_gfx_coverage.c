@@ -3,7 +3,8 @@
  * Multisample coverage of the graphics engine with one sample per pixel,
  * against hand-computed results: alpha to coverage keeps a fragment when
  * the alpha of colour output 0 is >= 0.5 and drops it before the depth
- * and stencil tests (nothing written), alpha to one stores alpha 1, and
+ * and stencil tests (nothing written), alpha to one stores alpha 1 (on
+ * fixed- and floating-point attachments, not integer ones), and
  * with EarlyFragmentTests the tests (and their writes) come first so the
  * coverage only masks the colour.
  */
@@ -113,6 +114,34 @@ test_alpha_to_one(void **state)
 	}
 }
 
+/* An integer attachment has no "one": alpha to one leaves the alpha it
+ * is given (here the bits of the float alphas the shader wrote). */
+static void
+test_alpha_to_one_integer(void **state)
+{
+	struct fx f;
+	struct vtx3 v[24];
+
+	fx_init(&f);
+	struct gt_image rt = gt_image(&f.t, SWGPU_FORMAT_R32G32B32A32_UINT,
+	                              W, H);
+	fx_color(&f, 0, &rt, (const uint32_t[4]){ 0, 0, 0, 0 });
+	f.ps.state.alpha_to_one = 1;
+	for (int k = 0; k < 4; k++) {
+		const float rgba[4] = { 1, 2, 3, col_alpha[k] };
+		quad(v + 6 * k, 4.0f * (float)k, 0, 4.0f * (float)k + 4, H, 0.5f,
+		     rgba, NULL);
+	}
+	assert_true(fx_draw(&f, v, 24));
+	for (uint32_t y = 0; y < H; y++)
+		for (uint32_t x = 0; x < W; x++) {
+			uint32_t a;
+			memcpy(&a, gt_px(&rt, x, y) + 12, 4);
+			assert_int_equal(a, gt_fbits(col_alpha[x / 4]));
+		}
+	gt_fini(&f.t);
+}
+
 /* EarlyFragmentTests: depth and stencil are tested and written before
  * the shader runs, everywhere; the coverage from alpha then only keeps
  * the colour writes of [4, 12). */
@@ -134,6 +163,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alpha_to_coverage),
 		cmocka_unit_test(test_alpha_to_one),
+		cmocka_unit_test(test_alpha_to_one_integer),
 		cmocka_unit_test(test_alpha_to_coverage_early_tests),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -354,7 +354,9 @@ gfx_frag_flush(struct gfx_thread *t, const struct gfx_draw *d)
 	                      ? gfx_exec_reg(e, io->sample_mask_reg) : NULL;
 	/* Multisample coverage with one sample: alpha to coverage keeps
 	 * the sample when output 0's alpha is >= 0.5 (an unwritten alpha
-	 * reads 0), then alpha to one replaces every output's alpha. */
+	 * reads 0), then alpha to one replaces the alpha of every output
+	 * to a fixed- or floating-point attachment by 1 (integer ones have
+	 * no "one" to take: left as written). */
 	const lane_t *a2c = NULL;
 	lane_t ones[GFX_LANES];
 	if (d->alpha_to_coverage)
@@ -364,7 +366,8 @@ gfx_frag_flush(struct gfx_thread *t, const struct gfx_draw *d)
 		for (uint32_t l = 0; l < n; l++)
 			ones[l].f = 1.0f;
 		for (uint32_t i = 0; i < d->ncolor; i++)
-			color[i][3] = ones;
+			if (d->color[i].cls == SWGPU_BLIT_CLASS_FLOAT)
+				color[i][3] = ones;
 	}
 
 	uint8_t qmask[GFX_BATCH_QUADS];
