@@ -801,7 +801,9 @@ struct swgpu_raster_state {
 	 * depth/stencil tests (with one sample per pixel): alpha_to_coverage
 	 * keeps a fragment when the alpha of its colour output Location 0
 	 * Index 0 is >= 0.5 (NaN and below drop it); alpha_to_one then
-	 * replaces the alpha of every colour output by 1. 0 or 1 each. */
+	 * replaces the alpha of every colour output to a fixed- or
+	 * floating-point attachment by 1 (integer attachments keep it).
+	 * 0 or 1 each. */
 	uint32_t alpha_to_coverage;
 	uint32_t alpha_to_one;
 	uint32_t reserved[14];     /* 0 */
