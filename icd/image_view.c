@@ -264,15 +264,26 @@ view_descriptor(struct swgpu_descriptor_image *d, const struct icd_image *img,
 
 /* The render-target surfaces of the view: one per stored aspect it
  * selects, at its base level and first layer (layers of a 2D view of a
- * 3D image are its depth slices). */
+ * 3D image are its depth slices). A view of a depth/stencil image has
+ * both: "when an image view of a depth/stencil image is used as a
+ * depth/stencil framebuffer attachment, the aspectMask is ignored and
+ * both depth and stencil image subresources are used"
+ * (VkImageSubresourceRange), so a depth-only view (one that is also an
+ * input attachment) still clears and stores the stencil plane. */
 static void
 view_surfaces(struct icd_image_view *v, const struct icd_image *img,
               const VkImageViewCreateInfo *ci,
               const VkImageSubresourceRange *range)
 {
+	const VkImageAspectFlags ds = VK_IMAGE_ASPECT_DEPTH_BIT |
+	                              VK_IMAGE_ASPECT_STENCIL_BIT;
+	VkImageAspectFlags aspects = range->aspectMask;
 	uint32_t m = range->baseMipLevel;
 	bool slices = img->type == VK_IMAGE_TYPE_3D &&
 	              ci->viewType != VK_IMAGE_VIEW_TYPE_3D;
+
+	if (aspects & ds)
+		aspects |= ds;
 
 	v->surface_count = 0;
 	for (uint32_t p = 0; p < img->plane_count; p++) {
@@ -282,7 +293,7 @@ view_surfaces(struct icd_image_view *v, const struct icd_image *img,
 		struct icd_format f;
 		int pi;
 
-		if (!(range->aspectMask & pl->aspect))
+		if (!(aspects & pl->aspect))
 			continue;
 		icd_format_get(ci->format, &f);
 		pi = icd_format_plane(&f, pl->aspect);

@@ -106,6 +106,9 @@ gfx_features(struct icd_features *f)
 	c->fillModeNonSolid = VK_TRUE;
 	c->depthBounds = VK_TRUE;
 	c->largePoints = VK_TRUE;
+	/* The engine's alpha_to_one (the alpha of every colour output
+	 * becomes 1 after alpha to coverage). */
+	c->alphaToOne = VK_TRUE;
 	c->multiViewport = VK_TRUE;
 	c->occlusionQueryPrecise = VK_TRUE;
 	/* Queries and draws of a secondary run in the primary's job. */

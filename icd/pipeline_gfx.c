@@ -15,9 +15,8 @@
  * static rasterizer discard; depth/stencil state without a depth/stencil
  * attachment (the test then passes, so it is off in the state); blend
  * state without colour attachments. What the device cannot do yet —
- * tessellation and geometry stages, more than one sample, alpha to
- * coverage, a sample mask that drops the only sample, pipeline libraries
- * — is refused with a log line and VK_ERROR_UNKNOWN (invalid use) or
+ * tessellation and geometry stages, more than one sample, a sample mask
+ * that drops the only sample, pipeline libraries — is refused with a log line and VK_ERROR_UNKNOWN (invalid use) or
  * VK_ERROR_FEATURE_NOT_PRESENT.
  */
 #include <swgpu/swgpu_packet.h>
@@ -206,8 +205,12 @@ stencil_face(struct swgpu_stencil_face *f, const VkStencilOpState *s)
 	};
 }
 
+/* Multisample state with one sample: alpha to coverage and alpha to one
+ * are the engine's (keep the sample when output 0's alpha >= 0.5; then
+ * alpha 1). */
 static VkResult
-multisample(const VkPipelineMultisampleStateCreateInfo *ms)
+multisample(const VkPipelineMultisampleStateCreateInfo *ms,
+            struct swgpu_raster_state *st)
 {
 	if (!ms)
 		return VK_SUCCESS;
@@ -215,9 +218,8 @@ multisample(const VkPipelineMultisampleStateCreateInfo *ms)
 		return icd_error(VK_ERROR_FEATURE_NOT_PRESENT, "%u samples: "
 		                 "multisampling is not supported",
 		                 ms->rasterizationSamples);
-	if (ms->alphaToCoverageEnable || ms->alphaToOneEnable)
-		return icd_error(VK_ERROR_FEATURE_NOT_PRESENT, "alpha to "
-		                 "coverage / alpha to one are not supported");
+	st->alpha_to_coverage = ms->alphaToCoverageEnable != VK_FALSE;
+	st->alpha_to_one = ms->alphaToOneEnable != VK_FALSE;
 	if (ms->pSampleMask && !(ms->pSampleMask[0] & 1))
 		return icd_error(VK_ERROR_FEATURE_NOT_PRESENT, "a sample mask "
 		                 "without sample 0 is not supported");
@@ -309,7 +311,7 @@ fixed_function(struct swgpu_pipeline_state *ps,
 				s->extent.height };
 		}
 	}
-	r = multisample(ci->pMultisampleState);
+	r = multisample(ci->pMultisampleState, st);
 	if (r != VK_SUCCESS)
 		return r;
 	if ((t->depth || t->stencil) && ci->pDepthStencilState) {

@@ -304,7 +304,7 @@ test_bad_draw_state(void **state)
 static void
 test_bad_enums(void **state)
 {
-	for (int k = 0; k < 8; k++) {
+	for (int k = 0; k < 10; k++) {
 		struct pk p;
 		pk_init(&p);
 		struct swgpu_raster_state *rs = &p.ps.state;
@@ -317,6 +317,8 @@ test_bad_enums(void **state)
 		case 5: rs->blend[0].enable = 1; rs->blend[0].dst_color = 19;
 			break;
 		case 6: rs->logic_op_enable = 1; rs->logic_op = 16; break;
+		case 7: rs->alpha_to_coverage = 2; break;
+		case 8: rs->alpha_to_one = 0x100; break;
 		default: rs->viewports[0].width = -4; break;
 		}
 		setup(&p);

@@ -1,110 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Primitives and geometry of the graphics engine against hand-computed
- * pixels: points with a shader point size and PointCoord, lines by the
- * diamond-exit rule (strips light shared pixels once), clipping at the
- * near and far planes and of a triangle crossing the camera plane (w <
- * 0), clip and cull distances (also read as fragment inputs), polygon
- * modes LINE and POINT, primitive restart, instancing with a divisor,
- * vertex formats and robust vertex fetch, indirect draws with a count.
+ * pixels: points with a shader point size and PointCoord (lines are in
+ * test_gfx_lines.c), clipping at the near and far planes and of a
+ * triangle crossing the camera plane (w < 0), clip and cull distances
+ * (also read as fragment inputs), polygon modes LINE and POINT,
+ * primitive restart, instancing with a divisor, vertex formats and
+ * robust vertex fetch, indirect draws with a count.
  */
-#include "gfx_test_util.h"
-
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "hw/format/format.h"
-
-#define W 16
-#define H 16
-#define NA 4
-
-struct vtx {
-	float pos[4];
-	float col[4];                  /* location 1 */
-	float l2[4];                   /* location 2 */
-	float l3[4];                   /* location 3: x point size, y clip
-	                                  distance, z cull distance */
-};
-
-static struct vtx
-at(double sx, double sy, double z, float r)
-{
-	struct vtx v;
-
-	memset(&v, 0, sizeof(v));
-	v.pos[0] = (float)(2.0 * sx / W - 1.0);
-	v.pos[1] = (float)(2.0 * sy / H - 1.0);
-	v.pos[2] = (float)z;
-	v.pos[3] = 1.0f;
-	v.col[0] = r;
-	v.col[3] = 1.0f;
-	v.l3[0] = 1.0f;
-	v.l3[1] = 1.0f;
-	v.l3[2] = 1.0f;
-	return v;
-}
-
-struct px {
-	struct gt t;
-	struct gt_image rt;
-	struct swgpu_pipeline_state ps;
-	struct swgpu_pass pass;
-};
-
-/* R32_SFLOAT target cleared to 0, additive blending (counts). */
-static void
-px_init(struct px *p)
-{
-	gt_init(&p->t, 2);
-	p->rt = gt_image(&p->t, SWGPU_FORMAT_R32_SFLOAT, W, H);
-	memset(&p->pass, 0, sizeof(p->pass));
-	p->pass.color_count = 1;
-	p->pass.layer_count = 1;
-	p->pass.area_width = W;
-	p->pass.area_height = H;
-	gt_attachment(&p->rt, &p->pass.color[0], SWGPU_LOAD_CLEAR,
-	              (const uint32_t[4]){ 0 });
-	gt_pipeline_defaults(&p->ps, W, H, NA);
-	struct swgpu_blend_attachment *b = &p->ps.state.blend[0];
-	b->enable = 1;
-	b->src_color = b->dst_color = b->src_alpha = b->dst_alpha = 1;
-}
-
-static bool
-px_draw(struct px *p, const struct vtx *v, uint32_t n)
-{
-	gt_programs(&p->t);
-	gt_begin_pass(&p->t, &p->pass);
-	gt_set_pipeline(&p->t, &p->ps);
-	gt_vertices(&p->t, &v[0].pos[0], n, NA);
-	gt_draw(&p->t, n, 1);
-	gt_end_pass(&p->t);
-	return gt_run(&p->t);
-}
-
-static float
-val(const struct px *p, int x, int y)
-{
-	float f;
-	memcpy(&f, gt_px(&p->rt, (uint32_t)x, (uint32_t)y), 4);
-	return f;
-}
-
-/* Every pixel equals want(x, y). */
-#define EXPECT_IMAGE(p, expr)                                              \
-	do {                                                               \
-		for (int y = 0; y < H; y++)                                \
-			for (int x = 0; x < W; x++) {                      \
-				float w_ = (float)(expr);                  \
-				if (val(p, x, y) != w_)                    \
-					fail_msg("pixel (%d, %d) = %g, "   \
-					         "want %g", x, y,          \
-					         (double)val(p, x, y),     \
-					         (double)w_);              \
-			}                                                  \
-	} while (0)
+#include "gfx_prims_util.h"
 
 /* ------------------------------------------------------------------ */
 /* Points                                                              */
@@ -159,61 +63,6 @@ test_point_coord(void **state)
 			float t = 0.5f + (y + 0.5f - 8.5f) / 4.0f;
 			assert_true(fabsf(val(&p, x, y) - (s * 100 + t)) < 1e-4f);
 		}
-	gt_fini(&p.t);
-}
-
-/* ------------------------------------------------------------------ */
-/* Lines                                                               */
-/* ------------------------------------------------------------------ */
-
-static void
-test_lines(void **state)
-{
-	struct px p;
-	/* horizontal (2, 5.5)-(12, 5.5): pixels 2..11 of row 5; diagonal
-	 * from the centre of (0, 8) to the centre of (6, 14): (0..5, 8..13)
-	 * (the end's diamond contains the end: not lit) */
-	struct vtx v[4] = { at(2, 5.5, 0.5, 1), at(12, 5.5, 0.5, 1),
-	                    at(0.5, 8.5, 0.5, 10), at(6.5, 14.5, 0.5, 10) };
-
-	px_init(&p);
-	p.ps.state.topology = SWGPU_TOPOLOGY_LINE_LIST;
-	assert_true(px_draw(&p, v, 4));
-	EXPECT_IMAGE(&p, (y == 5 && x >= 2 && x <= 11) ? 1
-	                 : (y - 8 == x && x >= 0 && x <= 5) ? 10 : 0);
-	gt_fini(&p.t);
-}
-
-/* A line strip around a square: its corners are shared by two lines and
- * lit once (the diamond-exit rule), every pixel of the path once. */
-static void
-test_line_strip_shared_ends(void **state)
-{
-	struct px p;
-	struct vtx v[5] = { at(3.5, 3.5, 0.5, 1), at(12.5, 3.5, 0.5, 1),
-	                    at(12.5, 12.5, 0.5, 1), at(3.5, 12.5, 0.5, 1),
-	                    at(3.5, 3.5, 0.5, 1) };
-
-	px_init(&p);
-	p.ps.state.topology = SWGPU_TOPOLOGY_LINE_STRIP;
-	assert_true(px_draw(&p, v, 5));
-	EXPECT_IMAGE(&p, ((y == 3 || y == 12) && x >= 3 && x <= 12) ||
-	                 ((x == 3 || x == 12) && y >= 3 && y <= 12) ? 1 : 0);
-	gt_fini(&p.t);
-}
-
-/* Attributes along a line: t of the pixel centre's projection. */
-static void
-test_line_interpolation(void **state)
-{
-	struct px p;
-	struct vtx v[2] = { at(2, 5.5, 0.5, 0), at(12, 5.5, 0.5, 100) };
-
-	px_init(&p);
-	p.ps.state.topology = SWGPU_TOPOLOGY_LINE_LIST;
-	assert_true(px_draw(&p, v, 2));
-	for (int x = 2; x < 12; x++)
-		assert_true(fabsf(val(&p, x, 5) - (x + 0.5f - 2) * 10) < 1e-3f);
 	gt_fini(&p.t);
 }
 
@@ -667,9 +516,6 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_points),
 		cmocka_unit_test(test_point_coord),
-		cmocka_unit_test(test_lines),
-		cmocka_unit_test(test_line_strip_shared_ends),
-		cmocka_unit_test(test_line_interpolation),
 		cmocka_unit_test(test_clip_near_far),
 		cmocka_unit_test(test_clip_behind_camera),
 		cmocka_unit_test(test_guard_band),

@@ -404,7 +404,8 @@ test_dynamic_state(void **state)
 	assert_int_equal(d->primitive_restart, 1);
 	assert_int_equal(d->logic_op, VK_LOGIC_OP_XOR);
 	assert_int_equal(d->color_write_enable, 0x5);
-	for (int k = 0; k < 16; k++)
+	for (size_t k = 0; k < sizeof(d->reserved) / sizeof(d->reserved[0]);
+	     k++)
 		assert_int_equal(d->reserved[k], 0);
 }
 
@@ -563,6 +564,20 @@ test_pipeline_state(void **state)
 	assert_int_equal(st->blend[1].write_mask, 0x9);
 	assert_true(st->blend_constants[3] == 4);
 	assert_int_equal(st->color_write_enable, 0xff);
+	assert_int_equal(st->alpha_to_coverage, 0);
+	assert_int_equal(st->alpha_to_one, 0);
+	/* Alpha to coverage and to one reach the engine's state. */
+	ms.alphaToCoverageEnable = VK_TRUE;
+	assert_int_equal(icd_graphics_pipeline_fill_state(&ps, &ci),
+	                 VK_SUCCESS);
+	assert_int_equal(st->alpha_to_coverage, 1);
+	assert_int_equal(st->alpha_to_one, 0);
+	ms.alphaToOneEnable = VK_TRUE;
+	assert_int_equal(icd_graphics_pipeline_fill_state(&ps, &ci),
+	                 VK_SUCCESS);
+	assert_int_equal(st->alpha_to_one, 1);
+	ms.alphaToCoverageEnable = VK_FALSE;
+	ms.alphaToOneEnable = VK_FALSE;
 
 	/* Without a depth/stencil attachment the tests are off. */
 	pri.depthAttachmentFormat = VK_FORMAT_UNDEFINED;

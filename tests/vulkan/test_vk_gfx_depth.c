@@ -14,6 +14,10 @@
  *                  with depthClamp
  *   depth_bounds   the bounds test against the stored depth
  *   depth_bias     constant and slope bias on D24 (within one unit)
+ *   depth_view_stencil  a render pass whose D24S8 attachment's view
+ *                  selects the depth aspect only: the stencil is still
+ *                  cleared and stored (the aspect mask of a
+ *                  depth/stencil attachment's view is ignored)
  */
 #include <math.h>
 #include <stdlib.h>
@@ -598,6 +602,134 @@ depth_bias_check(struct gfx_ctx *c, const struct gfx_out *o)
 	}
 }
 
+
+/* ------------------------------------------------------------------ */
+/* depth_view_stencil                                                  */
+/* ------------------------------------------------------------------ */
+
+/* One subpass, D24S8 cleared to depth 0.75 / stencil 0x5a through a
+ * depth-only view (what a depth attachment that is also read as an
+ * input attachment has); a quad [8, 40)^2 at z 0.25 passes LESS and
+ * writes its depth. */
+static bool
+depth_view_stencil_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	const float white[4] = { 1, 1, 1, 1 };
+	VkAttachmentDescription att[2] = {
+		{ 0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT,
+		  VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
+		  VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+		  VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_GENERAL,
+		  VK_IMAGE_LAYOUT_GENERAL },
+		{ 0, VK_FORMAT_D24_UNORM_S8_UINT, VK_SAMPLE_COUNT_1_BIT,
+		  VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
+		  VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
+		  VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL },
+	};
+	VkAttachmentReference a = { 0, VK_IMAGE_LAYOUT_GENERAL };
+	VkAttachmentReference d = { 1, VK_IMAGE_LAYOUT_GENERAL };
+	VkSubpassDescription sub = {
+		.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+		.colorAttachmentCount = 1, .pColorAttachments = &a,
+		.pDepthStencilAttachment = &d,
+	};
+	VkRenderPassCreateInfo rpci = {
+		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+		.attachmentCount = 2, .pAttachments = att,
+		.subpassCount = 1, .pSubpasses = &sub,
+	};
+	struct gfx_image t, ds;
+	struct gfx_pipe p;
+	VkRenderPass rp = VK_NULL_HANDLE;
+	VkFramebuffer fb = VK_NULL_HANDLE;
+	VkImageView dview = VK_NULL_HANDLE;
+	VkPipeline pipe = VK_NULL_HANDLE;
+	struct vkh_buffer vb = { 0 };
+	struct vtx v[6];
+	bool ok = false;
+
+	quad(v, 8, 8, 40, 40, 0.25f, white);
+	if (!px_target(c, &t) ||
+	    !gfx_image(c, VK_FORMAT_D24_UNORM_S8_UINT, SW, SH, 1,
+	               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+	               VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT, &ds) ||
+	    !px_pipe_init(c, &p))
+		return false;
+	dview = gfx_view(c, &ds, 0, VK_IMAGE_ASPECT_DEPTH_BIT);
+	VkImageView views[2] = { t.view, dview };
+	if (!dview || vkCreateRenderPass(c->dev, &rpci, NULL, &rp) !=
+	              VK_SUCCESS)
+		goto out;
+	VkFramebufferCreateInfo fci = {
+		.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+		.renderPass = rp, .attachmentCount = 2, .pAttachments = views,
+		.width = SW, .height = SH, .layers = 1,
+	};
+	if (vkCreateFramebuffer(c->dev, &fci, NULL, &fb) != VK_SUCCESS)
+		goto out;
+	p.render_pass = rp;
+	p.ds.depthTestEnable = VK_TRUE;
+	p.ds.depthWriteEnable = VK_TRUE;
+	p.ds.depthCompareOp = VK_COMPARE_OP_LESS;
+	pipe = gfx_pipeline(c, &p);
+	if (pipe && gfx_buffer(c, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, v,
+	                       sizeof(v), &vb)) {
+		VkClearValue clear[2] = {
+			{ .color = black },
+			{ .depthStencil = { 0.75f, 0x5a } },
+		};
+		VkRenderPassBeginInfo bi = {
+			.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+			.renderPass = rp, .framebuffer = fb,
+			.renderArea = { { 0, 0 }, { SW, SH } },
+			.clearValueCount = 2, .pClearValues = clear,
+		};
+		VkCommandBuffer cb = gfx_begin(c);
+
+		vkCmdBeginRenderPass(cb, &bi, VK_SUBPASS_CONTENTS_INLINE);
+		draw(c, cb, pipe, &vb, 0, 6);
+		vkCmdEndRenderPass(cb);
+		ok = gfx_submit(c, cb) && gfx_read(c, &t, &ds, o);
+	}
+out:
+	if (vb.buffer)
+		vkh_buffer_destroy(c->d, &vb);
+	vkDestroyPipeline(c->dev, pipe, NULL);
+	vkDestroyFramebuffer(c->dev, fb, NULL);
+	vkDestroyRenderPass(c->dev, rp, NULL);
+	vkDestroyImageView(c->dev, dview, NULL);
+	px_pipe_finish(c, &p);
+	gfx_image_destroy(c, &t);
+	gfx_image_destroy(c, &ds);
+	if (!ok && !c->h->failures)
+		vkh_fail(c->h, __FILE__, __LINE__, "%s: setup", c->driver);
+	return ok;
+}
+
+static void
+depth_view_stencil_check(struct gfx_ctx *c, const struct gfx_out *o)
+{
+	const float r = 1.0f / 16777215.0f;
+
+	expect_rect(c, o, 8, 8, 40, 40, (const uint8_t[]){ 255, 255, 255, 255 },
+	            zero4);
+	for (uint32_t y = 0; y < SH; y++)
+		for (uint32_t x = 0; x < SW; x++) {
+			bool in = x >= 8 && x < 40 && y >= 8 && y < 40;
+			float want = in ? 0.25f : 0.75f;
+			uint32_t i = y * SW + x;
+
+			if (o->stencil[i] != 0x5a ||
+			    fabsf(o->depth[i] - want) > r) {
+				vkh_fail(c->h, __FILE__, __LINE__,
+				         "%s: (%u, %u): stencil 0x%02x, depth "
+				         "%f; want 0x5a, %f", c->driver, x, y,
+				         o->stencil[i], o->depth[i], want);
+				return;
+			}
+		}
+}
+
 /* ------------------------------------------------------------------ */
 
 static bool
@@ -629,6 +761,7 @@ GFX_SCENE_TEST(depth_bounds, 0, 1e-6f, has_depth_bounds)
 /* The constant bias's unit r is the implementation's (one or two
  * 2^-24): 100 of them may differ between drivers. */
 GFX_SCENE_TEST(depth_bias, 0, 102.0f / 16777216.0f, NULL)
+GFX_SCENE_TEST(depth_view_stencil, 0, 0, NULL)
 
 static const struct vkh_test tests[] = {
 	GFX_TEST(depth_ops_d16), GFX_TEST(depth_ops_x8d24),
@@ -636,6 +769,7 @@ static const struct vkh_test tests[] = {
 	GFX_TEST(depth_write), GFX_TEST(stencil_ops),
 	GFX_TEST(stencil_masks), GFX_TEST(depth_clamp),
 	GFX_TEST(depth_bounds), GFX_TEST(depth_bias),
+	GFX_TEST(depth_view_stencil),
 };
 
 int

@@ -76,6 +76,7 @@ create_device(struct vkh *h, const VkAllocationCallbacks *alloc,
 		.fillModeNonSolid = s->fillModeNonSolid,
 		.depthBounds = s->depthBounds,
 		.largePoints = s->largePoints,
+		.alphaToOne = s->alphaToOne,
 		.multiViewport = s->multiViewport,
 		.occlusionQueryPrecise = s->occlusionQueryPrecise,
 		.vertexPipelineStoresAndAtomics =

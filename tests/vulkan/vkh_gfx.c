@@ -386,6 +386,8 @@ gfx_pipeline(struct gfx_ctx *c, const struct gfx_pipe *p)
 		.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
 		.sampleShadingEnable = p->min_sample_shading > 0.0f,
 		.minSampleShading = p->min_sample_shading,
+		.alphaToCoverageEnable = p->alpha_to_coverage,
+		.alphaToOneEnable = p->alpha_to_one,
 	};
 	VkPipelineColorBlendStateCreateInfo cb = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,

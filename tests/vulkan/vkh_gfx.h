@@ -135,6 +135,7 @@ struct gfx_pipe {
 	const void *blend_next;             /* pColorBlendState pNext */
 	const void *vertex_input_next;      /* pVertexInputState pNext */
 	float min_sample_shading;           /* > 0: sample shading on */
+	VkBool32 alpha_to_coverage, alpha_to_one;   /* multisample state */
 };
 
 void gfx_pipe_init(struct gfx_pipe *p, VkShaderModule vs, VkShaderModule fs,

@@ -800,7 +800,16 @@ struct swgpu_raster_state {
 	struct swgpu_viewport viewports[16];
 	struct swgpu_scissor scissors[16];
 	struct swgpu_blend_attachment blend[8];
-	uint32_t reserved[16];     /* 0 */
+	/* Multisample coverage, after the fragment shader and before the
+	 * depth/stencil tests (with one sample per pixel): alpha_to_coverage
+	 * keeps a fragment when the alpha of its colour output Location 0
+	 * Index 0 is >= 0.5 (NaN and below drop it); alpha_to_one then
+	 * replaces the alpha of every colour output to a fixed- or
+	 * floating-point attachment by 1 (integer attachments keep it).
+	 * 0 or 1 each. */
+	uint32_t alpha_to_coverage;
+	uint32_t alpha_to_one;
+	uint32_t reserved[14];     /* 0 */
 };
 
 /* swgpu_pipeline_state.dynamic_mask: which swgpu_raster_state fields

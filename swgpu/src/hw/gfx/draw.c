@@ -117,6 +117,7 @@ check_state(const struct swgpu_raster_state *rs, uint32_t ncolor)
 		rs->primitive_restart, rs->rasterizer_discard, rs->depth_clamp,
 		rs->depth_bias_enable, rs->depth_test, rs->depth_write,
 		rs->depth_bounds_test, rs->stencil_test, rs->logic_op_enable,
+		rs->alpha_to_coverage, rs->alpha_to_one,
 	};
 
 	for (uint32_t i = 0; i < SWGPU_ARRAY_SIZE(bools); i++)
@@ -448,15 +449,21 @@ prepare_fragment_ops(struct gfx_draw *d)
 	d->depth_r = d->depth.format == SWGPU_FORMAT_D16_UNORM
 	             ? (float)(1.0 / 65535.0) : (float)(1.0 / 16777215.0);
 	d->fs_writes_depth = fio && fio->frag_depth_reg;
+	/* Coverage from alpha needs the shader's output (no fragment
+	 * shader: nothing to take it from, coverage stays). */
+	d->alpha_to_coverage = fio && rs->alpha_to_coverage;
+	d->alpha_to_one = fio && rs->alpha_to_one;
 	/* Early tests: allowed when running them first changes nothing
-	 * the shader could tell (or the shader asks for them). A shader
-	 * reading an input attachment could read the depth/stencil
-	 * attachment itself, which must not show this fragment's own
-	 * depth or stencil write yet. */
+	 * the shader could tell (or the shader asks for them: then the
+	 * coverage from alpha only masks the colour writes, as the spec
+	 * orders it after the tests). A shader reading an input attachment
+	 * could read the depth/stencil attachment itself, which must not
+	 * show this fragment's own depth or stencil write yet. */
 	d->early_tests = !fio || fio->early_fragment_tests ||
 	                 (!fio->discards && !fio->side_effects &&
 	                  !fio->frag_depth_reg && !fio->sample_mask_reg &&
-	                  !fio->reads_input_attachment);
+	                  !fio->reads_input_attachment &&
+	                  !d->alpha_to_coverage);
 	memcpy(d->blend_const, rs->blend_constants, sizeof(d->blend_const));
 	d->need_z = d->zs_active ||
 	            (d->fs && ((d->fs->builtins_used >>

@@ -352,16 +352,34 @@ gfx_frag_flush(struct gfx_thread *t, const struct gfx_draw *d)
 	                       ? gfx_exec_reg(e, io->frag_depth_reg) : NULL;
 	const lane_t *smask = io->sample_mask_reg
 	                      ? gfx_exec_reg(e, io->sample_mask_reg) : NULL;
+	/* Multisample coverage with one sample: alpha to coverage keeps
+	 * the sample when output 0's alpha is >= 0.5 (an unwritten alpha
+	 * reads 0), then alpha to one replaces the alpha of every output
+	 * to a fixed- or floating-point attachment by 1 (integer ones have
+	 * no "one" to take: left as written). */
+	const lane_t *a2c = NULL;
+	lane_t ones[GFX_LANES];
+	if (d->alpha_to_coverage)
+		a2c = io->out_reg[0][3] ? gfx_exec_reg(e, io->out_reg[0][3])
+		                        : zero;
+	if (d->alpha_to_one) {
+		for (uint32_t l = 0; l < n; l++)
+			ones[l].f = 1.0f;
+		for (uint32_t i = 0; i < d->ncolor; i++)
+			if (d->color[i].cls == SWGPU_BLIT_CLASS_FLOAT)
+				color[i][3] = ones;
+	}
 
 	uint8_t qmask[GFX_BATCH_QUADS];
 	for (uint32_t q = 0; q < nq; q++) {
 		const struct gfx_quad *qd = &t->quad[q];
 		uint32_t m = qd->mask;
-		if (d->fs->io->discards || smask)
+		if (d->fs->io->discards || smask || a2c)
 			for (uint32_t i = 0; i < 4; i++) {
 				uint32_t l = 4 * q + i;
 				if (t->discarded[l] ||
-				    (smask && !(smask[l].u & 1u)))
+				    (smask && !(smask[l].u & 1u)) ||
+				    (a2c && !(a2c[l].f >= 0.5f)))
 					m &= ~(1u << i);
 			}
 		if (m && !d->early_tests && !d->zs_active) {

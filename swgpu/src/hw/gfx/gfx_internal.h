@@ -308,6 +308,8 @@ struct gfx_draw {
 	bool dual_source;
 	bool any_color;            /* some colour target is written */
 	bool fs_writes_depth;
+	bool alpha_to_coverage;    /* keep lanes whose output 0 alpha >= 0.5 */
+	bool alpha_to_one;         /* then every output's alpha = 1 */
 	/* failure of any thread (__atomic): a fault ends the draw */
 	uint32_t failed;           /* 0, or a swgpu_fault_kind */
 	const char *fail_msg;      /* set by the thread that failed it */

@@ -7,6 +7,14 @@
  * 1/2 (centre xc, yc) and b is not inside that diamond, so lines joined
  * end to end light their shared pixel once.
  *
+ * A segment that only touches a diamond's boundary (a horizontal line
+ * on a row boundary, a vertex on a corner) is decided as OpenGL does
+ * it: both endpoints are (in principle) moved by (-e, -e^2) for an
+ * infinitesimal e. The test is exact: the snapped endpoints are
+ * integers in 1/256 pixel, and the infinitesimals are carried
+ * symbolically, so a line on y = 16 lights row 15 (what the CTS's
+ * reference rasterizer does), never both rows or neither.
+ *
  * Walked along the major axis: the segment crosses at most three rows
  * (columns) per column (row) of pixels near it, so only those are
  * tested. Each lit pixel goes to the fragment stage as a quad with one
@@ -16,41 +24,94 @@
 
 #include <math.h>
 
-/* The segment meets the open diamond of the pixel centred at (cx, cy)
- * and does not end inside it. */
-static bool
-diamond_exit(const struct gfx_prim *p, float cx, float cy)
-{
-	/* u = dx + dy, v = dx - dy relative to the centre: the diamond is
-	 * the open square |u| < 1/2, |v| < 1/2. */
-	float ax = p->lx0 - cx, ay = p->ly0 - cy;
-	float bx = p->lx1 - cx, by = p->ly1 - cy;
-	float ua = ax + ay, va = ax - ay, ub = bx + by, vb = bx - by;
+/* A bound on the segment parameter t: (num + e1 e + e2 e^2) / den with
+ * den > 0, e the infinitesimal of the perturbation. */
+struct tbound {
+	int64_t num, den, e1, e2;
+};
 
-	if (fabsf(ub) < 0.5f && fabsf(vb) < 0.5f)
-		return false;
-	float t0 = 0.0f, t1 = 1.0f;
-	const float c0[2] = { ua, va }, c1[2] = { ub, vb };
+/* a < b, exactly (|num|, den < 2^26 within the guard band). */
+static bool
+tb_less(const struct tbound *a, const struct tbound *b)
+{
+	int64_t l = a->num * b->den, r = b->num * a->den;
+
+	if (l != r)
+		return l < r;
+	l = a->e1 * b->den;
+	r = b->e1 * a->den;
+	if (l != r)
+		return l < r;
+	return a->e2 * b->den < b->e2 * a->den;
+}
+
+/* The t where f0 + t df (+ the perturbation -(e + sigma e^2)) reaches
+ * the constant c. */
+static struct tbound
+tb_at(int64_t c, int64_t f0, int64_t df, int64_t sigma)
+{
+	struct tbound t = { c - f0, df, 1, sigma };
+
+	if (df < 0) {
+		t.num = -t.num;
+		t.den = -df;
+		t.e1 = -1;
+		t.e2 = -sigma;
+	}
+	return t;
+}
+
+/* In the diamond's own coordinates u = dx + dy, v = dx - dy (relative
+ * to its centre, in 1/256 pixel) the diamond is the open square |u| <
+ * h, |v| < h, and the perturbation moves u by -(e + e^2) and v by
+ * -(e - e^2). The moved segment meets the square when the parameter
+ * ranges of both axes and [0, 1] overlap. */
+static bool
+seg_meets_diamond(const int64_t a[2], const int64_t b[2])
+{
+	const int64_t h = GFX_SUBPIXEL_ONE / 2;
+	struct tbound lo = { 0, 1, 0, 0 }, hi = { 1, 1, 0, 0 };
+
 	for (int k = 0; k < 2; k++) {
-		float a = c0[k], dlt = c1[k] - c0[k];
-		if (dlt == 0.0f) {
-			if (!(fabsf(a) < 0.5f))
+		const int64_t sigma = k == 0 ? 1 : -1;
+		const int64_t f0 = a[k], df = b[k] - a[k];
+		if (df == 0) {
+			/* -h < f0 - e -+ e^2 < h */
+			if (!(f0 > -h && f0 <= h))
 				return false;
 			continue;
 		}
-		/* a + dlt * t in (-1/2, 1/2) */
-		float ta = (-0.5f - a) / dlt, tb = (0.5f - a) / dlt;
-		if (ta > tb) {
-			float tmp = ta;
-			ta = tb;
-			tb = tmp;
+		struct tbound t0 = tb_at(-h, f0, df, sigma);
+		struct tbound t1 = tb_at(h, f0, df, sigma);
+		if (df < 0) {
+			struct tbound tmp = t0;
+			t0 = t1;
+			t1 = tmp;
 		}
-		if (ta > t0)
-			t0 = ta;
-		if (tb < t1)
-			t1 = tb;
+		if (tb_less(&lo, &t0))
+			lo = t0;
+		if (tb_less(&t1, &hi))
+			hi = t1;
 	}
-	return t0 < t1;
+	return tb_less(&lo, &hi);
+}
+
+/* The segment (endpoints in 1/256 pixel) exits the diamond of pixel
+ * (x, y): it meets the diamond and its moved end is not inside. */
+static bool
+diamond_exit(const int64_t ax, const int64_t ay, const int64_t bx,
+             const int64_t by, int32_t x, int32_t y)
+{
+	const int64_t h = GFX_SUBPIXEL_ONE / 2;
+	const int64_t cx = (int64_t)x * GFX_SUBPIXEL_ONE + h;
+	const int64_t cy = (int64_t)y * GFX_SUBPIXEL_ONE + h;
+	const int64_t a[2] = { (ax - cx) + (ay - cy), (ax - cx) - (ay - cy) };
+	const int64_t b[2] = { (bx - cx) + (by - cy), (bx - cx) - (by - cy) };
+
+	/* b - (e + e^2, e - e^2) inside: -h < b_k <= h on both axes */
+	if (b[0] > -h && b[0] <= h && b[1] > -h && b[1] <= h)
+		return false;
+	return seg_meets_diamond(a, b);
 }
 
 struct line_out {
@@ -91,6 +152,10 @@ gfx_raster_line(struct gfx_thread *t, const struct gfx_draw *d,
 		r.y1 = tile->y1;
 	if (r.x0 >= r.x1 || r.y0 >= r.y1)
 		return;
+	/* the snapped endpoints, exact in float, back in 1/256 pixel */
+	const float one = (float)GFX_SUBPIXEL_ONE;
+	const int64_t ax = (int64_t)(p->lx0 * one), ay = (int64_t)(p->ly0 * one);
+	const int64_t bx = (int64_t)(p->lx1 * one), by = (int64_t)(p->ly1 * one);
 	float dx = p->lx1 - p->lx0, dy = p->ly1 - p->ly0;
 	bool xmajor = fabsf(dx) >= fabsf(dy);
 	if (xmajor) {
@@ -101,7 +166,7 @@ gfx_raster_line(struct gfx_thread *t, const struct gfx_draw *d,
 			for (int32_t yy = yc - 1; yy <= yc + 1; yy++) {
 				if (yy < r.y0 || yy >= r.y1)
 					continue;
-				if (diamond_exit(p, cx, (float)yy + 0.5f))
+				if (diamond_exit(ax, ay, bx, by, x, yy))
 					line_pixel(t, d, p, &o, x, yy);
 			}
 		}
@@ -113,7 +178,7 @@ gfx_raster_line(struct gfx_thread *t, const struct gfx_draw *d,
 			for (int32_t xx = xc - 1; xx <= xc + 1; xx++) {
 				if (xx < r.x0 || xx >= r.x1)
 					continue;
-				if (diamond_exit(p, (float)xx + 0.5f, cy))
+				if (diamond_exit(ax, ay, bx, by, xx, y))
 					line_pixel(t, d, p, &o, xx, y);
 			}
 		}

@@ -287,11 +287,19 @@ gfx_setup_line(const struct gfx_draw *d, const lane_t *const v[2],
 	p->bbox.y1 = (int32_t)floorf(fmaxf(p->ly0, p->ly1)) + 2;
 	if (!clip_bbox(&p->bbox, &d->scissor[vpi]))
 		return false;
-	/* t = ((p - a) . (b - a)) / |b - a|^2 along the line. */
+	/* t along the line projected on its major axis (x-major: t = (x -
+	 * xa) / (xb - xa)), how Bresenham lines are interpolated: the pixels
+	 * they light are one per column (row), and the CTS checks them
+	 * with these weights. */
 	p->rx = p->lx0;
 	p->ry = p->ly0;
-	p->l1x = dx / len2;
-	p->l1y = dy / len2;
+	if (fabsf(dx) >= fabsf(dy)) {
+		p->l1x = 1.0f / dx;
+		p->l1y = 0.0f;
+	} else {
+		p->l1x = 0.0f;
+		p->l1y = 1.0f / dy;
+	}
 	p->zx = p->l1x * (b[2] - a[2]);
 	p->zy = p->l1y * (b[2] - a[2]);
 	p->zc = a[2];
