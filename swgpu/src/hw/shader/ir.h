@@ -33,7 +33,11 @@ typedef union lane {
 	float f;
 } lane_t;
 
-/* Operand conventions: dst, a, b, c, d are registers unless stated. */
+/* Operand conventions: dst, a, b, c, d are registers unless stated.
+ * ir_opt.c rewrites the operands of IR_MOV and of the ranges IR_IADD ..
+ * IR_UMULSAT, IR_IEQ .. IR_SELIDX, IR_FADD .. IR_FREXPE and IR_F2S ..
+ * IR_UNPACKSN2 as per-lane operations on single registers: an op that
+ * reads register ranges, pairs or other lanes goes outside them. */
 enum ir_op {
 	IR_NOP = 0,
 	IR_MOV,          /* dst = a */

@@ -6,6 +6,7 @@
  * xlate_type.c; capabilities: xlate_caps.c; constants: xlate_const.c.
  */
 #include "xlate.h"
+#include "hw/shader/ir_opt.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -668,6 +669,7 @@ xlate_module(const swgpu_shader_info *info, struct ir_program **out,
 	xl_translate_entry(x);
 	xl_io_finish(x);
 	xl_check_register_file(x);
+	ir_opt_program(x->p);
 	*out = x->p;
 done:
 	r = x->err;
