@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers of the public-API graphics engine tests (gfx_api_util.h). */
 #include "gfx_api_util.h"
+#include "gfx_pipeline_defaults.h"
 
 #include <string.h>
 
@@ -109,32 +110,9 @@ void
 ga_pipeline(struct swgpu_pipeline_state *ps, const swgpu_shader *vs,
             const swgpu_shader *fs, uint32_t w, uint32_t h, uint32_t nattr)
 {
-	memset(ps, 0, sizeof(*ps));
-	ps->size = sizeof(*ps);
+	gfx_pipeline_defaults(ps, w, h, nattr);
 	ps->vs_code_va = vs ? swgpu_shader_code_va(vs) : 0;
 	ps->fs_code_va = fs ? swgpu_shader_code_va(fs) : 0;
-	ps->binding_count = 1;
-	ps->bindings[0].stride = 16 * nattr;
-	ps->attrib_count = nattr;
-	for (uint32_t i = 0; i < nattr; i++) {
-		ps->attribs[i].location = i;
-		ps->attribs[i].format = SWGPU_FORMAT_R32G32B32A32_SFLOAT;
-		ps->attribs[i].offset = 16 * i;
-	}
-	struct swgpu_raster_state *rs = &ps->state;
-	rs->topology = SWGPU_TOPOLOGY_TRIANGLE_LIST;
-	rs->line_width = 1.0f;
-	rs->depth_compare = SWGPU_COMPARE_ALWAYS;
-	rs->color_write_enable = 0xff;
-	rs->viewport_count = rs->scissor_count = 1;
-	rs->viewports[0] = (struct swgpu_viewport){ 0, 0, (float)w, (float)h,
-	                                            0.0f, 1.0f };
-	rs->scissors[0] = (struct swgpu_scissor){ 0, 0, w, h };
-	for (uint32_t i = 0; i < 8; i++)
-		rs->blend[i].write_mask = 0xf;
-	rs->front.compare_op = rs->back.compare_op = SWGPU_COMPARE_ALWAYS;
-	rs->front.compare_mask = rs->back.compare_mask = 0xff;
-	rs->front.write_mask = rs->back.write_mask = 0xff;
 }
 
 swgpu_result
