@@ -38,6 +38,16 @@ TIER1_GROUPS = [
 	"memory.binding.", "synchronization.basic.", "synchronization2.basic.",
 ]
 TIER2_GROUPS = ["compute.", "api.command_buffers.", "api.smoke."]
+# Shader-engine groups of tier 2 (issue 23), compute stage only: every
+# subgroups case whose name has a ".compute." component (the graphics and
+# ray-tracing stages of the same tests belong to later tiers), and a
+# deterministic half of spirv_assembly.instruction.compute (19,898 cases,
+# sampled like TIER3_GROUPS by crc32 % 2 so the sample does not depend on
+# the input order).
+TIER2_SHADER_GROUPS = [
+	("subgroups.", ".compute.", 1),
+	("spirv_assembly.instruction.compute.", "", 2),
+]
 # Graphics groups of tier 3 (issue 17), as (prefix, N): a case is taken
 # when N == 1 or crc32(name) % N == 0 (in_sample), a sample that does not
 # depend on the order or the other cases of the input. The first matching
@@ -170,6 +180,10 @@ def classify(case):
 			   GRAPHICS_WORDS.search(rest):
 				return "tier3"
 			return "tier1"
+	for g, word, n in TIER2_SHADER_GROUPS:
+		if name.startswith(g):
+			ok = word in name and in_sample(name, n)
+			return "tier2" if ok else None
 	for g in TIER2_GROUPS:
 		if name.startswith(g):
 			rest = name[len(g):]
