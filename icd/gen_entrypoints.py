@@ -443,8 +443,11 @@ def main():
     ap.add_argument("--xml", required=True)
     ap.add_argument("--extensions", required=True)
     ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--supplement",
+                    help="registry fragment of newer extensions "
+                         "(vk_supplement.xml)")
     args = ap.parse_args()
-    reg = Registry(args.xml, args.extensions)
+    reg = Registry(args.xml, args.extensions, args.supplement)
     d = args.out_dir
     with open(d + "/icd_entrypoints.h", "w") as h, \
             open(d + "/icd_entrypoints.c", "w") as c:

@@ -61,9 +61,29 @@ class Gate:
         return self.op.join(self.names)
 
 
+def merge_supplement(root, path):
+    """Adds the <type>s and <extension>s of the registry fragment at
+    path (vk_supplement.xml) that root lacks: extensions newer than the
+    system's vk.xml. A vk.xml that has them keeps its own."""
+    sup = ET.parse(path).getroot()
+    types, exts = root.find("types"), root.find("extensions")
+    have_types = {t.get("name") or (t.find("name").text
+                                    if t.find("name") is not None else None)
+                  for t in types}
+    have_exts = {e.get("name") for e in exts}
+    for t in sup.find("types"):
+        if t.get("name") not in have_types:
+            types.append(t)
+    for e in sup.find("extensions"):
+        if e.get("name") not in have_exts:
+            exts.append(e)
+
+
 class Registry:
-    def __init__(self, path, ext_path):
+    def __init__(self, path, ext_path, supplement=None):
         self.root = ET.parse(path).getroot()
+        if supplement:
+            merge_supplement(self.root, supplement)
         self._parse_types()
         self._parse_commands()
         self._parse_features()

@@ -18,6 +18,7 @@
 
 #include <vulkan/vulkan.h>
 #include <vulkan/vk_icd.h>
+#include "vk_supplement.h"   /* extensions newer than the headers */
 
 #include <swgpu/swgpu.h>
 

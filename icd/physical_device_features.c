@@ -221,6 +221,19 @@ icd_GetPhysicalDeviceFeatures(VkPhysicalDevice physicalDevice,
 void
 icd_features_write_ext(VkBaseOutStructure *s)
 {
+	/* Not an enumerator of the system headers (vk_supplement.h). */
+	if (s->sType ==
+	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_ROTATE_FEATURES_KHR) {
+		/* Rotates are shuffles (the engine's xlate_group.c), with
+		 * or without a cluster size. */
+		VkPhysicalDeviceShaderSubgroupRotateFeaturesKHR *r =
+			(void *)s;
+
+		r->shaderSubgroupRotate = swgpu_shader_capability_supported(
+			SpvCapabilityGroupNonUniformRotateKHR);
+		r->shaderSubgroupRotateClustered = r->shaderSubgroupRotate;
+		return;
+	}
 	switch (s->sType) {
 	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GLOBAL_PRIORITY_QUERY_FEATURES_KHR:
 		((VkPhysicalDeviceGlobalPriorityQueryFeaturesKHR *)s)

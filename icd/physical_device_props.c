@@ -315,14 +315,18 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 		p->limits.maxDescriptorSetInputAttachments;
 	x->v12.framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
 
-	/* One subgroup size: requiring it (subgroupSizeControl) is
-	 * trivially honoured, and a workgroup whose X size is a multiple
-	 * of it has only full subgroups (computeFullSubgroups). */
-	x->v13.minSubgroupSize = SWGPU_SHADER_SUBGROUP_SIZE;
+	/* Subgroups of SWGPU_SHADER_SUBGROUP_SIZE lanes unless a pipeline
+	 * stage requires a smaller power of two (subgroupSizeControl,
+	 * pipeline.c: the engine's subgroup_size); a workgroup's
+	 * invocations fill its subgroups in order, so one whose X size is
+	 * a multiple of the size has only full subgroups
+	 * (computeFullSubgroups). The smallest size makes the most
+	 * subgroups per workgroup. */
+	x->v13.minSubgroupSize = SWGPU_SHADER_MIN_SUBGROUP_SIZE;
 	x->v13.maxSubgroupSize = SWGPU_SHADER_SUBGROUP_SIZE;
 	x->v13.maxComputeWorkgroupSubgroups =
 		SWGPU_SHADER_MAX_WORKGROUP_INVOCATIONS /
-		SWGPU_SHADER_SUBGROUP_SIZE;
+		SWGPU_SHADER_MIN_SUBGROUP_SIZE;
 	x->v13.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
 	/* Inline uniform blocks are bytes of the set's memory behind a
 	 * uniform buffer descriptor (descriptor.c): lavapipe's sizes. */

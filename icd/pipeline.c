@@ -231,11 +231,20 @@ icd_shader_build_prepare(struct icd_shader_build *b,
 		                 "a shader module", st->stage);
 	rss = icd_find_struct(st->pNext,
 		VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO);
-	if (rss && rss->requiredSubgroupSize != SWGPU_SHADER_SUBGROUP_SIZE)
+	/* A required subgroup size becomes the engine's subgroup size;
+	 * without one the shader gets SWGPU_SHADER_SUBGROUP_SIZE, which
+	 * ALLOW_VARYING_SUBGROUP_SIZE and REQUIRE_FULL_SUBGROUPS allow
+	 * (a workgroup's invocations fill its subgroups in order). */
+	if (rss && (rss->requiredSubgroupSize < SWGPU_SHADER_MIN_SUBGROUP_SIZE ||
+	            rss->requiredSubgroupSize > SWGPU_SHADER_SUBGROUP_SIZE ||
+	            (rss->requiredSubgroupSize &
+	             (rss->requiredSubgroupSize - 1))))
 		return icd_error(VK_ERROR_UNKNOWN, "required subgroup size %u"
-		                 " (the engine's is %u)",
+		                 " (minSubgroupSize %u, maxSubgroupSize %u)",
 		                 rss->requiredSubgroupSize,
+		                 SWGPU_SHADER_MIN_SUBGROUP_SIZE,
 		                 SWGPU_SHADER_SUBGROUP_SIZE);
+	b->info.subgroup_size = rss ? rss->requiredSubgroupSize : 0;
 	b->info.code = m->code;
 	b->info.code_size = m->code_size;
 	b->info.entry_point = st->pName;
@@ -246,6 +255,8 @@ icd_shader_build_prepare(struct icd_shader_build *b,
 	b->key = icd_hash64(st->pName, strlen(st->pName), b->key);
 	b->key = icd_hash64(&stage, sizeof(stage), b->key);
 	b->key = icd_hash64(&pl->hash, sizeof(pl->hash), b->key);
+	b->key = icd_hash64(&b->info.subgroup_size,
+	                    sizeof(b->info.subgroup_size), b->key);
 	r = build_spec(b, st->pSpecializationInfo);
 	if (r == VK_SUCCESS)
 		r = build_bindings(b, pl, m);

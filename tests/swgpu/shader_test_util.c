@@ -125,6 +125,21 @@ st_try_shader(struct st_env *e, const uint32_t *code, size_t size,
 }
 
 swgpu_result
+st_try_shader_subgroup(struct st_env *e, const uint32_t *code, size_t size,
+                       uint32_t subgroup_size, swgpu_shader **out,
+                       char *err, size_t err_size)
+{
+	swgpu_shader_binding b[ST_MAX_BUFS];
+	swgpu_shader_info info;
+
+	fill_info(&info, b, code, size, NULL);
+	info.subgroup_size = subgroup_size;
+	info.error = err;
+	info.error_size = err_size;
+	return swgpu_shader_create(e->ctx, &info, out);
+}
+
+swgpu_result
 st_dispatch(struct st_env *e, swgpu_shader *s, const uint64_t *ranges,
             const void *push, uint32_t push_size, uint32_t gx, uint32_t gy,
             uint32_t gz)

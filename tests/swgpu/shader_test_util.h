@@ -48,6 +48,13 @@ swgpu_result st_try_shader(struct st_env *e, const uint32_t *code,
                            size_t size, swgpu_shader **out, char *err,
                            size_t err_size);
 
+/* st_try_shader with swgpu_shader_info.subgroup_size set (0: the
+ * default). */
+swgpu_result st_try_shader_subgroup(struct st_env *e, const uint32_t *code,
+                                    size_t size, uint32_t subgroup_size,
+                                    swgpu_shader **out, char *err,
+                                    size_t err_size);
+
 /* Write descriptors for every buffer (range: the buffer size, or
  * ranges[i] when given) and the bind table, dispatch, wait. Returns the
  * queue wait result. */

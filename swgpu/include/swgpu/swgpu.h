@@ -615,9 +615,14 @@ typedef struct swgpu_shader swgpu_shader;
 #define SWGPU_SHADER_MAX_IMAGE_LEVELS 17u        /* sampled image levels */
 #define SWGPU_SHADER_MAX_DYNAMIC_BUFFERS 16u      /* dynamic offsets */
 #define SWGPU_SHADER_MAX_BINDINGS 256u            /* per shader_info */
-/* Fixed subgroup size: invocation i of a workgroup (LocalInvocationIndex)
- * is lane i % 32 of subgroup i / 32. */
+/* Subgroup size of a shader whose swgpu_shader_info asks for none:
+ * invocation i of a workgroup (LocalInvocationIndex) is lane i % 32 of
+ * subgroup i / 32. A shader may ask for any power of two from
+ * SWGPU_SHADER_MIN_SUBGROUP_SIZE up to this (subgroup_size): invocation
+ * i is then lane i % n of subgroup i / n, and every subgroup instruction
+ * and built-in works on those n lanes. */
 #define SWGPU_SHADER_SUBGROUP_SIZE 32u
+#define SWGPU_SHADER_MIN_SUBGROUP_SIZE 4u   /* a quad fits in a subgroup */
 /* Subgroup operations executed, as VkSubgroupFeatureFlagBits values:
  * BASIC | VOTE | ARITHMETIC | BALLOT | SHUFFLE | SHUFFLE_RELATIVE |
  * CLUSTERED | QUAD. */
@@ -722,13 +727,18 @@ typedef struct swgpu_shader_info {
 	 * FRAGMENT shader is named by the pipeline state of graphics
 	 * packets (swgpu_packet.h), never by DISPATCH. */
 	swgpu_shader_stage stage;
+	/* Lanes per subgroup: 0 for SWGPU_SHADER_SUBGROUP_SIZE, else a
+	 * power of two in [SWGPU_SHADER_MIN_SUBGROUP_SIZE,
+	 * SWGPU_SHADER_SUBGROUP_SIZE] (Vulkan's requiredSubgroupSize). */
+	uint32_t subgroup_size;
 } swgpu_shader_info;
 
 /* Validate, specialize and translate; map the code VA into ctx.
  * Errors: INVALID_ARG (malformed or invalid SPIR-V, entry point missing,
  * binding used by the shader missing from info->bindings, local size
- * over the limits), UNSUPPORTED (valid SPIR-V using a capability,
- * instruction or descriptor type the engine does not execute),
+ * over the limits, subgroup_size not a power of two in range),
+ * UNSUPPORTED (valid SPIR-V using a capability, instruction or
+ * descriptor type the engine does not execute),
  * NO_HOST_MEMORY, NO_VA_SPACE, CONTEXT_LOST. */
 swgpu_result swgpu_shader_create(swgpu_context *ctx,
                                  const swgpu_shader_info *info,
@@ -742,7 +752,8 @@ typedef struct swgpu_shader_properties {
 	uint32_t local_size[3];      /* after specialization */
 	uint32_t shared_memory_size; /* bytes of Workgroup variables */
 	uint32_t push_constant_size; /* bytes the shader reads (max end) */
-	uint32_t subgroup_size;      /* SWGPU_SHADER_SUBGROUP_SIZE */
+	uint32_t subgroup_size;      /* lanes per subgroup (info's, or
+	                                SWGPU_SHADER_SUBGROUP_SIZE) */
 	uint32_t instruction_count;  /* internal IR instructions */
 	uint32_t register_count;     /* internal 32-bit registers per lane */
 	bool uses_barrier;           /* OpControlBarrier present */

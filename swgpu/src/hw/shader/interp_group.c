@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SIMT interpreter: subgroup operations. A subgroup is 32 consecutive
- * lanes of the workgroup; only active lanes take part (the reduction of
+ * SIMT interpreter: subgroup operations. A subgroup is the program's
+ * subgroup_size (4..32) consecutive lanes of the workgroup; only active lanes take part (the reduction of
  * an inactive lane's value is never observed). Clustered reductions
  * reduce each aligned cluster of d lanes alone; quad operations are
  * shuffles (xlate_ops.c).
@@ -123,17 +123,20 @@ interp_group(struct ir_exec *e, const struct ir_instr *in, bool full)
 	const lane_t *A = e->regs + (size_t)in->a * W;
 	const lane_t *B = e->regs + (size_t)in->b * W;
 	const uint8_t *m = e->mask;
+	const uint32_t sg = e->p->subgroup_size;
+	/* the bits of a ballot naming lanes of the subgroup */
+	const uint32_t all = sg == 32 ? UINT32_MAX : (1u << sg) - 1;
 
-	for (uint32_t s = 0; s < W; s += SG) {
+	for (uint32_t s = 0; s < W; s += sg) {
 		uint32_t act = 0, first;
 
-		for (uint32_t i = 0; i < SG; i++)
+		for (uint32_t i = 0; i < sg; i++)
 			if (full || m[s + i])
 				act |= 1u << i;
 		if (!act)
 			continue;
 		first = s + (uint32_t)__builtin_ctz(act);
-#define EACH(...) for (uint32_t i = 0; i < SG; i++) \
+#define EACH(...) for (uint32_t i = 0; i < sg; i++) \
 		if (act & (1u << i)) { uint32_t l = s + i; __VA_ARGS__; }
 		switch (in->op) {
 		case IR_ELECT:
@@ -161,7 +164,7 @@ interp_group(struct ir_exec *e, const struct ir_instr *in, bool full)
 			break;
 		}
 		case IR_BCAST: {
-			uint32_t v = A[s + (B[first].u & (SG - 1))].u;
+			uint32_t v = A[s + (B[first].u & (sg - 1))].u;
 
 			EACH(D[l].u = v);
 			break;
@@ -183,12 +186,12 @@ interp_group(struct ir_exec *e, const struct ir_instr *in, bool full)
 			EACH(D[l].u = (A[l].u >> i) & 1);
 			break;
 		case IR_BALLOTEXT:
-			EACH(D[l].u = B[l].u < SG ? (A[l].u >> B[l].u) & 1 : 0);
+			EACH(D[l].u = B[l].u < sg ? (A[l].u >> B[l].u) & 1 : 0);
 			break;
 		case IR_BALLOTCOUNT:
 			EACH({
 				uint32_t mk = in->aux2 == IR_GROUP_REDUCE
-				              ? UINT32_MAX
+				              ? all
 				              : in->aux2 == IR_GROUP_INCLUSIVE
 				              ? (uint32_t)((2ull << i) - 1)
 				              : (uint32_t)((1ull << i) - 1);
@@ -197,25 +200,26 @@ interp_group(struct ir_exec *e, const struct ir_instr *in, bool full)
 			});
 			break;
 		case IR_BALLOTLSB:
-			EACH(D[l].u = A[l].u ? (uint32_t)__builtin_ctz(A[l].u)
-			                     : UINT32_MAX);
+			EACH(D[l].u = A[l].u & all
+			             ? (uint32_t)__builtin_ctz(A[l].u & all)
+			             : UINT32_MAX);
 			break;
 		case IR_BALLOTMSB:
-			EACH(D[l].u = A[l].u ? 31u - (uint32_t)
-			                       __builtin_clz(A[l].u)
-			                     : UINT32_MAX);
+			EACH(D[l].u = A[l].u & all
+			             ? 31u - (uint32_t)__builtin_clz(A[l].u & all)
+			             : UINT32_MAX);
 			break;
 		case IR_SHUFFLE:
-			EACH(D[l].u = A[s + (B[l].u & (SG - 1))].u);
+			EACH(D[l].u = A[s + (B[l].u & (sg - 1))].u);
 			break;
 		case IR_SHUFXOR:
-			EACH(D[l].u = A[s + ((i ^ B[l].u) & (SG - 1))].u);
+			EACH(D[l].u = A[s + ((i ^ B[l].u) & (sg - 1))].u);
 			break;
 		case IR_SHUFUP:
 			EACH(D[l].u = B[l].u <= i ? A[l - B[l].u].u : A[l].u);
 			break;
 		case IR_SHUFDOWN:
-			EACH(D[l].u = B[l].u < SG - i ? A[l + B[l].u].u
+			EACH(D[l].u = B[l].u < sg - i ? A[l + B[l].u].u
 			                              : A[l].u);
 			break;
 		case IR_G64: {
@@ -227,7 +231,7 @@ interp_group(struct ir_exec *e, const struct ir_instr *in, bool full)
 #define PUT64(l, v) (D[l].u = (uint32_t)(v), DH[l].u = (uint32_t)((v) >> 32))
 			if (in->aux2 == IR_GROUP_CLUSTERED) {
 				/* each cluster of d lanes on its own */
-				for (uint32_t c0 = 0; c0 < SG; c0 += in->d) {
+				for (uint32_t c0 = 0; c0 < sg; c0 += in->d) {
 					const uint32_t cm = cluster_mask(c0,
 					                                 in->d);
 
@@ -263,7 +267,7 @@ interp_group(struct ir_exec *e, const struct ir_instr *in, bool full)
 
 			acc.u = identity(in->op);
 			if (in->aux2 == IR_GROUP_CLUSTERED) {
-				for (uint32_t c0 = 0; c0 < SG; c0 += in->d) {
+				for (uint32_t c0 = 0; c0 < sg; c0 += in->d) {
 					const uint32_t cm = cluster_mask(c0,
 					                                 in->d);
 

@@ -49,18 +49,25 @@ exec_alloc(const struct ir_program *p, uint32_t lanes, uint32_t width)
 		for (uint32_t l = 0; l < width; l++)
 			r[l].u = p->const_vals[i];
 	}
+	/* Subgroups of sg lanes; a workgroup's count is that of its real
+	 * invocations, a batch's that of its width. Masks have no bit for
+	 * a lane beyond the subgroup. */
+	const uint32_t sg = p->subgroup_size;
+	const uint32_t all = sg == 32 ? ~0u : (1u << sg) - 1;
+	const uint32_t nsub = lanes ? (lanes + sg - 1) / sg : width / sg;
+
 	for (uint32_t l = 0; l < width; l++) {
 		lane_t *R = e->regs;
-		uint32_t sl = l % SG;
+		uint32_t sl = l % sg;
 
 #define SET(reg, v) (R[(size_t)(reg) * width + l].u = (v))
-		SET(IR_REG_SUBGROUP_SIZE, SG);
+		SET(IR_REG_SUBGROUP_SIZE, sg);
 		SET(IR_REG_SUBGROUP_LOCAL_ID, sl);
-		SET(IR_REG_SUBGROUP_ID, l / SG);
-		SET(IR_REG_NUM_SUBGROUPS, width / SG);
+		SET(IR_REG_SUBGROUP_ID, l / sg);
+		SET(IR_REG_NUM_SUBGROUPS, nsub);
 		SET(IR_REG_EQ_MASK, 1u << sl);
-		SET(IR_REG_GE_MASK, ~0u << sl);
-		SET(IR_REG_GT_MASK, sl == 31 ? 0 : ~0u << (sl + 1));
+		SET(IR_REG_GE_MASK, (~0u << sl) & all);
+		SET(IR_REG_GT_MASK, sl == 31 ? 0 : (~0u << (sl + 1)) & all);
 		SET(IR_REG_LE_MASK, sl == 31 ? ~0u : (2u << sl) - 1);
 		SET(IR_REG_LT_MASK, (1u << sl) - 1);
 #undef SET
@@ -77,6 +84,7 @@ ir_exec_create(const struct ir_program *p)
 
 	if (p->stage != SWGPU_SHADER_STAGE_COMPUTE || !lanes)
 		return NULL;
+	/* a multiple of every subgroup size */
 	e = exec_alloc(p, lanes, (lanes + SG - 1) / SG * SG);
 	if (!e)
 		return NULL;
@@ -102,6 +110,7 @@ ir_exec_create_batch(const struct ir_program *p, uint32_t width)
 {
 	struct ir_exec *e;
 
+	/* SG: a multiple of every subgroup size */
 	if (p->stage == SWGPU_SHADER_STAGE_COMPUTE || !width || width % SG)
 		return NULL;
 	e = exec_alloc(p, 0, width);

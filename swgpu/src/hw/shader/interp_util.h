@@ -15,7 +15,7 @@
 
 struct ir_exec {
 	const struct ir_program *p;
-	uint32_t width;            /* lanes, a multiple of the subgroup */
+	uint32_t width;            /* lanes, a multiple of SG */
 	uint32_t lanes;            /* real invocations of a workgroup */
 	lane_t *regs;              /* nregs * width */
 	uint32_t *pc, *prev;       /* per lane block index / previous */
@@ -30,7 +30,9 @@ struct ir_exec {
 	bool helpers;              /* some lane of the batch is a helper */
 };
 
-#define SG 32u                 /* subgroup size */
+/* The largest subgroup size: execution widths are multiples of it, so
+ * of every smaller (power-of-two) size a program may have. */
+#define SG 32u
 
 /* Run body for every active lane: a plain loop when all lanes are active
  * (the compiler vectorizes it), else a masked one. */

@@ -384,6 +384,7 @@ struct ir_program {
 	struct ir_buffer *buffers;
 	uint32_t nbuffers;
 	uint32_t local_size[3];
+	uint32_t subgroup_size;    /* lanes per subgroup, power of two */
 	uint32_t shared_bytes;
 	uint32_t push_bytes;       /* highest push constant byte read + 1 */
 	bool uses_barrier, uses_subgroup, uses_atomics;

@@ -256,7 +256,7 @@ swgpu_shader_query_properties(const swgpu_shader *s,
 	memcpy(props->local_size, p->local_size, sizeof(props->local_size));
 	props->shared_memory_size = p->shared_bytes;
 	props->push_constant_size = p->push_bytes;
-	props->subgroup_size = SWGPU_SHADER_SUBGROUP_SIZE;
+	props->subgroup_size = p->subgroup_size;
 	props->instruction_count = p->ninstr;
 	props->register_count = p->nregs;
 	props->uses_barrier = p->uses_barrier;

@@ -643,8 +643,18 @@ xlate_module(const swgpu_shader_info *info, struct ir_program **out,
 	if ((uint32_t)info->stage >= SWGPU_SHADER_STAGE_COUNT)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad shader stage %u",
 		        (uint32_t)info->stage);
+	if (info->subgroup_size &&
+	    (info->subgroup_size < SWGPU_SHADER_MIN_SUBGROUP_SIZE ||
+	     info->subgroup_size > SWGPU_SHADER_SUBGROUP_SIZE ||
+	     (info->subgroup_size & (info->subgroup_size - 1))))
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "subgroup size %u: a power "
+		        "of two from %u to %u", info->subgroup_size,
+		        SWGPU_SHADER_MIN_SUBGROUP_SIZE,
+		        SWGPU_SHADER_SUBGROUP_SIZE);
 	x->p->nregs = IR_REG_FIRST_FREE;
 	x->p->stage = info->stage;
+	x->p->subgroup_size = info->subgroup_size ? info->subgroup_size :
+	                      SWGPU_SHADER_SUBGROUP_SIZE;
 	x->wg_block_base = UINT32_MAX;
 	module_pass(x);
 	if (!x->entry_func && x->other_model &&

@@ -17,6 +17,7 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityGroupNonUniformShuffleRelative,
 	SpvCapabilityGroupNonUniformClustered,
 	SpvCapabilityGroupNonUniformQuad,
+	SpvCapabilityGroupNonUniformRotateKHR,   /* xlate_group.c rotate */
 	/* VK_EXT_shader_subgroup_ballot/_vote (xlate_ops.c subgroup_khr) */
 	SpvCapabilitySubgroupBallotKHR, SpvCapabilitySubgroupVoteKHR,
 	SpvCapabilityVulkanMemoryModel,

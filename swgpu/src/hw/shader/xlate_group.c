@@ -3,7 +3,8 @@
  * SPIR-V -> IR translator: subgroup operations (interp_group.c runs
  * them). Every GroupNonUniform class of Vulkan 1.1 at Subgroup scope
  * (reductions, inclusive and exclusive scans, clustered reductions),
- * quad operations as shuffles within a quad, and the scope-less
+ * quad operations as shuffles within a quad, rotates (clustered or
+ * not) as shuffles, and the scope-less
  * SPV_KHR_shader_ballot / SPV_KHR_subgroup_vote instructions. Values of
  * several registers (vectors, 64-bit scalars) are moved register by
  * register; 64-bit and narrow arithmetic is adapted by xlate_int64.c and
@@ -26,7 +27,7 @@ xl_cluster_size(struct xl *x, const uint32_t *in, uint32_t wc)
 	if (wc < 7 || !xl_const_u32(x, in[6], &c) || !c || (c & (c - 1)))
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "ClusterSize must be a "
 		        "constant power of two");
-	return c < SWGPU_SHADER_SUBGROUP_SIZE ? c : SWGPU_SHADER_SUBGROUP_SIZE;
+	return c < x->p->subgroup_size ? c : x->p->subgroup_size;
 }
 
 /* OpGroupNonUniformQuadBroadcast / QuadSwap: shuffles within the four
@@ -65,6 +66,35 @@ quad(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 		for (uint32_t i = 0; i < v.n; i++)
 			r[i] = xl_emit1(x, IR_SHUFXOR, v.r[i], idx, 0);
 	}
+	xl_set_regs(x, in, r, v.n);
+}
+
+/* OpGroupNonUniformRotateKHR (SPV_KHR_subgroup_rotate): lane id reads
+ * lane ((id + Delta) & (c - 1)) + (id & ~(c - 1)) of its cluster of c =
+ * ClusterSize lanes (the whole subgroup without one): a shuffle. */
+static void
+rotate(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	struct vals v;
+	uint32_t r[16], scope, c, idx;
+
+	if (wc < 6 || !xl_const_u32(x, in[3], &scope) ||
+	    scope != SpvScopeSubgroup)
+		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		        "OpGroupNonUniformRotateKHR: only Subgroup scope");
+	x->p->uses_subgroup = true;
+	c = wc >= 7 ? xl_cluster_size(x, in, wc) : x->p->subgroup_size;
+	xl_getv(x, in[4], &v);
+	if (v.n > 16)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "malformed rotate");
+	idx = xl_emit1(x, IR_IADD, IR_REG_SUBGROUP_LOCAL_ID,
+	               xl_val1(x, in[5]), 0);
+	idx = xl_emit1(x, IR_AND, idx, xl_const_reg(x, c - 1), 0);
+	idx = xl_emit1(x, IR_OR, idx,
+	               xl_emit1(x, IR_AND, IR_REG_SUBGROUP_LOCAL_ID,
+	                        xl_const_reg(x, ~(c - 1)), 0), 0);
+	for (uint32_t i = 0; i < v.n; i++)
+		r[i] = xl_emit1(x, IR_SHUFFLE, v.r[i], idx, 0);
 	xl_set_regs(x, in, r, v.n);
 }
 
@@ -281,6 +311,9 @@ xl_group_op(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvOpGroupNonUniformQuadBroadcast:
 	case SpvOpGroupNonUniformQuadSwap:
 		quad(x, in, wc, op);
+		return true;
+	case SpvOpGroupNonUniformRotateKHR:
+		rotate(x, in, wc);
 		return true;
 	case SpvOpSubgroupBallotKHR: case SpvOpSubgroupFirstInvocationKHR:
 	case SpvOpSubgroupAllKHR: case SpvOpSubgroupAnyKHR:

@@ -516,6 +516,7 @@ xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvOpGroupNonUniformShuffleDown:
 	case SpvOpGroupNonUniformQuadBroadcast:
 	case SpvOpGroupNonUniformQuadSwap:
+	case SpvOpGroupNonUniformRotateKHR:
 	case SpvOpGroupNonUniformAllEqual:
 	case SpvOpSubgroupFirstInvocationKHR:
 	case SpvOpSubgroupReadInvocationKHR:

@@ -100,6 +100,7 @@ keeps_width(uint32_t op)
 	case SpvOpGroupNonUniformShuffleDown:
 	case SpvOpGroupNonUniformQuadBroadcast:
 	case SpvOpGroupNonUniformQuadSwap:
+	case SpvOpGroupNonUniformRotateKHR:
 	case SpvOpSubgroupFirstInvocationKHR:
 	case SpvOpSubgroupReadInvocationKHR:
 		return true;
