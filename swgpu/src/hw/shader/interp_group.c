@@ -123,7 +123,7 @@ interp_group(struct ir_exec *e, const struct ir_instr *in, bool full)
 	const lane_t *A = e->regs + (size_t)in->a * W;
 	const lane_t *B = e->regs + (size_t)in->b * W;
 	const uint8_t *m = e->mask;
-	const uint32_t sg = e->p->subgroup_size;
+	const uint32_t sg = interp_subgroup_size(e->p);
 	/* the bits of a ballot naming lanes of the subgroup */
 	const uint32_t all = sg == 32 ? UINT32_MAX : (1u << sg) - 1;
 

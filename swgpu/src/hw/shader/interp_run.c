@@ -52,7 +52,7 @@ exec_alloc(const struct ir_program *p, uint32_t lanes, uint32_t width)
 	/* Subgroups of sg lanes; a workgroup's count is that of its real
 	 * invocations, a batch's that of its width. Masks have no bit for
 	 * a lane beyond the subgroup. */
-	const uint32_t sg = p->subgroup_size;
+	const uint32_t sg = interp_subgroup_size(p);
 	const uint32_t all = sg == 32 ? ~0u : (1u << sg) - 1;
 	const uint32_t nsub = lanes ? (lanes + sg - 1) / sg : width / sg;
 

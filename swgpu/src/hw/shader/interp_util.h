@@ -34,6 +34,14 @@ struct ir_exec {
  * of every smaller (power-of-two) size a program may have. */
 #define SG 32u
 
+/* A program's subgroup size; 0 (a program built without the translator,
+ * as white-box tests do) is the default SG. */
+static inline uint32_t
+interp_subgroup_size(const struct ir_program *p)
+{
+	return p->subgroup_size ? p->subgroup_size : SG;
+}
+
 /* Run body for every active lane: a plain loop when all lanes are active
  * (the compiler vectorizes it), else a masked one. */
 #define LANES(...)                                                      \
