@@ -293,6 +293,10 @@ uint32_t xl_cluster_size(struct xl *x, const uint32_t *in, uint32_t wc);
 /* OpSampledImage, OpImageSample*, OpImage*Gather, OpImageQueryLod. */
 void xl_sample_op(struct xl *x, const uint32_t *in, uint32_t wc);
 uint32_t xl_phys_addr(struct xl *x, const struct xptr *p, uint32_t extra);
+/* A physical pointer made by an access chain (XK_PTR) is a value too
+ * (OpPhi, OpSelect, calls, stores): its address registers, computed
+ * where the chain is, since a phi may name it from a later block. */
+void xl_phys_regs(struct xl *x, uint32_t id);
 bool xl_phys_op(struct xl *x, const uint32_t *in, uint32_t wc);
 /* xlate_mem.c: index * stride added to p's dynamic offset; the register
  * of a scalar index (the low word of a 64-bit one) */

@@ -156,6 +156,23 @@ xl_index_reg(struct xl *x, uint32_t id)
 	return r[0];
 }
 
+/* A 64-bit integer constant index below 2^32 (OpInBoundsAccessChain
+ * with an int64 struct member index): its low word. */
+static bool
+const_index64(struct xl *x, uint32_t id, uint32_t *out)
+{
+	const struct xid *d = xl_id(x, id);
+	const struct xtype *t;
+
+	if (d->kind != XK_CONST)
+		return false;
+	t = xl_type(x, d->type);
+	if (t->op != SpvOpTypeInt || t->width != 64 || x->cpool[d->cval + 1])
+		return false;
+	*out = x->cpool[d->cval];
+	return true;
+}
+
 void
 xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 {
@@ -177,7 +194,8 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 	for (uint32_t i = first; i < wc; i++) {
 		const struct xtype *t = xl_type(x, p.type);
 		uint32_t c = 0;
-		bool is_const = xl_const_u32(x, in[i], &c);
+		bool is_const = xl_const_u32(x, in[i], &c) ||
+		                const_index64(x, in[i], &c);
 
 		if (p.desc_array) {
 			if (!is_const) {
@@ -275,6 +293,7 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 	/* With variable pointers, every buffer or shared pointer is also
 	 * a value, made here where its block is (a phi may name it). */
 	xl_vptr_regs(x, in[2]);
+	xl_phys_regs(x, in[2]);
 }
 
 /* Offsets (in the pointer's units) of every scalar of a value of type,
