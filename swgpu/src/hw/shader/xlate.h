@@ -223,6 +223,10 @@ void xl_need(struct xl *x, uint32_t wc, uint32_t n, uint32_t op);
 void xl_decorate(struct xl *x, const uint32_t *in, uint32_t wc);
 void xl_member_decorate(struct xl *x, const uint32_t *in, uint32_t wc);
 void xl_type_decl(struct xl *x, const uint32_t *in, uint32_t wc);
+/* A struct without members, or arrays and structs of only those: a
+ * value of no registers (loads, stores and constants of it are empty),
+ * unlike the opaque types, which have no registers either. */
+bool xl_is_empty_composite(struct xl *x, uint32_t type);
 
 /* xlate_const.c: a new constant of type (zeroed words to fill), and the
  * OpConstant* / OpSpecConstant* declarations. */

@@ -29,8 +29,9 @@ xl_new_const(struct xl *x, uint32_t type, uint32_t id)
 
 	if (d->kind != XK_NONE)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u defined twice", id);
-	if (n == 0)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "constant of opaque type");
+	if (n == 0 && !xl_is_empty_composite(x, type))
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "constant %s of opaque type",
+		        xl_name(x, id, 0));
 	if (n > XL_MAX_VALUE_SCALARS)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "constant %s of %s%u "
 		        "scalars: constants are limited to %u",

@@ -82,7 +82,8 @@ phi(struct xl *x, struct xfstate *fs, const uint32_t *in, uint32_t wc)
 	uint32_t pairs = (wc - 3) / 2;
 	uint32_t res;
 
-	if (wc < 5 || (wc - 3) % 2 || n == 0)
+	if (wc < 5 || (wc - 3) % 2 ||
+	    (n == 0 && !xl_is_empty_composite(x, in[1])))
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad OpPhi");
 	if (fs->nmoves + n > 64)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "too many phis in a block");
@@ -154,7 +155,8 @@ call(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t label)
 		}
 	x->nfix = fix_start;
 	xl_start_block(x);
-	if (nret) {
+	/* An empty struct is a value of no registers. */
+	if (nret || xl_type(x, in[1])->op != SpvOpTypeVoid) {
 		uint32_t regs[64];
 
 		if (nret > 64)
@@ -287,7 +289,7 @@ body_instr(struct xl *x, struct xfstate *fs, const uint32_t *in, uint32_t wc,
 		/* Load into a scratch id-less value, then store. */
 		uint32_t n;
 		const uint32_t *r;
-		uint32_t tmp_id = x->bound; /* reserved scratch id */
+		uint32_t tmp_id = x->bound - 1; /* the scratch id */
 
 		if (wc < 3)
 			break;

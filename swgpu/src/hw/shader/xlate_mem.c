@@ -411,8 +411,9 @@ ptr_offsets(struct xl *x, const struct xptr *p, uint32_t *n, uint32_t **nb)
 	uint32_t cnt = xl_type(x, p->type)->scalars;
 	uint32_t *outs;
 
-	if (cnt == 0)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "load/store of opaque type");
+	if (cnt == 0 && !xl_is_empty_composite(x, p->type))
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "load/store of opaque type "
+		        "%u", p->type);
 	/* A whole value goes through registers; a huge array in a buffer
 	 * is fine, loading or storing all of it at once is not. */
 	if (cnt > XL_MAX_VALUE_SCALARS)

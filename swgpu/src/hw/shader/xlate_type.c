@@ -186,3 +186,18 @@ xl_type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 	}
 	xl_id(x, in[1])->kind = XK_TYPE;
 }
+
+bool
+xl_is_empty_composite(struct xl *x, uint32_t type)
+{
+	const struct xtype *t = xl_type(x, type);
+
+	if (t->op == SpvOpTypeArray)
+		return xl_is_empty_composite(x, t->elem);
+	if (t->op != SpvOpTypeStruct)
+		return false;
+	for (uint32_t m = 0; m < t->nmembers; m++)
+		if (!xl_is_empty_composite(x, x->pool[t->members + m]))
+			return false;
+	return true;
+}
