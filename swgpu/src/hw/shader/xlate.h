@@ -232,6 +232,9 @@ bool xl_is_empty_composite(struct xl *x, uint32_t type);
  * OpConstant* / OpSpecConstant* declarations. */
 uint32_t *xl_new_const(struct xl *x, uint32_t type, uint32_t id);
 void xl_constant_decl(struct xl *x, const uint32_t *in, uint32_t wc);
+/* xlate_spec_op.c: OpSpecConstantOp conversions, VectorShuffle and
+ * CompositeInsert (false if in is none of them) */
+bool xl_spec_op_special(struct xl *x, const uint32_t *in, uint32_t wc);
 
 /* xlate_mem.c: an Offset / MatrixStride / RowMajor ... decoration of
  * member of struct sid (value: its operand) */

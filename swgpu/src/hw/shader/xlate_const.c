@@ -100,7 +100,6 @@ eval_op(struct xl *x, uint32_t op, uint32_t a, uint32_t b, uint32_t c)
 	case SpvOpUGreaterThanEqual: return a >= b;
 	case SpvOpSGreaterThanEqual: return sa >= sb;
 	case SpvOpSelect: return a ? b : c;
-	case SpvOpUConvert: case SpvOpSConvert: return a;
 	default:
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 		        "OpSpecConstantOp with opcode %u not supported", op);
@@ -148,7 +147,6 @@ eval_op64(struct xl *x, uint32_t op, uint64_t a, uint64_t b, uint64_t c)
 	case SpvOpUGreaterThanEqual: return a >= b;
 	case SpvOpSGreaterThanEqual: return sa >= sb;
 	case SpvOpSelect: return a ? b : c;
-	case SpvOpUConvert: case SpvOpSConvert: return a;
 	default:
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 		        "OpSpecConstantOp with opcode %u on 64-bit values not "
@@ -196,8 +194,7 @@ spec_constant_op64(struct xl *x, const uint32_t *in, uint32_t wc)
 		uint64_t o[3] = { 0, 0, 0 }, r;
 
 		for (uint32_t k = 0; k + 4 < wc && k < 3; k++)
-			o[k] = spec_operand64(x, in[4 + k], i,
-			                      op == SpvOpSConvert);
+			o[k] = spec_operand64(x, in[4 + k], i, false);
 		r = eval_op64(x, op, o[0], o[1], o[2]);
 		if (rw == 64) {
 			tmp[2 * i] = (uint32_t)r;
@@ -218,6 +215,8 @@ spec_constant_op(struct xl *x, const uint32_t *in, uint32_t wc)
 	uint32_t *v;
 
 	need(x, wc, 5, SpvOpSpecConstantOp);
+	if (xl_spec_op_special(x, in, wc))
+		return;
 	if (op == SpvOpCompositeExtract) {
 		const struct xid *s = xl_id(x, in[4]);
 		uint32_t type = s->type, off = 0;
