@@ -515,6 +515,19 @@ module_pass(struct xl *x)
 		case SpvOpDecorateString:
 		case SpvOpMemberDecorateString:
 			break;
+		case SpvOpDecorationGroup:
+			/* its decorations come before it: applied at
+			 * OpGroupDecorate (xl_group_decorate) */
+			xl_need(x, wc, 2, op);
+			if (xl_id(x, in[1])->kind != XK_NONE)
+				xl_fail(x, SWGPU_ERR_INVALID_ARG,
+				        "id %u defined twice", in[1]);
+			xl_id(x, in[1])->kind = XK_IGNORED;
+			break;
+		case SpvOpGroupDecorate:
+		case SpvOpGroupMemberDecorate:
+			xl_group_decorate(x, in, wc, i);
+			break;
 		case SpvOpTypeVoid: case SpvOpTypeBool: case SpvOpTypeInt:
 		case SpvOpTypeFloat: case SpvOpTypeVector:
 		case SpvOpTypeMatrix: case SpvOpTypeArray:

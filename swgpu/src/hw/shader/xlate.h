@@ -222,6 +222,9 @@ void xl_need(struct xl *x, uint32_t wc, uint32_t n, uint32_t op);
 /* xlate_type.c: OpDecorate, OpMemberDecorate and OpType* */
 void xl_decorate(struct xl *x, const uint32_t *in, uint32_t wc);
 void xl_member_decorate(struct xl *x, const uint32_t *in, uint32_t wc);
+/* OpGroupDecorate / OpGroupMemberDecorate at word at of the module */
+void xl_group_decorate(struct xl *x, const uint32_t *in, uint32_t wc,
+                       uint32_t at);
 void xl_type_decl(struct xl *x, const uint32_t *in, uint32_t wc);
 /* A struct without members, or arrays and structs of only those: a
  * value of no registers (loads, stores and constants of it are empty),
