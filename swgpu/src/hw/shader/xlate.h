@@ -135,6 +135,8 @@ struct xl {
 	jmp_buf fail;
 	swgpu_result err;
 	char msg[256];
+	uint32_t cur_at;         /* word of the instruction being translated
+	                            (for messages), 0: none */
 	const uint32_t *w;
 	uint32_t nw;
 	uint32_t bound;
@@ -183,6 +185,15 @@ struct xl {
 
 _Noreturn void xl_fail(struct xl *x, swgpu_result r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A valid shader over one of the engine's own limits (registers,
+ * value and composite sizes, inlining depth): not invalid input but a
+ * resource the engine lacks, so SWGPU_ERR_NO_HOST_MEMORY, which the ICD
+ * returns as VK_ERROR_OUT_OF_HOST_MEMORY (an error pipeline creation
+ * may return). SWGPU_ERR_INVALID_ARG is invalid SPIR-V or a layout that
+ * does not match it; SWGPU_ERR_UNSUPPORTED a construct the engine does
+ * not run, which only a shader using a feature the device does not
+ * report can contain. */
+#define xl_limit(x, ...) xl_fail((x), SWGPU_ERR_NO_HOST_MEMORY, __VA_ARGS__)
 void *xl_grow(struct xl *x, void *arr, uint32_t *cap, uint32_t need,
               size_t elem);
 

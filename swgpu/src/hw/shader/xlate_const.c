@@ -33,7 +33,7 @@ xl_new_const(struct xl *x, uint32_t type, uint32_t id)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "constant %s of opaque type",
 		        xl_name(x, id, 0));
 	if (n > XL_MAX_VALUE_SCALARS)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "constant %s of %s%u "
+		xl_limit(x, "constant %s of %s%u "
 		        "scalars: constants are limited to %u",
 		        xl_name(x, id, 0), n == XL_HUGE ? "over " : "", n,
 		        XL_MAX_VALUE_SCALARS);
@@ -189,7 +189,7 @@ spec_constant_op64(struct xl *x, const uint32_t *in, uint32_t wc)
 	uint32_t tmp[16], *v;
 
 	if (n > 8)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "spec op too wide");
+		xl_limit(x, "spec op too wide");
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t o[3] = { 0, 0, 0 }, r;
 
@@ -271,7 +271,7 @@ spec_constant_op(struct xl *x, const uint32_t *in, uint32_t wc)
 	/* Compute into a scratch first: new_const may move cpool. */
 	uint32_t tmp[16];
 	if (n > 16)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "spec op too wide");
+		xl_limit(x, "spec op too wide");
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t a = x->cpool[ops[0] + (wc > 4 && xl_type(x,
 		                  x->ids[in[4]].type)->scalars > 1 ? i : 0)];

@@ -417,7 +417,7 @@ ptr_offsets(struct xl *x, const struct xptr *p, uint32_t *n, uint32_t **nb)
 	/* A whole value goes through registers; a huge array in a buffer
 	 * is fine, loading or storing all of it at once is not. */
 	if (cnt > XL_MAX_VALUE_SCALARS)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "load/store of a whole value "
+		xl_limit(x, "load/store of a whole value "
 		        "of %s%u scalars (type %u): over the %u a value may "
 		        "hold; access it element by element",
 		        cnt == XL_HUGE ? "over " : "", cnt, p->type,
