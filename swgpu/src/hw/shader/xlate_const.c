@@ -154,6 +154,22 @@ eval_op64(struct xl *x, uint32_t op, uint64_t a, uint64_t b, uint64_t c)
 	}
 }
 
+/* Operations that read their operands as signed: narrower operands
+ * (kept zero-extended) are sign-extended first. */
+static bool
+signed_op(uint32_t op)
+{
+	switch (op) {
+	case SpvOpSDiv: case SpvOpSRem: case SpvOpSMod:
+	case SpvOpShiftRightArithmetic:
+	case SpvOpSLessThan: case SpvOpSGreaterThan:
+	case SpvOpSLessThanEqual: case SpvOpSGreaterThanEqual:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static uint32_t
 width_of(struct xl *x, uint32_t type)
 {
@@ -194,7 +210,8 @@ spec_constant_op64(struct xl *x, const uint32_t *in, uint32_t wc)
 		uint64_t o[3] = { 0, 0, 0 }, r;
 
 		for (uint32_t k = 0; k + 4 < wc && k < 3; k++)
-			o[k] = spec_operand64(x, in[4 + k], i, false);
+			o[k] = spec_operand64(x, in[4 + k], i,
+			                      signed_op(op));
 		r = eval_op64(x, op, o[0], o[1], o[2]);
 		if (rw == 64) {
 			tmp[2 * i] = (uint32_t)r;
@@ -206,6 +223,18 @@ spec_constant_op64(struct xl *x, const uint32_t *in, uint32_t wc)
 	v = xl_new_const(x, in[1], in[2]);
 	memcpy(v, tmp, xl_type(x, in[1])->scalars * 4);
 	x->ids[in[2]].is_spec = true;
+}
+
+/* Word w of 8/16-bit constant id sign-extended to 32 bits (signed
+ * operations); wider ones as they are. */
+static uint32_t
+sext_narrow(struct xl *x, uint32_t id, uint32_t w)
+{
+	uint32_t bits = width_of(x, xl_id(x, id)->type);
+
+	if (bits >= 32)
+		return w;
+	return (w & (1u << (bits - 1))) ? w | ~((1u << bits) - 1) : w;
 }
 
 static void
@@ -279,6 +308,10 @@ spec_constant_op(struct xl *x, const uint32_t *in, uint32_t wc)
 		                  x->ids[in[5]].type)->scalars > 1 ? i : 0)] : 0;
 		uint32_t c = wc > 6 ? x->cpool[ops[2] + (xl_type(x,
 		                  x->ids[in[6]].type)->scalars > 1 ? i : 0)] : 0;
+		if (signed_op(op)) {
+			a = sext_narrow(x, in[4], a);
+			b = wc > 5 ? sext_narrow(x, in[5], b) : b;
+		}
 		tmp[i] = eval_op(x, op, a, b, c);
 		if (width_of(x, in[1]) < 32)    /* 8/16-bit: zero-extended */
 			tmp[i] &= (1u << width_of(x, in[1])) - 1;
