@@ -253,13 +253,18 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 			break;
 		}
 		case SpvOpTypeMatrix: {
-			uint32_t rows = xl_type(x, t->elem)->count, s;
+			uint32_t s;
 
 			if (p.explicit_layout) {
-				s = p.row_major ? 4 : p.mstride;
+				/* row-major: the next column is the next
+				 * element (8 bytes for a double) */
+				s = p.row_major ? 4 * xl_type(x, xl_type(x,
+				    t->elem)->elem)->scalars : p.mstride;
 				p.comp_stride = p.row_major ? p.mstride : 4;
 			} else {
-				s = rows * unit_scale(&p);
+				/* a column's registers: 2 per double */
+				s = xl_type(x, t->elem)->scalars *
+				    unit_scale(&p);
 				p.comp_stride = unit_scale(&p);
 			}
 			if (is_const)
@@ -343,18 +348,20 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 			        comp_stride, mstride, row_major, outs, nb, n, max);
 		break;
 	case SpvOpTypeMatrix: {
-		uint32_t rows = xl_type(x, t->elem)->count;
 		uint32_t cs, es;
 
 		if (p->explicit_layout &&
 		    xl_type(x, xl_type(x, t->elem)->elem)->width < 32)
 			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 			        "16-bit matrices in buffers not supported");
+		/* a double takes two registers or 8 bytes */
+		uint32_t words = xl_type(x, xl_type(x, t->elem)->elem)->scalars;
+
 		if (p->explicit_layout) {
-			cs = row_major ? 4 : mstride;
+			cs = row_major ? 4 * words : mstride;
 			es = row_major ? mstride : 4;
 		} else {
-			cs = rows * scale;
+			cs = xl_type(x, t->elem)->scalars * scale;
 			es = scale;
 		}
 		for (uint32_t i = 0; i < t->count; i++)
