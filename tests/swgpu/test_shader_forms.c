@@ -11,14 +11,20 @@
  *    values), and a module with two GLCompute entry points
  *    (sh_spirv_forms.spvasm);
  *  - matrix operations on doubles (sh_f64_mat.comp);
+ *  - combined image sampler bindings serving a shader's separate
+ *    texture and sampler arrays (sh_sample.comp), and no other mix;
  *  - translation failures naming the SPIR-V instruction and its id, and
  *    the engine's limits reported as SWGPU_ERR_NO_HOST_MEMORY.
  */
+#include <math.h>
 #include <string.h>
+
+#include <swgpu/swgpu_format.h>
 
 #include "shader_test_util.h"
 
 #include "sh_f64_mat.spv.h"
+#include "sh_sample.spv.h"
 #include "sh_phys_values.spv.h"
 #include "sh_spirv_forms.spv.h"
 
@@ -202,6 +208,131 @@ test_f64_matrices(void **state)
 	st_fini(&e);
 }
 
+/* Texel (x, y) of level l of sh_sample's image (test_shader_sample.c):
+ * every channel tells where it came from. */
+static void
+texel(uint32_t x, uint32_t y, uint32_t l, float v[4])
+{
+	v[0] = (float)(x + 10 * y + 100 * l);
+	v[1] = (float)(1000 + x);
+	v[2] = (float)(2000 + y);
+	v[3] = (float)(3000 + l);
+}
+
+/* A COMBINED_IMAGE_SAMPLER descriptor of the 4x2, 3-level RGBA32F image
+ * at va into descriptor slot index. */
+static void
+combined(struct st_env *e, uint32_t index, uint64_t va, uint32_t swizzle,
+         const struct swgpu_sampler_state *smp)
+{
+	struct swgpu_descriptor_image t = {
+		.type = SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER,
+		.format = SWGPU_FORMAT_R32G32B32A32_SFLOAT | swizzle << 16,
+		.va = va, .width = 4, .height = 2, .depth = 1, .layers = 1,
+		.row_pitch = 64, .element_size = 16, .slice_pitch = 128,
+		.view_type = 1 | 3 << 8,            /* 2D, 3 levels */
+		.sampler = *smp,
+	};
+
+	memcpy(e->desc.cpu + index * SWGPU_DESCRIPTOR_SIZE, &t, sizeof(t));
+}
+
+#define B(bi, i, t, n) { .set = 0, .binding = (bi), .count = (n), \
+                         .type = (t), .offset = (i) * SWGPU_DESCRIPTOR_SIZE }
+
+/* sh_sample's `texture2D tex[2]` and `sampler smp[2]` (bindings 1, 2)
+ * served by COMBINED_IMAGE_SAMPLER bindings: the texture reads the image
+ * half (BGRA swizzle on tex[1]), the sampler the sampler half (smp[0]
+ * NEAREST, smp[1] LINEAR) of their descriptors. A SAMPLED_IMAGE binding
+ * for the shader's sampler2D is refused. */
+static void
+test_combined_serves_separate(void **state)
+{
+	swgpu_shader_binding b[] = {
+		B(0, 0, SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER, 1),
+		B(1, 1, SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER, 2),
+		B(2, 3, SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER, 2),
+		B(3, 5, SWGPU_DESCRIPTOR_STORAGE_BUFFER, 1),
+	};
+	const struct swgpu_sampler_state nearest = {
+		.filter = 0, .address = 2 | 2 << 8 | 2 << 16,
+		.lod = 3 * 256 << 16,
+	};
+	const struct swgpu_sampler_state linear = {
+		.filter = SWGPU_SAMPLER_MAG_LINEAR | SWGPU_SAMPLER_MIN_LINEAR |
+		          SWGPU_SAMPLER_MIP_LINEAR,
+		.address = 0, .lod = 3 * 256 << 16,
+	};
+	const uint32_t bgra = 5 | 4 << 3 | 3 << 6 | 6 << 9;
+	struct {
+		float uv[4][4];
+		float lod[4];
+		int32_t ti, si;
+	} pc = {
+		.uv = { { 0.375f, 0.25f }, { 0.5f, 0.5f } },
+		.ti = 1, .si = 1,
+	};
+	static const uint32_t lw[3] = { 4, 2, 1 }, lh[3] = { 2, 1, 1 };
+	static const uint32_t loff[3] = { 0, 128, 160 };
+	static const uint32_t lpitch[3] = { 64, 32, 16 };
+	struct st_env e;
+	swgpu_shader *s = NULL;
+	char err[256] = "";
+	float t[4];
+
+	(void)state;
+	st_init(&e);
+	float *img = st_buf(&e, 176);
+	float *out = st_buf(&e, 4096);
+	for (uint32_t l = 0; l < 3; l++)
+		for (uint32_t y = 0; y < lh[l]; y++)
+			for (uint32_t x = 0; x < lw[l]; x++)
+				texel(x, y, l, img + (loff[l] + y * lpitch[l] +
+				                      x * 16) / 4);
+	s = st_make_shader(&e, sh_sample_spv, sizeof(sh_sample_spv), b, 4, 88);
+	memset(e.desc.cpu, 0, 4096);
+	combined(&e, 0, e.bufs[0].va, 0, &nearest);
+	combined(&e, 1, e.bufs[0].va, 0, &nearest);     /* tex[0] */
+	combined(&e, 2, e.bufs[0].va, bgra, &nearest);  /* tex[1] */
+	combined(&e, 3, e.bufs[0].va, 0, &nearest);     /* smp[0] */
+	combined(&e, 4, e.bufs[0].va, 0, &linear);      /* smp[1] */
+	swgpu_write_buffer_descriptor(e.desc.cpu + 5 * SWGPU_DESCRIPTOR_SIZE,
+	                              SWGPU_DESCRIPTOR_STORAGE_BUFFER,
+	                              e.bufs[1].va, 4096);
+	api_ok(st_dispatch_desc(&e, s, &pc, sizeof(pc), 1, 1, 1));
+	/* LINEAR: a texel centre, then the middle of texels (1..2, 0..1):
+	 * x 1.5, y 0.5 averaged, swizzled BGRA. */
+	texel(1, 0, 0, t);
+	for (uint32_t c = 0; c < 4; c++)
+		assert_true(fabsf(out[16 + c] - (float[4]){ t[2], t[1], t[0],
+		                                            t[3] }[c]) < 1e-3f);
+	assert_true(fabsf(out[20] - 2000.5f) < 1e-3f);
+	assert_true(fabsf(out[21] - 1001.5f) < 1e-3f);
+	assert_true(fabsf(out[22] - 6.5f) < 1e-3f);
+	assert_true(fabsf(out[23] - 3000.0f) < 1e-3f);
+	/* NEAREST (smp[0]) at the same middle: texel (2, 1). */
+	pc.si = 0;
+	api_ok(st_dispatch_desc(&e, s, &pc, sizeof(pc), 1, 1, 1));
+	texel(2, 1, 0, t);
+	assert_true(out[20] == t[2] && out[21] == t[1] && out[22] == t[0] &&
+	            out[23] == t[3]);
+	swgpu_shader_destroy(s);
+	/* No other mix: a sampled image binding for the sampler2D. */
+	b[0].type = SWGPU_DESCRIPTOR_SAMPLED_IMAGE;
+	swgpu_shader_info info = {
+		.code = sh_sample_spv, .code_size = sizeof(sh_sample_spv),
+		.entry_point = "main", .bindings = b, .binding_count = 4,
+		.push_constant_size = 88, .error = err,
+		.error_size = sizeof(err),
+	};
+	s = NULL;
+	assert_int_equal(swgpu_shader_create(e.ctx, &info, &s),
+	                 SWGPU_ERR_INVALID_ARG);
+	assert_null(s);
+	assert_non_null(strstr(err, "layout type 7"));
+	st_fini(&e);
+}
+
 /* A failure names the instruction and its result id; an engine limit
  * is SWGPU_ERR_NO_HOST_MEMORY. */
 static void
@@ -245,6 +376,7 @@ main(void)
 		cmocka_unit_test(test_spirv_forms),
 		cmocka_unit_test(test_second_entry_point),
 		cmocka_unit_test(test_f64_matrices),
+		cmocka_unit_test(test_combined_serves_separate),
 		cmocka_unit_test(test_errors_name_the_instruction),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
