@@ -104,8 +104,10 @@ build_spec(struct icd_shader_build *b, const VkSpecializationInfo *si)
 	if (!si)
 		return VK_SUCCESS;
 	if (si->mapEntryCount > sizeof(b->spec) / sizeof(b->spec[0]))
-		return icd_error(VK_ERROR_UNKNOWN, "%u specialization "
-		                 "constants", si->mapEntryCount);
+		return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY, "%u "
+		                 "specialization constants: over the %zu a "
+		                 "build holds", si->mapEntryCount,
+		                 sizeof(b->spec) / sizeof(b->spec[0]));
 	for (uint32_t i = 0; i < si->mapEntryCount; i++) {
 		const VkSpecializationMapEntry *e = &si->pMapEntries[i];
 		const uint8_t *src = (const uint8_t *)si->pData + e->offset;
@@ -196,8 +198,10 @@ build_bindings(struct icd_shader_build *b, const struct icd_pipeline_layout *pl,
 			    !spirv_declares_binding(m, s, i))
 				continue;
 			if (n == SWGPU_SHADER_MAX_BINDINGS)
-				return icd_error(VK_ERROR_UNKNOWN, "the shader "
-				                 "uses more than %u bindings", n);
+				return icd_error(VK_ERROR_OUT_OF_HOST_MEMORY,
+				                 "the shader uses more than %u "
+				                 "bindings (the engine's limit)",
+				                 n);
 			b->bindings[n++] = (swgpu_shader_binding){
 				.set = s,
 				.binding = i,
@@ -271,8 +275,19 @@ icd_shader_build_create(struct icd_device *dev, struct icd_shader_build *b,
 
 	if (sr == SWGPU_OK)
 		return VK_SUCCESS;
-	/* Invalid or unsupported SPIR-V: see shader_module.c for why this
-	 * is VK_ERROR_UNKNOWN. */
+	/* What translation failures become (the engine's classes are in
+	 * swgpu/src/hw/shader/xlate.h; the message names the SPIR-V
+	 * instruction and its result id):
+	 *  - SWGPU_ERR_NO_HOST_MEMORY: a valid shader over one of the
+	 *    engine's limits (registers, value sizes) or out of memory:
+	 *    VK_ERROR_OUT_OF_HOST_MEMORY, an error pipeline creation may
+	 *    return;
+	 *  - SWGPU_ERR_INVALID_ARG: invalid SPIR-V, or a pipeline layout
+	 *    that does not match the shader; SWGPU_ERR_UNSUPPORTED: a
+	 *    construct the engine does not run, which needs a feature or
+	 *    capability the device does not report. Both are invalid
+	 *    input, for which the spec's code is VK_ERROR_UNKNOWN (see
+	 *    shader_module.c); a valid shader never gets it. */
 	*out = NULL;
 	icd_log("%s: entry point \"%s\": %s: %s", what, b->info.entry_point,
 	        swgpu_result_str(sr), b->error[0] ? b->error : "(no detail)");

@@ -93,7 +93,7 @@ test_limits_name_the_variable(void **state)
 		const char *needle;
 	} cases[] = {
 		{ sh_big_private_spv, sizeof(sh_big_private_spv),
-		  SWGPU_ERR_UNSUPPORTED, "Function variable \"scratch\"" },
+		  SWGPU_ERR_NO_HOST_MEMORY, "Function variable \"scratch\"" },
 		{ sh_big_shared_spv, sizeof(sh_big_shared_spv),
 		  SWGPU_ERR_INVALID_ARG, "Workgroup variable \"tile\"" },
 	};

@@ -89,7 +89,15 @@ bind_image(struct exec_env *env, const struct pkt *p,
 		memcpy(&t, raw, sizeof(t));
 		if (type == SWGPU_DESCRIPTOR_NONE)
 			return true;   /* null descriptor */
-		if (type != SWGPU_DESCRIPTOR_SAMPLER)
+		/* A combined image sampler binding serves a separate
+		 * sampler too: its last three words. */
+		if (type == SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER &&
+		    b->desc_type == type) {
+			struct swgpu_descriptor_image c;
+
+			memcpy(&c, raw, sizeof(c));
+			t.state = c.sampler;
+		} else if (type != SWGPU_DESCRIPTOR_SAMPLER)
 			return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, dva,
 			                   "descriptor at 0x%llx: type %u where "
 			                   "the shader needs a sampler",

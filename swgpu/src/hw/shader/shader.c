@@ -192,7 +192,7 @@ swgpu_shader_create(swgpu_context *ctx, const swgpu_shader_info *info,
 		         "lanes: too large", s->prog->nregs,
 		         (unsigned long long)lanes);
 		shader_free(s);
-		r = SWGPU_ERR_UNSUPPORTED;
+		r = SWGPU_ERR_NO_HOST_MEMORY;   /* a limit: xlate.h */
 		goto fail_msg;
 	}
 	r = swgpu_bo_create(ctx->dev, 4096, SWGPU_HEAP_SYSTEM, 0, &s->bo);

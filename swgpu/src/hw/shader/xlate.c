@@ -7,6 +7,7 @@
  */
 #include "xlate.h"
 #include "hw/shader/ir_opt.h"
+#include "hw/shader/spirv_opnames.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,7 +37,7 @@ xl_grow(struct xl *x, void *arr, uint32_t *cap, uint32_t need, size_t elem)
 	if (need <= *cap)
 		return arr;
 	if (need > (1u << 26))
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "shader too large");
+		xl_limit(x, "shader too large");
 	while (n < need)
 		n *= 2;
 	p = realloc(arr, (size_t)n * elem);
@@ -99,7 +100,7 @@ xl_new_regs(struct xl *x, uint32_t n)
 	/* n may be XL_HUGE (a stage interface array of any length):
 	 * compared without wrapping */
 	if (n > (1u << 20) - r)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "too many registers");
+		xl_limit(x, "too many registers");
 	x->p->nregs += n;
 	return r;
 }
@@ -416,6 +417,7 @@ module_pass(struct xl *x)
 		if (wc == 0 || wc > x->nw - i)
 			xl_fail(x, SWGPU_ERR_INVALID_ARG,
 			        "truncated instruction at word %u", i);
+		x->cur_at = i;
 		if (op == SpvOpFunction) {
 			xl_need(x, wc, 5, op);
 			struct xid *d = xl_id(x, in[2]);
@@ -515,6 +517,19 @@ module_pass(struct xl *x)
 		case SpvOpDecorateString:
 		case SpvOpMemberDecorateString:
 			break;
+		case SpvOpDecorationGroup:
+			/* its decorations come before it: applied at
+			 * OpGroupDecorate (xl_group_decorate) */
+			xl_need(x, wc, 2, op);
+			if (xl_id(x, in[1])->kind != XK_NONE)
+				xl_fail(x, SWGPU_ERR_INVALID_ARG,
+				        "id %u defined twice", in[1]);
+			xl_id(x, in[1])->kind = XK_IGNORED;
+			break;
+		case SpvOpGroupDecorate:
+		case SpvOpGroupMemberDecorate:
+			xl_group_decorate(x, in, wc, i);
+			break;
 		case SpvOpTypeVoid: case SpvOpTypeBool: case SpvOpTypeInt:
 		case SpvOpTypeFloat: case SpvOpTypeVector:
 		case SpvOpTypeMatrix: case SpvOpTypeArray:
@@ -552,6 +567,7 @@ module_pass(struct xl *x)
 		}
 		i += wc;
 	}
+	x->cur_at = 0;
 }
 
 static void
@@ -587,6 +603,29 @@ resolve_local_size(struct xl *x)
 		        ls[2]);
 }
 
+/* " (at OpLoad %42, word 120)": the instruction a failure happened
+ * in, named from the grammar (spirv_opnames.c), or "". */
+static const char *
+failed_at(const struct xl *x, char *buf, size_t size)
+{
+	uint32_t at = x->cur_at, op, wc, rw;
+	const char *name;
+
+	if (!at || at >= x->nw)
+		return "";
+	op = x->w[at] & 0xffff;
+	wc = x->w[at] >> 16;
+	name = spirv_opname(op, &rw);
+	if (!name)
+		snprintf(buf, size, " (at opcode %u, word %u)", op, at);
+	else if (rw && rw < wc && at + rw < x->nw)
+		snprintf(buf, size, " (at %s %%%u, word %u)", name,
+		         x->w[at + rw], at);
+	else
+		snprintf(buf, size, " (at %s, word %u)", name, at);
+	return buf;
+}
+
 void
 ir_program_free(struct ir_program *p)
 {
@@ -614,8 +653,11 @@ xlate_module(const swgpu_shader_info *info, struct ir_program **out,
 	x->w = info->code;
 	x->nw = (uint32_t)(info->code_size / 4);
 	if (setjmp(x->fail)) {
+		char where[96];
+
 		if (msg && msg_size)
-			snprintf(msg, msg_size, "%s", x->msg);
+			snprintf(msg, msg_size, "%s%s", x->msg,
+			         failed_at(x, where, sizeof(where)));
 		ir_program_free(x->p);
 		goto done;
 	}

@@ -135,6 +135,8 @@ struct xl {
 	jmp_buf fail;
 	swgpu_result err;
 	char msg[256];
+	uint32_t cur_at;         /* word of the instruction being translated
+	                            (for messages), 0: none */
 	const uint32_t *w;
 	uint32_t nw;
 	uint32_t bound;
@@ -183,6 +185,15 @@ struct xl {
 
 _Noreturn void xl_fail(struct xl *x, swgpu_result r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A valid shader over one of the engine's own limits (registers,
+ * value and composite sizes, inlining depth): not invalid input but a
+ * resource the engine lacks, so SWGPU_ERR_NO_HOST_MEMORY, which the ICD
+ * returns as VK_ERROR_OUT_OF_HOST_MEMORY (an error pipeline creation
+ * may return). SWGPU_ERR_INVALID_ARG is invalid SPIR-V or a layout that
+ * does not match it; SWGPU_ERR_UNSUPPORTED a construct the engine does
+ * not run, which only a shader using a feature the device does not
+ * report can contain. */
+#define xl_limit(x, ...) xl_fail((x), SWGPU_ERR_NO_HOST_MEMORY, __VA_ARGS__)
 void *xl_grow(struct xl *x, void *arr, uint32_t *cap, uint32_t need,
               size_t elem);
 
@@ -222,12 +233,22 @@ void xl_need(struct xl *x, uint32_t wc, uint32_t n, uint32_t op);
 /* xlate_type.c: OpDecorate, OpMemberDecorate and OpType* */
 void xl_decorate(struct xl *x, const uint32_t *in, uint32_t wc);
 void xl_member_decorate(struct xl *x, const uint32_t *in, uint32_t wc);
+/* OpGroupDecorate / OpGroupMemberDecorate at word at of the module */
+void xl_group_decorate(struct xl *x, const uint32_t *in, uint32_t wc,
+                       uint32_t at);
 void xl_type_decl(struct xl *x, const uint32_t *in, uint32_t wc);
+/* A struct without members, or arrays and structs of only those: a
+ * value of no registers (loads, stores and constants of it are empty),
+ * unlike the opaque types, which have no registers either. */
+bool xl_is_empty_composite(struct xl *x, uint32_t type);
 
 /* xlate_const.c: a new constant of type (zeroed words to fill), and the
  * OpConstant* / OpSpecConstant* declarations. */
 uint32_t *xl_new_const(struct xl *x, uint32_t type, uint32_t id);
 void xl_constant_decl(struct xl *x, const uint32_t *in, uint32_t wc);
+/* xlate_spec_op.c: OpSpecConstantOp conversions, VectorShuffle and
+ * CompositeInsert (false if in is none of them) */
+bool xl_spec_op_special(struct xl *x, const uint32_t *in, uint32_t wc);
 
 /* xlate_mem.c: an Offset / MatrixStride / RowMajor ... decoration of
  * member of struct sid (value: its operand) */
@@ -293,6 +314,10 @@ uint32_t xl_cluster_size(struct xl *x, const uint32_t *in, uint32_t wc);
 /* OpSampledImage, OpImageSample*, OpImage*Gather, OpImageQueryLod. */
 void xl_sample_op(struct xl *x, const uint32_t *in, uint32_t wc);
 uint32_t xl_phys_addr(struct xl *x, const struct xptr *p, uint32_t extra);
+/* A physical pointer made by an access chain (XK_PTR) is a value too
+ * (OpPhi, OpSelect, calls, stores): its address registers, computed
+ * where the chain is, since a phi may name it from a later block. */
+void xl_phys_regs(struct xl *x, uint32_t id);
 bool xl_phys_op(struct xl *x, const uint32_t *in, uint32_t wc);
 /* xlate_mem.c: index * stride added to p's dynamic offset; the register
  * of a scalar index (the low word of a 64-bit one) */

@@ -29,10 +29,11 @@ xl_new_const(struct xl *x, uint32_t type, uint32_t id)
 
 	if (d->kind != XK_NONE)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "id %u defined twice", id);
-	if (n == 0)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "constant of opaque type");
+	if (n == 0 && !xl_is_empty_composite(x, type))
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "constant %s of opaque type",
+		        xl_name(x, id, 0));
 	if (n > XL_MAX_VALUE_SCALARS)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "constant %s of %s%u "
+		xl_limit(x, "constant %s of %s%u "
 		        "scalars: constants are limited to %u",
 		        xl_name(x, id, 0), n == XL_HUGE ? "over " : "", n,
 		        XL_MAX_VALUE_SCALARS);
@@ -99,7 +100,6 @@ eval_op(struct xl *x, uint32_t op, uint32_t a, uint32_t b, uint32_t c)
 	case SpvOpUGreaterThanEqual: return a >= b;
 	case SpvOpSGreaterThanEqual: return sa >= sb;
 	case SpvOpSelect: return a ? b : c;
-	case SpvOpUConvert: case SpvOpSConvert: return a;
 	default:
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 		        "OpSpecConstantOp with opcode %u not supported", op);
@@ -147,11 +147,26 @@ eval_op64(struct xl *x, uint32_t op, uint64_t a, uint64_t b, uint64_t c)
 	case SpvOpUGreaterThanEqual: return a >= b;
 	case SpvOpSGreaterThanEqual: return sa >= sb;
 	case SpvOpSelect: return a ? b : c;
-	case SpvOpUConvert: case SpvOpSConvert: return a;
 	default:
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 		        "OpSpecConstantOp with opcode %u on 64-bit values not "
 		        "supported", op);
+	}
+}
+
+/* Operations that read their operands as signed: narrower operands
+ * (kept zero-extended) are sign-extended first. */
+static bool
+signed_op(uint32_t op)
+{
+	switch (op) {
+	case SpvOpSDiv: case SpvOpSRem: case SpvOpSMod:
+	case SpvOpShiftRightArithmetic:
+	case SpvOpSLessThan: case SpvOpSGreaterThan:
+	case SpvOpSLessThanEqual: case SpvOpSGreaterThanEqual:
+		return true;
+	default:
+		return false;
 	}
 }
 
@@ -190,13 +205,13 @@ spec_constant_op64(struct xl *x, const uint32_t *in, uint32_t wc)
 	uint32_t tmp[16], *v;
 
 	if (n > 8)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "spec op too wide");
+		xl_limit(x, "spec op too wide");
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t o[3] = { 0, 0, 0 }, r;
 
 		for (uint32_t k = 0; k + 4 < wc && k < 3; k++)
 			o[k] = spec_operand64(x, in[4 + k], i,
-			                      op == SpvOpSConvert);
+			                      signed_op(op));
 		r = eval_op64(x, op, o[0], o[1], o[2]);
 		if (rw == 64) {
 			tmp[2 * i] = (uint32_t)r;
@@ -210,6 +225,18 @@ spec_constant_op64(struct xl *x, const uint32_t *in, uint32_t wc)
 	x->ids[in[2]].is_spec = true;
 }
 
+/* Word w of 8/16-bit constant id sign-extended to 32 bits (signed
+ * operations); wider ones as they are. */
+static uint32_t
+sext_narrow(struct xl *x, uint32_t id, uint32_t w)
+{
+	uint32_t bits = width_of(x, xl_id(x, id)->type);
+
+	if (bits >= 32)
+		return w;
+	return (w & (1u << (bits - 1))) ? w | ~((1u << bits) - 1) : w;
+}
+
 static void
 spec_constant_op(struct xl *x, const uint32_t *in, uint32_t wc)
 {
@@ -217,6 +244,8 @@ spec_constant_op(struct xl *x, const uint32_t *in, uint32_t wc)
 	uint32_t *v;
 
 	need(x, wc, 5, SpvOpSpecConstantOp);
+	if (xl_spec_op_special(x, in, wc))
+		return;
 	if (op == SpvOpCompositeExtract) {
 		const struct xid *s = xl_id(x, in[4]);
 		uint32_t type = s->type, off = 0;
@@ -271,7 +300,7 @@ spec_constant_op(struct xl *x, const uint32_t *in, uint32_t wc)
 	/* Compute into a scratch first: new_const may move cpool. */
 	uint32_t tmp[16];
 	if (n > 16)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "spec op too wide");
+		xl_limit(x, "spec op too wide");
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t a = x->cpool[ops[0] + (wc > 4 && xl_type(x,
 		                  x->ids[in[4]].type)->scalars > 1 ? i : 0)];
@@ -279,6 +308,10 @@ spec_constant_op(struct xl *x, const uint32_t *in, uint32_t wc)
 		                  x->ids[in[5]].type)->scalars > 1 ? i : 0)] : 0;
 		uint32_t c = wc > 6 ? x->cpool[ops[2] + (xl_type(x,
 		                  x->ids[in[6]].type)->scalars > 1 ? i : 0)] : 0;
+		if (signed_op(op)) {
+			a = sext_narrow(x, in[4], a);
+			b = wc > 5 ? sext_narrow(x, in[5], b) : b;
+		}
 		tmp[i] = eval_op(x, op, a, b, c);
 		if (width_of(x, in[1]) < 32)    /* 8/16-bit: zero-extended */
 			tmp[i] &= (1u << width_of(x, in[1])) - 1;

@@ -7,7 +7,7 @@
  * 64-bit integer code (xlate_int64.c), which moves words. Here: float
  * arithmetic, comparisons, conversions and the GLSL.std.450 functions
  * on doubles, each one IR_F64 instruction per component (aux2 names the
- * operation). Anything else on a double fails translation cleanly there.
+ * operation), and the matrix operations from those. Anything else on a double fails translation cleanly there.
  */
 #include "xlate.h"
 #include "xlate_vals.h"
@@ -258,6 +258,95 @@ ternary(struct xl *x, const uint32_t *in, uint32_t inst)
 	xl_set_regs(x, in, r, 2 * n);
 }
 
+/* sum of a[k] * b[k], k < n, over double pairs: component k of a at
+ * a[k * astep] (low word; high word next), of b at b[k * bstep]. The
+ * products and sums are separate operations, in order, as for dot. */
+static uint32_t
+ddot(struct xl *x, const uint32_t *a, uint32_t astep, const uint32_t *b,
+     uint32_t bstep, uint32_t n)
+{
+	uint32_t acc = 0;
+
+	for (uint32_t k = 0; k < n; k++) {
+		const uint32_t *pa = a + k * astep, *pb = b + k * bstep;
+		uint32_t p = emit_f64(x, IR_D_MUL, true, pa[0], pa[1], pb[0],
+		                      pb[1]);
+
+		acc = k ? emit_f64(x, IR_D_ADD, true, acc, acc + 1, p, p + 1)
+		        : p;
+	}
+	return acc;
+}
+
+/* Matrix operations on doubles (matrices are column lists of register
+ * pairs: m[2 * (c * rows + r)]). */
+static void
+matrix_f64(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
+{
+	struct vals a, b;
+	const struct xtype *ta, *tb;
+	uint32_t r[32], n = 0, rows, cols, k;
+
+	if (wc < 4u + (op != SpvOpTranspose))
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short matrix op %u", op);
+	xl_getv(x, in[3], &a);
+	ta = xl_type(x, xl_id(x, in[3])->type);
+	tb = ta;
+	b.n = 0;
+	if (op != SpvOpTranspose) {
+		xl_getv(x, in[4], &b);
+		tb = xl_type(x, xl_id(x, in[4])->type);
+	}
+	if (xl_type(x, in[1])->scalars > 32 || a.n % 2 || b.n % 2)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad double matrix op %u",
+		        op);
+	switch (op) {
+	case SpvOpMatrixTimesScalar:
+		for (uint32_t i = 0; i < a.n; i += 2, n += 2)
+			r[n] = emit_f64(x, IR_D_MUL, true, a.r[i], a.r[i + 1],
+			                b.r[0], b.r[1]);
+		break;
+	case SpvOpMatrixTimesVector:
+		rows = xl_type(x, ta->elem)->count;
+		for (uint32_t i = 0; i < rows; i++, n += 2)
+			r[n] = ddot(x, a.r + 2 * i, 2 * rows, b.r, 2,
+			            ta->count);
+		break;
+	case SpvOpVectorTimesMatrix:
+		rows = xl_type(x, tb->elem)->count;
+		for (uint32_t c = 0; c < tb->count; c++, n += 2)
+			r[n] = ddot(x, a.r, 2, b.r + 2 * c * rows, 2, rows);
+		break;
+	case SpvOpMatrixTimesMatrix:
+		rows = xl_type(x, ta->elem)->count;
+		k = ta->count;
+		for (uint32_t c = 0; c < tb->count; c++)
+			for (uint32_t i = 0; i < rows; i++, n += 2)
+				r[n] = ddot(x, a.r + 2 * i, 2 * rows,
+				            b.r + 2 * c * k, 2, k);
+		break;
+	case SpvOpOuterProduct:
+		for (uint32_t c = 0; c < b.n; c += 2)
+			for (uint32_t i = 0; i < a.n; i += 2, n += 2)
+				r[n] = emit_f64(x, IR_D_MUL, true, a.r[i],
+				                a.r[i + 1], b.r[c], b.r[c + 1]);
+		break;
+	default:        /* Transpose: word moves */
+		rows = xl_type(x, ta->elem)->count;
+		cols = ta->count;
+		for (uint32_t i = 0; i < rows; i++)
+			for (uint32_t c = 0; c < cols; c++) {
+				r[n++] = a.r[2 * (c * rows + i)];
+				r[n++] = a.r[2 * (c * rows + i) + 1];
+			}
+		xl_set_regs(x, in, r, n);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i += 2)
+		r[i + 1] = r[i] + 1;
+	xl_set_regs(x, in, r, n);
+}
+
 static bool
 glsl_f64(struct xl *x, const uint32_t *in, uint32_t wc)
 {
@@ -333,6 +422,11 @@ xl_f64_op(struct xl *x, const uint32_t *in, uint32_t wc)
 		if (wc < 5)
 			break;
 		dot(x, in);
+		return true;
+	case SpvOpMatrixTimesScalar: case SpvOpMatrixTimesVector:
+	case SpvOpVectorTimesMatrix: case SpvOpMatrixTimesMatrix:
+	case SpvOpOuterProduct: case SpvOpTranspose:
+		matrix_f64(x, in, wc, op);
 		return true;
 	default:
 		break;

@@ -82,10 +82,11 @@ phi(struct xl *x, struct xfstate *fs, const uint32_t *in, uint32_t wc)
 	uint32_t pairs = (wc - 3) / 2;
 	uint32_t res;
 
-	if (wc < 5 || (wc - 3) % 2 || n == 0)
+	if (wc < 5 || (wc - 3) % 2 ||
+	    (n == 0 && !xl_is_empty_composite(x, in[1])))
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad OpPhi");
 	if (fs->nmoves + n > 64)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "too many phis in a block");
+		xl_limit(x, "too many phis in a block");
 	res = xl_new_regs(x, n);
 	for (uint32_t c = 0; c < n; c++) {
 		uint32_t tmp = xl_new_regs(x, 1);
@@ -133,7 +134,7 @@ call(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t label)
 	if (wc < 4 || xl_id(x, in[3])->kind != XK_FUNC)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad OpFunctionCall");
 	if (x->depth >= XL_MAX_INLINE_DEPTH)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "calls nested too deep");
+		xl_limit(x, "calls nested too deep");
 	cfs = &x->fstack[x->depth + 1];
 	memset(cfs, 0, sizeof(*cfs));
 	cfs->nret = nret;
@@ -154,11 +155,12 @@ call(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t label)
 		}
 	x->nfix = fix_start;
 	xl_start_block(x);
-	if (nret) {
+	/* An empty struct is a value of no registers. */
+	if (nret || xl_type(x, in[1])->op != SpvOpTypeVoid) {
 		uint32_t regs[64];
 
 		if (nret > 64)
-			xl_fail(x, SWGPU_ERR_UNSUPPORTED, "return too large");
+			xl_limit(x, "return too large");
 		for (uint32_t c = 0; c < nret; c++)
 			regs[c] = cfs->ret_regs + c;
 		xl_set_val(x, in[2], in[1], regs, nret);
@@ -287,7 +289,7 @@ body_instr(struct xl *x, struct xfstate *fs, const uint32_t *in, uint32_t wc,
 		/* Load into a scratch id-less value, then store. */
 		uint32_t n;
 		const uint32_t *r;
-		uint32_t tmp_id = x->bound; /* reserved scratch id */
+		uint32_t tmp_id = x->bound - 1; /* the scratch id */
 
 		if (wc < 3)
 			break;
@@ -375,6 +377,7 @@ translate_function(struct xl *x, uint32_t func, const uint32_t *args,
 		const uint32_t *in = x->w + i;
 		uint32_t wc = in[0] >> 16, op = in[0] & 0xffff;
 
+		x->cur_at = i;
 		i += wc;
 		if (op == SpvOpFunctionEnd)
 			break;
@@ -423,6 +426,7 @@ translate_function(struct xl *x, uint32_t func, const uint32_t *args,
 		if (x->p->blocks[x->cur_block].count)
 			open = false;
 	}
+	x->cur_at = 0;   /* fixups name their own ids */
 	if (open || first)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG,
 		        "function %u: missing blocks or terminator", func);

@@ -110,6 +110,26 @@ classify(struct xl *x, uint32_t type, uint32_t id, uint8_t *kind,
 	                                                     : IR_RES_SAMPLED;
 }
 
+/* The spec's "Shader Resource and Descriptor Type Correspondence": a
+ * VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER binding serves an
+ * OpTypeSampledImage variable and also a separate OpTypeImage
+ * (Sampled=1, not Dim Buffer or SubpassData: those classify as texel
+ * buffers or input attachments) or OpTypeSampler variable, which then
+ * read the descriptor's image or sampler half. Nothing else mixes:
+ * a SAMPLED_IMAGE binding does not serve an OpTypeSampledImage. */
+static bool
+combined_serves(struct xl *x, uint32_t layout_type, uint32_t shader_type,
+                uint32_t elem)
+{
+	const struct xtype *t = xl_type(x, elem);
+
+	if (t->op == SpvOpTypeImage && t->count == SpvDimSubpassData)
+		return false;   /* VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT only */
+	return layout_type == SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER &&
+	       (shader_type == SWGPU_DESCRIPTOR_SAMPLED_IMAGE ||
+	        shader_type == SWGPU_DESCRIPTOR_SAMPLER);
+}
+
 void
 xl_image_var(struct xl *x, uint32_t id, uint32_t ptr_type, uint32_t pointee)
 {
@@ -147,7 +167,8 @@ xl_image_var(struct xl *x, uint32_t id, uint32_t ptr_type, uint32_t pointee)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG,
 		        "binding (set %u, binding %u): bad set or count",
 		        d->set, d->binding);
-	if (b->type != desc_type)
+	if (b->type != desc_type &&
+	    !combined_serves(x, b->type, desc_type, elem))
 		xl_fail(x, SWGPU_ERR_INVALID_ARG,
 		        "binding (set %u, binding %u): layout type %u, the "
 		        "shader's image needs %u", d->set, d->binding, b->type,

@@ -156,6 +156,23 @@ xl_index_reg(struct xl *x, uint32_t id)
 	return r[0];
 }
 
+/* A 64-bit integer constant index below 2^32 (OpInBoundsAccessChain
+ * with an int64 struct member index): its low word. */
+static bool
+const_index64(struct xl *x, uint32_t id, uint32_t *out)
+{
+	const struct xid *d = xl_id(x, id);
+	const struct xtype *t;
+
+	if (d->kind != XK_CONST)
+		return false;
+	t = xl_type(x, d->type);
+	if (t->op != SpvOpTypeInt || t->width != 64 || x->cpool[d->cval + 1])
+		return false;
+	*out = x->cpool[d->cval];
+	return true;
+}
+
 void
 xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 {
@@ -177,7 +194,8 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 	for (uint32_t i = first; i < wc; i++) {
 		const struct xtype *t = xl_type(x, p.type);
 		uint32_t c = 0;
-		bool is_const = xl_const_u32(x, in[i], &c);
+		bool is_const = xl_const_u32(x, in[i], &c) ||
+		                const_index64(x, in[i], &c);
 
 		if (p.desc_array) {
 			if (!is_const) {
@@ -235,13 +253,18 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 			break;
 		}
 		case SpvOpTypeMatrix: {
-			uint32_t rows = xl_type(x, t->elem)->count, s;
+			uint32_t s;
 
 			if (p.explicit_layout) {
-				s = p.row_major ? 4 : p.mstride;
+				/* row-major: the next column is the next
+				 * element (8 bytes for a double) */
+				s = p.row_major ? 4 * xl_type(x, xl_type(x,
+				    t->elem)->elem)->scalars : p.mstride;
 				p.comp_stride = p.row_major ? p.mstride : 4;
 			} else {
-				s = rows * unit_scale(&p);
+				/* a column's registers: 2 per double */
+				s = xl_type(x, t->elem)->scalars *
+				    unit_scale(&p);
 				p.comp_stride = unit_scale(&p);
 			}
 			if (is_const)
@@ -275,6 +298,7 @@ xl_access_chain(struct xl *x, const uint32_t *in, uint32_t wc)
 	/* With variable pointers, every buffer or shared pointer is also
 	 * a value, made here where its block is (a phi may name it). */
 	xl_vptr_regs(x, in[2]);
+	xl_phys_regs(x, in[2]);
 }
 
 /* Offsets (in the pointer's units) of every scalar of a value of type,
@@ -324,18 +348,20 @@ flatten(struct xl *x, const struct xptr *p, uint32_t type, uint32_t off,
 			        comp_stride, mstride, row_major, outs, nb, n, max);
 		break;
 	case SpvOpTypeMatrix: {
-		uint32_t rows = xl_type(x, t->elem)->count;
 		uint32_t cs, es;
 
 		if (p->explicit_layout &&
 		    xl_type(x, xl_type(x, t->elem)->elem)->width < 32)
 			xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 			        "16-bit matrices in buffers not supported");
+		/* a double takes two registers or 8 bytes */
+		uint32_t words = xl_type(x, xl_type(x, t->elem)->elem)->scalars;
+
 		if (p->explicit_layout) {
-			cs = row_major ? 4 : mstride;
+			cs = row_major ? 4 * words : mstride;
 			es = row_major ? mstride : 4;
 		} else {
-			cs = rows * scale;
+			cs = xl_type(x, t->elem)->scalars * scale;
 			es = scale;
 		}
 		for (uint32_t i = 0; i < t->count; i++)
@@ -392,12 +418,13 @@ ptr_offsets(struct xl *x, const struct xptr *p, uint32_t *n, uint32_t **nb)
 	uint32_t cnt = xl_type(x, p->type)->scalars;
 	uint32_t *outs;
 
-	if (cnt == 0)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "load/store of opaque type");
+	if (cnt == 0 && !xl_is_empty_composite(x, p->type))
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "load/store of opaque type "
+		        "%u", p->type);
 	/* A whole value goes through registers; a huge array in a buffer
 	 * is fine, loading or storing all of it at once is not. */
 	if (cnt > XL_MAX_VALUE_SCALARS)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "load/store of a whole value "
+		xl_limit(x, "load/store of a whole value "
 		        "of %s%u scalars (type %u): over the %u a value may "
 		        "hold; access it element by element",
 		        cnt == XL_HUGE ? "over " : "", cnt, p->type,

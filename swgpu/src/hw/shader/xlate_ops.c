@@ -24,7 +24,7 @@ xl_getv(struct xl *x, uint32_t id, struct vals *v)
 	const uint32_t *r = xl_val(x, id, &n);
 
 	if (n > MAXV)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "composite too large");
+		xl_limit(x, "composite too large");
 	memcpy(v->r, r, n * 4);
 	v->n = n;
 }
@@ -242,7 +242,7 @@ composite(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 		for (uint32_t i = 3; i < wc; i++) {
 			xl_getv(x, in[i], &v);
 			if (n + v.n > MAXV)
-				xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+				xl_limit(x,
 				        "composite too large");
 			memcpy(r + n, v.r, v.n * 4);
 			n += v.n;

@@ -126,3 +126,21 @@ xl_phys_op(struct xl *x, const uint32_t *in, uint32_t wc)
 	xl_set_val(x, in[2], in[1], r, 2);
 	return true;
 }
+
+void
+xl_phys_regs(struct xl *x, uint32_t id)
+{
+	struct xid *d = xl_id(x, id);
+	uint32_t pair;
+
+	if (d->kind != XK_PTR || d->nregs == 2 || !is_phys_ptr_type(x, d->type))
+		return;
+	pair = xl_phys_addr(x, &x->ptrs[d->ptr], 0);
+	/* Still XK_PTR (keeps the layout for loads and further access
+	 * chains); the registers ride along as for variable pointers. */
+	x->rpool = xl_grow(x, x->rpool, &x->caprpool, x->nrpool + 2, 4);
+	d->regs = x->nrpool;
+	d->nregs = 2;
+	x->rpool[x->nrpool++] = pair;
+	x->rpool[x->nrpool++] = pair + 1;
+}

@@ -52,6 +52,53 @@ xl_member_decorate(struct xl *x, const uint32_t *in, uint32_t wc)
 		in[1], in[2], in[3], wc > 4 ? in[4] : 1 };
 }
 
+/* OpGroupDecorate / OpGroupMemberDecorate at word `at`: every
+ * OpDecorate(Id) naming the group (they all come before its
+ * OpDecorationGroup, so before `at`) applied again to each target, as a
+ * member decoration for OpGroupMemberDecorate's (target, member) pairs. */
+void
+xl_group_decorate(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t at)
+{
+	const bool member = (in[0] & 0xffff) == SpvOpGroupMemberDecorate;
+	uint32_t copy[16];
+
+	xl_need(x, wc, 2, in[0] & 0xffff);
+	if (xl_id(x, in[1])->kind != XK_IGNORED)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "%s of %u, which is not an "
+		        "OpDecorationGroup", member ? "OpGroupMemberDecorate"
+		        : "OpGroupDecorate", in[1]);
+	if (member && (wc - 2) % 2)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "OpGroupMemberDecorate with "
+		        "an odd operand count");
+	for (uint32_t i = 5; i < at;) {
+		const uint32_t *d = x->w + i;
+		uint32_t dwc = d[0] >> 16, op = d[0] & 0xffff;
+
+		i += dwc;
+		if ((op != SpvOpDecorate && op != SpvOpDecorateId) ||
+		    dwc < 3 || d[1] != in[1])
+			continue;
+		if (dwc > 15)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "decoration of %u "
+			        "words on a group", dwc);
+		for (uint32_t t = 2; t < wc; t += member ? 2 : 1) {
+			if (member) {
+				/* OpMemberDecorate target member deco ... */
+				copy[0] = (dwc + 1) << 16 |
+				          SpvOpMemberDecorate;
+				copy[1] = in[t];
+				copy[2] = in[t + 1];
+				memcpy(copy + 3, d + 2, (dwc - 2) * 4);
+				xl_member_decorate(x, copy, dwc + 1);
+			} else {
+				memcpy(copy, d, dwc * 4);
+				copy[1] = in[t];
+				xl_decorate(x, copy, dwc);
+			}
+		}
+	}
+}
+
 static struct xtype *
 new_type(struct xl *x, uint32_t id, uint32_t op)
 {
@@ -185,4 +232,19 @@ xl_type_decl(struct xl *x, const uint32_t *in, uint32_t wc)
 		        op);
 	}
 	xl_id(x, in[1])->kind = XK_TYPE;
+}
+
+bool
+xl_is_empty_composite(struct xl *x, uint32_t type)
+{
+	const struct xtype *t = xl_type(x, type);
+
+	if (t->op == SpvOpTypeArray)
+		return xl_is_empty_composite(x, t->elem);
+	if (t->op != SpvOpTypeStruct)
+		return false;
+	for (uint32_t m = 0; m < t->nmembers; m++)
+		if (!xl_is_empty_composite(x, x->pool[t->members + m]))
+			return false;
+	return true;
 }

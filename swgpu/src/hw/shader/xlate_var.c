@@ -95,7 +95,7 @@ xl_add_slots(struct xl *x, const swgpu_shader_binding *b, uint32_t count,
 	uint32_t first = p->nbuffers;
 
 	if (p->nbuffers + count > IR_MAX_BUFFERS)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
+		xl_limit(x,
 		        "too many buffers, images and texel buffers");
 	p->buffers = realloc(p->buffers,
 	                     (p->nbuffers + count) * sizeof(*p->buffers));
@@ -216,7 +216,7 @@ register_var_size(struct xl *x, uint32_t id, uint32_t type,
 	uint32_t n = xl_type(x, type)->scalars;
 
 	if (n > XL_MAX_VALUE_SCALARS)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "%s variable %s holds %s%u "
+		xl_limit(x, "%s variable %s holds %s%u "
 		        "32-bit scalars: variables in registers are limited "
 		        "to %u per invocation (arrays that large belong in a "
 		        "storage buffer)", storage, xl_name(x, id, 0),
@@ -238,14 +238,14 @@ xl_check_register_file(struct xl *x)
 	if ((uint64_t)x->p->nregs * lanes * 4 <= IR_MAX_REGFILE_BYTES)
 		return;
 	if (x->big_var)
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "shader needs %u registers "
+		xl_limit(x, "shader needs %u registers "
 		        "x %llu invocations, over the engine's %llu MiB "
 		        "register file; the largest Function/Private "
 		        "variable, %s, holds %u of them", x->p->nregs,
 		        (unsigned long long)lanes,
 		        (unsigned long long)(IR_MAX_REGFILE_BYTES >> 20),
 		        xl_name(x, x->big_var, 0), x->big_var_scalars);
-	xl_fail(x, SWGPU_ERR_UNSUPPORTED, "shader needs %u registers x %llu "
+	xl_limit(x, "shader needs %u registers x %llu "
 	        "invocations, over the engine's %llu MiB register file",
 	        x->p->nregs, (unsigned long long)lanes,
 	        (unsigned long long)(IR_MAX_REGFILE_BYTES >> 20));
