@@ -120,8 +120,14 @@ f64_lane(uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d,
 	                                         (uint64_t)b << 32); break;
 	case IR_D_FROM_U64: r = (double)((uint64_t)a | (uint64_t)b << 32);
 		break;
-	case IR_D_TO_F: {
+	case IR_D_TO_F:
+	case IR_D_TO_F_RTZ: {
 		float f = (float)x;
+
+		/* toward zero: one step back when nearest rounded away
+		 * (a finite double past FLT_MAX gives FLT_MAX) */
+		if (op == IR_D_TO_F_RTZ && fabs((double)f) > fabs(x))
+			f = nextafterf(f, 0.0f);
 
 		memcpy(word, &f, 4);
 		return false;

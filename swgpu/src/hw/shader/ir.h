@@ -88,7 +88,9 @@ enum ir_op {
 	IR_RADIANS, IR_DEGREES, IR_LDEXP, IR_QUANT16, IR_FREXPM, IR_FREXPE,
 	/* conversions */
 	IR_F2S, IR_F2U, IR_S2F, IR_U2F,
-	IR_PACKH2, IR_UNPACKH_LO, IR_UNPACKH_HI,
+	IR_PACKH2,       /* dst = half(a) | half(b) << 16; aux2 1: round
+	                    toward zero (FPRoundingMode RTZ), else RTE */
+	IR_UNPACKH_LO, IR_UNPACKH_HI,
 	IR_PACKUN4, IR_PACKSN4, IR_PACKUN2, IR_PACKSN2,
 	IR_UNPACKUN4,    /* dst = component imm of unpackUnorm4x8(a) */
 	IR_UNPACKSN4, IR_UNPACKUN2, IR_UNPACKSN2,
@@ -193,6 +195,7 @@ enum ir_f64 {
 	IR_D_FROM_F, IR_D_FROM_S, IR_D_FROM_U,  /* 32-bit a -> double */
 	IR_D_FROM_S64, IR_D_FROM_U64,           /* (a,b) -> double */
 	IR_D_TO_F, IR_D_TO_S, IR_D_TO_U,        /* -> 32-bit dst */
+	IR_D_TO_F_RTZ,   /* IR_D_TO_F rounding toward zero (FPRoundingMode) */
 	IR_D_TO_S64, IR_D_TO_U64,               /* -> dst pair */
 };
 

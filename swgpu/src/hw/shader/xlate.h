@@ -101,6 +101,9 @@ struct xid {
 	uint32_t location, component, index;
 	uint8_t interp;          /* IR_INTERP_FLAT/NOPERSPECTIVE/CENTROID/
 	                            SAMPLE bits */
+	/* FPRoundingMode decoration of a conversion: true for RTZ (RTE is
+	 * the engine's rounding anyway) */
+	bool round_rtz;
 };
 
 struct xmdeco {
@@ -331,6 +334,10 @@ bool xl_f64_op(struct xl *x, const uint32_t *in, uint32_t wc);
 /* xlate_int64.c: instructions on 64-bit integers; false if in is not
  * one (or needs nothing special) */
 bool xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc);
+
+/* xlate_idot.c: OpSDot/UDot/SUDot and their AccSat forms on every
+ * operand width */
+void xl_int_dot(struct xl *x, const uint32_t *in, uint32_t wc);
 
 /* xlate_deriv.c: derivatives; false if in is not one */
 bool xl_deriv_op(struct xl *x, const uint32_t *in, uint32_t wc);

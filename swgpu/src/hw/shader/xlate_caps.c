@@ -28,6 +28,7 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityStorageBufferArrayNonUniformIndexing,
 	SpvCapabilityDotProduct, SpvCapabilityDotProductInputAll,
 	SpvCapabilityDotProductInput4x8BitPacked,
+	SpvCapabilityDotProductInput4x8Bit,   /* xlate_idot.c */
 	SpvCapabilityVulkanMemoryModelDeviceScope,
 	SpvCapabilityInt64,          /* register pairs: xlate_int64.c */
 	SpvCapabilityInt64Atomics,   /* xlate_atomic.c */

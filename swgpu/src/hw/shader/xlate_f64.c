@@ -169,7 +169,8 @@ convert(struct xl *x, const uint32_t *in, uint32_t op)
 			xl_set_regs(x, in, v.r, v.n);
 			return;
 		}
-		sub = to_double ? IR_D_FROM_F : IR_D_TO_F;
+		sub = to_double ? IR_D_FROM_F
+		      : xl_id(x, in[2])->round_rtz ? IR_D_TO_F_RTZ : IR_D_TO_F;
 		break;
 	case SpvOpConvertSToF:
 		sub = ws == 64 ? IR_D_FROM_S64 : IR_D_FROM_S;
