@@ -3,13 +3,15 @@
  * Numeric corners of the shader engine, each from hand-written SPIR-V
  * (shaders/sh_idot.spvasm, sh_half_conv.spvasm) with hand-computed
  * results: integer dot products on every operand form, half-float
- * modf/frexp struct results, OpQuantizeToF16's flush of half denormals
- * and the RTZ FPRoundingMode decoration of conversions.
+ * modf/frexp struct results, OpQuantizeToF16's flush of half denormals,
+ * the RTZ FPRoundingMode decoration of conversions and the
+ * DenormFlushToZero execution mode (sh_ftz.spvasm).
  */
 #include "shader_test_util.h"
 
 #include "sh_idot.spv.h"
 #include "sh_half_conv.spv.h"
+#include "sh_ftz.spv.h"
 
 /*
  * Operands: w0 = 0x80ff7f02 and w1 = 0x7f80ff03 hold the bytes
@@ -139,6 +141,35 @@ test_half_corners(void **state)
 	st_fini(&e);
 }
 
+static void
+test_denorm_flush_to_zero(void **state)
+{
+	struct st_env e;
+
+	(void)state;
+	st_init(&e);
+	uint32_t *d = st_buf(&e, 4096);
+	d[0] = 0x000003f0u;   /* a float denormal */
+	d[1] = 0;
+	d[2] = 0x03f003f0u;   /* two half denormals */
+	d[3] = 0xffffffffu;   /* the largest double denormal */
+	d[4] = 0x000fffffu;
+	swgpu_shader *s = st_shader(&e, sh_ftz_spv, sizeof(sh_ftz_spv),
+	                            NULL, NULL, 0);
+	api_ok(st_dispatch(&e, s, NULL, NULL, 0, 1, 1, 1));
+	assert_int_equal(d[16], 0u);           /* denormal + 0 */
+	assert_int_equal(d[17], 0u);           /* denormal * 2^20 */
+	assert_int_equal(d[18], 0x80000000u);  /* -denormal */
+	assert_int_equal(d[19], 0x000003f0u);  /* a copy keeps it */
+	assert_int_equal(d[20], 0u);           /* unpackHalf2x16 */
+	assert_int_equal(d[21], 0u);
+	assert_int_equal(d[22], 0u);           /* half denormal sums */
+	assert_int_equal(d[23], 0u);           /* double denormal * 2^20 */
+	assert_int_equal(d[24], 0u);
+	swgpu_shader_destroy(s);
+	st_fini(&e);
+}
+
 int
 main(void)
 {
@@ -146,6 +177,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_integer_dot_product),
 		cmocka_unit_test(test_half_corners),
+		cmocka_unit_test(test_denorm_flush_to_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

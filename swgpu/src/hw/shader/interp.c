@@ -238,7 +238,7 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 				                                : B[l].f);
 				break;
 			}
-			LANES(D[l].f = fminf(A[l].f, B[l].f));
+			LANES(D[l].f = fmin_n(A[l].f, B[l].f));
 			break;
 		case IR_FMAX:
 			if (full && !any_nan(A, B, W)) {
@@ -246,7 +246,7 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 				                                : B[l].f);
 				break;
 			}
-			LANES(D[l].f = fmaxf(A[l].f, B[l].f));
+			LANES(D[l].f = fmax_n(A[l].f, B[l].f));
 			break;
 		BIN(IR_FCLAMP, f, clampf(A[l].f, B[l].f, C[l].f));
 		BIN(IR_FMIX, f, A[l].f * (1.0f - C[l].f) + B[l].f * C[l].f);
@@ -288,6 +288,7 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 		UN(IR_FREXPM, f, frexp_m(A[l].f));
 		UN(IR_FREXPE, i, frexp_e(A[l].f));
 		UN(IR_QUANT16, f, interp_quantize_f16(A[l].f));
+		UN(IR_FTZ, u, flush_denorm(A[l].u, in->aux2));
 		UN(IR_F2S, i, f2s(A[l].f));
 		UN(IR_F2U, u, f2u(A[l].f));
 		UN(IR_S2F, f, (float)A[l].i);

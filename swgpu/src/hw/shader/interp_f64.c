@@ -93,6 +93,9 @@ f64_lane(uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d,
 	case IR_D_ROUND: r = round(x); break;
 	case IR_D_ROUNDEVEN: r = rint(x); break;
 	case IR_D_SIGN: r = dsign(x); break;
+	case IR_D_FTZ:
+		r = fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : x;
+		break;
 	case IR_D_OEQ: *word = x == y; return false;
 	case IR_D_ONE: *word = x < y || x > y; return false;
 	case IR_D_OLT: *word = x < y; return false;
@@ -121,13 +124,22 @@ f64_lane(uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d,
 	case IR_D_FROM_U64: r = (double)((uint64_t)a | (uint64_t)b << 32);
 		break;
 	case IR_D_TO_F:
-	case IR_D_TO_F_RTZ: {
+	case IR_D_TO_F_RTZ:
+	case IR_D_TO_F_ODD: {
 		float f = (float)x;
 
 		/* toward zero: one step back when nearest rounded away
-		 * (a finite double past FLT_MAX gives FLT_MAX) */
-		if (op == IR_D_TO_F_RTZ && fabs((double)f) > fabs(x))
+		 * (a finite double past FLT_MAX gives FLT_MAX); to odd:
+		 * toward zero, the last bit set when inexact */
+		if (op != IR_D_TO_F && fabs((double)f) > fabs(x))
 			f = nextafterf(f, 0.0f);
+		if (op == IR_D_TO_F_ODD && !isnan(x) && (double)f != x) {
+			uint32_t u;
+
+			memcpy(&u, &f, 4);
+			u |= 1;
+			memcpy(&f, &u, 4);
+		}
 
 		memcpy(word, &f, 4);
 		return false;

@@ -85,7 +85,11 @@ enum ir_op {
 	IR_ROUNDEVEN, IR_TRUNC, IR_SQRT, IR_RSQRT, IR_EXP, IR_EXP2, IR_LOG,
 	IR_LOG2, IR_POW, IR_SIN, IR_COS, IR_TAN, IR_ASIN, IR_ACOS, IR_ATAN,
 	IR_ATAN2, IR_SINH, IR_COSH, IR_TANH, IR_ASINH, IR_ACOSH, IR_ATANH,
-	IR_RADIANS, IR_DEGREES, IR_LDEXP, IR_QUANT16, IR_FREXPM, IR_FREXPE,
+	IR_RADIANS, IR_DEGREES, IR_LDEXP, IR_QUANT16,
+	IR_FTZ,          /* dst = a, a denormal flushed to a zero of its
+	                    sign; aux2: 32 (float), 16 (half bits) or
+	                    IR_FTZ_HALF_IN_F32 (a float below 2^-14) */
+	IR_FREXPM, IR_FREXPE,
 	/* conversions */
 	IR_F2S, IR_F2U, IR_S2F, IR_U2F,
 	IR_PACKH2,       /* dst = half(a) | half(b) << 16; aux2 1: round
@@ -168,6 +172,8 @@ enum ir_op {
 	IR_OP_COUNT
 };
 
+#define IR_FTZ_HALF_IN_F32 1u
+
 /* Atomic kinds (aux2 of IR_ATOMBUF / IR_ATOMSH). */
 enum ir_atomic {
 	IR_AT_LOAD, IR_AT_STORE, IR_AT_XCHG, IR_AT_CMPXCHG, IR_AT_ADD,
@@ -187,6 +193,7 @@ enum ir_f64 {
 	/* double (a,b) -> double */
 	IR_D_NEG, IR_D_ABS, IR_D_FLOOR, IR_D_CEIL, IR_D_TRUNC, IR_D_FRACT,
 	IR_D_SQRT, IR_D_RSQRT, IR_D_ROUND, IR_D_ROUNDEVEN, IR_D_SIGN,
+	IR_D_FTZ,        /* a denormal flushed to a zero of its sign */
 	/* comparisons -> 0/1 */
 	IR_D_OEQ, IR_D_ONE, IR_D_OLT, IR_D_OLE, IR_D_OGT, IR_D_OGE,
 	IR_D_UEQ, IR_D_UNE, IR_D_ULT, IR_D_ULE, IR_D_UGT, IR_D_UGE,
@@ -196,6 +203,8 @@ enum ir_f64 {
 	IR_D_FROM_S64, IR_D_FROM_U64,           /* (a,b) -> double */
 	IR_D_TO_F, IR_D_TO_S, IR_D_TO_U,        /* -> 32-bit dst */
 	IR_D_TO_F_RTZ,   /* IR_D_TO_F rounding toward zero (FPRoundingMode) */
+	IR_D_TO_F_ODD,   /* rounding to odd: a float that rounds to the
+	                    nearest half as the double itself would */
 	IR_D_TO_S64, IR_D_TO_U64,               /* -> dst pair */
 };
 

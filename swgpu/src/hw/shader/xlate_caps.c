@@ -40,6 +40,7 @@ static const uint32_t supported_caps[] = {
 	 * execution modes need nothing) */
 	SpvCapabilityDenormPreserve, SpvCapabilitySignedZeroInfNanPreserve,
 	SpvCapabilityRoundingModeRTE,
+	SpvCapabilityDenormFlushToZero,          /* xlate_fpmode.c */
 	SpvCapabilityStorageBuffer8BitAccess,
 	SpvCapabilityUniformAndStorageBuffer8BitAccess,
 	SpvCapabilityStoragePushConstant8,

@@ -388,6 +388,24 @@ xl_ext_inst(struct xl *x, const uint32_t *in, uint32_t wc)
 	if (wc < 5 || xl_id(x, in[3])->kind != XK_EXTINST)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "unknown OpExtInst set");
 	inst = in[4];
+	if ((inst == GLSLstd450Degrees || inst == GLSLstd450Radians) &&
+	    wc >= 6 && xl_type(x, xl_scalar_type(x, xl_id(x, in[5])->type))
+	               ->width == 16) {
+		/* a half's degrees or radians: the product with the
+		 * constant as a half (57.28125, 0.0174560546875), exact in
+		 * float and rounded once to a half by the caller, as a
+		 * half multiply would give */
+		uint32_t k = xl_const_reg(x, inst == GLSLstd450Degrees ?
+		                          0x42652000u : 0x3c8f0000u);
+		struct vals v;
+		uint32_t r[MAXV];
+
+		xl_getv(x, in[5], &v);
+		for (uint32_t i = 0; i < v.n; i++)
+			r[i] = xl_emit1(x, IR_FMUL, v.r[i], k, 0);
+		xl_set_regs(x, in, r, v.n);
+		return;
+	}
 	for (uint32_t i = 0; i < sizeof(glsl_ops) / sizeof(glsl_ops[0]); i++)
 		if (glsl_ops[i].glsl == inst) {
 			if (wc < 5u + glsl_ops[i].nops)

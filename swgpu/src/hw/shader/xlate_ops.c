@@ -392,7 +392,8 @@ extended(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 bool
 xl_value_op(struct xl *x, const uint32_t *in, uint32_t wc)
 {
-	uint32_t op = in[0] & 0xffff;
+	uint32_t op = in[0] & 0xffff, nsaved = 0;
+	struct xl_saved_id saved[XL_FTZ_MAX_OPS];
 	bool done;
 
 	/* integer dot products handle every width themselves */
@@ -402,9 +403,14 @@ xl_value_op(struct xl *x, const uint32_t *in, uint32_t wc)
 	}
 	/* 8/16-bit operands: xlate_narrow.c adjusts them around the
 	 * ordinary translation */
-	if (xl_narrow_op(x, in, wc, &done))
-		return done;
-	return xl_value_op_wide(x, in, wc);
+	if (x->ftz_widths)
+		nsaved = xl_denorm_flush_inputs(x, in, wc, saved);
+	if (!xl_narrow_op(x, in, wc, &done))
+		done = xl_value_op_wide(x, in, wc);
+	xl_denorm_restore(x, saved, nsaved);
+	if (done && x->ftz_widths)
+		xl_denorm_flush(x, in, wc);
+	return done;
 }
 
 bool
