@@ -259,10 +259,9 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 	 * floats and rounded back to nearest even (interp_half.h keeps
 	 * half denormals, infinities and NaN), so the same three hold for
 	 * 16 bits. DenormFlushToZero, per width, flushes every float
-	 * instruction's denormal result (xlate_fpmode.c). No round-toward-
-	 * zero execution mode (the engine would have to change the host
-	 * rounding around each instruction; the RTZ FPRoundingMode
-	 * decoration of a conversion is honoured, it needs no property).
+	 * instruction's denormal operands and results (xlate_fpmode.c);
+	 * RoundingModeRTZ runs the correctly rounded instructions of that
+	 * width with the host rounding toward zero (interp_rtz.c).
 	 * The modes of each width are set apart from the others', so any
 	 * combination can be asked for: independence ALL (lavapipe
 	 * reports the same). */
@@ -295,6 +294,14 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 	x->v12.shaderRoundingModeRTEFloat16 =
 		x->v12.shaderRoundingModeRTEFloat32 &&
 		swgpu_shader_capability_supported(SpvCapabilityFloat16);
+	x->v12.shaderRoundingModeRTZFloat32 =
+		swgpu_shader_capability_supported(SpvCapabilityRoundingModeRTZ);
+	x->v12.shaderRoundingModeRTZFloat16 =
+		x->v12.shaderRoundingModeRTZFloat32 &&
+		swgpu_shader_capability_supported(SpvCapabilityFloat16);
+	x->v12.shaderRoundingModeRTZFloat64 =
+		x->v12.shaderRoundingModeRTZFloat32 &&
+		swgpu_shader_capability_supported(SpvCapabilityFloat64);
 	x->v12.shaderDenormFlushToZeroFloat32 =
 		swgpu_shader_capability_supported(
 			SpvCapabilityDenormFlushToZero);

@@ -5,13 +5,15 @@
  * results: integer dot products on every operand form, half-float
  * modf/frexp struct results, OpQuantizeToF16's flush of half denormals,
  * the RTZ FPRoundingMode decoration of conversions and the
- * DenormFlushToZero execution mode (sh_ftz.spvasm).
+ * DenormFlushToZero and RoundingModeRTZ execution modes (sh_ftz.spvasm,
+ * sh_rtz.spvasm).
  */
 #include "shader_test_util.h"
 
 #include "sh_idot.spv.h"
 #include "sh_half_conv.spv.h"
 #include "sh_ftz.spv.h"
+#include "sh_rtz.spv.h"
 
 /*
  * Operands: w0 = 0x80ff7f02 and w1 = 0x7f80ff03 hold the bytes
@@ -170,6 +172,37 @@ test_denorm_flush_to_zero(void **state)
 	st_fini(&e);
 }
 
+/* Each case rounds up to nearest even and down toward zero. */
+static void
+test_rounding_mode_rtz(void **state)
+{
+	struct st_env e;
+
+	(void)state;
+	st_init(&e);
+	uint32_t *d = st_buf(&e, 4096);
+	d[0] = 0x3f800000u;   /* 1.0f */
+	d[1] = 0x34400000u;   /* 3 * 2^-24: 1.5 ulps of 1 */
+	d[2] = 0x40400000u;   /* 3.0f */
+	d[3] = 16777219u;     /* 2^24 + 3 */
+	d[4] = 0x12003c00u;   /* halves 1.0 and 0.75 * 2^-10 */
+	d[5] = 0;
+	d[6] = 0x3ff00000u;   /* 1.0 */
+	d[7] = 0;
+	d[8] = 0x40240000u;   /* 10.0 */
+	swgpu_shader *s = st_shader(&e, sh_rtz_spv, sizeof(sh_rtz_spv),
+	                            NULL, NULL, 0);
+	api_ok(st_dispatch(&e, s, NULL, NULL, 0, 1, 1, 1));
+	assert_int_equal(d[16], 0x3f800001u);  /* RTE: 0x3f800002 */
+	assert_int_equal(d[17], 0x3eaaaaaau);  /* RTE: 0x3eaaaaab */
+	assert_int_equal(d[18], 0x4b800001u);  /* 2^24 + 2; RTE: + 4 */
+	assert_int_equal(d[19], 0x3c003c00u);  /* RTE: 0x3c01 */
+	assert_int_equal(d[20], 0x99999999u);  /* RTE: ...9a */
+	assert_int_equal(d[21], 0x3fb99999u);
+	swgpu_shader_destroy(s);
+	st_fini(&e);
+}
+
 int
 main(void)
 {
@@ -178,6 +211,7 @@ main(void)
 		cmocka_unit_test(test_integer_dot_product),
 		cmocka_unit_test(test_half_corners),
 		cmocka_unit_test(test_denorm_flush_to_zero),
+		cmocka_unit_test(test_rounding_mode_rtz),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

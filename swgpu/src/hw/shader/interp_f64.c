@@ -11,6 +11,7 @@
 #pragma GCC optimize("O3")
 #endif
 
+#include <fenv.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -165,7 +166,12 @@ interp_f64(struct ir_exec *e, const struct ir_instr *in, bool full)
 	const lane_t *C = e->regs + (size_t)in->c * W;
 	const lane_t *Dd = e->regs + (size_t)in->d * W;
 	const uint32_t op = in->aux2;
+	/* RoundingModeRTZ (imm IR_RND_RTZ): the host rounds toward zero
+	 * for this instruction (the file is built with -frounding-math) */
+	const int old = in->imm == IR_RND_RTZ ? fegetround() : 0;
 
+	if (in->imm == IR_RND_RTZ)
+		fesetround(FE_TOWARDZERO);
 	LANES({
 		uint64_t r = 0;
 		uint32_t w = 0;
@@ -177,4 +183,6 @@ interp_f64(struct ir_exec *e, const struct ir_instr *in, bool full)
 			D[l].u = w;
 		}
 	});
+	if (in->imm == IR_RND_RTZ)
+		fesetround(old);
 }

@@ -173,6 +173,10 @@ enum ir_op {
 };
 
 #define IR_FTZ_HALF_IN_F32 1u
+/* aux2 of IR_FADD, IR_FSUB, IR_FMUL, IR_FDIV, IR_FMA, IR_S2F, IR_U2F,
+ * IR_S64TOF, IR_U64TOF (and of IR_PACKH2), imm of IR_F64: round toward
+ * zero (the RoundingModeRTZ execution mode, interp_rtz.c) */
+#define IR_RND_RTZ 1u
 
 /* Atomic kinds (aux2 of IR_ATOMBUF / IR_ATOMSH). */
 enum ir_atomic {

@@ -171,6 +171,7 @@ struct xl {
 	uint32_t wgsize_const;   /* constant id decorated WorkgroupSize */
 	bool var_ptrs;           /* VariablePointers(StorageBuffer) declared */
 	uint8_t ftz_widths;      /* DenormFlushToZero: XL_FTZ* bits */
+	uint8_t rtz_widths;      /* RoundingModeRTZ: XL_FTZ* bits */
 	uint32_t wg_block_base;  /* shared offset of the aliased Block
 	                            Workgroup variables, UINT32_MAX: none */
 	uint32_t *globals;       /* Private vars with initializers: id */
@@ -361,6 +362,10 @@ uint32_t xl_denorm_flush_inputs(struct xl *x, const uint32_t *in,
                                 uint32_t wc, struct xl_saved_id *saved);
 void xl_denorm_restore(struct xl *x, const struct xl_saved_id *saved,
                        uint32_t n);
+/* RoundingModeRTZ: mark the rounding instructions emitted for in since
+ * instruction index start to round toward zero */
+void xl_rtz_mark(struct xl *x, const uint32_t *in, uint32_t wc,
+                 uint32_t start);
 
 /* xlate_deriv.c: derivatives; false if in is not one */
 bool xl_deriv_op(struct xl *x, const uint32_t *in, uint32_t wc);

@@ -41,6 +41,7 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityDenormPreserve, SpvCapabilitySignedZeroInfNanPreserve,
 	SpvCapabilityRoundingModeRTE,
 	SpvCapabilityDenormFlushToZero,          /* xlate_fpmode.c */
+	SpvCapabilityRoundingModeRTZ,     /* xlate_fpmode.c, interp_rtz.c */
 	SpvCapabilityStorageBuffer8BitAccess,
 	SpvCapabilityUniformAndStorageBuffer8BitAccess,
 	SpvCapabilityStoragePushConstant8,

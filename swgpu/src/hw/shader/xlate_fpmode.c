@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SPIR-V -> IR translator: the DenormFlushToZero execution mode.
+ * SPIR-V -> IR translator: the DenormFlushToZero and RoundingModeRTZ
+ * execution modes.
  *
  * The engine computes in host IEEE arithmetic, which keeps denormals
  * (DenormPreserve, the default). With DenormFlushToZero for a width,
@@ -16,6 +17,14 @@
  * again (after xlate_narrow.c's repacking). UnpackHalf2x16 works on
  * 16-bit floats (the CTS declares its mode for 16 bits): it flushes the
  * half denormals it unpacks when 16-bit denormals flush.
+ *
+ * With RoundingModeRTZ for a width, the correctly rounded instructions
+ * emitted for a value instruction whose result has that width (add,
+ * sub, mul, div, fma, int -> float conversions, the rounding of a half
+ * result, every double operation) are marked IR_RND_RTZ; the
+ * interpreter runs them with the host rounding toward zero
+ * (interp_rtz.c, interp_f64.c). A half's float arithmetic then rounds
+ * twice toward zero, which is rounding once.
  */
 #include "xlate.h"
 #include "xlate_vals.h"
@@ -152,4 +161,37 @@ xl_denorm_flush(struct xl *x, const uint32_t *in, uint32_t wc)
 		return;
 	flush_regs(x, &v, w, r);
 	xl_set_val(x, in[2], in[1], r, v.n);
+}
+
+void
+xl_rtz_mark(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t start)
+{
+	const struct xtype *t;
+	uint32_t bit;
+
+	if (wc < 3 || in[1] >= x->bound || xl_id(x, in[1])->kind != XK_TYPE)
+		return;
+	t = xl_type(x, xl_scalar_type(x, in[1]));
+	if (t->op != SpvOpTypeFloat)
+		return;
+	bit = t->width == 16 ? XL_FTZ16 : t->width == 32 ? XL_FTZ32
+	                                                 : XL_FTZ64;
+	if (!(x->rtz_widths & bit))
+		return;
+	for (uint32_t k = start; k < x->p->ninstr; k++) {
+		struct ir_instr *i = xl_instr(x, k);
+
+		switch (i->op) {
+		case IR_FADD: case IR_FSUB: case IR_FMUL: case IR_FDIV:
+		case IR_FMA: case IR_S2F: case IR_U2F: case IR_S64TOF:
+		case IR_U64TOF: case IR_PACKH2:
+			i->aux2 = IR_RND_RTZ;
+			break;
+		case IR_F64:
+			i->imm = IR_RND_RTZ;
+			break;
+		default:
+			break;
+		}
+	}
 }

@@ -392,7 +392,7 @@ extended(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 bool
 xl_value_op(struct xl *x, const uint32_t *in, uint32_t wc)
 {
-	uint32_t op = in[0] & 0xffff, nsaved = 0;
+	uint32_t op = in[0] & 0xffff, nsaved = 0, start = x->p->ninstr;
 	struct xl_saved_id saved[XL_FTZ_MAX_OPS];
 	bool done;
 
@@ -408,6 +408,8 @@ xl_value_op(struct xl *x, const uint32_t *in, uint32_t wc)
 	if (!xl_narrow_op(x, in, wc, &done))
 		done = xl_value_op_wide(x, in, wc);
 	xl_denorm_restore(x, saved, nsaved);
+	if (done && x->rtz_widths)
+		xl_rtz_mark(x, in, wc, start);
 	if (done && x->ftz_widths)
 		xl_denorm_flush(x, in, wc);
 	return done;
