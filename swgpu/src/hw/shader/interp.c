@@ -123,9 +123,6 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 			m = live_lanes(e, block_mask, full_block);
 			full = false;
 		}
-		if (__builtin_expect(in->aux2 == IR_RND_RTZ, 0) &&
-		    interp_rtz(e, in, full))
-			continue;
 		switch ((enum ir_op)in->op) {
 		case IR_NOP: break;
 		UN(IR_MOV, u, A[l].u);
@@ -671,6 +668,9 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 			});
 			break;
 		}
+		case IR_RTZ:
+			interp_rtz(e, in, full);
+			break;
 		case IR_OP_COUNT:
 			break;
 		}

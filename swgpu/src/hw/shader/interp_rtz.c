@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * SIMT interpreter: float arithmetic and conversions rounding toward
- * zero (the RoundingModeRTZ execution mode; the translator marks them
- * with aux2 IR_RND_RTZ, xlate_fpmode.c). The lane loop runs with the
+ * zero (the RoundingModeRTZ execution mode; the translator turns them
+ * into IR_RTZ with the instruction in imm, xlate_fpmode.c, so ordinary
+ * shaders pay nothing for it). The lane loop runs with the
  * host rounding mode switched to toward-zero, which add, sub, mul, div,
  * fma and the int -> float conversions follow. This file is compiled
  * with -frounding-math so that the compiler neither folds nor moves the
@@ -13,7 +14,7 @@
 
 #include "interp_util.h"
 
-bool
+void
 interp_rtz(struct ir_exec *e, const struct ir_instr *in, bool full)
 {
 	const uint32_t W = e->width;
@@ -22,18 +23,10 @@ interp_rtz(struct ir_exec *e, const struct ir_instr *in, bool full)
 	const lane_t *A = e->regs + (size_t)in->a * W;
 	const lane_t *B = e->regs + (size_t)in->b * W;
 	const lane_t *C = e->regs + (size_t)in->c * W;
-	int old;
+	const int old = fegetround();
 
-	switch ((enum ir_op)in->op) {
-	case IR_FADD: case IR_FSUB: case IR_FMUL: case IR_FDIV: case IR_FMA:
-	case IR_S2F: case IR_U2F: case IR_S64TOF: case IR_U64TOF:
-		break;
-	default:
-		return false;
-	}
-	old = fegetround();
 	fesetround(FE_TOWARDZERO);
-	switch ((enum ir_op)in->op) {
+	switch ((enum ir_op)in->imm) {
 	case IR_FADD: LANES(D[l].f = A[l].f + B[l].f); break;
 	case IR_FSUB: LANES(D[l].f = A[l].f - B[l].f); break;
 	case IR_FMUL: LANES(D[l].f = A[l].f * B[l].f); break;
@@ -45,11 +38,12 @@ interp_rtz(struct ir_exec *e, const struct ir_instr *in, bool full)
 		LANES(D[l].f = (float)(int64_t)((uint64_t)A[l].u |
 		                                (uint64_t)B[l].u << 32));
 		break;
-	default:        /* IR_U64TOF */
+	case IR_U64TOF:
 		LANES(D[l].f = (float)((uint64_t)A[l].u |
 		                       (uint64_t)B[l].u << 32));
 		break;
+	default:        /* the translator makes no other */
+		break;
 	}
 	fesetround(old);
-	return true;
 }

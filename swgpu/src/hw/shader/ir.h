@@ -160,6 +160,10 @@ enum ir_op {
 	IR_DEMOTE,       /* the lane becomes a helper (discarded) */
 	IR_DERIV,        /* dst = derivative of float a across the lane's
 	                    2x2 quad; aux2 = enum ir_deriv */
+	/* RoundingModeRTZ (interp_rtz.c): the instruction imm (IR_FADD,
+	 * IR_FSUB, IR_FMUL, IR_FDIV, IR_FMA, IR_S2F, IR_U2F, IR_S64TOF,
+	 * IR_U64TOF) with its operands, rounding toward zero */
+	IR_RTZ,
 	/* terminators */
 	IR_BR,           /* pc = imm */
 	IR_BRC,          /* pc = a ? imm : b (b: block index) */
@@ -173,9 +177,8 @@ enum ir_op {
 };
 
 #define IR_FTZ_HALF_IN_F32 1u
-/* aux2 of IR_FADD, IR_FSUB, IR_FMUL, IR_FDIV, IR_FMA, IR_S2F, IR_U2F,
- * IR_S64TOF, IR_U64TOF (and of IR_PACKH2), imm of IR_F64: round toward
- * zero (the RoundingModeRTZ execution mode, interp_rtz.c) */
+/* aux2 of IR_PACKH2, imm of IR_F64: round toward zero (the
+ * RoundingModeRTZ execution mode; other instructions become IR_RTZ) */
 #define IR_RND_RTZ 1u
 
 /* Atomic kinds (aux2 of IR_ATOMBUF / IR_ATOMSH). */

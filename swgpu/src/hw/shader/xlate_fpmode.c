@@ -20,10 +20,10 @@
  *
  * With RoundingModeRTZ for a width, the correctly rounded instructions
  * emitted for a value instruction whose result has that width (add,
- * sub, mul, div, fma, int -> float conversions, the rounding of a half
- * result, every double operation) are marked IR_RND_RTZ; the
- * interpreter runs them with the host rounding toward zero
- * (interp_rtz.c, interp_f64.c). A half's float arithmetic then rounds
+ * sub, mul, div, fma, int -> float conversions) become IR_RTZ, and the
+ * rounding of a half result and every double operation are marked
+ * IR_RND_RTZ; the interpreter runs them with the host rounding toward
+ * zero (interp_rtz.c, interp_f64.c). A half's float arithmetic then rounds
  * twice toward zero, which is rounding once.
  */
 #include "xlate.h"
@@ -184,7 +184,11 @@ xl_rtz_mark(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t start)
 		switch (i->op) {
 		case IR_FADD: case IR_FSUB: case IR_FMUL: case IR_FDIV:
 		case IR_FMA: case IR_S2F: case IR_U2F: case IR_S64TOF:
-		case IR_U64TOF: case IR_PACKH2:
+		case IR_U64TOF:
+			i->imm = i->op;
+			i->op = IR_RTZ;
+			break;
+		case IR_PACKH2:
 			i->aux2 = IR_RND_RTZ;
 			break;
 		case IR_F64:
