@@ -252,13 +252,23 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 	/* Not conformance tested: 0.0.0.0. */
 	memset(&x->v12.conformanceVersion, 0,
 	       sizeof(x->v12.conformanceVersion));
+	/* Float controls: what the shader engine does, per bit width.
+	 * 32- and 64-bit floats are host IEEE arithmetic: round to
+	 * nearest even, denormals kept, no fast-math assumptions about
+	 * signed zeros, infinities and NaN. Half floats are computed as
+	 * floats and rounded back to nearest even (interp_half.h keeps
+	 * half denormals, infinities and NaN), so the same three hold for
+	 * 16 bits. DenormFlushToZero, per width, flushes every float
+	 * instruction's denormal operands and results (xlate_fpmode.c);
+	 * RoundingModeRTZ runs the correctly rounded instructions of that
+	 * width with the host rounding toward zero (interp_rtz.c).
+	 * The modes of each width are set apart from the others', so any
+	 * combination can be asked for: independence ALL (lavapipe
+	 * reports the same). */
 	x->v12.denormBehaviorIndependence =
-		VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
+		VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
 	x->v12.roundingModeIndependence =
-		VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
-	/* The shader engine computes 32- and 64-bit floats in host IEEE
-	 * arithmetic: round to nearest even, denormals kept, no fast-math
-	 * assumptions about zeros, infinities and NaN. No 16-bit floats. */
+		VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
 	x->v12.shaderDenormPreserveFloat32 =
 		swgpu_shader_capability_supported(SpvCapabilityDenormPreserve);
 	x->v12.shaderSignedZeroInfNanPreserveFloat32 =
@@ -274,6 +284,32 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 		swgpu_shader_capability_supported(SpvCapabilityFloat64);
 	x->v12.shaderRoundingModeRTEFloat64 =
 		x->v12.shaderRoundingModeRTEFloat32 &&
+		swgpu_shader_capability_supported(SpvCapabilityFloat64);
+	x->v12.shaderDenormPreserveFloat16 =
+		x->v12.shaderDenormPreserveFloat32 &&
+		swgpu_shader_capability_supported(SpvCapabilityFloat16);
+	x->v12.shaderSignedZeroInfNanPreserveFloat16 =
+		x->v12.shaderSignedZeroInfNanPreserveFloat32 &&
+		swgpu_shader_capability_supported(SpvCapabilityFloat16);
+	x->v12.shaderRoundingModeRTEFloat16 =
+		x->v12.shaderRoundingModeRTEFloat32 &&
+		swgpu_shader_capability_supported(SpvCapabilityFloat16);
+	x->v12.shaderRoundingModeRTZFloat32 =
+		swgpu_shader_capability_supported(SpvCapabilityRoundingModeRTZ);
+	x->v12.shaderRoundingModeRTZFloat16 =
+		x->v12.shaderRoundingModeRTZFloat32 &&
+		swgpu_shader_capability_supported(SpvCapabilityFloat16);
+	x->v12.shaderRoundingModeRTZFloat64 =
+		x->v12.shaderRoundingModeRTZFloat32 &&
+		swgpu_shader_capability_supported(SpvCapabilityFloat64);
+	x->v12.shaderDenormFlushToZeroFloat32 =
+		swgpu_shader_capability_supported(
+			SpvCapabilityDenormFlushToZero);
+	x->v12.shaderDenormFlushToZeroFloat16 =
+		x->v12.shaderDenormFlushToZeroFloat32 &&
+		swgpu_shader_capability_supported(SpvCapabilityFloat16);
+	x->v12.shaderDenormFlushToZeroFloat64 =
+		x->v12.shaderDenormFlushToZeroFloat32 &&
 		swgpu_shader_capability_supported(SpvCapabilityFloat64);
 	x->v12.supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
 	x->v12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
@@ -351,8 +387,9 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 	 * would need four extracts per operand, four multiplies and three
 	 * adds, so those (and their saturating accumulations, one more
 	 * instruction) are faster than emulation: "accelerated". Vector
-	 * forms become the same multiply-add chain an application would
-	 * write: not accelerated. */
+	 * forms (8-, 16-, 32- and 64-bit components, xlate_idot.c) become
+	 * the same extend-multiply-add chain an application would write:
+	 * not accelerated (lavapipe reports none accelerated). */
 	x->v13.integerDotProduct4x8BitPackedUnsignedAccelerated =
 		swgpu_shader_capability_supported(
 			SpvCapabilityDotProductInput4x8BitPacked);

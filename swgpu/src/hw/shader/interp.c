@@ -238,7 +238,7 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 				                                : B[l].f);
 				break;
 			}
-			LANES(D[l].f = fminf(A[l].f, B[l].f));
+			LANES(D[l].f = fmin_n(A[l].f, B[l].f));
 			break;
 		case IR_FMAX:
 			if (full && !any_nan(A, B, W)) {
@@ -246,7 +246,7 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 				                                : B[l].f);
 				break;
 			}
-			LANES(D[l].f = fmaxf(A[l].f, B[l].f));
+			LANES(D[l].f = fmax_n(A[l].f, B[l].f));
 			break;
 		BIN(IR_FCLAMP, f, clampf(A[l].f, B[l].f, C[l].f));
 		BIN(IR_FMIX, f, A[l].f * (1.0f - C[l].f) + B[l].f * C[l].f);
@@ -287,13 +287,15 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 		    : B[l].i > 300 ? 300 : B[l].i));
 		UN(IR_FREXPM, f, frexp_m(A[l].f));
 		UN(IR_FREXPE, i, frexp_e(A[l].f));
-		UN(IR_QUANT16, f, interp_f16_to_f32(interp_f32_to_f16(A[l].f)));
+		UN(IR_QUANT16, f, interp_quantize_f16(A[l].f));
+		UN(IR_FTZ, u, flush_denorm(A[l].u, in->aux2));
 		UN(IR_F2S, i, f2s(A[l].f));
 		UN(IR_F2U, u, f2u(A[l].f));
 		UN(IR_S2F, f, (float)A[l].i);
 		UN(IR_U2F, f, (float)A[l].u);
-		BIN(IR_PACKH2, u, interp_f32_to_f16(A[l].f) |
-		    ((uint32_t)interp_f32_to_f16(B[l].f) << 16));
+		BIN(IR_PACKH2, u, interp_f32_to_f16_mode(A[l].f, in->aux2) |
+		    ((uint32_t)interp_f32_to_f16_mode(B[l].f, in->aux2)
+		     << 16));
 		UN(IR_UNPACKH_LO, f, interp_f16_to_f32((uint16_t)A[l].u));
 		UN(IR_UNPACKH_HI, f, interp_f16_to_f32(
 		   (uint16_t)(A[l].u >> 16)));
@@ -666,6 +668,9 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 			});
 			break;
 		}
+		case IR_RTZ:
+			interp_rtz(e, in, full);
+			break;
 		case IR_OP_COUNT:
 			break;
 		}

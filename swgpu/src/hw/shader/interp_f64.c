@@ -11,6 +11,7 @@
 #pragma GCC optimize("O3")
 #endif
 
+#include <fenv.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -93,6 +94,9 @@ f64_lane(uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d,
 	case IR_D_ROUND: r = round(x); break;
 	case IR_D_ROUNDEVEN: r = rint(x); break;
 	case IR_D_SIGN: r = dsign(x); break;
+	case IR_D_FTZ:
+		r = fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : x;
+		break;
 	case IR_D_OEQ: *word = x == y; return false;
 	case IR_D_ONE: *word = x < y || x > y; return false;
 	case IR_D_OLT: *word = x < y; return false;
@@ -120,8 +124,23 @@ f64_lane(uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d,
 	                                         (uint64_t)b << 32); break;
 	case IR_D_FROM_U64: r = (double)((uint64_t)a | (uint64_t)b << 32);
 		break;
-	case IR_D_TO_F: {
+	case IR_D_TO_F:
+	case IR_D_TO_F_RTZ:
+	case IR_D_TO_F_ODD: {
 		float f = (float)x;
+
+		/* toward zero: one step back when nearest rounded away
+		 * (a finite double past FLT_MAX gives FLT_MAX); to odd:
+		 * toward zero, the last bit set when inexact */
+		if (op != IR_D_TO_F && fabs((double)f) > fabs(x))
+			f = nextafterf(f, 0.0f);
+		if (op == IR_D_TO_F_ODD && !isnan(x) && (double)f != x) {
+			uint32_t u;
+
+			memcpy(&u, &f, 4);
+			u |= 1;
+			memcpy(&f, &u, 4);
+		}
 
 		memcpy(word, &f, 4);
 		return false;
@@ -147,7 +166,12 @@ interp_f64(struct ir_exec *e, const struct ir_instr *in, bool full)
 	const lane_t *C = e->regs + (size_t)in->c * W;
 	const lane_t *Dd = e->regs + (size_t)in->d * W;
 	const uint32_t op = in->aux2;
+	/* RoundingModeRTZ (imm IR_RND_RTZ): the host rounds toward zero
+	 * for this instruction (the file is built with -frounding-math) */
+	const int old = in->imm == IR_RND_RTZ ? fegetround() : 0;
 
+	if (in->imm == IR_RND_RTZ)
+		fesetround(FE_TOWARDZERO);
 	LANES({
 		uint64_t r = 0;
 		uint32_t w = 0;
@@ -159,4 +183,6 @@ interp_f64(struct ir_exec *e, const struct ir_instr *in, bool full)
 			D[l].u = w;
 		}
 	});
+	if (in->imm == IR_RND_RTZ)
+		fesetround(old);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Half-float conversions of the interpreter (Float16 values, packHalf2x16,
- * QuantizeToF16): round to nearest even, denormals, infinities and NaNs
- * kept. Inline, since they run inside the lane loops.
+ * QuantizeToF16): round to nearest even (or toward zero where asked),
+ * denormals, infinities and NaNs kept. Inline, since they run inside
+ * the lane loops.
  */
 #ifndef SWGPU_INTERP_HALF_H
 #define SWGPU_INTERP_HALF_H
@@ -67,6 +68,43 @@ interp_f16_to_f32(uint16_t h)
 	else
 		v.u = sign | ((exp - 15 + 127) << 23) | (mant << 13);
 	return v.f;
+}
+
+/* Toward zero: the nearest conversion, one step back toward zero when
+ * it rounded away from it (a finite float past the largest half gives
+ * the largest half, 0x7bff; infinities and NaN stay). */
+static inline uint16_t
+interp_f32_to_f16_rtz(float f)
+{
+	uint16_t h = interp_f32_to_f16(f);
+	float back;
+
+	if (isnan(f) || isinf(f))
+		return h;
+	back = interp_f16_to_f32(h);
+	if (fabsf(back) > fabsf(f))
+		h--;    /* the next half toward zero, either sign */
+	return h;
+}
+
+/* mode: IR_PACKH2's aux2 (1: toward zero, else nearest even) */
+static inline uint16_t
+interp_f32_to_f16_mode(float f, uint32_t mode)
+{
+	return mode == 1 ? interp_f32_to_f16_rtz(f) : interp_f32_to_f16(f);
+}
+
+/* OpQuantizeToF16: the value rounded to half precision, a result too
+ * small for a normal half flushed to a zero of its sign (the SPIR-V
+ * spec's rule, whatever the denormal mode). */
+static inline float
+interp_quantize_f16(float f)
+{
+	uint16_t h = interp_f32_to_f16(f);
+
+	if ((h & 0x7c00u) == 0)
+		h &= 0x8000u;
+	return interp_f16_to_f32(h);
 }
 
 #endif /* SWGPU_INTERP_HALF_H */

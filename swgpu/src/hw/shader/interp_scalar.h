@@ -73,10 +73,25 @@ fsign(float f)
 	return f > 0.0f ? 1.0f : f < 0.0f ? -1.0f : f;
 }
 
+/* min/max returning the other operand when one is a NaN, signalling
+ * NaNs included (C's fminf returns a NaN for a signalling one, and
+ * half-float NaNs come through widening with their signalling bit). */
+static inline float
+fmin_n(float a, float b)
+{
+	return isnan(a) ? b : isnan(b) ? a : fminf(a, b);
+}
+
+static inline float
+fmax_n(float a, float b)
+{
+	return isnan(a) ? b : isnan(b) ? a : fmaxf(a, b);
+}
+
 static inline float
 clampf(float v, float lo, float hi)
 {
-	return fminf(fmaxf(v, lo), hi);
+	return fmin_n(fmax_n(v, lo), hi);
 }
 
 static inline float
@@ -110,6 +125,19 @@ addsat_s(int32_t a, int32_t b)
 
 	return r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN
 	       : (int32_t)r;
+}
+
+/* DenormFlushToZero (IR_FTZ): a float (width 32) or half (16) bit
+ * pattern with a zero exponent field becomes the zero of its sign. */
+static inline uint32_t
+flush_denorm(uint32_t u, uint32_t width)
+{
+	if (width == 1)         /* IR_FTZ_HALF_IN_F32 */
+		return (u & 0x7fffffffu) >= 0x38800000u || (u & 0x7f800000u)
+		       == 0x7f800000u ? u : u & 0x80000000u;
+	if (width == 16)
+		return (u & 0x7c00u) ? u : u & 0x8000u;
+	return (u & 0x7f800000u) ? u : u & 0x80000000u;
 }
 
 static inline float

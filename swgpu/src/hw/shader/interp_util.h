@@ -67,6 +67,8 @@ void interp_group(struct ir_exec *e, const struct ir_instr *in, bool full);
 /* 8/16-bit storage accesses (interp_narrow.c). */
 void interp_narrow(struct ir_exec *e, const struct ir_dispatch *d,
                    const struct ir_instr *in, bool full);
+/* IR_RTZ: its instruction rounding toward zero (interp_rtz.c). */
+void interp_rtz(struct ir_exec *e, const struct ir_instr *in, bool full);
 /* Double-precision instructions (interp_f64.c). */
 void interp_f64(struct ir_exec *e, const struct ir_instr *in, bool full);
 /* 64-bit integer instructions (interp_int64.c). */

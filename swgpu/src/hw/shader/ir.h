@@ -85,10 +85,16 @@ enum ir_op {
 	IR_ROUNDEVEN, IR_TRUNC, IR_SQRT, IR_RSQRT, IR_EXP, IR_EXP2, IR_LOG,
 	IR_LOG2, IR_POW, IR_SIN, IR_COS, IR_TAN, IR_ASIN, IR_ACOS, IR_ATAN,
 	IR_ATAN2, IR_SINH, IR_COSH, IR_TANH, IR_ASINH, IR_ACOSH, IR_ATANH,
-	IR_RADIANS, IR_DEGREES, IR_LDEXP, IR_QUANT16, IR_FREXPM, IR_FREXPE,
+	IR_RADIANS, IR_DEGREES, IR_LDEXP, IR_QUANT16,
+	IR_FTZ,          /* dst = a, a denormal flushed to a zero of its
+	                    sign; aux2: 32 (float), 16 (half bits) or
+	                    IR_FTZ_HALF_IN_F32 (a float below 2^-14) */
+	IR_FREXPM, IR_FREXPE,
 	/* conversions */
 	IR_F2S, IR_F2U, IR_S2F, IR_U2F,
-	IR_PACKH2, IR_UNPACKH_LO, IR_UNPACKH_HI,
+	IR_PACKH2,       /* dst = half(a) | half(b) << 16; aux2 1: round
+	                    toward zero (FPRoundingMode RTZ), else RTE */
+	IR_UNPACKH_LO, IR_UNPACKH_HI,
 	IR_PACKUN4, IR_PACKSN4, IR_PACKUN2, IR_PACKSN2,
 	IR_UNPACKUN4,    /* dst = component imm of unpackUnorm4x8(a) */
 	IR_UNPACKSN4, IR_UNPACKUN2, IR_UNPACKSN2,
@@ -154,6 +160,10 @@ enum ir_op {
 	IR_DEMOTE,       /* the lane becomes a helper (discarded) */
 	IR_DERIV,        /* dst = derivative of float a across the lane's
 	                    2x2 quad; aux2 = enum ir_deriv */
+	/* RoundingModeRTZ (interp_rtz.c): the instruction imm (IR_FADD,
+	 * IR_FSUB, IR_FMUL, IR_FDIV, IR_FMA, IR_S2F, IR_U2F, IR_S64TOF,
+	 * IR_U64TOF) with its operands, rounding toward zero */
+	IR_RTZ,
 	/* terminators */
 	IR_BR,           /* pc = imm */
 	IR_BRC,          /* pc = a ? imm : b (b: block index) */
@@ -165,6 +175,11 @@ enum ir_op {
 	IR_PHI,          /* dst = value of pred: table b, c pairs */
 	IR_OP_COUNT
 };
+
+#define IR_FTZ_HALF_IN_F32 1u
+/* aux2 of IR_PACKH2, imm of IR_F64: round toward zero (the
+ * RoundingModeRTZ execution mode; other instructions become IR_RTZ) */
+#define IR_RND_RTZ 1u
 
 /* Atomic kinds (aux2 of IR_ATOMBUF / IR_ATOMSH). */
 enum ir_atomic {
@@ -185,6 +200,7 @@ enum ir_f64 {
 	/* double (a,b) -> double */
 	IR_D_NEG, IR_D_ABS, IR_D_FLOOR, IR_D_CEIL, IR_D_TRUNC, IR_D_FRACT,
 	IR_D_SQRT, IR_D_RSQRT, IR_D_ROUND, IR_D_ROUNDEVEN, IR_D_SIGN,
+	IR_D_FTZ,        /* a denormal flushed to a zero of its sign */
 	/* comparisons -> 0/1 */
 	IR_D_OEQ, IR_D_ONE, IR_D_OLT, IR_D_OLE, IR_D_OGT, IR_D_OGE,
 	IR_D_UEQ, IR_D_UNE, IR_D_ULT, IR_D_ULE, IR_D_UGT, IR_D_UGE,
@@ -193,6 +209,9 @@ enum ir_f64 {
 	IR_D_FROM_F, IR_D_FROM_S, IR_D_FROM_U,  /* 32-bit a -> double */
 	IR_D_FROM_S64, IR_D_FROM_U64,           /* (a,b) -> double */
 	IR_D_TO_F, IR_D_TO_S, IR_D_TO_U,        /* -> 32-bit dst */
+	IR_D_TO_F_RTZ,   /* IR_D_TO_F rounding toward zero (FPRoundingMode) */
+	IR_D_TO_F_ODD,   /* rounding to odd: a float that rounds to the
+	                    nearest half as the double itself would */
 	IR_D_TO_S64, IR_D_TO_U64,               /* -> dst pair */
 };
 

@@ -396,6 +396,16 @@ execution_mode(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvExecutionModeDepthUnchanged:
 		io->depth_mode = frag ? IR_DEPTH_UNCHANGED : 0;
 		break;
+	case SpvExecutionModeDenormFlushToZero:
+		xl_need(x, wc, 4, SpvOpExecutionMode);
+		x->ftz_widths |= in[3] == 16 ? XL_FTZ16 : in[3] == 32 ?
+		                 XL_FTZ32 : in[3] == 64 ? XL_FTZ64 : 0;
+		break;
+	case SpvExecutionModeRoundingModeRTZ:
+		xl_need(x, wc, 4, SpvOpExecutionMode);
+		x->rtz_widths |= in[3] == 16 ? XL_FTZ16 : in[3] == 32 ?
+		                 XL_FTZ32 : in[3] == 64 ? XL_FTZ64 : 0;
+		break;
 	case SpvExecutionModeOriginLowerLeft:
 	case SpvExecutionModePixelCenterInteger:
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "execution mode %u is not "

@@ -101,6 +101,9 @@ struct xid {
 	uint32_t location, component, index;
 	uint8_t interp;          /* IR_INTERP_FLAT/NOPERSPECTIVE/CENTROID/
 	                            SAMPLE bits */
+	/* FPRoundingMode decoration of a conversion: true for RTZ (RTE is
+	 * the engine's rounding anyway) */
+	bool round_rtz;
 };
 
 struct xmdeco {
@@ -169,6 +172,8 @@ struct xl {
 	bool local_size_from_id;
 	uint32_t wgsize_const;   /* constant id decorated WorkgroupSize */
 	bool var_ptrs;           /* VariablePointers(StorageBuffer) declared */
+	uint8_t ftz_widths;      /* DenormFlushToZero: XL_FTZ* bits */
+	uint8_t rtz_widths;      /* RoundingModeRTZ: XL_FTZ* bits */
 	uint32_t wg_block_base;  /* shared offset of the aliased Block
 	                            Workgroup variables, UINT32_MAX: none */
 	uint32_t *globals;       /* Private vars with initializers: id */
@@ -353,9 +358,39 @@ bool xl_narrow_op(struct xl *x, const uint32_t *in, uint32_t wc,
 /* xlate_f64.c: float arithmetic, comparisons and conversions on
  * doubles; false if in is none of them (word moves go on to int64) */
 bool xl_f64_op(struct xl *x, const uint32_t *in, uint32_t wc);
+/* xlate_f64_geom.c: GLSL.std.450 Length, Distance, Cross, Normalize,
+ * FaceForward, Reflect, SmoothStep, Modf(Struct) on doubles; false if
+ * in is none of them */
+bool xl_f64_geom(struct xl *x, const uint32_t *in, uint32_t wc);
 /* xlate_int64.c: instructions on 64-bit integers; false if in is not
  * one (or needs nothing special) */
 bool xl_int64_op(struct xl *x, const uint32_t *in, uint32_t wc);
+
+/* xlate_idot.c: OpSDot/UDot/SUDot and their AccSat forms on every
+ * operand width */
+void xl_int_dot(struct xl *x, const uint32_t *in, uint32_t wc);
+
+/* xlate_fpmode.c: the DenormFlushToZero execution mode, applied to
+ * the result of the value instruction in just translated */
+#define XL_FTZ16 1u
+#define XL_FTZ32 2u
+#define XL_FTZ64 4u
+#define XL_FTZ_MAX_OPS 4
+struct xl_saved_id {
+	uint32_t id;
+	struct xid d;
+};
+void xl_denorm_flush(struct xl *x, const uint32_t *in, uint32_t wc);
+/* its operands: their ids point at flushed copies (returns how many,
+ * saved[] holds the originals for xl_denorm_restore) */
+uint32_t xl_denorm_flush_inputs(struct xl *x, const uint32_t *in,
+                                uint32_t wc, struct xl_saved_id *saved);
+void xl_denorm_restore(struct xl *x, const struct xl_saved_id *saved,
+                       uint32_t n);
+/* RoundingModeRTZ: mark the rounding instructions emitted for in since
+ * instruction index start to round toward zero */
+void xl_rtz_mark(struct xl *x, const uint32_t *in, uint32_t wc,
+                 uint32_t start);
 
 /* xlate_deriv.c: derivatives; false if in is not one */
 bool xl_deriv_op(struct xl *x, const uint32_t *in, uint32_t wc);

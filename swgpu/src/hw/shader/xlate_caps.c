@@ -29,6 +29,7 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityStorageBufferArrayNonUniformIndexing,
 	SpvCapabilityDotProduct, SpvCapabilityDotProductInputAll,
 	SpvCapabilityDotProductInput4x8BitPacked,
+	SpvCapabilityDotProductInput4x8Bit,   /* xlate_idot.c */
 	SpvCapabilityVulkanMemoryModelDeviceScope,
 	SpvCapabilityInt64,          /* register pairs: xlate_int64.c */
 	SpvCapabilityInt64Atomics,   /* xlate_atomic.c */
@@ -40,6 +41,8 @@ static const uint32_t supported_caps[] = {
 	 * execution modes need nothing) */
 	SpvCapabilityDenormPreserve, SpvCapabilitySignedZeroInfNanPreserve,
 	SpvCapabilityRoundingModeRTE,
+	SpvCapabilityDenormFlushToZero,          /* xlate_fpmode.c */
+	SpvCapabilityRoundingModeRTZ,     /* xlate_fpmode.c, interp_rtz.c */
 	SpvCapabilityStorageBuffer8BitAccess,
 	SpvCapabilityUniformAndStorageBuffer8BitAccess,
 	SpvCapabilityStoragePushConstant8,

@@ -169,7 +169,12 @@ convert(struct xl *x, const uint32_t *in, uint32_t op)
 			xl_set_regs(x, in, v.r, v.n);
 			return;
 		}
-		sub = to_double ? IR_D_FROM_F : IR_D_TO_F;
+		/* to a half: a float first (xlate_narrow.c rounds it to
+		 * the half), toward zero, or to odd so that the second
+		 * rounding to nearest gives the double's nearest half */
+		sub = to_double ? IR_D_FROM_F
+		      : xl_id(x, in[2])->round_rtz ? IR_D_TO_F_RTZ
+		      : wd == 16 ? IR_D_TO_F_ODD : IR_D_TO_F;
 		break;
 	case SpvOpConvertSToF:
 		sub = ws == 64 ? IR_D_FROM_S64 : IR_D_FROM_S;
@@ -378,7 +383,9 @@ glsl_f64(struct xl *x, const uint32_t *in, uint32_t wc)
 		return true;
 	}
 	default:
-		return false;   /* fails in xlate_int64.c */
+		/* geometric ones, Modf (xlate_f64_geom.c); else fails in
+		 * xlate_int64.c */
+		return xl_f64_geom(x, in, wc);
 	}
 }
 

@@ -275,21 +275,44 @@ static void
 glsl_split(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t inst)
 {
 	bool frexp = inst == GLSLstd450Frexp || inst == GLSLstd450FrexpStruct;
-	bool ptr = inst == GLSLstd450Modf || inst == GLSLstd450Frexp;
-	uint32_t r[8], o[4];
+	bool ptr = inst == GLSLstd450Modf || inst == GLSLstd450Frexp, half;
+	uint32_t r[8], o[4], out_t, out_w;
 	struct vals a;
 
 	xl_getv(x, in[5], &a);
 	if (a.n > 4 || (ptr && wc < 7))
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad modf/frexp");
+	/* half floats arrive widened to float (xlate_narrow.c), which
+	 * repacks only a plain result: pack the struct's halves and the
+	 * stored whole part here, and a 16-bit exponent to its
+	 * zero-extended form */
+	half = xl_type(x, xl_scalar_type(x, xl_id(x, in[5])->type))->width
+	       == 16;
+	if (ptr)
+		out_t = xl_type(x, xl_id(x, in[6])->type)->elem;
+	else if (xl_type(x, in[1])->op == SpvOpTypeStruct &&
+	         xl_type(x, in[1])->nmembers == 2)
+		out_t = x->pool[xl_type(x, in[1])->members + 1];
+	else
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "bad modf/frexp result");
+	out_w = xl_type(x, xl_scalar_type(x, out_t))->width;
 	for (uint32_t i = 0; i < a.n; i++) {
 		if (frexp) {
 			r[i] = xl_emit1(x, IR_FREXPM, a.r[i], 0, 0);
 			o[i] = xl_emit1(x, IR_FREXPE, a.r[i], 0, 0);
+			if (out_w == 16)
+				o[i] = xl_emit1(x, IR_AND, o[i],
+				                xl_const_reg(x, 0xffff), 0);
 		} else {
 			o[i] = xl_emit1(x, IR_TRUNC, a.r[i], 0, 0);
 			r[i] = xl_emit1(x, IR_FSUB, a.r[i], o[i], 0);
+			if (half)
+				o[i] = xl_emit1(x, IR_PACKH2, o[i],
+				                IR_REG_ZERO, 0);
 		}
+		/* the pointer form's result is repacked by xlate_narrow.c */
+		if (half && !ptr)
+			r[i] = xl_emit1(x, IR_PACKH2, r[i], IR_REG_ZERO, 0);
 		r[a.n + i] = o[i];
 	}
 	if (ptr) {
@@ -365,6 +388,24 @@ xl_ext_inst(struct xl *x, const uint32_t *in, uint32_t wc)
 	if (wc < 5 || xl_id(x, in[3])->kind != XK_EXTINST)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "unknown OpExtInst set");
 	inst = in[4];
+	if ((inst == GLSLstd450Degrees || inst == GLSLstd450Radians) &&
+	    wc >= 6 && xl_type(x, xl_scalar_type(x, xl_id(x, in[5])->type))
+	               ->width == 16) {
+		/* a half's degrees or radians: the product with the
+		 * constant as a half (57.28125, 0.0174560546875), exact in
+		 * float and rounded once to a half by the caller, as a
+		 * half multiply would give */
+		uint32_t k = xl_const_reg(x, inst == GLSLstd450Degrees ?
+		                          0x42652000u : 0x3c8f0000u);
+		struct vals v;
+		uint32_t r[MAXV];
+
+		xl_getv(x, in[5], &v);
+		for (uint32_t i = 0; i < v.n; i++)
+			r[i] = xl_emit1(x, IR_FMUL, v.r[i], k, 0);
+		xl_set_regs(x, in, r, v.n);
+		return;
+	}
 	for (uint32_t i = 0; i < sizeof(glsl_ops) / sizeof(glsl_ops[0]); i++)
 		if (glsl_ops[i].glsl == inst) {
 			if (wc < 5u + glsl_ops[i].nops)

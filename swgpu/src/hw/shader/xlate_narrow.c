@@ -147,6 +147,16 @@ bitcast(struct xl *x, const uint32_t *in)
 	xl_set_regs(x, in, r, n);
 }
 
+/* A float register rounded to a half (toward zero or nearest even). */
+static uint32_t
+pack_half(struct xl *x, uint32_t r, bool rtz)
+{
+	uint32_t d = xl_emit1(x, IR_PACKH2, r, IR_REG_ZERO, 0);
+
+	xl_instr(x, x->p->ninstr - 1)->aux2 = rtz;
+	return d;
+}
+
 struct saved_id {
 	uint32_t id;
 	struct xid d;
@@ -184,8 +194,6 @@ xl_narrow_op(struct xl *x, const uint32_t *in, uint32_t wc, bool *done)
 		return true;
 	case SpvOpIAddCarry: case SpvOpISubBorrow:
 	case SpvOpUMulExtended: case SpvOpSMulExtended:
-	case SpvOpSDot: case SpvOpUDot: case SpvOpSUDot:
-	case SpvOpSDotAccSat: case SpvOpUDotAccSat: case SpvOpSUDotAccSat:
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED,
 		        "opcode %u on 8/16-bit integers not supported", op);
 	default:
@@ -227,6 +235,8 @@ xl_narrow_op(struct xl *x, const uint32_t *in, uint32_t wc, bool *done)
 		struct vals v;
 		uint32_t r[MAXV];
 		bool rev = op == SpvOpBitReverse;
+		/* FPRoundingMode RTZ on a conversion to half */
+		bool rtz = op == SpvOpFConvert && x->ids[in[2]].round_rtz;
 
 		xl_getv(x, in[2], &v);
 		/* a signed min/max scan's first lane holds the 32-bit
@@ -241,8 +251,7 @@ xl_narrow_op(struct xl *x, const uint32_t *in, uint32_t wc, bool *done)
 				xl_emit1(x, IR_SMAX, v.r[k], xl_const_reg(x,
 				         ~((1u << (res_w - 1)) - 1)), 0);
 		for (uint32_t k = 0; k < v.n; k++)
-			r[k] = res_half ? xl_emit1(x, IR_PACKH2, v.r[k],
-			                           IR_REG_ZERO, 0) :
+			r[k] = res_half ? pack_half(x, v.r[k], rtz) :
 			       rev ? xl_emit1(x, IR_SHR, v.r[k],
 			                      xl_const_reg(x, 32 - res_w), 0)
 			           : xl_emit1(x, IR_AND, v.r[k],

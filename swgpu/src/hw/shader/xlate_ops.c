@@ -389,49 +389,30 @@ extended(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
 	xl_set_regs(x, in, r, 2 * a.n);
 }
 
-/* OpSDot/UDot/SUDot (+AccSat): packed 4x8 scalars or 32-bit vectors. */
-static void
-int_dot(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t op)
-{
-	bool acc = op >= SpvOpSDotAccSat;
-	uint32_t base = op - (acc ? SpvOpSDotAccSat : SpvOpSDot);
-	struct vals a, b;
-	uint32_t r;
-
-	if (wc < 5u + acc)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short integer dot");
-	xl_getv(x, in[3], &a);
-	xl_getv(x, in[4], &b);
-	if (a.n != b.n || a.n > 4)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG, "integer dot operands");
-	if (a.n == 1) {
-		/* a 32-bit scalar operand is the packed 4x8 format */
-		r = xl_emit1(x, IR_DOT4X8, a.r[0], b.r[0], 0);
-		xl_instr(x, x->p->ninstr - 1)->aux2 = (uint8_t)base;
-	} else {
-		/* SUDot: the second operand is unsigned, but products of
-		 * 32-bit values wrap the same either way */
-		r = xl_emit1(x, IR_IMUL, a.r[0], b.r[0], 0);
-		for (uint32_t i = 1; i < a.n; i++)
-			r = xl_emit1(x, IR_IADD, r,
-			          xl_emit1(x, IR_IMUL, a.r[i], b.r[i], 0), 0);
-	}
-	if (acc)
-		r = xl_emit1(x, base == 1 ? IR_ADDSAT_U : IR_ADDSAT_S, r,
-		          xl_val1(x, in[5]), 0);
-	xl_set_regs(x, in, &r, 1);
-}
-
 bool
 xl_value_op(struct xl *x, const uint32_t *in, uint32_t wc)
 {
+	uint32_t op = in[0] & 0xffff, nsaved = 0, start = x->p->ninstr;
+	struct xl_saved_id saved[XL_FTZ_MAX_OPS];
 	bool done;
 
+	/* integer dot products handle every width themselves */
+	if (op >= SpvOpSDot && op <= SpvOpSUDotAccSat) {
+		xl_int_dot(x, in, wc);
+		return true;
+	}
 	/* 8/16-bit operands: xlate_narrow.c adjusts them around the
 	 * ordinary translation */
-	if (xl_narrow_op(x, in, wc, &done))
-		return done;
-	return xl_value_op_wide(x, in, wc);
+	if (x->ftz_widths)
+		nsaved = xl_denorm_flush_inputs(x, in, wc, saved);
+	if (!xl_narrow_op(x, in, wc, &done))
+		done = xl_value_op_wide(x, in, wc);
+	xl_denorm_restore(x, saved, nsaved);
+	if (done && x->rtz_widths)
+		xl_rtz_mark(x, in, wc, start);
+	if (done && x->ftz_widths)
+		xl_denorm_flush(x, in, wc);
+	return done;
 }
 
 bool
@@ -509,7 +490,7 @@ xl_value_op_wide(struct xl *x, const uint32_t *in, uint32_t wc)
 		return true;
 	case SpvOpSDot: case SpvOpUDot: case SpvOpSUDot:
 	case SpvOpSDotAccSat: case SpvOpUDotAccSat: case SpvOpSUDotAccSat:
-		int_dot(x, in, wc, op);
+		xl_int_dot(x, in, wc);
 		return true;
 	default:
 		break;

@@ -37,6 +37,9 @@ xl_decorate(struct xl *x, const uint32_t *in, uint32_t wc)
 	case SpvDecorationCentroid: d->interp |= IR_INTERP_CENTROID; break;
 	case SpvDecorationSample: d->interp |= IR_INTERP_SAMPLE; break;
 	case SpvDecorationPatch: d->patch = true; break;
+	case SpvDecorationFPRoundingMode:
+		d->round_rtz = v == SpvFPRoundingModeRTZ;
+		break;
 	default: break;
 	}
 }
