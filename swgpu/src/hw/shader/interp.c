@@ -347,6 +347,35 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 		    : B[l].i > 300 ? 300 : B[l].i));
 		UN(IR_FREXPM, f, frexp_m(A[l].f));
 		UN(IR_FREXPE, i, frexp_e(A[l].f));
+		/* ir_opt.c's fused products: separate statements, so no
+		 * compiler contracts them into an FMA (the unfused FMULs
+		 * and FADD/FSUB they replace rounded each step) */
+		case IR_FMULADD2:
+			LANES({
+				const float p0 = A[l].f * B[l].f;
+				const float p1 = C[l].f * Dd[l].f;
+				D[l].f = p0 + p1;
+			});
+			break;
+		case IR_FMULSUB2:
+			LANES({
+				const float p0 = A[l].f * B[l].f;
+				const float p1 = C[l].f * Dd[l].f;
+				D[l].f = p0 - p1;
+			});
+			break;
+		case IR_FMULADD:
+			LANES({
+				const float p0 = A[l].f * B[l].f;
+				D[l].f = p0 + C[l].f;
+			});
+			break;
+		case IR_FADDMUL:
+			LANES({
+				const float p1 = B[l].f * C[l].f;
+				D[l].f = A[l].f + p1;
+			});
+			break;
 		UN(IR_QUANT16, f, interp_f16_to_f32(interp_f32_to_f16(A[l].f)));
 		UN(IR_F2S, i, f2s(A[l].f));
 		UN(IR_F2U, u, f2u(A[l].f));
