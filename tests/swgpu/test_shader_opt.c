@@ -8,14 +8,17 @@
  * the use, when the use is in another block reached by divergent lanes,
  * when an instruction writes through a dynamic index between them, when
  * the reader takes other lanes' values (derivatives) or a register
- * range (IR_LDX); copies into output registers stay. Each program also
+ * range (IR_LDX); copies into output registers stay. Products fuse
+ * into the add or subtraction reading them (IR_FMULADD2, IR_FMULSUB2,
+ * IR_FMULADD, IR_FADDMUL) only when nothing else reads them and their
+ * operands still hold at the add, in the same block. Each program also
  * runs before and after the pass with its hand-computed results.
  *
  * Then real shaders (vkcube's fragment shader, a control-flow and array
  * one, the derivative test's) are translated with the pass
  * (default) and without it (SWGPU_SHADER_OPT=0) and run on the same
  * random inputs: every output bit must match, and vkcube's shader must
- * get shorter.
+ * get shorter, with its cross and dot products fused.
  */
 #include "shader_stage_util.h"
 
@@ -252,6 +255,110 @@ test_source_redefined(void **state)
 	}
 	struct ir_program *q = opt_and_check(&h, want);
 	assert_int_equal(find_op(q, IR_FMUL)->a, R_T);
+	ir_program_free(q);
+	ir_program_free(h.p);
+}
+
+/* Products into adds: FMUL t, in, in; FMUL s, in, one; FSUB out0, t, s
+ * becomes FMULSUB2; FMUL u, in, in; FADD out1, u, one becomes FMULADD;
+ * FMUL a, in, one; FADD out2, one, a becomes FADDMUL; FMUL a+1, in, in;
+ * FMUL a+2, one, one; FADD out3, a+1, a+2 becomes FMULADD2. Every FMUL
+ * goes; the results are the unfused ones bit for bit (opt_and_check). */
+static void
+test_fuse_products(void **state)
+{
+	struct hb h;
+	float want[4 * W];
+
+	(void)state;
+	hb_init(&h, R_NREGS);
+	hb_block(&h);
+	hb_emit(&h, IR_FMUL, R_T, R_IN, R_IN, 0);
+	hb_emit(&h, IR_FMUL, R_S, R_IN, R_ONE, 0);
+	hb_emit(&h, IR_FSUB, R_OUT, R_T, R_S, 0);
+	hb_emit(&h, IR_FMUL, R_U, R_IN, R_IN, 0);
+	hb_emit(&h, IR_FADD, R_OUT + 1, R_U, R_ONE, 0);
+	hb_emit(&h, IR_FMUL, R_ARR, R_IN, R_ONE, 0);
+	hb_emit(&h, IR_FADD, R_OUT + 2, R_ONE, R_ARR, 0);
+	hb_emit(&h, IR_FMUL, R_ARR + 1, R_IN, R_IN, 0);
+	hb_emit(&h, IR_FMUL, R_ARR + 2, R_ONE, R_ONE, 0);
+	hb_emit(&h, IR_FADD, R_OUT + 3, R_ARR + 1, R_ARR + 2, 0);
+	hb_emit(&h, IR_RET, 0, 0, 0, 0);
+	finish(&h);
+	for (uint32_t l = 0; l < W; l++) {
+		const float x = (float)l + 0.5f;
+
+		want[l] = x * x - x;
+		want[W + l] = x * x + 1.0f;
+		want[2 * W + l] = 1.0f + x;
+		want[3 * W + l] = x * x + 1.0f;
+	}
+	struct ir_program *q = opt_and_check(&h, want);
+	assert_int_equal(count_op(q, IR_FMUL), 0);
+	assert_int_equal(q->ninstr, 5);
+	const struct ir_instr *f = find_op(q, IR_FMULSUB2);
+	assert_int_equal(f->dst, R_OUT);
+	assert_int_equal(f->a, R_IN);
+	assert_int_equal(f->b, R_IN);
+	assert_int_equal(f->c, R_IN);
+	assert_int_equal(f->d, R_ONE);
+	f = find_op(q, IR_FMULADD);
+	assert_int_equal(f->dst, R_OUT + 1);
+	assert_int_equal(f->c, R_ONE);
+	f = find_op(q, IR_FADDMUL);
+	assert_int_equal(f->dst, R_OUT + 2);
+	assert_int_equal(f->a, R_ONE);
+	assert_int_equal(f->b, R_IN);
+	assert_int_equal(f->c, R_ONE);
+	f = find_op(q, IR_FMULADD2);
+	assert_int_equal(f->dst, R_OUT + 3);
+	assert_int_equal(f->c, R_ONE);
+	assert_int_equal(f->d, R_ONE);
+	ir_program_free(q);
+	ir_program_free(h.p);
+}
+
+/* Products that must stay: an operand of the FMUL rewritten before the
+ * add (FMUL t, s, s; FADD s, one, one; FADD out0, t, one: the add wants
+ * the old s), a product read twice (u), a subtraction with one product
+ * (a), and a product from another block (a+1, computed in block 0,
+ * added in block 1). */
+static void
+test_fuse_kept(void **state)
+{
+	struct hb h;
+	float want[4 * W];
+
+	(void)state;
+	hb_init(&h, R_NREGS);
+	hb_block(&h);
+	hb_emit(&h, IR_FADD, R_S, R_IN, R_ONE, 0);
+	hb_emit(&h, IR_FMUL, R_T, R_S, R_S, 0);
+	hb_emit(&h, IR_FADD, R_S, R_ONE, R_ONE, 0);
+	hb_emit(&h, IR_FADD, R_OUT, R_T, R_ONE, 0);
+	hb_emit(&h, IR_FMUL, R_U, R_IN, R_IN, 0);
+	hb_emit(&h, IR_FADD, R_OUT + 1, R_U, R_ONE, 0);
+	hb_emit(&h, IR_FADD, R_ARR + 3, R_U, R_IN, 0);
+	hb_emit(&h, IR_FMUL, R_ARR, R_IN, R_IN, 0);
+	hb_emit(&h, IR_FSUB, R_OUT + 2, R_ARR, R_ONE, 0);
+	hb_emit(&h, IR_FMUL, R_ARR + 1, R_IN, R_ONE, 0);
+	hb_emit(&h, IR_BR, 0, 0, 0, 0)->imm = 1;
+	hb_block(&h);
+	hb_emit(&h, IR_FADD, R_OUT + 3, R_ARR + 1, R_ARR + 3, 0);
+	hb_emit(&h, IR_RET, 0, 0, 0, 0);
+	finish(&h);
+	for (uint32_t l = 0; l < W; l++) {
+		const float x = (float)l + 0.5f;
+
+		want[l] = (x + 1.0f) * (x + 1.0f) + 1.0f;
+		want[W + l] = x * x + 1.0f;
+		want[2 * W + l] = x * x - 1.0f;
+		want[3 * W + l] = x + (x * x + x);
+	}
+	struct ir_program *q = opt_and_check(&h, want);
+	assert_int_equal(count_op(q, IR_FMUL), 4);
+	assert_int_equal(count_op(q, IR_FMULADD2) + count_op(q, IR_FMULSUB2) +
+	                 count_op(q, IR_FMULADD) + count_op(q, IR_FADDMUL), 0);
 	ir_program_free(q);
 	ir_program_free(h.p);
 }
@@ -567,6 +674,15 @@ test_vkcube_shader(void **state)
 	             sizeof(sh_fs_cube_light_spv), 1, n);
 	/* at least a quarter of its instructions were copies */
 	assert_true(n[1] * 4 <= n[0] * 3);
+	/* its cross product (3 FMULSUB2) and two dot products (FMULADD2
+	 * then FADDMUL each) are fused */
+	struct ir_program *b = translate(sh_fs_cube_light_spv,
+	                                 sizeof(sh_fs_cube_light_spv), true,
+	                                 1);
+	assert_int_equal(count_op(b, IR_FMULSUB2), 3);
+	assert_int_equal(count_op(b, IR_FMULADD2), 2);
+	assert_int_equal(count_op(b, IR_FADDMUL), 2);
+	ir_program_free(b);
 }
 
 static void
@@ -591,6 +707,8 @@ main(void)
 		cmocka_unit_test(test_dynamic_index),
 		cmocka_unit_test(test_derivative_keeps_copy),
 		cmocka_unit_test(test_retarget),
+		cmocka_unit_test(test_fuse_products),
+		cmocka_unit_test(test_fuse_kept),
 		cmocka_unit_test(test_vkcube_shader),
 		cmocka_unit_test(test_flow_shader),
 	};

@@ -5,8 +5,8 @@
  * (implicit LOD, Bias, explicit Lod, MinLod, projective, a ConstOffset;
  * Grad and textureQueryLod take the general path anyway) over byte-
  * channel formats (RGBA8, BGRA8, sRGB, R8, RG8), power-of-two and odd
- * sizes, every address mode pair tried, NEAREST / LINEAR filters and
- * mipmap modes, sampler bias and LOD clamps; coordinates random per
+ * sizes, mip chains and a single level, every address mode pair
+ * tried, NEAREST / LINEAR filters and mipmap modes, sampler bias and LOD clamps; coordinates random per
  * quad with random derivatives, plus NaN, infinities, huge values and
  * -0.0 in some lanes, per-lane Bias and Lod in some quads (the quad
  * path's fallback).
@@ -140,7 +140,10 @@ static const uint32_t formats[] = {
 	SWGPU_FORMAT_R8G8B8A8_SRGB, SWGPU_FORMAT_R8_UNORM,
 	SWGPU_FORMAT_R8G8_UNORM, SWGPU_FORMAT_R32G32B32A32_SFLOAT,
 };
-static const uint32_t sizes[][3] = { { 16, 16, 5 }, { 13, 7, 4 } };
+/* the last one has a single level: with equal mag and min filters the
+ * fast path skips the LOD (no lambda can change the sample) */
+static const uint32_t sizes[][3] = { { 16, 16, 5 }, { 13, 7, 4 },
+                                     { 16, 8, 1 } };
 static const uint32_t addr[][2] = {
 	{ 0, 0 }, { 1, 1 }, { 2, 2 }, { 3, 3 }, { 4, 4 }, { 0, 2 }, { 2, 0 },
 	{ 1, 4 },
@@ -177,7 +180,7 @@ test_fast_equals_general(void **state)
 	for (uint32_t l = 0; l < W; l++)
 		live[l] = l != 5 && l != 66;
 	for (uint32_t fi = 0; fi < sizeof(formats) / sizeof(formats[0]); fi++)
-	for (uint32_t si = 0; si < 2; si++)
+	for (uint32_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
 	for (uint32_t ai = 0; ai < sizeof(addr) / sizeof(addr[0]); ai++)
 	for (uint32_t ki = 0; ki < sizeof(filters) / sizeof(filters[0]); ki++) {
 		struct ir_image_binding im;

@@ -252,6 +252,69 @@ depth_only_d32_quad(const struct gfx_draw *d, const struct gfx_viewport *vp,
 	}
 	return pass;
 }
+
+/* unorm_bits of four floats already in [0, 1]: the same double
+ * operations (z * scale exact, then the 2^52 rounding) two lanes at a
+ * time. */
+static inline __m128i
+unorm_bits4(__m128 z, double scale)
+{
+	const __m128d k = _mm_set1_pd(scale), big = _mm_set1_pd(0x1p52);
+	const __m128d lo = _mm_cvtps_pd(z);
+	const __m128d hi = _mm_cvtps_pd(_mm_movehl_ps(z, z));
+	const __m128i ilo = _mm_cvttpd_epi32(
+		_mm_sub_pd(_mm_add_pd(_mm_mul_pd(lo, k), big), big));
+	const __m128i ihi = _mm_cvttpd_epi32(
+		_mm_sub_pd(_mm_add_pd(_mm_mul_pd(hi, k), big), big));
+
+	return _mm_unpacklo_epi64(ilo, ihi);
+}
+
+/* A whole D16_UNORM quad: depth_only's per-pixel steps for the four
+ * lanes at once (the codes compare as integers). */
+static uint32_t
+depth_only_d16_quad(const struct gfx_draw *d, const struct gfx_viewport *vp,
+                    uint8_t *const row[2], const float *z)
+{
+	const uint32_t op = d->depth_op;
+	__m128 a = _mm_loadu_ps(z);
+	uint32_t r0, r1;
+
+	if (d->depth_clamp)
+		a = clamp_range4(a, vp->zmin, vp->zmax);
+	a = clamp_range4(a, 0.0f, 1.0f);
+	const __m128i in = unorm_bits4(a, 65535.0);
+	memcpy(&r0, row[0], 4);
+	memcpy(&r1, row[1], 4);
+	const __m128i st = _mm_unpacklo_epi16(
+		_mm_unpacklo_epi32(_mm_cvtsi32_si128((int)r0),
+		                   _mm_cvtsi32_si128((int)r1)),
+		_mm_setzero_si128());
+	__m128i ok = _mm_setzero_si128();
+	if (op & 1)
+		ok = _mm_or_si128(ok, _mm_cmplt_epi32(in, st));
+	if (op & 2)
+		ok = _mm_or_si128(ok, _mm_cmpeq_epi32(in, st));
+	if (op & 4)
+		ok = _mm_or_si128(ok, _mm_cmpgt_epi32(in, st));
+	const uint32_t pass = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(ok));
+	if (d->depth_write && pass) {
+		/* codes < 2^16: packs_epi32 of the selection after taking
+		 * 2^15 away keeps them exact */
+		const __m128i v = _mm_or_si128(_mm_and_si128(ok, in),
+		                               _mm_andnot_si128(ok, st));
+		const __m128i off = _mm_set1_epi32(0x8000);
+		const __m128i p = _mm_xor_si128(
+			_mm_packs_epi32(_mm_sub_epi32(v, off), off),
+			_mm_set1_epi16((short)0x8000));
+		const uint32_t w0 = (uint32_t)_mm_cvtsi128_si32(p);
+		const uint32_t w1 = (uint32_t)_mm_cvtsi128_si32(
+			_mm_srli_si128(p, 4));
+		memcpy(row[0], &w0, 4);
+		memcpy(row[1], &w1, 4);
+	}
+	return pass;
+}
 #endif
 
 /* The depth test alone (no stencil, no bounds): the common case, with
@@ -271,6 +334,8 @@ depth_only(const struct gfx_draw *d, const struct gfx_prim *p, int32_t x,
 #if defined(__SSE2__)
 	if (mask == 0xf && fmt == SWGPU_FORMAT_D32_SFLOAT)
 		return depth_only_d32_quad(d, vp, row, z);
+	if (mask == 0xf && fmt == SWGPU_FORMAT_D16_UNORM)
+		return depth_only_d16_quad(d, vp, row, z);
 #endif
 	for (uint32_t l = 0; l < 4; l++) {
 		if (!(mask & (1u << l)))

@@ -102,15 +102,50 @@ gfx_frag_quads_full(struct gfx_thread *t, const struct gfx_draw *d,
 	}
 }
 
-/* One varying of a quad's four lanes: v0 + a (v1 - v0) + b (v2 - v0),
- * a and b the lanes' barycentrics of vertices 1 and 2. */
 #if defined(__SSE2__)
-static inline __m128
-lerp4(float v0, float v1, float v2, __m128 a, __m128 b)
+/*
+ * What the varyings of one primitive's quads share, broadcast once per
+ * primitive rather than once per quad (the quads of a batch mostly come
+ * from one primitive): the barycentric planes, 1/w of each vertex, and
+ * per varying v0, v1 - v0 and v2 - v0 (or the flat value).
+ */
+struct var_prim {
+	const struct gfx_prim *p;
+	__m128 l1x, l1y, l1c, l2x, l2y, l2c;
+	__m128 iw0, iw1, iw2;
+	__m128 v0[GFX_MAX_VARYINGS], d1[GFX_MAX_VARYINGS];
+	__m128 d2[GFX_MAX_VARYINGS];
+};
+
+static void
+var_prim_set(struct var_prim *vp, const struct gfx_vlayout *vl,
+             const struct gfx_prim *p)
 {
-	return _mm_add_ps(_mm_add_ps(_mm_set1_ps(v0),
-	                             _mm_mul_ps(a, _mm_set1_ps(v1 - v0))),
-	                  _mm_mul_ps(b, _mm_set1_ps(v2 - v0)));
+	vp->p = p;
+	vp->l1x = _mm_set1_ps(p->l1x);
+	vp->l1y = _mm_set1_ps(p->l1y);
+	vp->l1c = _mm_set1_ps(p->l1c);
+	vp->l2x = _mm_set1_ps(p->l2x);
+	vp->l2y = _mm_set1_ps(p->l2y);
+	vp->l2c = _mm_set1_ps(p->l2c);
+	vp->iw0 = _mm_set1_ps(p->iw[0]);
+	vp->iw1 = _mm_set1_ps(p->iw[1]);
+	vp->iw2 = _mm_set1_ps(p->iw[2]);
+	for (uint32_t j = 0; j < vl->nvar; j++) {
+		const uint32_t w = vl->var_off + j;
+
+		if ((vl->var_interp[j] & IR_INTERP_MODE_MASK) ==
+		    IR_INTERP_FLAT) {
+			vp->v0[j] = _mm_castsi128_ps(
+				_mm_set1_epi32((int)p->flat[w].u));
+			continue;
+		}
+		const float v0 = p->v[0][w].f, v1 = p->v[1][w].f;
+		const float v2 = p->v[2][w].f;
+		vp->v0[j] = _mm_set1_ps(v0);
+		vp->d1[j] = _mm_set1_ps(v1 - v0);
+		vp->d2[j] = _mm_set1_ps(v2 - v0);
+	}
 }
 #endif
 
@@ -119,8 +154,8 @@ lerp4(float v0, float v1, float v2, __m128 a, __m128 b)
  * (a, b) of the pixel centres from the primitive's planes, their
  * perspective-correct versions (b1, b2) weighted by each vertex's 1/w
  * (sw = their interpolated 1/w, FragCoord.w), then each input by its
- * interpolation mode. SSE2 does a quad's four lanes at once; the scalar
- * code computes the same values.
+ * interpolation mode: v0 + a (v1 - v0) + b (v2 - v0). SSE2 does a
+ * quad's four lanes at once; the scalar code computes the same values.
  */
 static void
 fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
@@ -128,6 +163,11 @@ fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
 {
 	const struct gfx_vlayout *vl = &d->vl;
 	lane_t *reg[GFX_MAX_VARYINGS];
+#if defined(__SSE2__)
+	struct var_prim vp;   /* only the nvar entries are ever read */
+
+	var_prim_set(&vp, vl, t->quad[0].prim);   /* nq >= 1 */
+#endif
 
 	for (uint32_t j = 0; j < vl->nvar; j++)
 		reg[j] = gfx_exec_reg(e, vl->var_fs_reg[j]);
@@ -136,28 +176,28 @@ fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
 		const float x0 = (float)t->quad[q].x + 0.5f - p->rx;
 		const float y0 = (float)t->quad[q].y + 0.5f - p->ry;
 #if defined(__SSE2__)
+		if (vp.p != p)
+			var_prim_set(&vp, vl, p);
 		const __m128 px = _mm_add_ps(_mm_set1_ps(x0),
 		                             _mm_set_ps(1, 0, 1, 0));
 		const __m128 py = _mm_add_ps(_mm_set1_ps(y0),
 		                             _mm_set_ps(1, 1, 0, 0));
 		const __m128 a = _mm_add_ps(
-			_mm_add_ps(_mm_mul_ps(_mm_set1_ps(p->l1x), px),
-			           _mm_mul_ps(_mm_set1_ps(p->l1y), py)),
-			_mm_set1_ps(p->l1c));
+			_mm_add_ps(_mm_mul_ps(vp.l1x, px),
+			           _mm_mul_ps(vp.l1y, py)), vp.l1c);
 		const __m128 b = _mm_add_ps(
-			_mm_add_ps(_mm_mul_ps(_mm_set1_ps(p->l2x), px),
-			           _mm_mul_ps(_mm_set1_ps(p->l2y), py)),
-			_mm_set1_ps(p->l2c));
+			_mm_add_ps(_mm_mul_ps(vp.l2x, px),
+			           _mm_mul_ps(vp.l2y, py)), vp.l2c);
 		__m128 b1 = a, b2 = b;
 		if (p->affine) {
 			/* equal w: perspective-correct is linear */
-			_mm_storeu_ps(iw + 4 * q, _mm_set1_ps(p->iw[0]));
+			_mm_storeu_ps(iw + 4 * q, vp.iw0);
 		} else {
 			const __m128 w0 = _mm_mul_ps(
 				_mm_sub_ps(_mm_sub_ps(_mm_set1_ps(1.0f), a), b),
-				_mm_set1_ps(p->iw[0]));
-			const __m128 w1 = _mm_mul_ps(a, _mm_set1_ps(p->iw[1]));
-			const __m128 w2 = _mm_mul_ps(b, _mm_set1_ps(p->iw[2]));
+				vp.iw0);
+			const __m128 w1 = _mm_mul_ps(a, vp.iw1);
+			const __m128 w2 = _mm_mul_ps(b, vp.iw2);
 			const __m128 sw = _mm_add_ps(_mm_add_ps(w0, w1), w2);
 			const __m128 inv = _mm_and_ps(
 				_mm_cmpneq_ps(sw, _mm_setzero_ps()),
@@ -165,6 +205,20 @@ fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
 			b1 = _mm_mul_ps(w1, inv);
 			b2 = _mm_mul_ps(w2, inv);
 			_mm_storeu_ps(iw + 4 * q, sw);
+		}
+		for (uint32_t j = 0; j < vl->nvar; j++) {
+			const uint32_t mode = vl->var_interp[j] &
+			                      IR_INTERP_MODE_MASK;
+			float *r = &reg[j][4 * q].f;
+			if (mode == IR_INTERP_FLAT) {
+				_mm_storeu_ps(r, vp.v0[j]);
+				continue;
+			}
+			const bool np = mode == IR_INTERP_NOPERSPECTIVE;
+			_mm_storeu_ps(r, _mm_add_ps(
+				_mm_add_ps(vp.v0[j],
+				           _mm_mul_ps(np ? a : b1, vp.d1[j])),
+				_mm_mul_ps(np ? b : b2, vp.d2[j])));
 		}
 #else
 		float a[4], b[4], b1[4], b2[4];
@@ -186,7 +240,6 @@ fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
 			b1[i] = w1 * inv;
 			b2[i] = w2 * inv;
 		}
-#endif
 		for (uint32_t j = 0; j < vl->nvar; j++) {
 			const uint32_t w = vl->var_off + j;
 			const uint32_t mode = vl->var_interp[j] &
@@ -200,15 +253,11 @@ fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
 			const bool np = mode == IR_INTERP_NOPERSPECTIVE;
 			const float v0 = p->v[0][w].f, v1 = p->v[1][w].f;
 			const float v2 = p->v[2][w].f;
-#if defined(__SSE2__)
-			_mm_storeu_ps(&r[0].f, lerp4(v0, v1, v2, np ? a : b1,
-			                             np ? b : b2));
-#else
 			for (uint32_t i = 0; i < 4; i++)
 				r[i].f = v0 + (np ? a[i] : b1[i]) * (v1 - v0) +
 				         (np ? b[i] : b2[i]) * (v2 - v0);
-#endif
 		}
+#endif
 	}
 }
 

@@ -26,6 +26,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 #include <swgpu/swgpu.h>
 
@@ -67,6 +70,63 @@ any_nan(const lane_t *A, const lane_t *B, uint32_t W)
 	for (uint32_t l = 0; l < W; l++)
 		nan |= (uint32_t)(A[l].f != A[l].f) | (uint32_t)(B[l].f != B[l].f);
 	return nan != 0;
+}
+
+/*
+ * IR_DERIV: lane l takes A[(l & cl) + st] - A[l & cl] (interp_exec_block
+ * says which lanes). Quads whose four lanes are all active (m NULL: all
+ * are) do it a quad per SSE vector, the same subtraction per lane;
+ * lane i of a quad takes A[hi(i)] - A[lo(i)]:
+ *   DX_FINE   lo = (0, 0, 2, 2), hi = (1, 1, 3, 3)
+ *   DY_FINE   lo = (0, 1, 0, 1), hi = (2, 3, 2, 3)
+ *   DX_COARSE lo = (0, 0, 0, 0), hi = (1, 1, 1, 1)
+ *   DY_COARSE lo = (0, 0, 0, 0), hi = (2, 2, 2, 2)
+ */
+static void
+deriv_quads(lane_t *D, const lane_t *A, uint32_t W, uint32_t kind,
+            const uint8_t *m, uint32_t cl, uint32_t st)
+{
+	for (uint32_t q = 0; q < W; q += 4) {
+		if (m && !(m[q] && m[q + 1] && m[q + 2] && m[q + 3])) {
+			for (uint32_t l = q; l < q + 4; l++)
+				if (m[l])
+					D[l].f = A[(l & cl) + st].f -
+					         A[l & cl].f;
+			continue;
+		}
+#if defined(__SSE2__)
+		const __m128 v = _mm_loadu_ps(&A[q].f);
+		__m128 lo, hi;
+
+		switch (kind) {
+		case IR_DX_FINE:
+			lo = _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 2, 0, 0));
+			hi = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 1, 1));
+			break;
+		case IR_DY_FINE:
+			lo = _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 1, 0));
+			hi = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 2, 3, 2));
+			break;
+		case IR_DX_COARSE:
+			lo = _mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 0, 0, 0));
+			hi = _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1));
+			break;
+		default:
+			lo = _mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 0, 0, 0));
+			hi = _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 2, 2, 2));
+			break;
+		}
+		_mm_storeu_ps(&D[q].f, _mm_sub_ps(hi, lo));
+#else
+		float r[4];
+
+		(void)kind;
+		for (uint32_t i = 0; i < 4; i++)
+			r[i] = A[((q + i) & cl) + st].f - A[(q + i) & cl].f;
+		for (uint32_t i = 0; i < 4; i++)
+			D[q + i].f = r[i];
+#endif
+	}
 }
 
 #define BIN(OP, F, EXPR) case OP: LANES(D[l].F = (EXPR)); break
@@ -289,6 +349,35 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 		UN(IR_FREXPE, i, frexp_e(A[l].f));
 		UN(IR_QUANT16, f, interp_quantize_f16(A[l].f));
 		UN(IR_FTZ, u, flush_denorm(A[l].u, in->aux2));
+		/* ir_opt.c's fused products: separate statements, so no
+		 * compiler contracts them into an FMA (the unfused FMULs
+		 * and FADD/FSUB they replace rounded each step) */
+		case IR_FMULADD2:
+			LANES({
+				const float p0 = A[l].f * B[l].f;
+				const float p1 = C[l].f * Dd[l].f;
+				D[l].f = p0 + p1;
+			});
+			break;
+		case IR_FMULSUB2:
+			LANES({
+				const float p0 = A[l].f * B[l].f;
+				const float p1 = C[l].f * Dd[l].f;
+				D[l].f = p0 - p1;
+			});
+			break;
+		case IR_FMULADD:
+			LANES({
+				const float p0 = A[l].f * B[l].f;
+				D[l].f = p0 + C[l].f;
+			});
+			break;
+		case IR_FADDMUL:
+			LANES({
+				const float p1 = B[l].f * C[l].f;
+				D[l].f = A[l].f + p1;
+			});
+			break;
 		UN(IR_F2S, i, f2s(A[l].f));
 		UN(IR_F2U, u, f2u(A[l].f));
 		UN(IR_S2F, f, (float)A[l].i);
@@ -638,11 +727,8 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 			const uint32_t cl = ~clear[in->aux2 & 3];
 			const uint32_t st = step[in->aux2 & 3];
 
-			LANES({
-				uint32_t lo = l & cl;
-
-				D[l].f = A[lo + st].f - A[lo].f;
-			});
+			deriv_quads(D, A, W, in->aux2 & 3, full ? NULL : m,
+			            cl, st);
 			break;
 		}
 		case IR_KILL:

@@ -168,20 +168,21 @@ stalled(struct ir_dispatch *d)
 static bool
 run_lanes(struct ir_exec *e, struct ir_dispatch *d)
 {
-	const uint32_t W = e->width;
-	uint32_t *pc = e->pc;
+	const uint32_t W = e->width, lanes = e->lanes;
+	uint32_t *pc = e->pc, *prev = e->prev;
+	uint8_t *mask = e->mask;
 
 	for (uint32_t l = 0; l < W; l++) {
-		pc[l] = l < e->lanes ? 0 : IR_PC_DONE;
-		e->prev[l] = IR_PC_DONE;
+		pc[l] = l < lanes ? 0 : IR_PC_DONE;
+		prev[l] = IR_PC_DONE;
 	}
 	/* Block 0 starts with every live lane; as long as the whole live
 	 * set branches together the mask stays and no scan is needed. */
 	uint32_t blk = 0, hint;
-	bool uniform = true, full = e->lanes == W;
+	bool uniform = true, full = lanes == W;
 
 	for (uint32_t l = 0; l < W; l++)
-		e->mask[l] = l < e->lanes;
+		mask[l] = l < lanes;
 	for (;;) {
 		if (!uniform) {
 			uint32_t count = 0, live = 0;
@@ -266,21 +267,28 @@ ir_exec_run_batch(struct ir_exec *e, struct ir_dispatch *d, uint32_t n,
 {
 	const struct ir_program *p = e->p;
 	const uint32_t W = e->width;
-	bool helpers = false;
+	uint8_t *const el = e->live;
+	uint32_t helpers = 0;
 
 	if (n > W)
 		n = W;
 	e->lanes = n;
-	for (uint32_t l = 0; l < W; l++) {
-		e->live[l] = l < n && (!live || live[l]);
-		helpers |= l < n && !e->live[l];
+	/* Local pointers and an integer accumulator: a loop the compiler
+	 * can keep in registers (through e-> it reloaded e->live per
+	 * lane, as live may alias it). */
+	for (uint32_t l = 0; l < n; l++) {
+		const uint8_t v = !live || live[l];
+
+		el[l] = v;
+		helpers |= v ^ 1u;
 	}
-	e->helpers = helpers;
+	memset(el + n, 0, W - n);
+	e->helpers = helpers != 0;
 	if ((p->builtins_used >> IR_REG_HELPER & 1) || p->io.discards) {
 		lane_t *H = ir_exec_reg(e, IR_REG_HELPER);
 
 		for (uint32_t l = 0; l < W; l++)
-			H[l].u = !e->live[l];
+			H[l].u = !el[l];
 	}
 	if (p->io.discards)
 		memset(e->disc, 0, W);

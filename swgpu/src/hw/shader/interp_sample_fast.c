@@ -255,6 +255,11 @@ struct fast_ctx {
 	const struct ir_image_binding *im;
 	const struct swgpu_sampler_state *ss;
 	struct lod_sampler ls;
+	/* The LOD cannot change the result (lod_fixed): one level and the
+	 * same filter for magnification and minification; lod0 is what
+	 * lod_select_prepared gives for any lambda then. */
+	bool lod_fixed;
+	struct smp_lod lod0;
 	struct fast_img fi;
 };
 
@@ -277,14 +282,41 @@ fast_lambda_base(const struct fast_ctx *x, uint32_t l)
 	return lod_scale(x->im, 2, ddx, ddy);
 }
 
+/*
+ * With a single level (q = 0) every lambda selects level 0 with no
+ * level blend (d is clamped to [0, 0]), and with equal magnification
+ * and minification filters the sign of lambda picks nothing either: the
+ * implicit LOD's derivatives, log2 and clamps can be skipped (vkcube's
+ * texture: one level, NEAREST/NEAREST).
+ */
+static void
+fast_lod_prepare(struct fast_ctx *x)
+{
+	x->lod_fixed = x->ls.q == 0.0f &&
+	               x->ls.mag_linear == x->ls.min_linear;
+	if (x->lod_fixed)
+		lod_select_prepared(&x->ls, 0.0f, 0.0f, 0.0f, &x->lod0);
+}
+
+/* The levels lane l (its quad's lambda for an implicit LOD) reads. */
+static inline void
+fast_lod(const struct fast_ctx *x, uint32_t l, struct smp_lod *lod)
+{
+	if (x->lod_fixed) {
+		*lod = x->lod0;
+		return;
+	}
+	lod_select_prepared(&x->ls, fast_lambda_base(x, l), OPND(x, 7, l).f,
+	                    OPND(x, 8, l).f, lod);
+}
+
 /* Lane l alone (any offsets, address modes, per-lane LOD). */
 static void
 fast_lane(const struct fast_ctx *x, uint32_t l)
 {
 	struct smp_lod lod;
 
-	lod_select_prepared(&x->ls, fast_lambda_base(x, l), OPND(x, 7, l).f,
-	                    OPND(x, 8, l).f, &lod);
+	fast_lod(x, l, &lod);
 	const float s = OPND(x, 0, l).f, t = OPND(x, 1, l).f;
 	const int32_t ox = OPND(x, 4, l).i, oy = OPND(x, 5, l).i;
 	v4f res = fast_level_filter(&x->fi, &x->fi.lv[lod.lo], s, t, ox, oy,
@@ -434,15 +466,16 @@ fast_quad(const struct fast_ctx *x, uint32_t q, uint32_t qm)
 	for (uint32_t i = 0; i < 4; i++) {
 		if (!(qm & (1u << i)))
 			continue;
-		if (OPND(x, 4, q + i).u || OPND(x, 5, q + i).u ||
-		    OPND(x, 7, q + i).u != OPND(x, 7, q + f).u ||
-		    OPND(x, 8, q + i).u != OPND(x, 8, q + f).u ||
-		    (!x->implicit && x->L[q + i].u != x->L[q + f].u))
+		if (OPND(x, 4, q + i).u || OPND(x, 5, q + i).u)
+			return false;
+		if (!x->lod_fixed &&
+		    (OPND(x, 7, q + i).u != OPND(x, 7, q + f).u ||
+		     OPND(x, 8, q + i).u != OPND(x, 8, q + f).u ||
+		     (!x->implicit && x->L[q + i].u != x->L[q + f].u)))
 			return false;
 	}
 	struct smp_lod lod;
-	lod_select_prepared(&x->ls, fast_lambda_base(x, q + f),
-	                    OPND(x, 7, q + f).f, OPND(x, 8, q + f).f, &lod);
+	fast_lod(x, q + f, &lod);
 	const __m128 S = _mm_loadu_ps(&OPND(x, 0, q).f);
 	const __m128 T = _mm_loadu_ps(&OPND(x, 1, q).f);
 	__m128 res[4];
@@ -493,6 +526,7 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 		return false;
 	x.im = image_resource(d, in->aux, 0, in->imm & 0xffffu)->img;
 	lod_prepare(x.ss, x.im->levels, false, &x.ls);
+	fast_lod_prepare(&x);
 #if defined(__SSE2__)
 	const bool quads = x.fi.vec && x.fi.elem == 4 && x.im->levels &&
 	                   quad_mode_ok(x.fi.addr[0], x.fi.lv[0].w) &&

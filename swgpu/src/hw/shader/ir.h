@@ -35,7 +35,7 @@ typedef union lane {
 
 /* Operand conventions: dst, a, b, c, d are registers unless stated.
  * ir_opt.c rewrites the operands of IR_MOV and of the ranges IR_IADD ..
- * IR_UMULSAT, IR_IEQ .. IR_SELIDX, IR_FADD .. IR_FREXPE and IR_F2S ..
+ * IR_UMULSAT, IR_IEQ .. IR_SELIDX, IR_FADD .. IR_FADDMUL and IR_F2S ..
  * IR_UNPACKSN2 as per-lane operations on single registers: an op that
  * reads register ranges, pairs or other lanes goes outside them. */
 enum ir_op {
@@ -90,6 +90,12 @@ enum ir_op {
 	                    sign; aux2: 32 (float), 16 (half bits) or
 	                    IR_FTZ_HALF_IN_F32 (a float below 2^-14) */
 	IR_FREXPM, IR_FREXPE,
+	/* products fused by ir_opt.c (each product and the sum rounded on
+	 * its own, as the FMULs and the FADD/FSUB they replace) */
+	IR_FMULADD2,     /* dst = a * b + c * d */
+	IR_FMULSUB2,     /* dst = a * b - c * d */
+	IR_FMULADD,      /* dst = a * b + c */
+	IR_FADDMUL,      /* dst = a + b * c */
 	/* conversions */
 	IR_F2S, IR_F2U, IR_S2F, IR_U2F,
 	IR_PACKH2,       /* dst = half(a) | half(b) << 16; aux2 1: round

@@ -26,8 +26,9 @@
  *     whole slot range, phis and switches the registers named in their
  *     tables. Registers the engine reads or fills (built-ins, stage I/O,
  *     constants) are never removed.
+ *  4. fuses FMULs into the FADD / FSUB that reads them (fuse_block).
  * Results stay bit for bit the same: no arithmetic changes, only which
- * register holds an equal value.
+ * register holds an equal value and how many instructions compute it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ ir_opt_simple(uint32_t op)
 	return op == IR_MOV ||
 	       (op >= IR_IADD && op <= IR_UMULSAT) ||
 	       (op >= IR_IEQ && op <= IR_SELIDX) ||
-	       (op >= IR_FADD && op <= IR_FREXPE) ||
+	       (op >= IR_FADD && op <= IR_FADDMUL) ||
 	       (op >= IR_F2S && op <= IR_UNPACKSN2);
 }
 
@@ -343,6 +344,95 @@ kill_dead_moves(struct ir_program *p, const uint8_t *read,
 	return changed;
 }
 
+/* How far back fuse_block looks for a product (bounds the pass's cost
+ * on long blocks). */
+#define OPT_FUSE_WINDOW 64u
+
+/*
+ * The FMUL of the same block that last wrote t before instruction i,
+ * when t is a plain temporary (read once, by instruction i, not pinned)
+ * and neither t nor the FMUL's operands are written between the two:
+ * then at i, t == a * b for every lane the block runs. NULL otherwise.
+ */
+static struct ir_instr *
+product_of(struct ir_program *p, const struct ir_block *b, uint32_t i,
+           uint32_t t, const uint8_t *read, const uint8_t *pin)
+{
+	if (t < IR_REG_FIRST_FREE || t >= p->nregs || pin[t] || read[t] != 1)
+		return NULL;
+	for (uint32_t j = i; j-- > b->first && i - j <= OPT_FUSE_WINDOW;) {
+		struct ir_instr *mul = &p->code[j];
+
+		if (op_class(mul->op) == OPT_OTHER)
+			return NULL;
+		if (!writes_reg(mul, t))
+			continue;
+		if (mul->op != IR_FMUL || mul->dst != t)
+			return NULL;
+		for (uint32_t k = j + 1; k < i; k++) {
+			const struct ir_instr *in = &p->code[k];
+
+			if (writes_reg(in, mul->a) || writes_reg(in, mul->b))
+				return NULL;
+		}
+		return mul;
+	}
+	return NULL;
+}
+
+/*
+ * 4. FADD / FSUB of products computed earlier in the block become one
+ * instruction (IR_FMULADD2, IR_FMULSUB2, IR_FMULADD, IR_FADDMUL) and
+ * the FMULs go: dot products, cross products and lerps of small
+ * shaders are mostly that, and each instruction saved is a pass over
+ * the lanes' registers. The fused instruction does the same float
+ * operations in the same order (two roundings, never an FMA).
+ */
+static void
+fuse_block(struct ir_program *p, const struct ir_block *b,
+           const uint8_t *read, const uint8_t *pin)
+{
+	for (uint32_t i = b->first; i < b->first + b->count; i++) {
+		struct ir_instr *in = &p->code[i];
+
+		if (in->op != IR_FADD && in->op != IR_FSUB)
+			continue;
+		if (in->a == in->b)
+			continue;
+		struct ir_instr *ma = product_of(p, b, i, in->a, read, pin);
+		struct ir_instr *mb = product_of(p, b, i, in->b, read, pin);
+		struct ir_instr f = *in;
+
+		if (ma && mb) {
+			f.op = in->op == IR_FADD ? IR_FMULADD2 : IR_FMULSUB2;
+			f.a = ma->a;
+			f.b = ma->b;
+			f.c = mb->a;
+			f.d = mb->b;
+		} else if (ma && in->op == IR_FADD) {
+			f.op = IR_FMULADD;
+			f.a = ma->a;
+			f.b = ma->b;
+			f.c = in->b;
+			f.d = 0;
+		} else if (mb && in->op == IR_FADD) {
+			f.op = IR_FADDMUL;
+			f.a = in->a;
+			f.b = mb->a;
+			f.c = mb->b;
+			f.d = 0;
+		} else {
+			continue;
+		}
+		/* one product alone: the other of ma, mb is NULL here */
+		*in = f;
+		if (ma)
+			ma->op = IR_NOP;
+		if (mb)
+			mb->op = IR_NOP;
+	}
+}
+
 /* Drops the NOPs, fixing the blocks' instruction ranges (branches name
  * blocks, not instructions). A block keeps its terminator. */
 static void
@@ -404,6 +494,9 @@ ir_opt_program(struct ir_program *p)
 		if (!kill_dead_moves(p, read, pin))
 			break;
 	}
+	mark_reads(p, read);
+	for (uint32_t bi = 0; bi < p->nblocks; bi++)
+		fuse_block(p, &p->blocks[bi], read, pin);
 	compact(p);
 done:
 	free(cp.src);
