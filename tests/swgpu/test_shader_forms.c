@@ -10,7 +10,8 @@
  *    VectorShuffle and CompositeInsert (with default and specialized
  *    values), and a module with two GLCompute entry points
  *    (sh_spirv_forms.spvasm);
- *  - matrix operations on doubles (sh_f64_mat.comp);
+ *  - matrix operations on doubles (sh_f64_mat.comp), their determinant
+ *    and inverse (sh_f64_inv.comp);
  *  - combined image sampler bindings serving a shader's separate
  *    texture and sampler arrays (sh_sample.comp), and no other mix;
  *  - translation failures naming the SPIR-V instruction and its id, and
@@ -23,6 +24,7 @@
 
 #include "shader_test_util.h"
 
+#include "sh_f64_inv.spv.h"
 #include "sh_f64_mat.spv.h"
 #include "sh_sample.spv.h"
 #include "sh_phys_values.spv.h"
@@ -208,6 +210,46 @@ test_f64_matrices(void **state)
 	st_fini(&e);
 }
 
+static void
+test_f64_inverse(void **state)
+{
+	/* Matrices with exact inverses (determinants 1, 1, 4), columns:
+	 * M2 rows (2 1 / 1 1); M3 rows (1 2 3 / 0 1 4 / 0 0 1); M4 =
+	 * diag(2, 4, 0.5, 1) plus row 3 column 0 = 1. */
+	static const double in_vals[29] = {
+		2, 1, 1, 1,
+		1, 0, 0, 2, 1, 0, 3, 4, 1,
+		2, 0, 0, 1, 0, 4, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1,
+	};
+	/* By hand: the determinants, then each inverse by columns: M2^-1
+	 * rows (1 -1 / -1 2); M3^-1 rows (1 -2 5 / 0 1 -4 / 0 0 1); M4^-1 =
+	 * diag(0.5, 0.25, 2, 1) with row 3 column 0 = -0.5. */
+	static const double want[32] = {
+		1, 1, 4,
+		1, -1, -1, 2,
+		1, 0, 0, -2, 1, 0, 5, -4, 1,
+		0.5, 0, 0, -0.5, 0, 0.25, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1,
+	};
+	struct st_env e;
+
+	(void)state;
+	st_init(&e);
+	double *in = st_buf(&e, sizeof(in_vals));
+	double *o = st_buf(&e, sizeof(want));
+	memcpy(in, in_vals, sizeof(in_vals));
+	swgpu_shader *s = st_shader(&e, sh_f64_inv_spv, sizeof(sh_f64_inv_spv),
+	                            NULL, NULL, 0);
+	api_ok(st_dispatch(&e, s, NULL, NULL, 0, 1, 1, 1));
+	for (uint32_t i = 0; i < 32; i++) {
+		if (o[i] != want[i])
+			print_error("o[%u] = %g, want %g\n", i, o[i], want[i]);
+		/* == : a zero of either sign is the exact answer */
+		assert_true(o[i] == want[i]);
+	}
+	swgpu_shader_destroy(s);
+	st_fini(&e);
+}
+
 /* Texel (x, y) of level l of sh_sample's image (test_shader_sample.c):
  * every channel tells where it came from. */
 static void
@@ -376,6 +418,7 @@ main(void)
 		cmocka_unit_test(test_spirv_forms),
 		cmocka_unit_test(test_second_entry_point),
 		cmocka_unit_test(test_f64_matrices),
+		cmocka_unit_test(test_f64_inverse),
 		cmocka_unit_test(test_combined_serves_separate),
 		cmocka_unit_test(test_errors_name_the_instruction),
 	};

@@ -199,6 +199,9 @@ test_rounding_mode_rtz(void **state)
 	assert_int_equal(d[19], 0x3c003c00u);  /* RTE: 0x3c01 */
 	assert_int_equal(d[20], 0x99999999u);  /* RTE: ...9a */
 	assert_int_equal(d[21], 0x3fb99999u);
+	/* spec constants: 0.1 (double) to float, 0.7f to half */
+	assert_int_equal(d[22], 0x3dccccccu);  /* RTE: 0x3dcccccd */
+	assert_int_equal(d[23], 0x39993999u);  /* RTE: 0x399a */
 	swgpu_shader_destroy(s);
 	st_fini(&e);
 }

@@ -359,7 +359,8 @@ bool xl_narrow_op(struct xl *x, const uint32_t *in, uint32_t wc,
  * doubles; false if in is none of them (word moves go on to int64) */
 bool xl_f64_op(struct xl *x, const uint32_t *in, uint32_t wc);
 /* xlate_f64_geom.c: GLSL.std.450 Length, Distance, Cross, Normalize,
- * FaceForward, Reflect, SmoothStep, Modf(Struct) on doubles; false if
+ * FaceForward, Reflect, SmoothStep, Modf(Struct), Determinant,
+ * MatrixInverse on doubles; false if
  * in is none of them */
 bool xl_f64_geom(struct xl *x, const uint32_t *in, uint32_t wc);
 /* xlate_int64.c: instructions on 64-bit integers; false if in is not

@@ -2,7 +2,8 @@
 /*
  * SPIR-V -> IR translator: the GLSL.std.450 geometric and splitting
  * instructions on doubles (Length, Distance, Cross, Normalize,
- * FaceForward, Reflect, SmoothStep, Modf, ModfStruct), built from
+ * FaceForward, Reflect, SmoothStep, Modf, ModfStruct, Determinant,
+ * MatrixInverse), built from
  * xlate_f64.c's double operations (IR_F64) the way the spec defines
  * them. Operands are register pairs, low word first.
  */
@@ -10,6 +11,7 @@
 #include "xlate_vals.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
+#include <spirv/unified1/spirv.h>
 
 /* A double operation on (al, ah) and (bl, bh): the result pair's
  * first register (or the one 32-bit register of a comparison). */
@@ -78,6 +80,87 @@ operands(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t count,
 	}
 }
 
+/* Determinant of the k x k submatrix of the double matrix m (n rows,
+ * column major, a register pair per element) made of rows rows[] and
+ * columns cols[], by cofactor expansion (as glsl_matrix in
+ * xlate_glsl.c does for floats): a pair. */
+static uint32_t
+d_det(struct xl *x, const uint32_t *m, uint32_t n, const uint32_t *rows,
+      const uint32_t *cols, uint32_t k)
+{
+	uint32_t acc = 0;
+
+	if (k == 1) {
+		uint32_t e = 2 * (cols[0] * n + rows[0]), d = xl_new_regs(x, 2);
+
+		/* copied to a pair of adjacent registers, as d_op's
+		 * results are (copy propagation removes the moves) */
+		xl_emit(x, IR_MOV, d, m[e], 0, 0);
+		xl_emit(x, IR_MOV, d + 1, m[e + 1], 0, 0);
+		return d;
+	}
+	for (uint32_t j = 0; j < k; j++) {
+		uint32_t sub[4], si = 0, e = 2 * (cols[j] * n + rows[0]), d, t;
+
+		for (uint32_t c = 0; c < k; c++)
+			if (c != j)
+				sub[si++] = cols[c];
+		d = d_det(x, m, n, rows + 1, sub, k - 1);
+		t = d_op(x, IR_D_MUL, m[e], m[e + 1], d, d + 1);
+		acc = j == 0 ? t : d_op(x, (j & 1) ? IR_D_SUB : IR_D_ADD, acc,
+		                        acc + 1, t, t + 1);
+	}
+	return acc;
+}
+
+/* GLSL.std.450 Determinant and MatrixInverse on a double matrix. */
+static void
+d_matrix(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t inst)
+{
+	const struct xtype *t;
+	uint32_t n, all[4] = { 0, 1, 2, 3 }, r[32], det;
+	struct vals a;
+
+	if (wc < 6)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpExtInst");
+	t = xl_type(x, xl_id(x, in[5])->type);
+	n = t->count;
+	if (t->op != SpvOpTypeMatrix || n < 2 || n > 4 ||
+	    xl_type(x, t->elem)->count != n)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "GLSL.std.450 instruction "
+		        "%u (id %u): not a square matrix", inst, in[2]);
+	xl_getv(x, in[5], &a);
+	if (a.n != 2 * n * n)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "GLSL.std.450 instruction "
+		        "%u (id %u): operand size", inst, in[2]);
+	det = d_det(x, a.r, n, all, all, n);
+	if (inst == GLSLstd450Determinant) {
+		r[0] = det;
+		r[1] = det + 1;
+		xl_set_regs(x, in, r, 2);
+		return;
+	}
+	/* inverse = adjugate / det: inv[c][r] = cofactor(r, c) / det */
+	for (uint32_t c = 0; c < n; c++)
+		for (uint32_t row = 0; row < n; row++) {
+			uint32_t rs[4], cs[4], ri = 0, ci = 0, cof, q;
+
+			for (uint32_t i = 0; i < n; i++) {
+				if (i != c)
+					rs[ri++] = i;
+				if (i != row)
+					cs[ci++] = i;
+			}
+			cof = d_det(x, a.r, n, rs, cs, n - 1);
+			if ((row + c) & 1)
+				cof = d_op(x, IR_D_NEG, cof, cof + 1, 0, 0);
+			q = d_op(x, IR_D_DIV, cof, cof + 1, det, det + 1);
+			r[2 * (c * n + row)] = q;
+			r[2 * (c * n + row) + 1] = q + 1;
+		}
+	xl_set_regs(x, in, r, 2 * n * n);
+}
+
 bool
 xl_f64_geom(struct xl *x, const uint32_t *in, uint32_t wc)
 {
@@ -90,6 +173,9 @@ xl_f64_geom(struct xl *x, const uint32_t *in, uint32_t wc)
 	case GLSLstd450Reflect: case GLSLstd450SmoothStep:
 	case GLSLstd450Cross: case GLSLstd450Modf: case GLSLstd450ModfStruct:
 		break;
+	case GLSLstd450Determinant: case GLSLstd450MatrixInverse:
+		d_matrix(x, in, wc, inst);
+		return true;
 	default:
 		return false;
 	}

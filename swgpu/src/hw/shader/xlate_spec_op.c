@@ -8,8 +8,10 @@
  *
  * A constant keeps one word per 8/16/32-bit component (narrow ones
  * zero-extended) and two (low, high) per 64-bit one. Float conversions
- * round to nearest even (the default rounding mode; a spec constant is
- * folded before any execution mode could choose another).
+ * round to nearest even, or toward zero under the RoundingModeRTZ
+ * execution mode of the result's width or an FPRoundingMode RTZ
+ * decoration of the result (execution modes and decorations precede
+ * constants in a module, so both are known when the constant is folded).
  */
 #include "xlate.h"
 
@@ -111,10 +113,10 @@ float_value(uint64_t bits, uint32_t width)
 	return f64.d;
 }
 
-/* A double to binary16, rounded to nearest even (one rounding, not
- * two through float). */
+/* A double to binary16, rounded to nearest even or toward zero (one
+ * rounding, not two through float). */
 static uint16_t
-double_to_half(double d)
+double_to_half(double d, bool rtz)
 {
 	uint16_t sign = signbit(d) ? 0x8000u : 0;
 	double a = fabs(d), m;
@@ -122,16 +124,20 @@ double_to_half(double d)
 
 	if (isnan(d))
 		return (uint16_t)(sign | 0x7e00u);
-	if (a >= 65520.0)       /* halfway above the largest half: inf */
+	if (rtz && !isinf(a) && a >= 65536.0)   /* the largest finite half */
+		return (uint16_t)(sign | 0x7bffu);
+	if (a >= (rtz ? 65536.0 : 65520.0))    /* RTE: halfway above it */
 		return (uint16_t)(sign | 0x7c00u);
 	e = ilogb(a);
 	if (a == 0.0 || e < -14) {
 		/* subnormal: units of 2^-24; 1024 becomes the smallest
 		 * normal by itself */
-		m = nearbyint(ldexp(a, 24));
+		m = ldexp(a, 24);
+		m = rtz ? trunc(m) : nearbyint(m);
 		return (uint16_t)(sign | (uint16_t)m);
 	}
-	m = nearbyint(ldexp(a, 10 - e));       /* 1024 .. 2048 */
+	m = ldexp(a, 10 - e);                  /* 1024 .. 2048 */
+	m = rtz ? trunc(m) : nearbyint(m);
 	if (m >= 2048.0) {
 		m = 1024.0;
 		e++;
@@ -143,15 +149,18 @@ double_to_half(double d)
 }
 
 static uint64_t
-float_bits(double d, uint32_t width)
+float_bits(double d, uint32_t width, bool rtz)
 {
 	union { float f; uint32_t u; } f32;
 	union { double d; uint64_t u; } f64;
 
 	if (width == 16)
-		return double_to_half(d);
+		return double_to_half(d, rtz);
 	if (width == 32) {
 		f32.f = (float)d;      /* round to nearest even */
+		/* toward zero: one step back when that rounded away */
+		if (rtz && !isnan(d) && !isinf(d) && fabs((double)f32.f) > fabs(d))
+			f32.f = nextafterf(f32.f, 0.0f);
 		return f32.u;
 	}
 	f64.d = d;
@@ -177,10 +186,14 @@ static void
 convert(struct xl *x, uint32_t op, const uint32_t *in, uint32_t wc)
 {
 	struct spec_vec a, r;
+	bool rtz;
 
 	xl_need(x, wc, 5, SpvOpSpecConstantOp);
 	read_vec(x, in[4], &a);
 	result_shape(x, in[1], &r);
+	rtz = xl_id(x, in[2])->round_rtz ||
+	      (x->rtz_widths & (r.width == 16 ? XL_FTZ16 : r.width == 32 ?
+	                        XL_FTZ32 : XL_FTZ64));
 	if (a.n != r.n)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "OpSpecConstantOp %u: "
 		        "conversion of %u components to %u", in[2], a.n, r.n);
@@ -190,10 +203,11 @@ convert(struct xl *x, uint32_t op, const uint32_t *in, uint32_t wc)
 		if (op == SpvOpSConvert)
 			v = sign_extend(v, a.width);
 		else if (op == SpvOpFConvert)
-			v = float_bits(float_value(v, a.width), r.width);
+			v = float_bits(float_value(v, a.width), r.width, rtz);
 		else if (op == SpvOpQuantizeToF16)
 			v = float_bits(float_value(double_to_half(
-			                   float_value(v, 32)), 16), 32);
+			                   float_value(v, 32), false), 16), 32,
+			               false);
 		r.c[i] = v & width_mask(r.width);
 	}
 	write_vec(x, in[1], in[2], &r);
