@@ -13,6 +13,8 @@
  * clustered rotate): OpGroupNonUniformRotateKHR. */
 #ifndef VK_KHR_shader_subgroup_rotate
 #define VK_KHR_shader_subgroup_rotate 1
+/* set when these declarations stand in for the system headers' */
+#define ICD_VK_SUPPLEMENT_SUBGROUP_ROTATE 1
 #define VK_KHR_SHADER_SUBGROUP_ROTATE_SPEC_VERSION 2
 #define VK_KHR_SHADER_SUBGROUP_ROTATE_EXTENSION_NAME \
 	"VK_KHR_shader_subgroup_rotate"

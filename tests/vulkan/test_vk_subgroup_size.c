@@ -23,20 +23,9 @@
 #define N (WG * GROUPS)
 #define OPS_WORDS 12u
 
-#ifndef VK_KHR_shader_subgroup_rotate
-/* Newer than these headers (1.3.239): the extension's registry
- * values. */
-#define VK_KHR_SHADER_SUBGROUP_ROTATE_EXTENSION_NAME \
-	"VK_KHR_shader_subgroup_rotate"
-#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_ROTATE_FEATURES_KHR \
-	((VkStructureType)1000416000)
-typedef struct VkPhysicalDeviceShaderSubgroupRotateFeaturesKHR {
-	VkStructureType sType;
-	void *pNext;
-	VkBool32 shaderSubgroupRotate;
-	VkBool32 shaderSubgroupRotateClustered;
-} VkPhysicalDeviceShaderSubgroupRotateFeaturesKHR;
-#endif
+/* VK_KHR_shader_subgroup_rotate is newer than these headers (1.3.239):
+ * the ICD's own declarations of it. */
+#include "vk_supplement.h"
 
 struct sizes {
 	VkPhysicalDeviceSubgroupSizeControlProperties sc;
@@ -273,7 +262,7 @@ test_rotate(struct vkh *h, struct vkh_device *unused)
 	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
 	VKH_CHECK(h, rf.shaderSubgroupRotate &&
 	          rf.shaderSubgroupRotateClustered && f2.features.shaderInt64);
-#ifndef VK_KHR_shader_subgroup_rotate
+#ifdef ICD_VK_SUPPLEMENT_SUBGROUP_ROTATE
 	/* The validation layer of these headers (1.3.239) predates the
 	 * extension: it calls its feature struct unknown and its SPIR-V
 	 * capability and extension unsupported. Those three messages,
