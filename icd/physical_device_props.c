@@ -230,6 +230,13 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 	x->v11.subgroupSize = SWGPU_SHADER_SUBGROUP_SIZE;
 	x->v11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
 	x->v11.subgroupSupportedOperations = SWGPU_SHADER_SUBGROUP_FEATURES;
+	/* VK_KHR_shader_subgroup_rotate: the bits say what its features
+	 * say (icd_features_write_ext) */
+	if (swgpu_shader_capability_supported(
+	        SpvCapabilityGroupNonUniformRotateKHR))
+		x->v11.subgroupSupportedOperations |=
+			VK_SUBGROUP_FEATURE_ROTATE_BIT_KHR |
+			VK_SUBGROUP_FEATURE_ROTATE_CLUSTERED_BIT_KHR;
 	x->v11.subgroupQuadOperationsInAllStages = VK_FALSE;
 	x->v11.pointClippingBehavior =
 		VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;

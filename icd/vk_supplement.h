@@ -16,6 +16,9 @@
 /* set when these declarations stand in for the system headers' */
 #define ICD_VK_SUPPLEMENT_SUBGROUP_ROTATE 1
 #define VK_KHR_SHADER_SUBGROUP_ROTATE_SPEC_VERSION 2
+/* VkSubgroupFeatureFlagBits the extension adds (bit positions 9, 10) */
+#define VK_SUBGROUP_FEATURE_ROTATE_BIT_KHR 0x00000200u
+#define VK_SUBGROUP_FEATURE_ROTATE_CLUSTERED_BIT_KHR 0x00000400u
 #define VK_KHR_SHADER_SUBGROUP_ROTATE_EXTENSION_NAME \
 	"VK_KHR_shader_subgroup_rotate"
 /* 1000000000 + (417 - 1) * 1000: not a VkStructureType enumerator of

@@ -262,6 +262,22 @@ test_rotate(struct vkh *h, struct vkh_device *unused)
 	vkGetPhysicalDeviceFeatures2(h->phys, &f2);
 	VKH_CHECK(h, rf.shaderSubgroupRotate &&
 	          rf.shaderSubgroupRotateClustered && f2.features.shaderInt64);
+	{
+		/* the spec ties the features to supportedOperations */
+		VkPhysicalDeviceSubgroupProperties sp = {
+			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
+		};
+		VkPhysicalDeviceProperties2 p2 = {
+			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+			.pNext = &sp,
+		};
+		const VkSubgroupFeatureFlags rot =
+			0x200u /* VK_SUBGROUP_FEATURE_ROTATE_BIT_KHR */ |
+			0x400u /* ..._ROTATE_CLUSTERED_BIT_KHR */;
+
+		vkGetPhysicalDeviceProperties2(h->phys, &p2);
+		VKH_CHECK(h, (sp.supportedOperations & rot) == rot);
+	}
 #ifdef ICD_VK_SUPPLEMENT_SUBGROUP_ROTATE
 	/* The validation layer of these headers (1.3.239) predates the
 	 * extension: it calls its feature struct unknown and its SPIR-V
