@@ -32,8 +32,8 @@ jit_env_init(void)
 	}
 	if (!jit_available()) {
 		swgpu_log("SWGPU_SHADER=jit: this build has no LLVM "
-		          "(llvm-config not found at configure time); "
-		          "interpreting shaders");
+		          "(no llvm-config-15 at configure time, or "
+		          "SWGPU_LLVM=OFF); interpreting shaders");
 		return;
 	}
 	jit_env_value = true;

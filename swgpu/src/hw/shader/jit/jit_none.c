@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The shader compiler in a build without LLVM (jit.h): nothing is ever
  * compiled, SWGPU_SHADER=jit logs once and interprets (jit_run.c). */
+#include <stddef.h>
+
 #include "hw/shader/jit.h"
 #include "hw/shader/jit_run.h"
 
