@@ -15,6 +15,7 @@ packages=(
   spirv-tools                       # spirv-link (two-entry-point test module), spirv-as/-val (hand-written SPIR-V tests)
   mesa-vulkan-drivers               # lavapipe: the reference driver
   libclang-rt-14-dev                # sanitizer runtimes for clang builds
+  llvm-15-dev                       # the shader compiler (LLVM 15, as lavapipe; optional: without it shaders are interpreted)
   # Presentation: headers to build the ICD's window-system code (the
   # libraries themselves are dlopen'ed at run time, never linked), test
   # windows and screenshots, and the virtual displays of tests and make run

@@ -58,10 +58,8 @@ contiguous(const lane_t *A, uint32_t W, uint32_t imm, uint64_t range)
 	return !bad;
 }
 
-/* Any NaN among the W lanes of A and B? Without one, fminf / fmaxf are
- * plain comparisons (C leaves the sign of min(-0, +0) open; glibc's,
- * which the NaN case still calls, returns the first operand, as the
- * comparisons below do), and the loop vectorizes. */
+/* Any NaN among the W lanes of A and B? Without one, fmin_n / fmax_n
+ * are plain comparisons (interp_scalar.h) and the loop vectorizes. */
 static inline bool
 any_nan(const lane_t *A, const lane_t *B, uint32_t W)
 {
@@ -159,8 +157,9 @@ live_lanes(struct ir_exec *e, const uint8_t *mask, bool full)
 }
 
 uint32_t
-interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
-                  uint32_t blk, bool full_block)
+interp_exec_range(struct ir_exec *e, const struct ir_dispatch *d,
+                  uint32_t blk, bool full_block, uint32_t from,
+                  uint32_t end)
 {
 	const struct ir_program *p = e->p;
 	const struct ir_block *b = &p->blocks[blk];
@@ -168,7 +167,7 @@ interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
 	uint8_t *const block_mask = e->mask;
 	lane_t *regs = e->regs;
 
-	for (uint32_t ii = 0; ii < b->count; ii++) {
+	for (uint32_t ii = from; ii < end; ii++) {
 		const struct ir_instr *in = &p->code[b->first + ii];
 		lane_t *D = regs + (size_t)in->dst * W;
 		const lane_t *A = regs + (size_t)in->a * W;

@@ -20,6 +20,8 @@
 #include <swgpu/swgpu.h>
 
 #include "interp_util.h"
+#include "jit.h"
+#include "jit_run.h"
 #include "stage.h"
 
 /* An execution state of width lanes with the constant and subgroup
@@ -43,6 +45,8 @@ exec_alloc(const struct ir_program *p, uint32_t lanes, uint32_t width)
 		ir_exec_destroy(e);
 		return NULL;
 	}
+	/* SWGPU_SHADER=jit: compiled once per program, on first use */
+	e->jit = jit_program_get((struct ir_program *)p);
 	for (uint32_t i = 0; i < p->nconsts; i++) {
 		lane_t *r = e->regs + (size_t)p->const_regs[i] * width;
 
@@ -201,7 +205,8 @@ run_lanes(struct ir_exec *e, struct ir_dispatch *d)
 			full = count == W;
 			uniform = count == live;
 		}
-		hint = interp_exec_block(e, d, blk, full);
+		hint = e->jit ? jit_exec_block(e, d, blk, full)
+		              : interp_exec_block(e, d, blk, full);
 		if (uniform && hint == IR_PC_DONE)
 			return true;
 		if (uniform && hint != INTERP_HINT_NONE)

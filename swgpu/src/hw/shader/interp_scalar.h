@@ -75,17 +75,21 @@ fsign(float f)
 
 /* min/max returning the other operand when one is a NaN, signalling
  * NaNs included (C's fminf returns a NaN for a signalling one, and
- * half-float NaNs come through widening with their signalling bit). */
+ * half-float NaNs come through widening with their signalling bit).
+ * Between equal operands (+0 and -0) the first: SPIR-V allows either,
+ * but glibc's fminf returns the second and GCC's inline one the first,
+ * so a plain comparison keeps every path of the interpreter (interp.c's
+ * NaN-free fast path) and the JIT (jit/jit_alu.c) bit for bit alike. */
 static inline float
 fmin_n(float a, float b)
 {
-	return isnan(a) ? b : isnan(b) ? a : fminf(a, b);
+	return isnan(a) ? b : isnan(b) ? a : a <= b ? a : b;
 }
 
 static inline float
 fmax_n(float a, float b)
 {
-	return isnan(a) ? b : isnan(b) ? a : fmaxf(a, b);
+	return isnan(a) ? b : isnan(b) ? a : a >= b ? a : b;
 }
 
 static inline float

@@ -28,6 +28,8 @@ struct ir_exec {
 	uint8_t *live_mask;        /* mask & live, for those instructions */
 	uint8_t *disc;             /* lanes discarded in this batch */
 	bool helpers;              /* some lane of the batch is a helper */
+	/* Compiled code of the program (jit.h), NULL: interpret. */
+	const struct jit_program *jit;
 };
 
 /* The largest subgroup size: execution widths are multiples of it, so
@@ -59,8 +61,18 @@ interp_subgroup_size(const struct ir_program *p)
  * all take the same branch, IR_PC_DONE when they all return, else
  * INTERP_HINT_NONE. */
 #define INTERP_HINT_NONE (IR_PC_DONE - 1)
-uint32_t interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
-                           uint32_t blk, bool full_block);
+/* Instructions [from, to) of block blk only (the JIT runs the others,
+ * jit.h); INTERP_HINT_NONE unless the range ends with the terminator. */
+uint32_t interp_exec_range(struct ir_exec *e, const struct ir_dispatch *d,
+                           uint32_t blk, bool full_block, uint32_t from,
+                           uint32_t to);
+static inline uint32_t
+interp_exec_block(struct ir_exec *e, const struct ir_dispatch *d,
+                  uint32_t blk, bool full_block)
+{
+	return interp_exec_range(e, d, blk, full_block, 0,
+	                         e->p->blocks[blk].count);
+}
 
 /* Subgroup instructions (interp_group.c). */
 void interp_group(struct ir_exec *e, const struct ir_instr *in, bool full);

@@ -414,6 +414,10 @@ struct ir_program {
 	uint32_t push_bytes;       /* highest push constant byte read + 1 */
 	bool uses_barrier, uses_subgroup, uses_atomics;
 	uint64_t builtins_used;    /* bit r: built-in register r is read */
+	/* Compiled code (jit.h), made on first use when SWGPU_SHADER=jit,
+	 * freed with the program; jit_tried (__atomic) says it was tried. */
+	struct jit_program *jit;
+	bool jit_tried;
 };
 
 void ir_program_free(struct ir_program *p);

@@ -7,6 +7,7 @@
  */
 #include "xlate.h"
 #include "hw/shader/ir_opt.h"
+#include "hw/shader/jit.h"
 #include "hw/shader/spirv_opnames.h"
 
 #include <stdarg.h>
@@ -647,6 +648,7 @@ ir_program_free(struct ir_program *p)
 	free(p->const_regs);
 	free(p->const_vals);
 	free(p->buffers);
+	jit_program_free(p->jit);
 	free(p);
 }
 

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The shader compiler (JIT): IR -> LLVM IR -> native SIMD code, run by
+ * the interpreter's lane scheduler in place of its instruction loop
+ * (docs/ARCHITECTURE.md, "Shader compiler").
+ *
+ * A block's instructions are cut into *segments*: maximal runs of
+ * instructions the compiler supports (jit/jit_alu.c). Each segment
+ * becomes one native function working on the interpreter's register
+ * file in place, so between any two segments, and at every block
+ * boundary, the whole state is the interpreter's: what the compiler
+ * does not support (memory, terminators, phis, subgroups, ...) runs in
+ * the interpreter between compiled segments, and preemption and the
+ * watchdog see the same state with either back end.
+ *
+ * SWGPU_SHADER=interp (default) | jit selects the back end when an
+ * execution state is created; without LLVM at build time, jit logs once
+ * and interprets.
+ */
+#ifndef SWGPU_SHADER_JIT_H
+#define SWGPU_SHADER_JIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir.h"
+
+/* One compiled segment: runs instructions [first, end) of its block on
+ * lanes [0, width) of regs (regs[reg * width + lane]), writing only the
+ * lanes whose mask byte is non-zero; width a multiple of the segment's
+ * vector length. */
+typedef void (*jit_seg_fn)(lane_t *regs, const uint8_t *mask,
+                           uint32_t width);
+
+struct jit_seg {
+	uint32_t first, end;       /* instruction indices in the block */
+	jit_seg_fn fn;
+};
+
+struct jit_block {
+	uint32_t nseg;
+	struct jit_seg *seg;       /* in instruction order */
+};
+
+struct jit_program {
+	uint32_t nblocks;          /* == the program's */
+	struct jit_block *blocks;
+	uint32_t lanes;            /* vector length: 4, 8 or 16 */
+	uint32_t compiled, total;  /* instructions compiled / in the program */
+	void *engine;              /* the LLVM side's (jit/jit_llvm.c) */
+};
+
+/* The back end SWGPU_SHADER asks for (read once): true for jit. */
+bool jit_requested(void);
+
+/* True when the driver was built with LLVM. */
+bool jit_available(void);
+
+/* The compiled code of p, compiled on the first call (thread-safe;
+ * kept in p, freed by ir_program_free), or NULL when SWGPU_SHADER is not
+ * jit, there is no LLVM, or nothing of p could be compiled (logged). */
+const struct jit_program *jit_program_get(struct ir_program *p);
+
+/* Compile p with vector length lanes (4, 8, 16; 0: the CPU's). NULL
+ * (with a log line) when no LLVM, on an LLVM error, or when no
+ * instruction of p is supported. For tests and jit_program_get. */
+struct jit_program *jit_compile(const struct ir_program *p, uint32_t lanes);
+void jit_program_free(struct jit_program *jp);
+
+/* Force or clear compiled code on an execution state (tests run the
+ * same state under both back ends). */
+struct ir_exec;
+void ir_exec_set_jit(struct ir_exec *e, const struct jit_program *jp);
+
+/* The vector length the CPU runs best: 16 with AVX-512, 8 with AVX2,
+ * else 4 (SWGPU_JIT_LANES overrides). */
+uint32_t jit_host_lanes(void);
+
+#endif

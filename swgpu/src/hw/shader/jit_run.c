@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running a block with compiled code (jit.h): its compiled segments
+ * natively, the instructions between them (and the terminator) in the
+ * interpreter, all on the one register file. Also the SWGPU_SHADER knob
+ * and the per-program compile-once cache; this file builds without LLVM
+ * (jit_compile then always declines, jit/jit_none.c).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp_util.h"
+#include "jit.h"
+#include "jit_run.h"
+#include "util/util.h"
+
+static bool jit_env_value;
+static pthread_once_t jit_env_once = PTHREAD_ONCE_INIT;
+
+static void
+jit_env_init(void)
+{
+	const char *s = getenv("SWGPU_SHADER");
+
+	if (!s || !*s || !strcmp(s, "interp"))
+		return;
+	if (strcmp(s, "jit") != 0) {
+		swgpu_log("ignoring SWGPU_SHADER=\"%s\" (interp or jit); "
+		          "interpreting shaders", s);
+		return;
+	}
+	if (!jit_available()) {
+		swgpu_log("SWGPU_SHADER=jit: this build has no LLVM "
+		          "(no llvm-config-15 at configure time, or "
+		          "SWGPU_LLVM=OFF); interpreting shaders");
+		return;
+	}
+	jit_env_value = true;
+}
+
+bool
+jit_requested(void)
+{
+	pthread_once(&jit_env_once, jit_env_init);
+	return jit_env_value;
+}
+
+/* One lock for all programs: a compile happens once per program. */
+static pthread_mutex_t jit_compile_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const struct jit_program *
+jit_program_get(struct ir_program *p)
+{
+	if (!jit_requested())
+		return NULL;
+	if (__atomic_load_n(&p->jit_tried, __ATOMIC_ACQUIRE))
+		return p->jit;
+	pthread_mutex_lock(&jit_compile_lock);
+	if (!p->jit_tried) {
+		p->jit = jit_compile(p, 0);
+		__atomic_store_n(&p->jit_tried, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&jit_compile_lock);
+	return p->jit;
+}
+
+void
+ir_exec_set_jit(struct ir_exec *e, const struct jit_program *jp)
+{
+	e->jit = jp;
+}
+
+void
+jit_program_free(struct jit_program *jp)
+{
+	if (!jp)
+		return;
+	jit_engine_free(jp->engine);
+	for (uint32_t b = 0; b < jp->nblocks; b++)
+		free(jp->blocks[b].seg);
+	free(jp->blocks);
+	free(jp);
+}
+
+uint32_t
+jit_exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
+               bool full)
+{
+	const struct jit_block *jb = &e->jit->blocks[blk];
+	uint32_t ii = 0;
+
+	for (uint32_t s = 0; s < jb->nseg; s++) {
+		const struct jit_seg *sg = &jb->seg[s];
+
+		/* never a terminator before a segment: it ends the block */
+		if (ii < sg->first)
+			interp_exec_range(e, d, blk, full, ii, sg->first);
+		sg->fn(e->regs, e->mask, e->width);
+		ii = sg->end;
+	}
+	return interp_exec_range(e, d, blk, full, ii,
+	                         e->p->blocks[blk].count);
+}
