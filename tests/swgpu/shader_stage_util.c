@@ -119,6 +119,35 @@ ss_frag_coords(struct ir_exec *e, uint32_t n, float z, float inv_w)
 	}
 }
 
+void
+ss_random_fragment_inputs(struct ir_exec *e, const struct ir_program *p,
+                          uint32_t n, uint64_t seed, uint8_t *live)
+{
+	const struct ir_io *io = &p->io;
+	uint64_t r = seed;
+
+#define SS_RND() (r ^= r << 13, r ^= r >> 7, r ^= r << 17, \
+                  (uint32_t)(r >> 16))
+	ss_frag_coords(e, n, 0.5f, 1.0f);
+	for (uint32_t l = 0; l < n; l++)
+		live[l] = (SS_RND() & 7) != 0;
+	for (uint32_t loc = 0; loc < IR_MAX_LOCATIONS; loc++)
+		for (uint32_t c = 0; c < 4; c++)
+			for (uint32_t l = 0; l < n; l++) {
+				uint32_t v = SS_RND();
+
+				if (!io->in_reg[loc][c])
+					continue;
+				if (io->in_type[loc][c] == IR_IO_FLOAT)
+					ss_lane(e, io->in_reg[loc][c], l)->f =
+						(float)(v % 8192) / 1024.0f - 4.0f;
+				else
+					ss_lane(e, io->in_reg[loc][c], l)->u =
+						v % 8;
+			}
+#undef SS_RND
+}
+
 uint64_t
 ss_image(struct ir_image_binding *im, uint32_t view_type, uint32_t format,
          uint32_t w, uint32_t h, uint32_t layers, uint32_t levels)

@@ -84,6 +84,12 @@ ss_lane(struct ir_exec *e, uint32_t reg, uint32_t l)
  * & 1. Fills FRAG_COORD with the pixel centre, z and 1/w given. */
 void ss_frag_coords(struct ir_exec *e, uint32_t n, float z, float inv_w);
 uint32_t ss_quad_x(uint32_t l);
+/* Random fragment inputs from seed (xorshift): live[l] for n lanes
+ * (about one in eight a helper lane), then every input register of p's
+ * I/O map (floats in [-4, 4), integers 0..7), and FRAG_COORD as
+ * ss_frag_coords(e, n, 0.5, 1). */
+void ss_random_fragment_inputs(struct ir_exec *e, const struct ir_program *p,
+                               uint32_t n, uint64_t seed, uint8_t *live);
 uint32_t ss_quad_y(uint32_t l);
 
 static inline float

@@ -436,31 +436,13 @@ static void
 run_fragment(const struct ir_program *p, const struct jit_program *jp,
              uint64_t seed, struct ir_exec **out)
 {
-	const struct ir_io *io = &p->io;
 	struct ir_dispatch *d = ss_dispatch(p);
 	struct ir_exec *e = ir_exec_create_batch(p, W);
 	uint8_t live[W];
 
 	assert_non_null(e);
 	ir_exec_set_jit(e, jp);
-	rng_state = seed;
-	ss_frag_coords(e, W, 0.5f, 1.0f);
-	for (uint32_t l = 0; l < W; l++)
-		live[l] = (rnd() & 7) != 0;
-	for (uint32_t loc = 0; loc < IR_MAX_LOCATIONS; loc++)
-		for (uint32_t c = 0; c < 4; c++)
-			for (uint32_t l = 0; l < W; l++) {
-				uint32_t v = rnd();
-
-				if (!io->in_reg[loc][c])
-					continue;
-				if (io->in_type[loc][c] == IR_IO_FLOAT)
-					ss_lane(e, io->in_reg[loc][c], l)->f =
-						(float)(v % 8192) / 1024.0f - 4.0f;
-				else
-					ss_lane(e, io->in_reg[loc][c], l)->u =
-						v % 8;
-			}
+	ss_random_fragment_inputs(e, p, W, seed, live);
 	assert_true(ir_exec_run_batch(e, d, W, live, NULL));
 	free(d);
 	*out = e;

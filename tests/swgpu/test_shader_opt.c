@@ -553,24 +553,7 @@ run_shader(const struct ir_program *p, uint64_t seed, uint32_t *out,
 	assert_non_null(e);
 	if (tex)
 		ss_bind_image(d, p, 0, tex, tex_size, im);
-	rng_state = seed;
-	ss_frag_coords(e, W, 0.5f, 1.0f);
-	for (uint32_t l = 0; l < W; l++)
-		live[l] = (rnd() & 7) != 0;
-	for (uint32_t loc = 0; loc < IR_MAX_LOCATIONS; loc++)
-		for (uint32_t c = 0; c < 4; c++)
-			for (uint32_t l = 0; l < W; l++) {
-				uint32_t v = rnd();
-
-				if (!io->in_reg[loc][c])
-					continue;
-				if (io->in_type[loc][c] == IR_IO_FLOAT)
-					ss_lane(e, io->in_reg[loc][c], l)->f =
-						(float)(v % 8192) / 1024.0f - 4.0f;
-				else
-					ss_lane(e, io->in_reg[loc][c], l)->u =
-						v % 8;
-			}
+	ss_random_fragment_inputs(e, p, W, seed, live);
 	assert_true(ir_exec_run_batch(e, d, W, live, NULL));
 	memset(out, 0, IR_MAX_LOCATIONS * 4 * W * 4);
 	for (uint32_t loc = 0; loc < IR_MAX_LOCATIONS; loc++)
