@@ -182,18 +182,31 @@ preempt_long_packet(bool fill)
 	struct rig r;
 	swgpu_engine_stats st;
 	uint64_t lo0, lo1, hi0, hi1, t_sub;
-	uint32_t attempt = 0;
+	uint32_t attempt = 0, delay_us = 0;
+	bool too_late = false, too_early = false;
 
 	rig_init(&r, false, 0);
-	/* The HIGH job must be submitted while the long packet runs; a
-	 * host that slept past its end (loaded machine) tries again. */
+	/* The HIGH job must be submitted while the long packet runs, after
+	 * its first chunk: a host that slept past the packet's end (loaded
+	 * machine) tries again sooner, one that came before the first chunk
+	 * was written (slow engine thread, TSan) tries again later. Both
+	 * are judged after the fact: the host never reads memory the
+	 * engine is writing. */
 	do {
-		assert_true(++attempt <= 5);
+		assert_true(++attempt <= 8);
+		if (too_early)
+			delay_us = delay_us ? 2 * delay_us : 500;
+		if (too_late)
+			delay_us /= 4;
 		memset(r.ts.cpu, 0, 32);
 		memset(r.dst.cpu, 0, LONG_SIZE);
 		memset(r.probe.cpu, 0xee, 2 * PROBE);
 		memset(r.small_dst.cpu, 0, PROBE);
 		submit_long(&r, fill);
+		if (delay_us) {
+			struct timespec d = { 0, (long)delay_us * 1000 };
+			nanosleep(&d, NULL);
+		}
 		t_sub = swgpu_now_ns();
 		submit_short(&r);
 		api_queue_idle(r.hi);
@@ -202,7 +215,9 @@ preempt_long_packet(bool fill)
 		lo1 = ts_get(&r, TS_LO_END);
 		hi0 = ts_get(&r, TS_HI_START);
 		hi1 = ts_get(&r, TS_HI_END);
-	} while (t_sub >= lo1);
+		too_late = t_sub >= lo1;
+		too_early = !too_late && !probe_written(&r, 0, fill);
+	} while (too_late || too_early);
 	print_message("%s of %llu MiB: LOW %.2f ms; HIGH started %.3f ms "
 	              "into it and took %.1f us (attempt %u)\n",
 	              fill ? "FILL" : "COPY",
