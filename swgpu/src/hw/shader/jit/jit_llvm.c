@@ -2,7 +2,7 @@
 /*
  * The shader compiler's LLVM side: cutting a program into segments
  * (jit.h), one LLVM function per segment, optimized (O2, no fast-math)
- * and compiled for the host CPU by an ORC LLJIT owned by the program.
+ * and compiled for the host CPU (jit_engine.c).
  *
  * A segment function loops over the width lanes `lanes` at a time:
  *   for (i = 0; i < width; i += lanes) {
@@ -16,76 +16,17 @@
  * register file holds exactly what the interpreter would have written.
  * Every LLVM error is logged and the program left to the interpreter.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
-#include <llvm-c/Error.h>
-#include <llvm-c/LLJIT.h>
-#include <llvm-c/Target.h>
-#include <llvm-c/TargetMachine.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "hw/shader/jit.h"
 #include "hw/shader/jit_run.h"
 #include "jit_alu.h"
+#include "jit_engine.h"
 #include "util/util.h"
-
-bool
-jit_available(void)
-{
-	return true;
-}
-
-static bool llvm_ready;
-static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
-
-static void
-llvm_init(void)
-{
-	llvm_ready = !LLVMInitializeNativeTarget() &&
-	             !LLVMInitializeNativeAsmPrinter();
-	if (!llvm_ready)
-		swgpu_log("jit: LLVM has no native target; interpreting");
-}
-
-uint32_t
-jit_host_lanes(void)
-{
-	uint64_t v;
-
-	if (swgpu_env_u64("SWGPU_JIT_LANES", &v)) {
-		if (v == 4 || v == 8 || v == 16)
-			return (uint32_t)v;
-		swgpu_log("ignoring SWGPU_JIT_LANES=%llu (4, 8 or 16)",
-		          (unsigned long long)v);
-	}
-	char *f = LLVMGetHostCPUFeatures();
-	uint32_t lanes = strstr(f, "+avx512f") ? 16 : strstr(f, "+avx2") ? 8
-	                 : 4;
-
-	LLVMDisposeMessage(f);
-	return lanes;
-}
-
-static void
-log_error(const char *what, LLVMErrorRef err)
-{
-	char *m = LLVMGetErrorMessage(err);
-
-	swgpu_log("jit: %s: %s; interpreting the shader", what, m);
-	LLVMDisposeErrorMessage(m);
-}
-
-void
-jit_engine_free(void *engine)
-{
-	if (engine)
-		LLVMOrcDisposeLLJIT((LLVMOrcLLJITRef)engine);
-}
 
 /* Per-compile state: the program, the register values of the segment
  * being emitted and which registers are constants. */
@@ -356,91 +297,23 @@ out:
 	return ok;
 }
 
-/* Verify and optimize mod for the host; false (logged) on an error. */
+/* Compile mod and look the segment functions up. */
 static bool
-optimize_module(LLVMModuleRef mod)
+lookup_segments(struct jit_program *jp, LLVMOrcThreadSafeContextRef tsc,
+                LLVMModuleRef mod)
 {
-	char *msg = NULL;
-	char *triple = LLVMGetDefaultTargetTriple();
-	char *cpu = LLVMGetHostCPUName();
-	char *features = LLVMGetHostCPUFeatures();
-	LLVMTargetRef target = NULL;
-	LLVMTargetMachineRef tm = NULL;
-	bool ok = false;
-
-	if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
-		swgpu_log("jit: invalid LLVM IR: %s; interpreting the shader",
-		          msg);
-		goto out;
-	}
-	if (LLVMGetTargetFromTriple(triple, &target, &msg)) {
-		swgpu_log("jit: no target %s: %s; interpreting the shader",
-		          triple, msg);
-		goto out;
-	}
-	tm = LLVMCreateTargetMachine(target, triple, cpu, features,
-	                             LLVMCodeGenLevelDefault, LLVMRelocDefault,
-	                             LLVMCodeModelJITDefault);
-	LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
-
-	LLVMSetModuleDataLayout(mod, dl);
-	LLVMDisposeTargetData(dl);
-	LLVMSetTarget(mod, triple);
-	LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
-	LLVMErrorRef err = LLVMRunPasses(mod, "default<O2>", tm, opts);
-
-	LLVMDisposePassBuilderOptions(opts);
-	if (err) {
-		log_error("optimizing", err);
-		goto out;
-	}
-	ok = true;
-out:
-	if (msg)
-		LLVMDisposeMessage(msg);
-	if (tm)
-		LLVMDisposeTargetMachine(tm);
-	LLVMDisposeMessage(triple);
-	LLVMDisposeMessage(cpu);
-	LLVMDisposeMessage(features);
-	return ok;
-}
-
-/* Hand mod to a new LLJIT and look the segment functions up. */
-static bool
-load_module(struct jit_program *jp, LLVMOrcThreadSafeContextRef tsc,
-            LLVMModuleRef mod)
-{
-	LLVMOrcLLJITRef lljit;
-	LLVMErrorRef err = LLVMOrcCreateLLJIT(&lljit, NULL);
-
-	if (err) {
-		LLVMDisposeModule(mod);
-		log_error("creating the JIT", err);
+	jp->engine = jit_engine_load(tsc, mod);
+	if (!jp->engine)
 		return false;
-	}
-	jp->engine = lljit;
-	LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod,
-	                                                                  tsc);
-
-	err = LLVMOrcLLJITAddLLVMIRModule(lljit,
-	                                  LLVMOrcLLJITGetMainJITDylib(lljit),
-	                                  tsm);
-	if (err) {
-		log_error("adding the module", err);
-		return false;
-	}
 	for (uint32_t bi = 0; bi < jp->nblocks; bi++)
 		for (uint32_t k = 0; k < jp->blocks[bi].nseg; k++) {
-			LLVMOrcExecutorAddress addr = 0;
 			char name[32];
+			uint64_t addr;
 
 			snprintf(name, sizeof(name), "b%u_s%u", bi, k);
-			err = LLVMOrcLLJITLookup(lljit, &addr, name);
-			if (err) {
-				log_error("compiling", err);
+			addr = jit_engine_lookup(jp->engine, name);
+			if (!addr)
 				return false;
-			}
 			jp->blocks[bi].seg[k].fn =
 				(jit_seg_fn)(uintptr_t)addr;
 		}
@@ -452,8 +325,7 @@ jit_compile(const struct ir_program *p, uint32_t lanes)
 {
 	struct jit_program *jp;
 
-	pthread_once(&llvm_once, llvm_init);
-	if (!llvm_ready)
+	if (!jit_llvm_init())
 		return NULL;
 	if (!lanes)
 		lanes = jit_host_lanes();
@@ -478,12 +350,12 @@ jit_compile(const struct ir_program *p, uint32_t lanes)
 	LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
 	LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("swgpu_shader",
 	                                                      ctx);
-	bool ok = emit_module(p, jp, ctx, mod) && optimize_module(mod);
+	bool ok = emit_module(p, jp, ctx, mod) && jit_engine_optimize(mod);
 
 	if (!ok)
 		LLVMDisposeModule(mod);
 	else
-		ok = load_module(jp, tsc, mod);
+		ok = lookup_segments(jp, tsc, mod);
 	LLVMOrcDisposeThreadSafeContext(tsc);
 	if (!ok)
 		goto fail;
