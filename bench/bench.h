@@ -36,7 +36,12 @@ struct bench_opts {
 	unsigned rt_iters;         /* round trips per figure */
 	unsigned small_batches;    /* 64-submit batches per small-copy run */
 	uint32_t image_dim;        /* image figures: dim x dim RGBA8 */
-	uint32_t compute_n;        /* elements of the compute figures */
+	uint32_t compute_n;        /* elements of saxpy and reduce */
+	uint32_t scan_n;           /* elements of prefix_sum (<= 1 M) */
+	uint32_t mandel_dim;       /* mandelbrot: dim x dim (16 divides) */
+	uint32_t mandel_iter;      /* mandelbrot: iterations at most */
+	uint32_t alu_groups;       /* alu_flops: 256-wide workgroups (2^k) */
+	uint32_t alu_iters;        /* alu_flops: rounds per invocation */
 	uint32_t gfx_tris;         /* triangles per frame (gfx_tris) */
 	uint32_t gfx_fill_w, gfx_fill_h; /* gfx_fill target */
 	uint32_t gfx_cubes;        /* cubes of gfx_scene (a square number) */
@@ -147,10 +152,18 @@ bool bench_transfer(struct bench_vk *vk, const struct bench_opts *o);
 bool bench_sync(struct bench_vk *vk, const struct bench_opts *o);
 bool bench_image(struct bench_vk *vk, const struct bench_opts *o);
 bool bench_compute(struct bench_vk *vk, const struct bench_opts *o);
+/* bench_compute_scan.c, bench_compute_alu.c: issue 19's compute figures,
+ * read back through rb (big enough for each output). */
+struct bench_buffer;
+void bench_compute_scan(struct bench_vk *vk, const struct bench_opts *o,
+                        struct bench_buffer *rb);
+void bench_compute_alu(struct bench_vk *vk, const struct bench_opts *o,
+                       struct bench_buffer *rb);
 bool bench_gfx(struct bench_vk *vk, const struct bench_opts *o);
 
 /* bench_table.c: the side-by-side table from collected lines. */
 void bench_table_add_line(unsigned driver, const char *line);
-void bench_table_print(FILE *f, unsigned ndrivers);
+/* ref: the 1-based driver column every other driver is divided by. */
+void bench_table_print(FILE *f, unsigned ndrivers, unsigned ref);
 
 #endif /* SWGPU_BENCH_H */

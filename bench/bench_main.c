@@ -15,16 +15,24 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-"usage: swgpu_bench [--quick] [--runs N] [--only GROUPS]\n"
-"                   [--driver-files MANIFEST]...\n"
+"usage: swgpu_bench [--quick] [--runs N] [--only GROUPS] [--ref N]\n"
+"                   [--driver-files MANIFEST [--driver-env VAR=VALUE]...\n"
+"                    [--driver-name NAME]]...\n"
 "  --quick          tiny sizes, one warm-up and one run; data still checked\n"
 "  --runs N         timed runs per figure after the warm-up (default 5)\n"
 "  --only GROUPS    comma list of memcpy,copy,small,queues,sync,image,\n"
-"                   compute,gfx,load (default: all)\n"
+"                   compute,gfx,load (default: all), or single figures\n"
+"                   (compute_mandelbrot, gfx_fill, sync_loaded, ...)\n"
 "  --driver-files M run on the driver of manifest M; give it twice or more\n"
 "                   to compare drivers side by side (the first is judged\n"
 "                   against the second). Without it, the loader's choice\n"
 "                   (VK_DRIVER_FILES) is measured.\n"
+"  --driver-env V=X the driver of the --driver-files before runs with V=X\n"
+"                   in its environment (repeatable; e.g. SWGPU_SHADER=jit);\n"
+"                   its column is named <driver>-X unless --driver-name\n"
+"  --driver-name N  name of the driver of the --driver-files before\n"
+"  --ref N          the driver (1-based, default 2) the table divides\n"
+"                   every other driver by and judges the first against\n"
 "  --repeat N       with --driver-files: the whole comparison N times\n"
 "                   (1..16); the table shows the median [min..max] of\n"
 "                   the N per-run medians\n"
@@ -42,6 +50,11 @@ opts_sizes(struct bench_opts *o)
 		o->small_batches = 2;
 		o->image_dim = 256;
 		o->compute_n = 1u << 16;
+		o->scan_n = 1u << 16;
+		o->mandel_dim = 128;
+		o->mandel_iter = 256;
+		o->alu_groups = 16;
+		o->alu_iters = 64;
 		o->gfx_tris = 4096;
 		o->gfx_fill_w = 256;
 		o->gfx_fill_h = 144;
@@ -54,6 +67,11 @@ opts_sizes(struct bench_opts *o)
 		o->small_batches = 100;
 		o->image_dim = 4096;
 		o->compute_n = 16u << 20;
+		o->scan_n = 1u << 20;
+		o->mandel_dim = 1024;
+		o->mandel_iter = 256;
+		o->alu_groups = 256;
+		o->alu_iters = 512;
 		o->gfx_tris = 131072;
 		o->gfx_fill_w = 1920;
 		o->gfx_fill_h = 1080;
@@ -100,9 +118,53 @@ run_driver(const struct bench_opts *o, bool with_host)
 	return bench_failed ? 1 : 0;
 }
 
-/* Re-run ourselves on one manifest, echo and collect its lines. */
+#define DRIVER_MAX_ENV 4
+
+/* One --driver-files entry with its --driver-env / --driver-name. */
+struct driver_spec {
+	const char *manifest;
+	const char *env[DRIVER_MAX_ENV];
+	unsigned nenv;
+	const char *name;
+};
+
+/* In the child: the driver's environment and the name its lines carry
+ * (bench_vk.c reads SWGPU_BENCH_DRIVER_NAME / _SUFFIX). */
+static void
+child_env(const struct driver_spec *d)
+{
+	char suffix[128] = "";
+
+	setenv("VK_DRIVER_FILES", d->manifest, 1);
+	/* The older name would otherwise win on older loaders. */
+	unsetenv("VK_ICD_FILENAMES");
+	for (unsigned i = 0; i < d->nenv; i++) {
+		const char *eq = strchr(d->env[i], '=');
+		char var[128];
+		size_t n = (size_t)(eq - d->env[i]);
+
+		if (n >= sizeof(var))
+			continue;
+		memcpy(var, d->env[i], n);
+		var[n] = 0;
+		setenv(var, eq + 1, 1);
+		snprintf(suffix + strlen(suffix),
+		         sizeof(suffix) - strlen(suffix), "%s%s",
+		         suffix[0] ? "-" : "", eq + 1);
+	}
+	if (d->name)
+		setenv("SWGPU_BENCH_DRIVER_NAME", d->name, 1);
+	else
+		unsetenv("SWGPU_BENCH_DRIVER_NAME");
+	if (suffix[0])
+		setenv("SWGPU_BENCH_DRIVER_SUFFIX", suffix, 1);
+	else
+		unsetenv("SWGPU_BENCH_DRIVER_SUFFIX");
+}
+
+/* Re-run ourselves on one driver, echo and collect its lines. */
 static int
-run_child(unsigned idx, const char *manifest, char **child_argv)
+run_child(unsigned idx, const struct driver_spec *drv, char **child_argv)
 {
 	int fd[2], status;
 	pid_t pid;
@@ -119,9 +181,7 @@ run_child(unsigned idx, const char *manifest, char **child_argv)
 		dup2(fd[1], STDOUT_FILENO);
 		close(fd[0]);
 		close(fd[1]);
-		setenv("VK_DRIVER_FILES", manifest, 1);
-		/* The older name would otherwise win on older loaders. */
-		unsetenv("VK_ICD_FILENAMES");
+		child_env(drv);
 		execv("/proc/self/exe", child_argv);
 		_exit(127);
 	}
@@ -138,7 +198,7 @@ run_child(unsigned idx, const char *manifest, char **child_argv)
 		return 1;
 	if (WEXITSTATUS(status))
 		fprintf(stderr, "swgpu_bench: run on %s failed (exit %d)\n",
-		        manifest, WEXITSTATUS(status));
+		        drv->manifest, WEXITSTATUS(status));
 	return WEXITSTATUS(status) ? 1 : 0;
 }
 
@@ -221,8 +281,8 @@ int
 main(int argc, char **argv)
 {
 	struct bench_opts o = { 0 };
-	const char *manifests[BENCH_MAX_DRIVERS];
-	unsigned nman = 0, repeat = 1;
+	struct driver_spec drivers[BENCH_MAX_DRIVERS] = { { 0 } };
+	unsigned nman = 0, repeat = 1, ref = 2;
 	bool child = false;
 	char *child_argv[16], runs_buf[16];
 	int status = 0;
@@ -264,7 +324,27 @@ main(int argc, char **argv)
 				        "drivers\n", BENCH_MAX_DRIVERS);
 				return 2;
 			}
-			manifests[nman++] = argv[++i];
+			drivers[nman++].manifest = argv[++i];
+		} else if (!strcmp(a, "--driver-env") && i + 1 < argc) {
+			struct driver_spec *d = &drivers[nman ? nman - 1 : 0];
+
+			if (!nman || d->nenv == DRIVER_MAX_ENV ||
+			    !strchr(argv[i + 1], '=')) {
+				fprintf(stderr, "swgpu_bench: --driver-env "
+				        "VAR=VALUE after its --driver-files, "
+				        "at most %d\n", DRIVER_MAX_ENV);
+				return 2;
+			}
+			d->env[d->nenv++] = argv[++i];
+		} else if (!strcmp(a, "--driver-name") && i + 1 < argc) {
+			if (!nman) {
+				fprintf(stderr, "swgpu_bench: --driver-name "
+				        "after its --driver-files\n");
+				return 2;
+			}
+			drivers[nman - 1].name = argv[++i];
+		} else if (!strcmp(a, "--ref") && i + 1 < argc) {
+			ref = (unsigned)strtoul(argv[++i], NULL, 10);
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return 0;
@@ -274,6 +354,12 @@ main(int argc, char **argv)
 		}
 	}
 	opts_sizes(&o);
+	if (nman && (ref < 1 || ref > nman || (nman > 1 && ref == 0))) {
+		fprintf(stderr, "swgpu_bench: --ref 1..%u\n", nman);
+		return 2;
+	}
+	if (nman == 1)
+		ref = 1;
 	if (nman == 0)
 		return run_driver(&o, !child);
 
@@ -292,12 +378,12 @@ main(int argc, char **argv)
 			build_child_argv(child_argv, argv[0], &o, runs_buf,
 			                 sizeof(runs_buf), groups[g]);
 			for (unsigned d = 0; d < nman; d++) {
-				if (run_child(d, manifests[d], child_argv))
+				if (run_child(d, &drivers[d], child_argv))
 					status = 1;
 			}
 		}
 	}
-	bench_table_print(stdout, nman);
+	bench_table_print(stdout, nman, ref);
 	if (bench_failed)
 		status = 1;
 	return status;

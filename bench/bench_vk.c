@@ -6,6 +6,7 @@
  */
 #include "bench.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const char *
@@ -155,6 +156,18 @@ driver_name(struct bench_vk *vk)
 	else
 		snprintf(vk->driver, sizeof(vk->driver), "%.63s",
 		         vk->props.deviceName);
+	/* --driver-name / --driver-env of the parent (bench_main.c): two
+	 * columns of one driver in different settings tell apart. */
+	const char *name = getenv("SWGPU_BENCH_DRIVER_NAME");
+	const char *suffix = getenv("SWGPU_BENCH_DRIVER_SUFFIX");
+	if (name && name[0]) {
+		snprintf(vk->driver, sizeof(vk->driver), "%.63s", name);
+	} else if (suffix && suffix[0]) {
+		size_t len = strlen(vk->driver);
+
+		snprintf(vk->driver + len, sizeof(vk->driver) - len, "-%s",
+		         suffix);
+	}
 	/* Keep the name one word for the machine-readable lines. */
 	for (char *c = vk->driver; *c; c++)
 		if (*c == ' ' || *c == '=')
