@@ -42,6 +42,7 @@ struct bench_opts {
 	uint32_t mandel_iter;      /* mandelbrot: iterations at most */
 	uint32_t alu_groups;       /* alu_flops: 256-wide workgroups (2^k) */
 	uint32_t alu_iters;        /* alu_flops: rounds per invocation */
+	unsigned load_threads;     /* sync_loaded: busy threads (0: CPUs+1) */
 	uint32_t gfx_tris;         /* triangles per frame (gfx_tris) */
 	uint32_t gfx_fill_w, gfx_fill_h; /* gfx_fill target */
 	uint32_t gfx_cubes;        /* cubes of gfx_scene (a square number) */

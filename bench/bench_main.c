@@ -31,6 +31,8 @@ usage(FILE *f)
 "                   in its environment (repeatable; e.g. SWGPU_SHADER=jit);\n"
 "                   its column is named <driver>-X unless --driver-name\n"
 "  --driver-name N  name of the driver of the --driver-files before\n"
+"  --load-threads N busy threads beside the loaded round trips\n"
+"                   (default: CPUs + 1)\n"
 "  --ref N          the driver (1-based, default 2) the table divides\n"
 "                   every other driver by and judges the first against\n"
 "  --repeat N       with --driver-files: the whole comparison N times\n"
@@ -249,6 +251,13 @@ build_child_argv(char **av, char *self, const struct bench_opts *o,
 	snprintf(runs_buf, runs_size, "%u", o->runs);
 	av[n++] = "--runs";
 	av[n++] = runs_buf;
+	if (o->load_threads) {
+		static char load_buf[16];
+
+		snprintf(load_buf, sizeof(load_buf), "%u", o->load_threads);
+		av[n++] = "--load-threads";
+		av[n++] = load_buf;
+	}
 	av[n++] = "--only";
 	av[n++] = (char *)group;
 	av[n] = NULL;
@@ -343,6 +352,15 @@ main(int argc, char **argv)
 				return 2;
 			}
 			drivers[nman - 1].name = argv[++i];
+		} else if (!strcmp(a, "--load-threads") && i + 1 < argc) {
+			long n = strtol(argv[++i], NULL, 10);
+
+			if (n < 1 || n > 64) {
+				fprintf(stderr, "swgpu_bench: --load-threads "
+				        "1..64\n");
+				return 2;
+			}
+			o.load_threads = (unsigned)n;
 		} else if (!strcmp(a, "--ref") && i + 1 < argc) {
 			ref = (unsigned)strtoul(argv[++i], NULL, 10);
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

@@ -11,18 +11,32 @@
  *
  * "Verified" here means the fence really is signalled and the timeline
  * value afterwards is exactly n + 1.
+ *
+ * rt_fence_loaded, rt_timeline_loaded (and their _p99): the same while
+ * --load-threads busy threads (default: CPUs + 1, a load average of about
+ * 3 on 2 cores) compete for the CPUs, as an application's own worker
+ * threads or other processes would: a driver that spins for its latency
+ * must not lose it (or its tail) when no core is idle (issue 20, item 8).
  */
 #include "bench.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+struct sync_names {
+	const char *med, *p99;
+};
 
 static void
-fence_figure(struct bench_vk *vk, const struct bench_opts *o)
+fence_figure(struct bench_vk *vk, const struct bench_opts *o,
+             struct sync_names names)
 {
 	struct bench_result med = {
-		.figure = "rt_fence", .unit = "us", .verified = true,
+		.figure = names.med, .unit = "us", .verified = true,
 	}, p99 = {
-		.figure = "rt_fence_p99", .unit = "us", .verified = true,
+		.figure = names.p99, .unit = "us", .verified = true,
 	};
 	unsigned iters = o->rt_iters, warm = iters / 10 + 1, n = 0;
 	double *s = calloc(iters, sizeof(*s)), cpu0 = 0, wall = 0;
@@ -62,12 +76,13 @@ out:
 }
 
 static void
-timeline_figure(struct bench_vk *vk, const struct bench_opts *o)
+timeline_figure(struct bench_vk *vk, const struct bench_opts *o,
+                struct sync_names names)
 {
 	struct bench_result med = {
-		.figure = "rt_timeline", .unit = "us", .verified = true,
+		.figure = names.med, .unit = "us", .verified = true,
 	}, p99 = {
-		.figure = "rt_timeline_p99", .unit = "us", .verified = true,
+		.figure = names.p99, .unit = "us", .verified = true,
 	};
 	VkSemaphoreTypeCreateInfo tci = {
 		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
@@ -84,9 +99,9 @@ timeline_figure(struct bench_vk *vk, const struct bench_opts *o)
 	uint64_t value = 0;
 
 	if (!vk->timeline) {
-		bench_report_na(vk->driver, "rt_timeline", "us",
+		bench_report_na(vk->driver, names.med, "us",
 		                "no-timeline-semaphore");
-		bench_report_na(vk->driver, "rt_timeline_p99", "us",
+		bench_report_na(vk->driver, names.p99, "us",
 		                "no-timeline-semaphore");
 		bench_cmd_free(vk, &vk->xfer, cb);
 		free(s);
@@ -177,10 +192,68 @@ out:
 	free(s);
 }
 
+/* The competing load: threads that only burn CPU until told to stop. */
+struct busy_load {
+	pthread_t threads[64];
+	unsigned n;
+	atomic_bool stop;
+};
+
+static void *
+busy_thread(void *arg)
+{
+	struct busy_load *l = arg;
+	volatile uint64_t x = 0;
+
+	while (!atomic_load_explicit(&l->stop, memory_order_relaxed))
+		for (unsigned i = 0; i < 4096; i++)
+			x = x * 6364136223846793005ull + 1;
+	return NULL;
+}
+
+static void
+busy_start(struct busy_load *l, unsigned n)
+{
+	atomic_init(&l->stop, false);
+	l->n = 0;
+	while (l->n < n && l->n < 64 &&
+	       !pthread_create(&l->threads[l->n], NULL, busy_thread, l))
+		l->n++;
+	/* Let them get on the CPUs before the first round trip. */
+	usleep(20000);
+}
+
+static void
+busy_stop(struct busy_load *l)
+{
+	atomic_store(&l->stop, true);
+	for (unsigned i = 0; i < l->n; i++)
+		pthread_join(l->threads[i], NULL);
+}
+
 bool
 bench_sync(struct bench_vk *vk, const struct bench_opts *o)
 {
-	fence_figure(vk, o);
-	timeline_figure(vk, o);
+	if (bench_figure_wanted(o, "sync_fence"))
+		fence_figure(vk, o, (struct sync_names){
+			"rt_fence", "rt_fence_p99" });
+	if (bench_figure_wanted(o, "sync_timeline"))
+		timeline_figure(vk, o, (struct sync_names){
+			"rt_timeline", "rt_timeline_p99" });
+	if (bench_figure_wanted(o, "sync_loaded")) {
+		struct busy_load load;
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		unsigned n = o->load_threads ? o->load_threads :
+		             (unsigned)(cpus > 0 ? cpus + 1 : 3);
+
+		fprintf(stderr, "swgpu_bench: loaded round trips beside %u "
+		        "busy threads\n", n);
+		busy_start(&load, n);
+		fence_figure(vk, o, (struct sync_names){
+			"rt_fence_loaded", "rt_fence_loaded_p99" });
+		timeline_figure(vk, o, (struct sync_names){
+			"rt_timeline_loaded", "rt_timeline_loaded_p99" });
+		busy_stop(&load);
+	}
 	return true;
 }

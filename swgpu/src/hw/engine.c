@@ -145,8 +145,14 @@ hwq_has_work(struct swgpu_engine *eng, uint32_t h)
 static bool
 engine_poll(struct swgpu_engine *eng)
 {
-	uint64_t end = swgpu_add_sat(swgpu_now_ns(),
-	                             spin_budget_get(&eng->idle_spin));
+	uint64_t now = swgpu_now_ns();
+	uint64_t budget = spin_budget_get(&eng->idle_spin, now);
+	uint64_t end = swgpu_add_sat(now, budget);
+
+	/* Contended CPU: sleep on the doorbell at once (spin.h). */
+	if (!budget)
+		return hwq_has_work(eng, ENGINE_HWQ_PRIO) ||
+		       hwq_has_work(eng, ENGINE_HWQ_MAIN);
 
 	do {
 		if (hwq_has_work(eng, ENGINE_HWQ_PRIO) ||
@@ -235,8 +241,9 @@ ring_sem_wait(struct swgpu_engine *eng, const uint32_t *pkt)
 	struct swgpu_engine *other = dev->engines[e];
 	/* The other engine is usually about to finish: a short spin saves
 	 * a sleep/wake round trip (tens of microseconds). */
-	uint64_t spin_end = swgpu_add_sat(swgpu_now_ns(),
-	                                  (uint64_t)dev->cfg.spin_us * 1000u);
+	uint64_t now = swgpu_now_ns();
+	uint64_t spin_end = spin_cpu_contended(now) ? now :
+		swgpu_add_sat(now, (uint64_t)dev->cfg.spin_us * 1000u);
 	while (!seqno_passed(engine_hwq_fence_read(other, h), value) &&
 	       swgpu_now_ns() < spin_end && !atomic_load(&dev->abort))
 		cpu_relax();
@@ -269,7 +276,11 @@ engine_process_completions(struct swgpu_engine *eng)
 	eng->stats = eng->exec_stats;
 	eng->busy_ns = eng->busy_local;
 	eng->doorbells = eng->doorbells_local;
+	/* Host waiters are woken once the caller dropped the lock
+	 * (dev_unlock_wake_host). */
+	dev->host_wake_defer = true;
 	fence_process(eng, ENGINE_HWQ_MAIN, engine_fence_read(eng));
+	dev->host_wake_defer = false;
 	if (dev->pending_jobs)
 		sched_run(dev);
 }
@@ -309,7 +320,7 @@ job_begin(struct swgpu_engine *eng, uint32_t h, uint64_t seqno, bool *skip)
 			&eng->prio_busy_ns, memory_order_relaxed);
 		trace_job(job, JOB_RUNNING);
 	}
-	pthread_mutex_unlock(&dev->lock);
+	dev_unlock_wake_host(dev);
 	return job;
 }
 
@@ -462,7 +473,7 @@ job_end(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 	}
 	pthread_mutex_lock(&dev->lock);
 	engine_process_completions(eng);
-	pthread_mutex_unlock(&dev->lock);
+	dev_unlock_wake_host(dev);
 }
 
 /* A job must close every pass it opens (swgpu_packet.h, END_PASS). */

@@ -147,7 +147,7 @@ job_finish(struct swgpu_job *job, bool failed)
 	if (q->waiters && (failed || job->seqno >= q->wait_min)) {
 		/* Every queue waiter re-registers its target on sleeping. */
 		q->wait_min = UINT64_MAX;
-		pthread_cond_broadcast(&dev->host_cond);
+		dev_host_broadcast(dev);
 	} else {
 		dev_wake_host(dev); /* close / destroy waiting for idle */
 	}

@@ -48,10 +48,33 @@ cond_wait_until(pthread_cond_t *cond, pthread_mutex_t *lock,
 }
 
 void
+dev_host_broadcast(struct swgpu_device *dev)
+{
+	if (dev->host_wake_defer)
+		dev->host_wake_pending = true;
+	else
+		pthread_cond_broadcast(&dev->host_cond);
+}
+
+void
+dev_unlock_wake_host(struct swgpu_device *dev)
+{
+	bool wake = dev->host_wake_pending;
+
+	dev->host_wake_pending = false;
+	pthread_mutex_unlock(&dev->lock);
+	/* Safe after the unlock: every waiter re-checks its condition
+	 * under the lock before sleeping, and the device (host_cond) lives
+	 * until the engine threads calling this are joined. */
+	if (wake)
+		pthread_cond_broadcast(&dev->host_cond);
+}
+
+void
 dev_wake_host(struct swgpu_device *dev)
 {
 	if (dev->host_waiters)
-		pthread_cond_broadcast(&dev->host_cond);
+		dev_host_broadcast(dev);
 }
 
 void

@@ -98,6 +98,13 @@ struct swgpu_device {
 	 * completion. */
 	pthread_cond_t host_cond;
 	uint32_t host_waiters;
+	/* An engine finishing jobs under the lock defers host_cond's
+	 * broadcast until it has dropped the lock (dev_host_broadcast,
+	 * dev_unlock_wake_host): a waiter woken while the engine still
+	 * holds the lock would only go back to sleep on the mutex, a second
+	 * wake-up — on a contended CPU, a second scheduling delay. */
+	bool host_wake_defer;
+	bool host_wake_pending;
 	/* Threads inside a host wait call: close releases them with an
 	 * error and frees nothing before they are out. */
 	uint32_t api_waiters;
@@ -150,6 +157,10 @@ struct swgpu_device {
 
 /* Wake everybody sleeping in host waits (caller holds dev->lock). */
 void dev_wake_host(struct swgpu_device *dev);
+/* Broadcast host_cond now, or after the lock when deferred. Lock held. */
+void dev_host_broadcast(struct swgpu_device *dev);
+/* Unlock dev->lock, then the deferred broadcast if any. */
+void dev_unlock_wake_host(struct swgpu_device *dev);
 /* Bracket a host wait call (dev->lock held). */
 void dev_api_wait_enter(struct swgpu_device *dev);
 void dev_api_wait_leave(struct swgpu_device *dev);

@@ -165,8 +165,10 @@ swgpu_queue_wait(swgpu_queue *q, uint64_t seqno, uint64_t deadline_ns)
 		               (unsigned long long)seqno,
 		               (unsigned long long)q->submitted);
 	}
-	uint64_t spin_end = swgpu_add_sat(swgpu_now_ns(),
-	                                  spin_budget_get(&dev->host_spin));
+	uint64_t spin_now = swgpu_now_ns();
+	uint64_t spin_end = swgpu_add_sat(spin_now,
+	                                  spin_budget_get(&dev->host_spin,
+	                                                  spin_now));
 	uint32_t qid = q->id;
 	dev_api_wait_enter(dev);
 	for (;;) {

@@ -57,7 +57,7 @@ syncobj_wake_waiters(struct swgpu_syncobj *obj, bool submitted)
 		wake = dlist_entry(it, struct host_wait, link)->value <=
 		       obj->value;
 	if (wake)
-		pthread_cond_broadcast(&obj->dev->host_cond);
+		dev_host_broadcast(obj->dev);
 }
 
 void
@@ -328,8 +328,10 @@ swgpu_syncobj_wait(swgpu_syncobj *const *objs, const uint64_t *values,
 			return DEV_ERR(dev, SWGPU_ERR_INVALID_ARG,
 			               "timeline wait without values");
 	}
-	uint64_t spin_end = swgpu_add_sat(swgpu_now_ns(),
-	                                  spin_budget_get(&dev->host_spin));
+	uint64_t spin_now = swgpu_now_ns();
+	uint64_t spin_end = swgpu_add_sat(spin_now,
+	                                  spin_budget_get(&dev->host_spin,
+	                                                  spin_now));
 	struct host_wait hw_local[8];
 	struct host_wait *hw = hw_local;
 	bool registered = false;

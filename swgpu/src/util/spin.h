@@ -15,6 +15,15 @@
  *
  * The budget is a heuristic shared by threads: relaxed atomics, races
  * only blur it.
+ *
+ * Hits and misses cannot see every kind of contention: against threads
+ * that never sleep (an application's workers, other processes' busy
+ * loops) a spin still hits often enough to keep the full budget, and each
+ * one spends the spinner's scheduler credit, so the next preemption
+ * costs it a whole time slice (issue 20 item 8: p99 over lavapipe's).
+ * So while the machine has more runnable threads than CPUs
+ * (spin_cpu_contended, spin.c) the budget is 0: waiters sleep at once
+ * and the wake-up is the latency, as in lavapipe.
  */
 #ifndef SWGPU_SPIN_H
 #define SWGPU_SPIN_H
@@ -37,9 +46,17 @@ spin_budget_init(struct spin_budget *b, uint64_t max_ns)
 	b->max_ns = max_ns;
 }
 
+/* True while more threads are runnable than there are CPUs (sampled
+ * every few ms, process-wide; spin.c). now_ns: swgpu_now_ns(). */
+bool spin_cpu_contended(uint64_t now_ns);
+
+/* The spin budget of one wait (ns), 0 on a contended CPU. now_ns:
+ * swgpu_now_ns(). */
 static inline uint64_t
-spin_budget_get(struct spin_budget *b)
+spin_budget_get(struct spin_budget *b, uint64_t now_ns)
 {
+	if (spin_cpu_contended(now_ns))
+		return 0;
 	uint32_t n = atomic_fetch_add_explicit(&b->polls, 1,
 	                                       memory_order_relaxed);
 

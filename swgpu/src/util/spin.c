@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Is the machine's CPU contended? (spin.h, spin_cpu_contended)
+ *
+ * Every SPIN_SAMPLE_NS at most, one waiting thread reads the number of
+ * runnable threads of the whole machine (the "running" part of the
+ * fourth field of /proc/loadavg: the kernel's instantaneous nr_running,
+ * the reader itself included) with one pread on a descriptor kept open
+ * (a few microseconds). More runnable threads than CPUs means a spinner
+ * takes the CPU from a thread that wants it — possibly the very thread
+ * it waits for, which on Linux (EEVDF) also spends the spinner's lag, so
+ * that it waits a whole time slice once it is preempted. The machine
+ * then counts as contended for SPIN_HOLD_NS after the last sample that
+ * said so: instantaneous samples flicker, a busy machine stays busy.
+ *
+ * Without /proc (or with SWGPU_SPIN_LOAD=0) nothing is ever contended and
+ * the budgets behave as before.
+ */
+#include "util/spin.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SPIN_SAMPLE_NS 5000000ull      /* 5 ms between samples */
+#define SPIN_HOLD_NS 100000000ull      /* contended 100 ms after a sample */
+
+static _Atomic uint64_t next_sample_ns;
+static _Atomic uint64_t contended_until_ns;
+static atomic_int load_fd = -1;        /* -2: disabled / no /proc */
+static _Atomic long cpu_count;
+
+/* Runnable threads now, or -1. */
+static long
+runnable_now(void)
+{
+	int fd = atomic_load_explicit(&load_fd, memory_order_relaxed);
+	char buf[128];
+	ssize_t n;
+
+	if (fd == -1) {
+		const char *env = getenv("SWGPU_SPIN_LOAD");
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		int expected = -1;
+
+		fd = env && !strcmp(env, "0") ? -2 :
+		     open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			fd = -2;
+		atomic_store_explicit(&cpu_count, cpus > 0 ? cpus : 1,
+		                      memory_order_relaxed);
+		/* Only one sampler at a time gets here (spin_cpu_contended):
+		 * the exchange is for readers of load_fd. */
+		if (!atomic_compare_exchange_strong(&load_fd, &expected, fd) &&
+		    fd >= 0)
+			close(fd);
+		fd = atomic_load(&load_fd);
+	}
+	if (fd < 0)
+		return -1;
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	/* "0.52 0.58 0.59 3/467 12345": the field after the third space. */
+	const char *p = buf;
+	for (int spaces = 0; *p && spaces < 3; p++)
+		if (*p == ' ')
+			spaces++;
+	return *p ? strtol(p, NULL, 10) : -1;
+}
+
+bool
+spin_cpu_contended(uint64_t now_ns)
+{
+	uint64_t next = atomic_load_explicit(&next_sample_ns,
+	                                     memory_order_relaxed);
+
+	/* The one thread that moves next_sample_ns on samples. */
+	if (now_ns >= next &&
+	    atomic_compare_exchange_strong_explicit(
+		    &next_sample_ns, &next, now_ns + SPIN_SAMPLE_NS,
+		    memory_order_relaxed, memory_order_relaxed)) {
+		long running = runnable_now();
+
+		if (running < 0) {
+			/* Never again: no /proc or turned off. */
+			atomic_store_explicit(&next_sample_ns, UINT64_MAX,
+			                      memory_order_relaxed);
+		} else if (running > atomic_load_explicit(
+				   &cpu_count, memory_order_relaxed)) {
+			atomic_store_explicit(&contended_until_ns,
+			                      now_ns + SPIN_HOLD_NS,
+			                      memory_order_relaxed);
+		}
+	}
+	return now_ns < atomic_load_explicit(&contended_until_ns,
+	                                     memory_order_relaxed);
+}
