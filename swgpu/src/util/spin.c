@@ -18,10 +18,16 @@
  */
 #include "util/spin.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <linux/sched/types.h>
+#endif
 
 #define SPIN_SAMPLE_NS 5000000ull      /* 5 ms between samples */
 #define SPIN_HOLD_NS 100000000ull      /* contended 100 ms after a sample */
@@ -97,4 +103,33 @@ spin_cpu_contended(uint64_t now_ns)
 	}
 	return now_ns < atomic_load_explicit(&contended_until_ns,
 	                                     memory_order_relaxed);
+}
+
+/*
+ * Ask the scheduler for short slices on the calling thread (Linux 6.12+
+ * EEVDF: sched_attr.sched_runtime of a SCHED_OTHER thread is its slice
+ * request). A thread that sleeps and is woken for short work — an engine
+ * waiting on its doorbell — gets an earlier virtual deadline, so its
+ * wake-up preempts a busy thread instead of waiting out that thread's
+ * slice (milliseconds on a contended CPU). Its share of the CPU does not
+ * change. Best effort: older kernels refuse or ignore it.
+ */
+void
+spin_request_short_slice(uint64_t slice_ns)
+{
+#if defined(__linux__) && defined(SYS_sched_setattr)
+	struct sched_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.sched_policy = 0;              /* SCHED_OTHER */
+	errno = 0;
+	a.sched_nice = getpriority(PRIO_PROCESS, 0);  /* keep the nice */
+	if (errno)
+		return;
+	a.sched_runtime = slice_ns;
+	(void)syscall(SYS_sched_setattr, 0, &a, 0);
+#else
+	(void)slice_ns;
+#endif
 }

@@ -50,6 +50,10 @@ spin_budget_init(struct spin_budget *b, uint64_t max_ns)
  * every few ms, process-wide; spin.c). now_ns: swgpu_now_ns(). */
 bool spin_cpu_contended(uint64_t now_ns);
 
+/* Short scheduler slices for the calling thread (best effort, spin.c):
+ * its wake-ups preempt busy threads sooner. */
+void spin_request_short_slice(uint64_t slice_ns);
+
 /* The spin budget of one wait (ns), 0 on a contended CPU. now_ns:
  * swgpu_now_ns(). */
 static inline uint64_t
