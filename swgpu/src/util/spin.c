@@ -41,7 +41,9 @@ static _Atomic long cpu_count;
 static long
 runnable_now(void)
 {
-	int fd = atomic_load_explicit(&load_fd, memory_order_relaxed);
+	/* Acquire: pairs with the publishing exchange (the descriptor and
+	 * cpu_count are ready). */
+	int fd = atomic_load_explicit(&load_fd, memory_order_acquire);
 	char buf[128];
 	ssize_t n;
 
