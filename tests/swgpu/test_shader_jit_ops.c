@@ -74,6 +74,7 @@ static const struct {
 	/* every double operation, then each with RoundingModeRTZ */
 	{ IR_F64, 4, 2 * (IR_D_TO_U64 + 1), V_AUX2 },
 	{ IR_RTZ, 3, 9, V_IMM },
+	{ IR_NOP, 0, 1, V_NONE },   /* writes nothing, segments go on */
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
 

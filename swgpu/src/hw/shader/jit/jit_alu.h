@@ -37,8 +37,9 @@ int jit_alu_sources(const struct ir_instr *in);
 LLVMValueRef jit_alu_emit(struct jit_ctx *c, const struct ir_instr *in,
                           LLVMValueRef const src[4]);
 
-/* Registers the instruction writes: 1 (dst), or 2 (dst, dst + 1: the
- * second value in c->hi after jit_alu_emit). */
+/* Registers the instruction writes: 1 (dst), 2 (dst, dst + 1: the
+ * second value in c->hi after jit_alu_emit) or 0 (IR_NOP: jit_alu_emit
+ * gives NULL). */
 uint32_t jit_alu_results(const struct ir_instr *in);
 
 /* A vi32 with every lane v. */

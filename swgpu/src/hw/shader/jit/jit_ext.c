@@ -61,6 +61,8 @@ static int
 native_sources(const struct ir_instr *in)
 {
 	switch ((enum ir_op)in->op) {
+	case IR_NOP:       /* left by ir_opt.c when not compacted */
+		return 0;
 	case IR_F2S64: case IR_F2U64:
 		return 1;
 	case IR_DOT4X8: case IR_S64TOF: case IR_U64TOF:
@@ -91,6 +93,8 @@ jit_ext_results(const struct ir_instr *in)
 	if (jit_ext_sources(in) < 0)
 		return 0;
 	switch ((enum ir_op)in->op) {
+	case IR_NOP:
+		return 0;
 	case IR_ADD64: case IR_SUB64: case IR_MUL64: case IR_UDIV64:
 	case IR_SDIV64: case IR_UMOD64: case IR_SREM64: case IR_SMOD64:
 	case IR_SHL64: case IR_SHR64: case IR_SAR64: case IR_F2S64:
@@ -280,6 +284,8 @@ emit_native(struct jit_ctx *c, const struct ir_instr *in,
 	LLVMBuilderRef b = c->b;
 	enum ir_op op = (enum ir_op)in->op;
 
+	if (op == IR_NOP)
+		return NULL;       /* writes nothing */
 	if (op == IR_DOT4X8)
 		return emit_dot4x8(c, src[0], src[1], in->aux2);
 	if (op == IR_F2S64 || op == IR_F2U64) {

@@ -26,7 +26,8 @@
 int jit_ext_sources(const struct ir_instr *in);
 LLVMValueRef jit_ext_emit(struct jit_ctx *c, const struct ir_instr *in,
                           LLVMValueRef const src[4]);
-/* Registers written (1, or 2 for a pair dst, dst + 1); 0: not ours. */
+/* Registers written: 1, 2 for a pair dst, dst + 1, 0 for IR_NOP (whose
+ * jit_ext_emit value is NULL) or an op not ours. */
 uint32_t jit_ext_results(const struct ir_instr *in);
 
 /* Define swgpu_jit_lanes in j's main JITDylib (jit_engine.c calls it

@@ -160,7 +160,7 @@ emit_segment(struct seg_state *s, const char *name,
 			src[q] = read_reg(s, srcreg[q]);
 		LLVMValueRef v[2] = { jit_alu_emit(c, in, src), c->hi };
 
-		/* dst, and dst + 1 of a register pair (c->hi) */
+		/* dst, dst + 1 of a register pair (c->hi); IR_NOP: none */
 		for (uint32_t q = 0; q < 2 && v[q]; q++) {
 			uint32_t r = in->dst + q;
 
