@@ -13,16 +13,18 @@
  *    mode, -ffp-contract=off); IR_FMA is llvm.fma, fmaf's single
  *    rounding;
  *  - min/max are selects, not minnum (whose +0/-0 choice is open).
- * An instruction not listed in jit_alu_sources runs in the interpreter.
+ * The other per-lane ops are jit_ext.c's; an instruction neither
+ * selects runs in the interpreter.
  */
 #include <math.h>
 #include <string.h>
 
 #include "jit_alu.h"
+#include "jit_ext.h"
 
-/* Sources read by each compiled instruction. */
-int
-jit_alu_sources(const struct ir_instr *in)
+/* Sources read by each instruction selected here (-1: not one). */
+static int
+alu_sources(const struct ir_instr *in)
 {
 	switch ((enum ir_op)in->op) {
 	case IR_MOV: case IR_INEG: case IR_NOT: case IR_BITREV:
@@ -61,6 +63,21 @@ jit_alu_sources(const struct ir_instr *in)
 	default:
 		return -1;
 	}
+}
+
+/* The ops of this file, then jit_ext.c's. */
+int
+jit_alu_sources(const struct ir_instr *in)
+{
+	int n = alu_sources(in);
+
+	return n >= 0 ? n : jit_ext_sources(in);
+}
+
+uint32_t
+jit_alu_results(const struct ir_instr *in)
+{
+	return alu_sources(in) >= 0 ? 1 : jit_ext_results(in);
 }
 
 LLVMValueRef
@@ -519,6 +536,9 @@ LLVMValueRef
 jit_alu_emit(struct jit_ctx *c, const struct ir_instr *in,
              LLVMValueRef const src[4])
 {
+	c->hi = NULL;
+	if (alu_sources(in) < 0)
+		return jit_ext_emit(c, in, src);
 	LLVMValueRef v = emit_int(c, in, src[0], src[1], src[2], src[3]);
 
 	return v ? v : emit_float(c, in, src[0], src[1], src[2], src[3]);

@@ -17,6 +17,7 @@
 #include "hw/shader/jit.h"
 #include "hw/shader/jit_run.h"
 #include "jit_engine.h"
+#include "jit_ext.h"
 #include "util/util.h"
 
 bool
@@ -139,6 +140,13 @@ jit_engine_load(LLVMOrcThreadSafeContextRef tsc, LLVMModuleRef mod)
 	if (err) {
 		LLVMDisposeModule(mod);
 		jit_log_error("creating the JIT", err);
+		return NULL;
+	}
+	err = jit_ext_define_symbols(lljit);   /* compiled code's calls */
+	if (err) {
+		LLVMDisposeModule(mod);
+		jit_log_error("defining symbols", err);
+		LLVMOrcDisposeLLJIT(lljit);
 		return NULL;
 	}
 	LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod,

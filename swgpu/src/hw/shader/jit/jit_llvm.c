@@ -49,7 +49,8 @@ compilable(const struct ir_program *p, const struct ir_instr *in)
 	int n = jit_alu_sources(in);
 	const uint32_t src[4] = { in->a, in->b, in->c, in->d };
 
-	if (n < 0 || in->dst >= p->nregs)
+	if (n < 0 || in->dst >= p->nregs ||
+	    in->dst + (uint64_t)jit_alu_results(in) > p->nregs)
 		return false;
 	for (int k = 0; k < n; k++)
 		if (src[k] >= p->nregs)
@@ -157,14 +158,19 @@ emit_segment(struct seg_state *s, const char *name,
 
 		for (int q = 0; q < ns; q++)
 			src[q] = read_reg(s, srcreg[q]);
-		LLVMValueRef v = jit_alu_emit(c, in, src);
+		LLVMValueRef v[2] = { jit_alu_emit(c, in, src), c->hi };
 
-		if (!s->val[in->dst])
-			s->touched[s->ntouched++] = in->dst;
-		s->val[in->dst] = v;
-		if (!s->dirty[in->dst]) {
-			s->dirty[in->dst] = 1;
-			dirty_list[ndirty++] = in->dst;
+		/* dst, dst + 1 of a register pair (c->hi); IR_NOP: none */
+		for (uint32_t q = 0; q < 2 && v[q]; q++) {
+			uint32_t r = in->dst + q;
+
+			if (!s->val[r])
+				s->touched[s->ntouched++] = r;
+			s->val[r] = v[q];
+			if (!s->dirty[r]) {
+				s->dirty[r] = 1;
+				dirty_list[ndirty++] = r;
+			}
 		}
 	}
 	/* Blend the written registers under the mask. */

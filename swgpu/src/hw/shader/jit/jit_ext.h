@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The shader compiler's wider op coverage (jit_ext.c, jit_ext_lanes.c):
+ * the per-lane instructions jit_alu.c does not select itself.
+ *
+ * Ops with a cheap exact vector form (64-bit integers on register
+ * pairs, byte dot products, half <-> float) are emitted as LLVM IR;
+ * the rest (libm: sinf, powf, ...; frexp, packs, doubles, rounding
+ * toward zero) become one call per vector of swgpu_jit_lanes, which
+ * runs the interpreter's own code for the instruction on those lanes,
+ * so each lane computes what interp*.c computes, bit for bit, with the
+ * very same libm. The call goes by name: jit_engine.c defines the
+ * symbol in every LLJIT (jit_ext_define_symbols), so compiled code
+ * holds no host address and stays valid in another process.
+ */
+#ifndef SWGPU_SHADER_JIT_EXT_H
+#define SWGPU_SHADER_JIT_EXT_H
+
+#include <stdint.h>
+
+#include <llvm-c/LLJIT.h>
+
+#include "jit_alu.h"
+
+/* As jit_alu_sources / jit_alu_emit, for the ops of jit_ext.c. */
+int jit_ext_sources(const struct ir_instr *in);
+LLVMValueRef jit_ext_emit(struct jit_ctx *c, const struct ir_instr *in,
+                          LLVMValueRef const src[4]);
+/* Registers written: 1, 2 for a pair dst, dst + 1, 0 for IR_NOP (whose
+ * jit_ext_emit value is NULL) or an op not ours. */
+uint32_t jit_ext_results(const struct ir_instr *in);
+
+/* Define swgpu_jit_lanes in j's main JITDylib (jit_engine.c calls it
+ * once per LLJIT). */
+LLVMErrorRef jit_ext_define_symbols(LLVMOrcLLJITRef j);
+
+/* Name of the lane-call entry point in compiled code. */
+#define JIT_LANES_SYMBOL "swgpu_jit_lanes"
+
+/*
+ * The instruction (op, aux2, imm) on `lanes` lanes of io, laid out as
+ * the interpreter's register file with width lanes: rows 0..3 the
+ * sources a, b, c, d, rows 4 and 5 the results dst, dst + 1
+ * (io[row * lanes + lane]). Runs interp_exec_range on a one-instruction
+ * program, so every lane is exactly the interpreter's.
+ */
+void swgpu_jit_lanes(uint32_t *io, uint32_t lanes, uint32_t op,
+                     uint32_t aux2, uint32_t imm);
+
+#endif

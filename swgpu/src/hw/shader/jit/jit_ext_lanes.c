@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The lane call of compiled code (jit_ext.h): the interpreter's own
+ * instruction loop run on one vector of lanes. Compiled code stores the
+ * source vectors into a small buffer laid out as a register file of
+ * `lanes` lanes (rows a, b, c, d, dst, dst + 1), calls here, and loads
+ * the results: the lane loop is interp.c's (or interp_int64.c's,
+ * interp_f64.c's, interp_rtz.c's), so there is nothing to keep in step.
+ */
+#include <string.h>
+
+#include "hw/shader/interp_util.h"
+#include "jit_ext.h"
+
+void
+swgpu_jit_lanes(uint32_t *io, uint32_t lanes, uint32_t op, uint32_t aux2,
+                uint32_t imm)
+{
+	struct ir_instr in = {
+		.op = (uint16_t)op, .aux2 = (uint8_t)aux2, .dst = 4, .a = 0,
+		.b = 1, .c = 2, .d = 3, .imm = imm,
+	};
+	struct ir_block blk = { .first = 0, .count = 1 };
+	uint8_t mask[16];
+	/* interp_exec_range reads code and blocks only (the per-lane
+	 * instructions called here reach neither memory nor other
+	 * lanes: jit_ext_sources admits no other) */
+	struct ir_program prog;
+	struct ir_exec e;
+
+	memset(mask, 1, sizeof(mask));
+	prog.code = &in;
+	prog.ninstr = 1;
+	prog.blocks = &blk;
+	prog.nblocks = 1;
+	prog.nregs = 6;
+	memset(&e, 0, sizeof(e));
+	e.p = &prog;
+	e.width = e.lanes = lanes;
+	e.regs = (lane_t *)(void *)io;
+	e.mask = mask;
+	interp_exec_range(&e, NULL, 0, true, 0, 1);
+}
