@@ -342,6 +342,7 @@ exec_env_init(struct swgpu_engine *eng, struct swgpu_job *job,
 	env->wait_hook = engine_wait_hook;
 	env->wait_cookie = eng;
 	env->draw_hook = engine_draw_hook;
+	env->dev = dev; /* save area allocations (dispatch_save.c) */
 	/* Which HWQ's graphics state: the job's own (set at JOB_BEGIN). */
 	env->gfx = eng->gfx[job->hwq < ENGINE_HWQ_COUNT ? job->hwq : 0];
 }
@@ -406,6 +407,7 @@ job_run_ib(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 	env.save = &job->save;
 	env.preempt_hook = h == ENGINE_HWQ_MAIN ? engine_preempt_hook
 	                                        : engine_abort_hook;
+	env.chaos = h == ENGINE_HWQ_MAIN ? eng->dev->cfg.preempt_chaos : 0;
 	job->save.resuming = job->save.valid;
 	/* The ring is depth 0: a ring IB runs at depth 1. */
 	if (exec_ib(&env, va, size_dw, 1))
@@ -609,6 +611,8 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 		 * memory evictable. */
 		residency_job_end(x->pinned);
 		x->pinned = NULL;
+		if (job)
+			exec_save_release(&job->save); /* its save area */
 		x->job = NULL;
 		eng->cur = NULL;
 		job_end(eng, h, job, swgpu_pkt_get64(pkt + 3), defer);

@@ -128,18 +128,56 @@ page_fault(struct exec_env *env, const struct pkt *p, uint64_t va,
 /* Preemption points                                                   */
 /* ------------------------------------------------------------------ */
 
-bool
-exec_preempt_point(struct exec_env *env, uint64_t done)
+/* One draw of SWGPU_PREEMPT_CHAOS: true about once in env->chaos calls
+ * (a hash of the job's draw counter and its save area's address). */
+static bool
+chaos_stop(struct exec_env *env)
 {
-	if (!env->save || !env->preempt_hook ||
-	    !env->preempt_hook(env->wait_cookie))
+	uint64_t x = __atomic_fetch_add(&env->save->chaos_ctr, 1,
+	                                __ATOMIC_RELAXED) +
+	             (uint64_t)(uintptr_t)env->save * 0x9e3779b97f4a7c15ull;
+
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x % env->chaos == 0;
+}
+
+bool
+exec_preempt_wanted(struct exec_env *env)
+{
+	if (!env->save || !env->preempt_hook)
 		return false;
+	return env->preempt_hook(env->wait_cookie) ||
+	       (env->chaos && chaos_stop(env));
+}
+
+void
+exec_preempt_record(struct exec_env *env, uint64_t done)
+{
 	/* The innermost exec_stream records its depth and position, the
 	 * outer ones their positions, on the way out. */
 	env->save->valid = false;
 	env->save->offset = done;
 	env->preempted = true;
+}
+
+bool
+exec_preempt_point(struct exec_env *env, uint64_t done)
+{
+	if (!exec_preempt_wanted(env))
+		return false;
+	exec_preempt_record(env, done);
 	return true;
+}
+
+void
+exec_save_release(struct exec_save *sv)
+{
+	bo_unref(sv->area);
+	sv->area = NULL;
 }
 
 uint64_t
