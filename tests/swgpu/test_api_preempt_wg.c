@@ -18,6 +18,8 @@
  */
 #include "shader_test_util.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sh_endless.spv.h"
@@ -293,17 +295,19 @@ test_random_preemption_bit_exact(void **state)
 }
 
 /* An endless LOW job preempted inside its workgroup by a HIGH one of
- * another context that is running (its first groups are done). */
+ * another context that is running: a dispatch of many groups (its first
+ * groups are done), or (hold) another endless one that stops when the
+ * test writes hold_flags[1]. */
 struct held {
 	swgpu_device *dev;
 	struct st_env a, b;
 	swgpu_shader *sa, *sb;
-	uint32_t *o;
+	uint32_t *o, *hold_flags;
 	uint32_t groups, steps;
 };
 
 static void
-held_start(struct held *h)
+held_start(struct held *h, bool hold)
 {
 	swgpu_config cfg;
 	uint32_t *flags;
@@ -316,6 +320,12 @@ held_start(struct held *h)
 	side_init(&h->a, h->dev, SWGPU_PRIORITY_LOW);
 	side_init(&h->b, h->dev, SWGPU_PRIORITY_HIGH);
 	h->sa = start_endless(&h->a, &flags);
+	if (hold) {
+		/* Runs only while LOW is stopped: started says so. */
+		h->sb = start_endless(&h->b, &h->hold_flags);
+		h->o = NULL;
+		return;
+	}
 	h->o = st_buf(&h->b, 4 * h->groups);
 	h->sb = st_shader(&h->b, sh_spin_spv, sizeof(sh_spin_spv), NULL,
 	                  NULL, 0);
@@ -328,13 +338,49 @@ held_start(struct held *h)
 	assert_int_not_equal(api_load32(&h->o[0]), 0);
 }
 
+/* The state dump shows the preempted job, its save area and the
+ * workgroup saved inside it with the block it resumes at. */
+static void
+test_dump_shows_save_area(void **state)
+{
+	struct held h;
+	char *text = NULL;
+	size_t len = 0;
+
+	(void)state;
+	held_start(&h, true);
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	swgpu_device_dump(h.dev, f);
+	fclose(f);
+	print_message("%s", strstr(text, "preempted job") ?
+	              strstr(text, "preempted job") : text);
+	assert_non_null(strstr(text, "preempted job 0:0:1 on compute0"));
+	assert_non_null(strstr(text, "1 workgroups saved inside"));
+	assert_non_null(strstr(text, "workgroup 0 resumes at block"));
+	assert_null(strstr(text, "save area 0 bytes"));
+	free(text);
+	/* Let HIGH end: it completes, LOW goes on (and is aborted by the
+	 * device close). */
+	__atomic_store_n(&h.hold_flags[1], 1u, __ATOMIC_SEQ_CST);
+	api_ok(swgpu_queue_wait(h.b.q, 0, api_deadline_ms(API_WAIT_MS)));
+	swgpu_fault_info fi;
+	assert_int_equal(swgpu_context_query_state(h.b.ctx, &fi),
+	                 SWGPU_CONTEXT_OK);
+	swgpu_shader_destroy(h.sa);
+	swgpu_shader_destroy(h.sb);
+	api_cmd_fini(&h.a.cmd);
+	api_cmd_fini(&h.b.cmd);
+	swgpu_device_close(h.dev);
+}
+
 static void
 test_context_destroyed_while_preempted(void **state)
 {
 	struct held h;
 
 	(void)state;
-	held_start(&h);
+	held_start(&h, false);
 	swgpu_shader_destroy(h.sa);
 	side_fini(&h.a); /* its job preempted inside its workgroup */
 	api_ok(swgpu_queue_wait(h.b.q, 0, api_deadline_ms(API_WAIT_MS)));
@@ -354,7 +400,7 @@ test_device_closed_while_preempted(void **state)
 	struct held h;
 
 	(void)state;
-	held_start(&h);
+	held_start(&h, false);
 	/* Everything still alive goes with the device: the endless job,
 	 * preempted, is aborted at its next back-edge (no hang), its
 	 * save area freed (LSan). */
@@ -373,6 +419,7 @@ main(void)
 		cmocka_unit_test(test_endless_preempted_then_hung),
 		cmocka_unit_test(test_long_workgroup_stopped_many_times),
 		cmocka_unit_test(test_random_preemption_bit_exact),
+		cmocka_unit_test(test_dump_shows_save_area),
 		cmocka_unit_test(test_context_destroyed_while_preempted),
 		cmocka_unit_test(test_device_closed_while_preempted),
 	};

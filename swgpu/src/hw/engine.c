@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "kmd/config.h"
+#include "kmd/dump_save.h"
 #include "kmd/context.h"
 #include "hw/fence.h"
 #include "hw/gfx/describe.h"
@@ -409,6 +410,8 @@ job_run_ib(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 	                                        : engine_abort_hook;
 	env.chaos = h == ENGINE_HWQ_MAIN ? eng->dev->cfg.preempt_chaos : 0;
 	job->save.resuming = job->save.valid;
+	if (job->save.view.valid)
+		dump_save_clear(eng->dev, &job->save); /* goes on */
 	/* The ring is depth 0: a ring IB runs at depth 1. */
 	if (exec_ib(&env, va, size_dw, 1))
 		return IB_DONE;
@@ -423,6 +426,7 @@ job_run_ib(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 		          job->queue_id, (unsigned long long)job->seqno,
 		          job->save.depth, job->save.pos[job->save.depth],
 		          (unsigned long long)job->save.offset);
+	dump_save_publish(eng->dev, &job->save);
 	return IB_PREEMPTED;
 }
 
@@ -508,6 +512,7 @@ job_run_ib_list(struct swgpu_engine *eng, uint32_t h, struct hwq_exec *x)
 		    hwq_has_work(eng, ENGINE_HWQ_PRIO)) {
 			__atomic_fetch_add(&eng->exec_stats.preemptions, 1,
 			                   __ATOMIC_RELAXED);
+			dump_save_publish(eng->dev, &job->save);
 			return false; /* preempted between two IBs */
 		}
 		if (i != first && engine_should_abort(eng)) {

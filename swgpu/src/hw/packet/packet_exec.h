@@ -62,6 +62,18 @@ struct exec_save {
 	 * ones, freed by exec_save_release when the job ends. */
 	struct swgpu_bo *area;
 	uint64_t chaos_ctr; /* SWGPU_PREEMPT_CHAOS draws (__atomic) */
+	/* What the state dump shows of a preempted job (kmd/dump_save.c):
+	 * written by the engine thread under dev->lock when the job stops
+	 * and when it resumes, read by the dump under dev->lock. */
+	struct exec_save_view {
+		bool valid;                /* stopped, not yet resumed */
+		uint32_t ib_index, depth, pos;
+		uint64_t offset;           /* progress in that packet */
+		uint64_t area_bytes;       /* 0: no save area */
+		uint32_t saved;            /* workgroups saved in it */
+		uint64_t group[2];         /* their indices (wg_save.h) */
+		uint32_t blk[2];           /* the block each resumes at */
+	} view;
 };
 
 /* Free the save area's BO (engine thread, when the job ends). */
