@@ -62,8 +62,10 @@ stop_poll(void *cookie)
 		return false;
 	pthread_mutex_lock(&ds->lock);
 	if (!__atomic_load_n(&d->stop, __ATOMIC_RELAXED) && !ds->no_area) {
+		/* Other threads read it (__atomic) while theirs run. */
 		if (!d->save_area)
-			d->save_area = area_get(ds);
+			__atomic_store_n(&d->save_area, area_get(ds),
+			                 __ATOMIC_RELEASE);
 		if (d->save_area)
 			__atomic_store_n(&d->stop, true, __ATOMIC_RELEASE);
 		else

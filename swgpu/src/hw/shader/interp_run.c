@@ -296,8 +296,8 @@ ir_exec_run(struct ir_exec *e, struct ir_dispatch *d)
 		 * preemption saved (wg_save.h), then new ones in order. */
 		if (d->stop_poll && __atomic_load_n(&d->stop, __ATOMIC_ACQUIRE))
 			return true;
-		if (d->save_area && d->stop_poll &&
-		    ir_save_take(d->save_area, e, &slot, &g)) {
+		void *area = __atomic_load_n(&d->save_area, __ATOMIC_ACQUIRE);
+		if (area && d->stop_poll && ir_save_take(area, e, &slot, &g)) {
 			resume = true;
 		} else {
 			g = __atomic_fetch_add(&d->next_group, 1,
@@ -314,14 +314,17 @@ ir_exec_run(struct ir_exec *e, struct ir_dispatch *d)
 			return false;
 		}
 		if (r == LANES_STOPPED) {
-			ir_save_store(d->save_area, slot, e, g);
+			/* stop (acquire) came after save_area was set */
+			ir_save_store(__atomic_load_n(&d->save_area,
+			                              __ATOMIC_ACQUIRE),
+			              slot, e, g);
 			return true;
 		}
 		/* A restored register file held that group's builtins; a
 		 * new group sets its own (set_group_ids), and no other
 		 * register's value carries from one group to the next. */
 		if (resume)
-			ir_save_release(d->save_area, slot);
+			ir_save_release(area, slot);
 		/* Progress for the watchdog (see ir_dispatch). */
 		__atomic_store_n(&d->progress_ns, swgpu_now_ns(),
 		                 __ATOMIC_RELAXED);
