@@ -8,7 +8,7 @@
  *    preempted, and the watchdog still declares it hung later;
  *  - a long finite workgroup stopped hundreds of times (the
  *    SWGPU_PREEMPT_CHAOS knob: stops at random back-edges) ends with
- *    exact data;
+ *    exact data; without room for a save area it runs to its end;
  *  - randomized: dispatches with shared memory, barriers and divergent
  *    loops, preempted at random points, give bit for bit the results of
  *    unpreempted runs (and of the host);
@@ -183,6 +183,49 @@ test_long_workgroup_stopped_many_times(void **state)
 	print_message("1 workgroup of %u loop steps: %llu preemptions\n",
 	              steps, (unsigned long long)n);
 	assert_true(n >= 100);
+	swgpu_shader_destroy(s);
+	side_fini(&e);
+	swgpu_device_close(dev);
+}
+
+/* No room for a save area: the stops asked for fall back to finishing
+ * the workgroup (a single one: no stop at all), with the right data. */
+static void
+test_no_save_area_finishes_workgroup(void **state)
+{
+	const uint32_t steps = API_TSAN ? 5000 : 50000;
+	swgpu_config cfg;
+	struct st_env e;
+	swgpu_bo *filler = NULL;
+
+	(void)state;
+	api_config_small(&cfg);
+	cfg.system_size = 64ull << 20;
+	cfg.preempt_chaos = 2;
+	swgpu_device *dev = api_open(&cfg);
+	side_init(&e, dev, SWGPU_PRIORITY_NORMAL);
+	uint32_t *o = st_buf(&e, 4);
+	swgpu_shader *s = st_shader(&e, sh_spin_spv, sizeof(sh_spin_spv),
+	                            NULL, NULL, 0);
+	swgpu_ib ib = record_dispatch(&e, s, &steps, 4, 1);
+	/* Fill the SYSTEM heap but one page (the area needs more). */
+	uint64_t used = swgpu_heap_usage(dev, SWGPU_HEAP_SYSTEM);
+	api_ok(swgpu_bo_create(dev, cfg.system_size - used - 4096,
+	                       SWGPU_HEAP_SYSTEM, 0, &filler));
+	api_ok(api_submit(e.q, &ib, NULL, 0, NULL, 0, NULL));
+	api_ok(swgpu_queue_wait(e.q, 0, api_deadline_ms(API_WAIT_MS)));
+	assert_int_equal(o[0], spin_ref(0, steps));
+	assert_int_equal(preemptions(dev), 0);
+	swgpu_fault_info fi;
+	assert_int_equal(swgpu_context_query_state(e.ctx, &fi),
+	                 SWGPU_CONTEXT_OK);
+	swgpu_bo_destroy(filler);
+	/* With room again, the same dispatch stops inside. */
+	o[0] = 0;
+	api_ok(api_submit(e.q, &ib, NULL, 0, NULL, 0, NULL));
+	api_ok(swgpu_queue_wait(e.q, 0, api_deadline_ms(API_WAIT_MS)));
+	assert_int_equal(o[0], spin_ref(0, steps));
+	assert_true(preemptions(dev) > 0);
 	swgpu_shader_destroy(s);
 	side_fini(&e);
 	swgpu_device_close(dev);
@@ -418,6 +461,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_endless_preempted_then_hung),
 		cmocka_unit_test(test_long_workgroup_stopped_many_times),
+		cmocka_unit_test(test_no_save_area_finishes_workgroup),
 		cmocka_unit_test(test_random_preemption_bit_exact),
 		cmocka_unit_test(test_dump_shows_save_area),
 		cmocka_unit_test(test_context_destroyed_while_preempted),
