@@ -168,7 +168,7 @@ test_long_workgroup_stopped_many_times(void **state)
 
 	(void)state;
 	api_config_small(&cfg);
-	cfg.preempt_chaos = 16;
+	cfg.preempt_chaos = 4;
 	swgpu_device *dev = api_open(&cfg);
 	side_init(&e, dev, SWGPU_PRIORITY_NORMAL);
 	uint32_t *o = st_buf(&e, 4);
@@ -302,7 +302,7 @@ test_random_preemption_bit_exact(void **state)
 
 		api_config_small(&cfg);
 		/* From a stop at nearly every back-edge to a few. */
-		cfg.preempt_chaos = 2 + (uint32_t)(api_rand(&rng) % 60);
+		cfg.preempt_chaos = 1 + (uint32_t)(api_rand(&rng) % 20);
 		side_init(&e, api_open(&cfg), SWGPU_PRIORITY_NORMAL);
 		st_buf(&e, 4 * 64 * MIX_MAX_GROUPS);
 		swgpu_shader *s = st_shader(&e, sh_preempt_mix_spv,

@@ -169,13 +169,14 @@ stalled(struct ir_dispatch *d)
 }
 
 /* Preemption inside the workgroup (wg_save.h): at a loop back-edge,
- * does the dispatch stop? */
+ * does the dispatch stop? The flag at each one, the engine's question
+ * (a few atomic loads and a call) at every 8th of this thread. */
 static bool
-stop_requested(struct ir_dispatch *d)
+stop_requested(struct ir_exec *e, struct ir_dispatch *d)
 {
 	return d->stop_poll &&
 	       (__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE) ||
-	        d->stop_poll(d->stop_cookie));
+	        (!(++e->backedges & 7) && d->stop_poll(d->stop_cookie)));
 }
 
 enum lanes_end { LANES_DONE, LANES_HUNG, LANES_STOPPED };
@@ -228,7 +229,7 @@ run_lanes(struct ir_exec *e, struct ir_dispatch *d, bool resume)
 		}
 		/* A loop back-edge (or a return to an earlier block) is the
 		 * preemption point: the state is complete between blocks. */
-		if (blk <= last && last != IR_PC_DONE && stop_requested(d)) {
+		if (blk <= last && last != IR_PC_DONE && stop_requested(e, d)) {
 			e->at_blk = blk;
 			e->at_uniform = uniform;
 			e->at_full = full;

@@ -26,6 +26,7 @@ struct ir_exec {
 	 * about to run and its scheduling state (wg_save.h). */
 	uint32_t at_blk;
 	bool at_uniform, at_full;
+	uint32_t backedges;        /* loop back-edges run (stop polls) */
 	/* Graphics batches (stage.h; NULL/false for compute): */
 	uint8_t *live;             /* 0: a helper lane, whose stores,
 	                              atomics and image writes do nothing */
