@@ -67,7 +67,8 @@ record_dispatch(struct st_env *e, swgpu_shader *s, const void *push,
 	                              SWGPU_DESCRIPTOR_STORAGE_BUFFER,
 	                              e->bufs[0].va, e->bufs[0].size);
 	bt.set_va[0] = e->desc.va;
-	memcpy(bt.push_constants, push, push_size);
+	if (push_size)
+		memcpy(bt.push_constants, push, push_size);
 	memcpy(e->table.cpu, &bt, sizeof(bt));
 	swgpu_emit_dispatch(api_cmd_reserve(&e->cmd, SWGPU_LEN_DISPATCH),
 	                    swgpu_shader_code_va(s), e->table.va, groups, 1, 1,
