@@ -7,8 +7,9 @@
  *            (save to the save area, engine leaves and re-enters the
  *            packet, restore): a 64-lane workgroup with 1 KiB of shared
  *            memory loops n steps once without stops and once with the
- *            SWGPU_PREEMPT_CHAOS knob stopping it at about one loop
- *            back-edge in 8; (time with stops - time without) / stops.
+ *            SWGPU_PREEMPT_CHAOS knob at 1 (a stop each time the engine is
+ *            asked: every 8th loop back-edge, 2 500 stops at n = 20 000);
+ *            (time with stops - time without) / stops.
  *            Median of the runs; the results of both runs must be equal
  *            bit for bit and equal to the host's.
  *  preempt_high_latency  a HIGH queue's TIMESTAMP job submitted while a
@@ -230,7 +231,7 @@ static void
 bench_roundtrip(void)
 {
 	const uint32_t n = quick ? 2000 : 20000, runs = quick ? 3 : 9;
-	swgpu_device *plain = open_dev(0), *chaotic = open_dev(8);
+	swgpu_device *plain = open_dev(0), *chaotic = open_dev(1);
 	static uint32_t ref[64];
 	uint64_t cost[16], stops_total = 0;
 	bool ok_before = all_ok;
