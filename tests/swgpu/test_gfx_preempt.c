@@ -6,7 +6,8 @@
  * of an uninterrupted run, bit for bit, with a blend whose result
  * depends on the order of every primitive (dst = src + dst / 2), for an
  * instanced draw whose batches span instances, an indexed strip with
- * restarts, and an indirect packet of three draws.
+ * restarts, and an indirect packet of three draws; and (issue 20) the
+ * same draws stopped at random subsets of those points, a hundred times.
  */
 #include "gfx_test_util.h"
 
@@ -167,11 +168,82 @@ test_draws_preempted_everywhere(void **state)
 	gt_fini(&ref.t);
 }
 
+/* Thread sanitizer builds run ~10x slower: fewer runs. */
+#if defined(__SANITIZE_THREAD__)
+#define GP_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define GP_TSAN 1
+#endif
+#endif
+#ifndef GP_TSAN
+#define GP_TSAN 0
+#endif
+
+/* Stops at random: about one preemption point in three. */
+static uint64_t stop_rng;
+
+static bool
+random_stop(void *cookie)
+{
+	(void)cookie;
+	stop_rng ^= stop_rng << 13;
+	stop_rng ^= stop_rng >> 7;
+	stop_rng ^= stop_rng << 17;
+	return stop_rng % 3 == 0;
+}
+
+/* Randomized (issue 20): the same draws stopped at random subsets of
+ * their preemption points, many times, each resumed from the save area
+ * and the graphics state: always the uninterrupted image, bit for bit. */
+static void
+test_draws_preempted_at_random(void **state)
+{
+	struct scene ref, s;
+	struct exec_save save;
+	const uint32_t runs = GP_TSAN ? 10 : 100;
+	uint32_t total = 0;
+
+	(void)state;
+	rng = 0x2545f4914f6cdd1dull;
+	record(&ref);
+	assert_true(gt_run(&ref.t));
+	rng = 0x2545f4914f6cdd1dull;
+	record(&s);
+	stop_rng = 0x9e3779b97f4a7c15ull;
+	for (uint32_t r = 0; r < runs; r++) {
+		memset(s.rt.mem.cpu, 0xa5, s.rt.mem.size);
+		gfx_state_reset(s.t.g);
+		gfx_state_set_test_programs(s.t.g, &s.t.vsp, &s.t.fsp);
+		memset(&save, 0, sizeof(save));
+		s.t.env.save = &save;
+		s.t.env.preempt_hook = random_stop;
+		for (uint32_t stops = 0;; stops++) {
+			s.t.env.preempted = false;
+			save.resuming = save.valid;
+			memset(&s.t.fault, 0, sizeof(s.t.fault));
+			if (exec_ib(&s.t.env, s.t.ib.va, s.ndw, 1))
+				break;
+			assert_true(s.t.env.preempted);
+			assert_int_equal(s.t.fault.kind, SWGPU_FAULT_NONE);
+			assert_true(stops < 100);
+			total++;
+		}
+		assert_memory_equal(s.rt.mem.cpu, ref.rt.mem.cpu,
+		                    ref.rt.mem.size);
+	}
+	print_message("%u runs, %u stops\n", runs, total);
+	assert_true(total >= runs);
+	gt_fini(&s.t);
+	gt_fini(&ref.t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_draws_preempted_everywhere),
+		cmocka_unit_test(test_draws_preempted_at_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -154,6 +154,12 @@ typedef struct swgpu_config {
 	 * engine thread included (SWGPU_GFX_THREADS, 1..16); 0 means the
 	 * default, 2 (the engine thread and one worker). */
 	uint32_t gfx_threads;
+	/* Testing: besides real preemption requests, stop preemptible work
+	 * at about one preemption point in preempt_chaos, picked at random
+	 * (loop back-edges inside workgroups, workgroup slices, draw
+	 * batches, copy chunks), and resume it at once: results must not
+	 * change (SWGPU_PREEMPT_CHAOS; 0, the default: never). */
+	uint32_t preempt_chaos;
 } swgpu_config;
 
 void swgpu_config_init(swgpu_config *cfg);

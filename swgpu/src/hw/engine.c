@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "kmd/config.h"
+#include "kmd/dump_save.h"
 #include "kmd/context.h"
 #include "hw/fence.h"
 #include "hw/gfx/describe.h"
@@ -357,6 +358,7 @@ exec_env_init(struct swgpu_engine *eng, struct swgpu_job *job,
 	env->wait_hook = engine_wait_hook;
 	env->wait_cookie = eng;
 	env->draw_hook = engine_draw_hook;
+	env->dev = dev; /* save area allocations (dispatch_save.c) */
 	/* Which HWQ's graphics state: the job's own (set at JOB_BEGIN). */
 	env->gfx = eng->gfx[job->hwq < ENGINE_HWQ_COUNT ? job->hwq : 0];
 }
@@ -421,7 +423,10 @@ job_run_ib(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 	env.save = &job->save;
 	env.preempt_hook = h == ENGINE_HWQ_MAIN ? engine_preempt_hook
 	                                        : engine_abort_hook;
+	env.chaos = h == ENGINE_HWQ_MAIN ? eng->dev->cfg.preempt_chaos : 0;
 	job->save.resuming = job->save.valid;
+	if (job->save.view.valid)
+		dump_save_clear(eng->dev, &job->save); /* goes on */
 	/* The ring is depth 0: a ring IB runs at depth 1. */
 	if (exec_ib(&env, va, size_dw, 1))
 		return IB_DONE;
@@ -436,6 +441,7 @@ job_run_ib(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 		          job->queue_id, (unsigned long long)job->seqno,
 		          job->save.depth, job->save.pos[job->save.depth],
 		          (unsigned long long)job->save.offset);
+	dump_save_publish(eng->dev, &job->save);
 	return IB_PREEMPTED;
 }
 
@@ -521,6 +527,7 @@ job_run_ib_list(struct swgpu_engine *eng, uint32_t h, struct hwq_exec *x)
 		    hwq_has_work(eng, ENGINE_HWQ_PRIO)) {
 			__atomic_fetch_add(&eng->exec_stats.preemptions, 1,
 			                   __ATOMIC_RELAXED);
+			dump_save_publish(eng->dev, &job->save);
 			return false; /* preempted between two IBs */
 		}
 		if (i != first && engine_should_abort(eng)) {
@@ -624,6 +631,8 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 		 * memory evictable. */
 		residency_job_end(x->pinned);
 		x->pinned = NULL;
+		if (job)
+			exec_save_release(&job->save); /* its save area */
 		x->job = NULL;
 		eng->cur = NULL;
 		job_end(eng, h, job, swgpu_pkt_get64(pkt + 3), defer);

@@ -184,6 +184,9 @@ swgpu_config_init(swgpu_config *cfg)
 	uint32_t preempt = 1;
 	env_u32_range("SWGPU_PREEMPT", &preempt, 0, 1);
 	cfg->no_preempt = !preempt;
+	cfg->preempt_chaos = 0;
+	env_u32_range("SWGPU_PREEMPT_CHAOS", &cfg->preempt_chaos, 0,
+	              UINT32_MAX);
 	env_strings(cfg);
 }
 

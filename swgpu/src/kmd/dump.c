@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "kmd/context.h"
+#include "kmd/dump_save.h"
 #include "hw/engine.h"
 #include "kmd/job.h"
 #include "hw/gfx/describe.h"
@@ -170,6 +171,7 @@ device_dump_locked(struct swgpu_device *dev, FILE *out)
 	for (uint32_t e = 0; e < dev->engine_count; e++)
 		for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++)
 			dump_ring(dev->engines[e], h, out);
+	dump_preempted_locked(dev, out); /* save areas (dump_save.c) */
 
 	dlist_for_each_safe(it, tmp, &dev->contexts) {
 		struct swgpu_context *c =

@@ -23,7 +23,9 @@
 #include <swgpu/swgpu_format.h>
 #include <swgpu/swgpu_packet.h>
 
+#include "hw/packet/dispatch_save.h"
 #include "hw/shader/shader.h"
+#include "hw/shader/wg_save.h"
 #include "kmd/vaspace.h"
 
 /* Below this many workgroups a helper thread costs more than it saves. */
@@ -264,6 +266,10 @@ dispatch_bind_resources(struct exec_env *env, const struct pkt *p,
 	d->fault_va = 0;
 	d->fault_access = 0;
 	d->hung = false;
+	d->stop_poll = NULL; /* graphics batches are not stopped inside */
+	d->stop_cookie = NULL;
+	d->stop = false;
+	d->save_area = NULL;
 	return bind_buffers(env, p, prog, bt, d);
 }
 
@@ -278,23 +284,30 @@ dispatch_bind_resources(struct exec_env *env, const struct pkt *p,
  * ends only when every claimed group has finished, so the groups done
  * are exactly [0, offset). Workgroups of a dispatch are independent, so
  * running them in slices changes nothing a shader can rely on.
+ * Inside a slice, a workgroup that loops stops at a loop back-edge
+ * (dispatch_save.h): then [0, offset) are done except the workgroups
+ * saved in the save area, which a resume runs first, from where they
+ * stopped.
  */
 /* A slice costs a helper thread start (tens of microseconds): 4 ms keeps
  * that near 1% (measured: 2-3% at 2 ms on saxpy/reduce). */
 #define DISPATCH_SLICE_NS 4000000u
 #define DISPATCH_MIN_SLICE 2u     /* one group per thread */
 
-/* Run groups [d->next_group, end) on this thread and, for two or more,
- * a helper thread (helper_exec: the dispatch has enough groups for it). */
+/* Run groups [d->next_group, end), and the workgroups a preemption
+ * saved (d->save_area), on this thread and, for two or more, a helper
+ * thread (helper_exec: the dispatch has enough groups for it). */
 static void
 run_slice(struct ir_exec *main_exec, struct ir_exec *helper_exec,
           struct ir_dispatch *d, uint64_t end)
 {
 	struct helper h = { .exec = helper_exec, .d = d };
 	bool helper = false;
+	uint64_t work = end - d->next_group +
+	                (d->save_area ? ir_save_area_saved(d->save_area) : 0);
 
 	d->total_groups = end;
-	if (helper_exec && end - d->next_group >= 2 &&
+	if (helper_exec && work >= 2 &&
 	    !pthread_create(&h.thread, NULL, helper_main, &h))
 		helper = true;
 	ir_exec_run(main_exec, d);
@@ -303,32 +316,48 @@ run_slice(struct ir_exec *main_exec, struct ir_exec *helper_exec,
 }
 
 /* Returns false when out of host memory; *preempted when it stopped
- * between two slices (groups done in the save area). */
+ * between two slices or inside workgroups (ds, dispatch_save.h): the
+ * groups claimed in the save area. */
 static bool
-run_dispatch(struct exec_env *env, const struct ir_program *prog,
-             struct ir_dispatch *d, uint64_t done, bool *preempted)
+run_dispatch(struct exec_env *env, struct dispatch_save *ds,
+             const struct ir_program *prog, struct ir_dispatch *d,
+             uint64_t done, bool *preempted)
 {
 	const uint64_t total = d->total_groups;
 	struct ir_exec *main_exec = ir_exec_create(prog);
 	struct ir_exec *helper_exec = NULL;
 	uint64_t slice = env->save ? DISPATCH_MIN_SLICE : total;
+	const uint32_t saved = d->save_area ? ir_save_area_saved(d->save_area)
+	                                    : 0;
 
 	*preempted = false;
 	if (!main_exec)
 		return false;
-	if (total - done >= HELPER_MIN_GROUPS)
+	if (total - done + saved >= HELPER_MIN_GROUPS || saved >= 2)
 		helper_exec = ir_exec_create(prog);
 	d->next_group = done;
-	while (done < total) {
+	while (done < total || (d->save_area &&
+	                        ir_save_area_saved(d->save_area))) {
 		uint64_t end = total - done < slice ? total : done + slice;
 		uint64_t t0 = swgpu_now_ns();
 
 		run_slice(main_exec, helper_exec, d, end);
 		if (__atomic_load_n(&d->hung, __ATOMIC_RELAXED))
 			break;
+		if (__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE)) {
+			/* Stopped inside: the groups claimed are done or
+			 * saved. All done: nothing to resume. */
+			done = dispatch_save_stop(ds, end);
+			*preempted = done < total ||
+			             ir_save_area_saved(d->save_area);
+			if (*preempted)
+				exec_preempt_record(env, done);
+			break;
+		}
 		done = end;
 		d->next_group = done;
 		if (done < total && exec_preempt_point(env, done)) {
+			env->save->stalled_ns = 0; /* a group just ended */
 			*preempted = true;
 			break;
 		}
@@ -356,7 +385,10 @@ dispatch(struct exec_env *env, const struct pkt *p, uint64_t shader_va,
 	const struct ir_program *prog;
 	uint32_t groups[3];
 	bool ok = false;
+	const bool resuming = env->save && env->save->resuming;
 	const uint64_t resume_groups = exec_resume_offset(env);
+	struct dispatch_save ds;
+	bool ds_init = false;
 
 	memset(&bt, 0, sizeof(bt));
 	vaspace_read_lock(env->vs);
@@ -447,7 +479,10 @@ dispatch(struct exec_env *env, const struct pkt *p, uint64_t shader_va,
 	uint64_t done = resume_groups < d->total_groups ? resume_groups
 	                                                : d->total_groups;
 	bool preempted;
-	if (!run_dispatch(env, prog, d, done, &preempted)) {
+	ds_init = true;
+	if (!dispatch_save_begin(&ds, env, p, d, resuming))
+		goto out;
+	if (!run_dispatch(env, &ds, prog, d, done, &preempted)) {
 		raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, shader_va,
 		            "out of host memory for the register file");
 		goto out;
@@ -467,6 +502,8 @@ dispatch(struct exec_env *env, const struct pkt *p, uint64_t shader_va,
 	}
 	ok = !preempted;
 out:
+	if (ds_init)
+		dispatch_save_end(&ds);
 	vaspace_read_unlock(env->vs);
 	shader_put(s);
 	free(d);

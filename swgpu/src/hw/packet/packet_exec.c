@@ -124,36 +124,6 @@ page_fault(struct exec_env *env, const struct pkt *p, uint64_t va,
 /* Memory operations                                                   */
 /* ------------------------------------------------------------------ */
 
-/* ------------------------------------------------------------------ */
-/* Preemption points                                                   */
-/* ------------------------------------------------------------------ */
-
-bool
-exec_preempt_point(struct exec_env *env, uint64_t done)
-{
-	if (!env->save || !env->preempt_hook ||
-	    !env->preempt_hook(env->wait_cookie))
-		return false;
-	/* The innermost exec_stream records its depth and position, the
-	 * outer ones their positions, on the way out. */
-	env->save->valid = false;
-	env->save->offset = done;
-	env->preempted = true;
-	return true;
-}
-
-uint64_t
-exec_resume_offset(struct exec_env *env)
-{
-	struct exec_save *sv = env->save;
-
-	if (!sv || !sv->resuming)
-		return 0;
-	sv->resuming = false;
-	sv->valid = false;
-	return sv->offset;
-}
-
 /* Copy in SWGPU_EXEC_CHUNK pieces from done bytes on; each boundary after
  * the first piece is a preemption point (returns false: preempted, the
  * save area holds the bytes done). Disjoint ranges large enough stream

@@ -56,7 +56,28 @@ struct exec_save {
 	uint64_t stalled_ns; /* SEM_WAIT: no-progress time so far (offset:
 	                        the value it saw), for the watchdog */
 	uint32_t ib_index; /* which IB of the job (kept by the engine) */
+	/* The workgroup save area (hw/shader/wg_save.h) of a dispatch
+	 * stopped inside its workgroups: a BO of the job's device,
+	 * allocated at the job's first such stop, reused by its later
+	 * ones, freed by exec_save_release when the job ends. */
+	struct swgpu_bo *area;
+	uint64_t chaos_ctr; /* SWGPU_PREEMPT_CHAOS draws (__atomic) */
+	/* What the state dump shows of a preempted job (kmd/dump_save.c):
+	 * written by the engine thread under dev->lock when the job stops
+	 * and when it resumes, read by the dump under dev->lock. */
+	struct exec_save_view {
+		bool valid;                /* stopped, not yet resumed */
+		uint32_t ib_index, depth, pos;
+		uint64_t offset;           /* progress in that packet */
+		uint64_t area_bytes;       /* 0: no save area */
+		uint32_t saved;            /* workgroups saved in it */
+		uint64_t group[2];         /* their indices (wg_save.h) */
+		uint32_t blk[2];           /* the block each resumes at */
+	} view;
 };
+
+/* Free the save area's BO (engine thread, when the job ends). */
+void exec_save_release(struct exec_save *sv);
 
 struct swgpu_vaspace;
 struct gfx_state;
@@ -98,6 +119,12 @@ struct exec_env {
 	struct exec_save *save;
 	bool (*preempt_hook)(void *cookie);
 	bool preempted;
+	/* Testing knob (config preempt_chaos, SWGPU_PREEMPT_CHAOS): also
+	 * stop at about one preemption point in chaos, at random (0:
+	 * never); the engine resumes at once when nothing else waits. */
+	uint32_t chaos;
+	/* The device (save area allocations; NULL: none possible). */
+	struct swgpu_device *dev;
 	/*
 	 * Graphics engines: the graphics state of the hardware queue the
 	 * stream runs on (hw/gfx/gfx.h). NULL on compute and copy engines,
@@ -117,6 +144,13 @@ struct exec_env {
 const char *exec_op_name(uint32_t opcode);
 
 bool exec_preempt_point(struct exec_env *env, uint64_t done);
+/* The question exec_preempt_point asks (hook or chaos), without
+ * recording anything: thread-safe, so the threads running one dispatch's
+ * workgroups may ask it at their loop back-edges. */
+bool exec_preempt_wanted(struct exec_env *env);
+/* Record a stop already decided (exec_preempt_wanted said yes) with done
+ * units behind it. */
+void exec_preempt_record(struct exec_env *env, uint64_t done);
 
 /* A handler starting its packet: the progress to resume from (0 when not
  * resuming). Consumes the resume point. */

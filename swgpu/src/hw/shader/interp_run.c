@@ -23,6 +23,7 @@
 #include "jit.h"
 #include "jit_run.h"
 #include "stage.h"
+#include "wg_save.h"
 
 /* An execution state of width lanes with the constant and subgroup
  * registers set. */
@@ -167,24 +168,45 @@ stalled(struct ir_dispatch *d)
 	       __atomic_load_n(&d->hung, __ATOMIC_RELAXED);
 }
 
-/* Lanes [0, e->lanes) from block 0 until all are done; false on a
- * hang. */
+/* Preemption inside the workgroup (wg_save.h): at a loop back-edge,
+ * does the dispatch stop? The flag at each one, the engine's question
+ * (a few atomic loads and a call) at every 8th of this thread. */
 static bool
-run_lanes(struct ir_exec *e, struct ir_dispatch *d)
+stop_requested(struct ir_exec *e, struct ir_dispatch *d)
+{
+	return d->stop_poll &&
+	       (__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE) ||
+	        (!(++e->backedges & 7) && d->stop_poll(d->stop_cookie)));
+}
+
+enum lanes_end { LANES_DONE, LANES_HUNG, LANES_STOPPED };
+
+/* Lanes [0, e->lanes) from block 0 until all are done, or (resume) from
+ * where a preemption stopped them (e->at_*). LANES_STOPPED: stopped
+ * before running e->at_blk, the whole state in e for wg_save. */
+static enum lanes_end
+run_lanes(struct ir_exec *e, struct ir_dispatch *d, bool resume)
 {
 	const uint32_t W = e->width, lanes = e->lanes;
 	uint32_t *pc = e->pc, *prev = e->prev;
 	uint8_t *mask = e->mask;
+	/* Block 0 starts with every live lane; as long as the whole live
+	 * set branches together the mask stays and no scan is needed. */
+	uint32_t blk = 0, hint, last = IR_PC_DONE;
+	bool uniform = true, full = lanes == W;
 
+	if (resume) {
+		blk = e->at_blk;
+		uniform = e->at_uniform;
+		full = e->at_full;
+		/* pc, prev, mask are the saved ones: go straight to the
+		 * block; a first block runs before any new stop. */
+		goto run;
+	}
 	for (uint32_t l = 0; l < W; l++) {
 		pc[l] = l < lanes ? 0 : IR_PC_DONE;
 		prev[l] = IR_PC_DONE;
 	}
-	/* Block 0 starts with every live lane; as long as the whole live
-	 * set branches together the mask stays and no scan is needed. */
-	uint32_t blk = 0, hint;
-	bool uniform = true, full = lanes == W;
-
 	for (uint32_t l = 0; l < W; l++)
 		mask[l] = l < lanes;
 	for (;;) {
@@ -197,7 +219,7 @@ run_lanes(struct ir_exec *e, struct ir_dispatch *d)
 				live += pc[l] != IR_PC_DONE;
 			}
 			if (blk == IR_PC_DONE)
-				return true;
+				return LANES_DONE;
 			for (uint32_t l = 0; l < W; l++) {
 				e->mask[l] = pc[l] == blk;
 				count += e->mask[l];
@@ -205,16 +227,54 @@ run_lanes(struct ir_exec *e, struct ir_dispatch *d)
 			full = count == W;
 			uniform = count == live;
 		}
+		/* A loop back-edge (or a return to an earlier block) is the
+		 * preemption point: the state is complete between blocks. */
+		if (blk <= last && last != IR_PC_DONE && stop_requested(e, d)) {
+			e->at_blk = blk;
+			e->at_uniform = uniform;
+			e->at_full = full;
+			return LANES_STOPPED;
+		}
+run:
+		last = blk;
 		hint = e->jit ? jit_exec_block(e, d, blk, full)
 		              : interp_exec_block(e, d, blk, full);
 		if (uniform && hint == IR_PC_DONE)
-			return true;
+			return LANES_DONE;
 		if (uniform && hint != INTERP_HINT_NONE)
 			blk = hint;
 		else
 			uniform = false;
 		if (!(++e->blocks_run & 0xfff) && stalled(d))
-			return false;
+			return LANES_HUNG;
+	}
+}
+
+/* The builtins of workgroup g (flattened index) in e's registers. */
+static void
+set_group_ids(struct ir_exec *e, const struct ir_dispatch *d, uint64_t g)
+{
+	const uint32_t W = e->width;
+	lane_t *R = e->regs;
+	uint32_t id[3];
+
+	id[0] = (uint32_t)(g % d->groups[0]);
+	id[1] = (uint32_t)(g / d->groups[0] % d->groups[1]);
+	id[2] = (uint32_t)(g / ((uint64_t)d->groups[0] * d->groups[1]));
+	for (uint32_t k = 0; k < 3; k++) {
+		uint64_t used = e->p->builtins_used;
+		uint32_t wg = d->base[k] + id[k];
+		uint32_t gbase = wg * e->p->local_size[k];
+		lane_t *wr = R + (size_t)(IR_REG_WORKGROUP_ID + k) * W;
+		lane_t *gr = R + (size_t)(IR_REG_GLOBAL_ID + k) * W;
+		const lane_t *lr = R + (size_t)(IR_REG_LOCAL_ID + k) * W;
+
+		if (used >> (IR_REG_WORKGROUP_ID + k) & 1)
+			for (uint32_t l = 0; l < W; l++)
+				wr[l].u = wg;
+		if (used >> (IR_REG_GLOBAL_ID + k) & 1)
+			for (uint32_t l = 0; l < W; l++)
+				gr[l].u = gbase + lr[l].u;
 	}
 }
 
@@ -229,37 +289,43 @@ ir_exec_run(struct ir_exec *e, struct ir_dispatch *d)
 			R[(size_t)(IR_REG_NUM_WORKGROUPS + k) * W + l].u =
 				d->groups[k];
 	for (;;) {
-		uint64_t g = __atomic_fetch_add(&d->next_group, 1,
-		                                __ATOMIC_RELAXED);
-		uint32_t id[3];
+		uint64_t g;
+		int slot = -1;
+		bool resume = false;
 
-		if (g >= d->total_groups)
+		/* Stopping: no new group. Else first the workgroups a
+		 * preemption saved (wg_save.h), then new ones in order. */
+		if (d->stop_poll && __atomic_load_n(&d->stop, __ATOMIC_ACQUIRE))
 			return true;
-		id[0] = (uint32_t)(g % d->groups[0]);
-		id[1] = (uint32_t)(g / d->groups[0] % d->groups[1]);
-		id[2] = (uint32_t)(g / ((uint64_t)d->groups[0] *
-		                        d->groups[1]));
-		for (uint32_t k = 0; k < 3; k++) {
-			uint64_t used = e->p->builtins_used;
-			uint32_t wg = d->base[k] + id[k];
-			uint32_t gbase = wg * e->p->local_size[k];
-			lane_t *wr = R + (size_t)(IR_REG_WORKGROUP_ID + k) * W;
-			lane_t *gr = R + (size_t)(IR_REG_GLOBAL_ID + k) * W;
-			const lane_t *lr = R + (size_t)(IR_REG_LOCAL_ID + k) * W;
-
-			if (used >> (IR_REG_WORKGROUP_ID + k) & 1)
-				for (uint32_t l = 0; l < W; l++)
-					wr[l].u = wg;
-			if (used >> (IR_REG_GLOBAL_ID + k) & 1)
-				for (uint32_t l = 0; l < W; l++)
-					gr[l].u = gbase + lr[l].u;
+		void *area = __atomic_load_n(&d->save_area, __ATOMIC_ACQUIRE);
+		if (area && d->stop_poll && ir_save_take(area, e, &slot, &g)) {
+			resume = true;
+		} else {
+			g = __atomic_fetch_add(&d->next_group, 1,
+			                       __ATOMIC_RELAXED);
+			if (g >= d->total_groups)
+				return true;
+			set_group_ids(e, d, g);
+			if (e->p->shared_bytes)
+				memset(e->shared, 0, e->p->shared_bytes);
 		}
-		if (e->p->shared_bytes)
-			memset(e->shared, 0, e->p->shared_bytes);
-		if (!run_lanes(e, d)) {
+		enum lanes_end r = run_lanes(e, d, resume);
+		if (r == LANES_HUNG) {
 			__atomic_store_n(&d->hung, true, __ATOMIC_RELAXED);
 			return false;
 		}
+		if (r == LANES_STOPPED) {
+			/* stop (acquire) came after save_area was set */
+			ir_save_store(__atomic_load_n(&d->save_area,
+			                              __ATOMIC_ACQUIRE),
+			              slot, e, g);
+			return true;
+		}
+		/* A restored register file held that group's builtins; a
+		 * new group sets its own (set_group_ids), and no other
+		 * register's value carries from one group to the next. */
+		if (resume)
+			ir_save_release(area, slot);
 		/* Progress for the watchdog (see ir_dispatch). */
 		__atomic_store_n(&d->progress_ns, swgpu_now_ns(),
 		                 __ATOMIC_RELAXED);
@@ -297,7 +363,9 @@ ir_exec_run_batch(struct ir_exec *e, struct ir_dispatch *d, uint32_t n,
 	}
 	if (p->io.discards)
 		memset(e->disc, 0, W);
-	if (!run_lanes(e, d)) {
+	/* Batches have no stop_poll: they run to their end (draws stop
+	 * between batches, draw.c). */
+	if (run_lanes(e, d, false) != LANES_DONE) {
 		__atomic_store_n(&d->hung, true, __ATOMIC_RELAXED);
 		return false;
 	}

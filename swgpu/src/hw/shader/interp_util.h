@@ -22,6 +22,11 @@ struct ir_exec {
 	uint8_t *mask;             /* lanes running the current block */
 	uint8_t *shared;           /* Workgroup memory */
 	uint64_t blocks_run;       /* for the periodic hang check */
+	/* Where run_lanes stopped (preempted) or resumes: the block it is
+	 * about to run and its scheduling state (wg_save.h). */
+	uint32_t at_blk;
+	bool at_uniform, at_full;
+	uint32_t backedges;        /* loop back-edges run (stop polls) */
 	/* Graphics batches (stage.h; NULL/false for compute): */
 	uint8_t *live;             /* 0: a helper lane, whose stores,
 	                              atomics and image writes do nothing */

@@ -497,6 +497,18 @@ struct ir_dispatch {
 	uint64_t next_group;
 	uint64_t total_groups;
 	bool hung;                 /* __atomic: a thread hit the deadline */
+	/*
+	 * Preemption inside a workgroup (wg_save.h). stop_poll NULL: every
+	 * workgroup runs to its end. Else at each loop back-edge a thread
+	 * asks stop_poll(stop_cookie) unless stop (__atomic) is already
+	 * set; stop_poll sets save_area and then stop (release) when the
+	 * dispatch must stop. Every thread then saves the workgroup it runs
+	 * into a slot of save_area and claims no other one.
+	 */
+	bool (*stop_poll)(void *cookie);
+	void *stop_cookie;
+	bool stop;
+	void *save_area;
 };
 
 /* One thread's execution state (register file, lane state). */
