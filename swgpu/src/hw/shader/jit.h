@@ -25,12 +25,33 @@
 
 #include "ir.h"
 
+/*
+ * What compiled code sees of the engine (the calling convention): one
+ * frame per call, filled by jit_exec_block from the execution state and
+ * the dispatch; compiled code reads its fields at their offsetof()
+ * offsets (jit/jit_llvm.c), so this struct is the whole interface.
+ */
+struct ir_dispatch;
+struct jit_frame {
+	lane_t *regs;              /* regs[reg * width + lane] */
+	const uint8_t *mask;       /* lanes running the block */
+	const uint8_t *store_mask; /* mask without helper lanes: what
+	                              buffer stores write (interp.c's
+	                              writes_memory) */
+	const struct ir_dispatch *d;  /* buffer bindings, push constants */
+	uint8_t *shared;           /* Workgroup memory */
+	uint32_t *pc, *prev;       /* per lane block index, previous block */
+	uint32_t width;            /* lanes, a multiple of the vector length */
+	uint32_t pad;
+};
+
 /* One compiled segment: runs instructions [first, end) of its block on
- * lanes [0, width) of regs (regs[reg * width + lane]), writing only the
- * lanes whose mask byte is non-zero; width a multiple of the segment's
- * vector length. */
-typedef void (*jit_seg_fn)(lane_t *regs, const uint8_t *mask,
-                           uint32_t width);
+ * lanes [0, width) of f->regs, writing only the lanes whose mask byte is
+ * non-zero. A segment that ends with the block's terminator (end ==
+ * count) also sets pc[] and prev[] of those lanes and returns what
+ * interp_exec_block returns (the uniform successor, IR_PC_DONE or
+ * INTERP_HINT_NONE); other segments return INTERP_HINT_NONE. */
+typedef uint32_t (*jit_seg_fn)(struct jit_frame *f);
 
 struct jit_seg {
 	uint32_t first, end;       /* instruction indices in the block */
