@@ -39,6 +39,7 @@ enum {
 	JIT_MEM_BUF_R = 1, JIT_MEM_BUF_W = 2,   /* any storage buffer */
 	JIT_MEM_SH_R = 4, JIT_MEM_SH_W = 8,     /* shared memory */
 	JIT_MEM_REGS = 16,                      /* IR_LDX / IR_STX */
+	JIT_MEM_FENCE = 32,                     /* IR_FENCE: a phase alone */
 };
 
 /* The operands a memory instruction reads as register values, bit 0 a,

@@ -71,6 +71,10 @@ instr_uses(const struct ir_program *p, const struct ir_instr *in,
 		return 1;
 	if (jit_cf_is_terminator(in))
 		return 0;
+	if (in->op == IR_FENCE) {
+		*cls = JIT_MEM_FENCE;
+		return 0;
+	}
 	return jit_mem_sources(p, in, cls);
 }
 
@@ -278,7 +282,10 @@ phase_end(const struct ir_program *p, const struct ir_instr *code,
 		           (seen & (JIT_MEM_SH_R | JIT_MEM_SH_W))) ||
 		          ((cls & JIT_MEM_SH_R) && (seen & JIT_MEM_SH_W));
 
-		if (k && (buf || sh))
+		/* a fence runs once, alone, between the lanes' accesses
+		 * before and after it */
+		if (k && (buf || sh || (cls & JIT_MEM_FENCE) ||
+		          (seen & JIT_MEM_FENCE)))
 			return k;
 		seen |= cls;
 	}
@@ -305,6 +312,14 @@ emit_phase(struct seg_state *s, const struct ir_instr *code, uint32_t n,
 	LLVMValueRef taken = NULL, not_taken = NULL;
 
 	(void)with_entry;
+	if (code[0].op == IR_FENCE) {
+		/* interp.c's __atomic_thread_fence(__ATOMIC_SEQ_CST), once */
+		LLVMDeleteBasicBlock(loop);
+		LLVMDeleteBasicBlock(done);
+		LLVMBuildFence(b, LLVMAtomicOrderingSequentiallyConsistent,
+		               false, "");
+		return NULL;
+	}
 	LLVMBuildBr(b, loop);
 	LLVMPositionBuilderAtEnd(b, loop);
 	s->k.i = LLVMBuildPhi(b, c->i64, "");
@@ -521,6 +536,38 @@ lookup_segments(struct jit_program *jp, LLVMOrcThreadSafeContextRef tsc,
 	return true;
 }
 
+/* SWGPU_DEBUG: what was compiled, and the ops of each block left to
+ * the interpreter. */
+static void
+log_plan(const struct ir_program *p, const struct jit_program *jp)
+{
+	swgpu_log("jit: %u of %u instructions compiled, %u lanes a vector",
+	          jp->compiled, jp->total, jp->lanes);
+	for (uint32_t bi = 0; bi < p->nblocks; bi++) {
+		const struct jit_block *jb = &jp->blocks[bi];
+		char ops[160];
+		size_t len = 0;
+		uint32_t ii = 0;
+
+		ops[0] = 0;
+		for (uint32_t k = 0; k <= jb->nseg; k++) {
+			uint32_t to = k < jb->nseg ? jb->seg[k].first
+			                           : p->blocks[bi].count;
+
+			for (; ii < to && len < sizeof(ops) - 8; ii++)
+				len += (size_t)snprintf(ops + len,
+				                        sizeof(ops) - len, " %u",
+				                        p->code[p->blocks[bi].first +
+				                                ii].op);
+			if (k < jb->nseg)
+				ii = jb->seg[k].end;
+		}
+		swgpu_log("jit: block %u: %u instructions, %u segments, "
+		          "interpreted ops:%s", bi, p->blocks[bi].count,
+		          jb->nseg, len ? ops : " none");
+	}
+}
+
 struct jit_program *
 jit_compile(const struct ir_program *p, uint32_t lanes)
 {
@@ -561,8 +608,7 @@ jit_compile(const struct ir_program *p, uint32_t lanes)
 	if (!ok)
 		goto fail;
 	if (swgpu_debug_env())
-		swgpu_log("jit: %u of %u instructions compiled, %u lanes a "
-		          "vector", jp->compiled, jp->total, lanes);
+		log_plan(p, jp);
 	return jp;
 fail:
 	jit_program_free(jp);
