@@ -114,13 +114,19 @@ address(struct gen *g)
 
 static const uint32_t imms[] = { 0, 4, 8, 200, 1020, 0xfffffffcu };
 
+/* Loop bodies of loads only (and no interpreted op): the loop runs as
+ * one compiled function (jit/jit_loop.c). */
+static bool loads_only;
+
 static void
 mem_instr(struct gen *g)
 {
+	static const uint32_t loads[] = { 0, 1, 4, 5, 9, 10, 12, 13 };
 	struct ir_instr *in;
 	uint32_t a;
+	uint32_t kind = loads_only ? loads[rnd() % 8] : rnd() % 15;
 
-	switch (rnd() % 15) {
+	switch (kind) {
 	case 0: case 1:           /* buffer load, uniform or per lane */
 		a = rnd() % 4 ? address(g) : IR_REG_ZERO;
 		in = emit(g, IR_LDBUF, val(), a, 0);
@@ -168,7 +174,7 @@ mem_instr(struct gen *g)
 	case 10: case 11:         /* descriptor array of 3, index 0..3 */
 		emit(g, IR_AND, IDX, any_src(), K_THREE);
 		a = address(g);
-		if (rnd() % 2) {
+		if (rnd() % 2 || loads_only) {
 			in = emit(g, IR_LDBUFX, val(), a, 0);
 		} else {
 			in = emit(g, IR_STBUFX, 0, a, val());
@@ -184,7 +190,7 @@ mem_instr(struct gen *g)
 		if (indexed)
 			emit(g, IR_AND, IDX, any_src(), K_THREE);
 		a = address(g);
-		in = rnd() % 2 ? emit(g, IR_LDBUFN, val(), a, 0)
+		in = rnd() % 2 || loads_only ? emit(g, IR_LDBUFN, val(), a, 0)
 		               : emit(g, IR_STBUFN, 0, a, val());
 		in->aux = indexed ? 0 : rnd() % 3;
 		in->aux2 = 1 + rnd() % 2;
@@ -197,7 +203,7 @@ mem_instr(struct gen *g)
 	}
 	case 13:
 		a = address(g);
-		in = rnd() % 2 ? emit(g, IR_LDSHN, val(), a, 0)
+		in = rnd() % 2 || loads_only ? emit(g, IR_LDSHN, val(), a, 0)
 		               : emit(g, IR_STSHN, 0, a, val());
 		in->aux2 = 1 + rnd() % 2;
 		in->imm = imms[rnd() % 5] + rnd() % 2;
@@ -227,7 +233,7 @@ body(struct gen *g, uint32_t n)
 
 		if (op == IR_SELECT)
 			in->c = any_src();
-		if (rnd() % 24 == 0)          /* one the compiler leaves */
+		if (rnd() % 24 == 0 && !loads_only)   /* interpreted */
 			in->op = IR_SIN;
 	}
 }
@@ -237,7 +243,7 @@ body(struct gen *g, uint32_t n)
 enum { NBLK = 8 };
 
 static struct ir_program *
-flow_program(uint32_t n, uint32_t local_size)
+flow_program(uint32_t n, uint32_t local_size, bool pure_loop)
 {
 	struct ir_program *p = calloc(1, sizeof(*p));
 	struct gen g = { .cap = NBLK * (n * 3 + 12) };
@@ -278,6 +284,7 @@ flow_program(uint32_t n, uint32_t local_size)
 		struct ir_instr *in;
 
 		p->blocks[b].first = g.n;
+		loads_only = pure_loop && b >= 1 && b <= 3;
 		switch (b) {
 		case 0:
 			emit(&g, IR_SHL, LID4, IR_REG_LOCAL_INDEX, K_TWO);
@@ -404,7 +411,7 @@ static void
 test_flow_programs(void **state)
 {
 	static const uint32_t lanes[] = { 4, 8, 16 };
-	uint32_t compiled = 0, total = 0;
+	uint32_t compiled = 0, total = 0, loops = 0;
 
 	(void)state;
 	for (uint64_t seed = 1; seed <= 90; seed++) {
@@ -412,7 +419,8 @@ test_flow_programs(void **state)
 
 		rng_state = s;
 		struct ir_program *p = flow_program(2 + rnd() % 10,
-		                                    seed % 3 ? 64 : 40);
+		                                    seed % 3 ? 64 : 40,
+		                                    seed % 2);
 		struct jit_program *jp = jit_compile(p, lanes[seed % 3]);
 
 		if (!jit_available()) {
@@ -423,14 +431,19 @@ test_flow_programs(void **state)
 		assert_non_null(jp);
 		compiled += jp->compiled;
 		total += jp->total;
+		/* blocks 1..3, the loop: one function when pure (and when
+		 * the random bodies happen to store nothing) */
+		if (seed % 2)
+			assert_non_null(jp->blocks[1].loop);
+		loops += jp->blocks[1].loop != NULL;
 		for (uint32_t run = 0; run < 3; run++)
 			same_results(p, jp, s + run);
 		jit_program_free(jp);
 		ir_program_free(p);
 	}
 	if (jit_available()) {
-		printf("flow programs: %u of %u instructions compiled\n",
-		       compiled, total);
+		printf("flow programs: %u of %u instructions compiled, %u "
+		       "loops as one function\n", compiled, total, loops);
 		assert_true(compiled * 10 >= total * 9);
 	}
 }

@@ -184,6 +184,8 @@ run_lanes(struct ir_exec *e, struct ir_dispatch *d)
 	 * set branches together the mask stays and no scan is needed. */
 	uint32_t blk = 0, hint;
 	bool uniform = true, full = lanes == W;
+	/* a compiled loop counts the blocks it ran (jit.h) */
+	uint64_t check_at = (e->blocks_run | 0xfff) + 1;
 
 	for (uint32_t l = 0; l < W; l++)
 		mask[l] = l < lanes;
@@ -213,8 +215,11 @@ run_lanes(struct ir_exec *e, struct ir_dispatch *d)
 			blk = hint;
 		else
 			uniform = false;
-		if (!(++e->blocks_run & 0xfff) && stalled(d))
-			return false;
+		if (++e->blocks_run >= check_at) {
+			check_at = e->blocks_run + 0x1000;
+			if (stalled(d))
+				return false;
+		}
 	}
 }
 

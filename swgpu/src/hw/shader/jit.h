@@ -42,7 +42,7 @@ struct jit_frame {
 	uint8_t *shared;           /* Workgroup memory */
 	uint32_t *pc, *prev;       /* per lane block index, previous block */
 	uint32_t width;            /* lanes, a multiple of the vector length */
-	uint32_t pad;
+	uint32_t steps;            /* out: blocks a loop function ran */
 };
 
 /* One compiled segment: runs instructions [first, end) of its block on
@@ -61,7 +61,18 @@ struct jit_seg {
 struct jit_block {
 	uint32_t nseg;
 	struct jit_seg *seg;       /* in instruction order */
+	/* A compiled loop (jit/jit_loop.c) this block belongs to: blocks
+	 * [loop_head, loop_end] run as one function, each chunk of lanes
+	 * staying in native code until it leaves them; NULL: none. It
+	 * returns INTERP_HINT_NONE and stops after JIT_LOOP_BUDGET blocks
+	 * with every lane at a block boundary (f->steps: blocks run). */
+	jit_seg_fn loop;
+	uint32_t loop_head, loop_end;
 };
+
+/* Blocks a loop function runs before it returns to the scheduler (the
+ * watchdog's and a stop request's chance). */
+#define JIT_LOOP_BUDGET 65536u
 
 struct jit_program {
 	uint32_t nblocks;          /* == the program's */

@@ -108,6 +108,15 @@ jit_exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 	};
 	uint32_t ii = 0;
 
+	if (jb->loop) {
+		/* the loop's lanes, chunk by chunk, until they leave it or
+		 * the budget is spent; the scheduler rescans after */
+		f.store_mask = store_mask(e);
+		f.steps = 0;
+		jb->loop(&f);
+		e->blocks_run += f.steps;
+		return INTERP_HINT_NONE;
+	}
 	for (uint32_t s = 0; s < jb->nseg; s++) {
 		const struct jit_seg *sg = &jb->seg[s];
 		uint32_t hint;

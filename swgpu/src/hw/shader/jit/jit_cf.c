@@ -51,15 +51,21 @@ lanes_ptr(struct jit_ctx *c, const struct jit_chunk *k, LLVMValueRef base)
 }
 
 LLVMValueRef
-jit_cf_phi(struct jit_ctx *c, const struct jit_chunk *k,
-           const uint32_t *pairs, uint32_t n, LLVMValueRef old,
-           LLVMValueRef const *vals)
+jit_cf_prev(struct jit_ctx *c, const struct jit_chunk *k)
 {
 	LLVMValueRef prev = LLVMBuildLoad2(c->b, c->vi32,
 	                                   lanes_ptr(c, k, k->prev), "");
-	LLVMValueRef r = old;
 
 	LLVMSetAlignment(prev, 4);
+	return prev;
+}
+
+LLVMValueRef
+jit_cf_phi(struct jit_ctx *c, LLVMValueRef prev, const uint32_t *pairs,
+           uint32_t n, LLVMValueRef old, LLVMValueRef const *vals)
+{
+	LLVMValueRef r = old;
+
 	/* the first matching pair wins: apply them last to first */
 	for (uint32_t q = n; q-- > 0;)
 		r = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, prev,
@@ -95,31 +101,20 @@ store_lanes(struct jit_ctx *c, const struct jit_chunk *k, LLVMValueRef base,
 	LLVMSetAlignment(st, 4);
 }
 
-void
-jit_cf_terminator(struct jit_ctx *c, const struct jit_chunk *k,
-                  const struct ir_program *p, const struct ir_instr *in,
-                  uint32_t blk, LLVMValueRef a, struct jit_cf_acc *acc)
+LLVMValueRef
+jit_cf_target(struct jit_ctx *c, const struct ir_program *p,
+              const struct ir_instr *in, LLVMValueRef a)
 {
 	LLVMBuilderRef b = c->b;
 	LLVMValueRef to;
 
 	switch ((enum ir_op)in->op) {
 	case IR_BR:
-		to = jit_splat(c, in->imm);
-		break;
-	case IR_BRC: {
-		LLVMValueRef t = LLVMBuildICmp(b, LLVMIntNE, a, jit_splat(c, 0),
-		                               "");
-
-		to = LLVMBuildSelect(b, t, jit_splat(c, in->imm),
-		                     jit_splat(c, in->b), "");
-		acc->taken = LLVMBuildOr(b, acc->taken, reduce_or(c,
-		                         LLVMBuildAnd(b, k->active, t, "")), "");
-		acc->not_taken = LLVMBuildOr(b, acc->not_taken, reduce_or(c,
-			LLVMBuildAnd(b, k->active, LLVMBuildNot(b, t, ""), "")),
-			"");
-		break;
-	}
+		return jit_splat(c, in->imm);
+	case IR_BRC:
+		return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, a,
+		                       jit_splat(c, 0), ""), jit_splat(c, in->imm),
+		                       jit_splat(c, in->b), "");
 	case IR_SWITCH: {
 		const uint32_t *t = p->table + in->b;
 
@@ -128,14 +123,34 @@ jit_cf_terminator(struct jit_ctx *c, const struct jit_chunk *k,
 			to = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, a,
 			                     jit_splat(c, t[2 * q]), ""),
 			                     jit_splat(c, t[2 * q + 1]), to, "");
-		break;
+		return to;
 	}
 	default:   /* IR_RET */
-		store_lanes(c, k, k->pc, jit_splat(c, IR_PC_DONE));
-		return;
+		return jit_splat(c, IR_PC_DONE);
+	}
+}
+
+void
+jit_cf_terminator(struct jit_ctx *c, const struct jit_chunk *k,
+                  const struct ir_program *p, const struct ir_instr *in,
+                  uint32_t blk, LLVMValueRef a, struct jit_cf_acc *acc)
+{
+	LLVMBuilderRef b = c->b;
+	LLVMValueRef to = jit_cf_target(c, p, in, a);
+
+	if (in->op == IR_BRC) {
+		LLVMValueRef t = LLVMBuildICmp(b, LLVMIntNE, a, jit_splat(c, 0),
+		                               "");
+
+		acc->taken = LLVMBuildOr(b, acc->taken, reduce_or(c,
+		                         LLVMBuildAnd(b, k->active, t, "")), "");
+		acc->not_taken = LLVMBuildOr(b, acc->not_taken, reduce_or(c,
+			LLVMBuildAnd(b, k->active, LLVMBuildNot(b, t, ""), "")),
+			"");
 	}
 	store_lanes(c, k, k->pc, to);
-	store_lanes(c, k, k->prev, jit_splat(c, blk));
+	if (in->op != IR_RET)
+		store_lanes(c, k, k->prev, jit_splat(c, blk));
 }
 
 LLVMValueRef

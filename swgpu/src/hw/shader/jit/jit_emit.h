@@ -65,11 +65,17 @@ bool jit_cf_is_terminator(const struct ir_instr *in);
  * range. */
 bool jit_cf_phi_table(const struct ir_program *p, const struct ir_instr *in,
                       const uint32_t **pairs, uint32_t *n);
-/* The phi's new dst value from the old one and vals[k], the value of
- * pair k's register. */
-LLVMValueRef jit_cf_phi(struct jit_ctx *c, const struct jit_chunk *k,
+/* The chunk's lanes of frame->prev. */
+LLVMValueRef jit_cf_prev(struct jit_ctx *c, const struct jit_chunk *k);
+/* The phi's new dst value from the lanes' previous blocks (prev), the
+ * old value and vals[k], the value of pair k's register. */
+LLVMValueRef jit_cf_phi(struct jit_ctx *c, LLVMValueRef prev,
                         const uint32_t *pairs, uint32_t n, LLVMValueRef old,
                         LLVMValueRef const *vals);
+/* Each lane's next block under terminator in (IR_PC_DONE for IR_RET);
+ * a: the value of in->a (BRC, SWITCH), else NULL. */
+LLVMValueRef jit_cf_target(struct jit_ctx *c, const struct ir_program *p,
+                           const struct ir_instr *in, LLVMValueRef a);
 
 /* Terminator state carried across the chunk loop: whether some active
  * lane took / did not take a conditional branch. */
@@ -85,5 +91,46 @@ void jit_cf_terminator(struct jit_ctx *c, const struct jit_chunk *k,
 /* The hint the terminator returns after the loop (interp.c's). */
 LLVMValueRef jit_cf_hint(struct jit_ctx *c, const struct ir_instr *in,
                          const struct jit_cf_acc *acc);
+
+/* The segment emitter's state (jit_llvm.c), shared with the loop
+ * emitter (jit_loop.c). */
+/* Per-compile state: the program, the register values of the segment
+ * being emitted and which registers are constants. */
+struct seg_state {
+	struct jit_ctx c;
+	const struct ir_program *p;
+	LLVMValueRef *val;         /* nregs: value in this chunk */
+	uint8_t *dirty;            /* nregs: written, not yet stored */
+	uint8_t *is_const;         /* nregs: constant, never written */
+	uint32_t *const_val;       /* nregs */
+	uint32_t *touched;         /* registers with val set */
+	uint32_t ntouched;
+	uint32_t *dirty_list;      /* registers made dirty, in order */
+	uint32_t ndirty;
+	struct jit_chunk k;        /* the chunk being emitted */
+	LLVMValueRef mask_ptr, store_mask_ptr;
+	LLVMValueRef prev_val;     /* lanes' previous blocks (loops), or
+	                              NULL: read frame->prev */
+};
+
+/* jit_llvm.c: the operands in reads as values (bit 0 a .. 3 d), -1 when
+ * not compiled, *cls its memory classes; whether in is compiled; a
+ * register's value in the chunk (loaded or folded on first use); a
+ * register's new value (stored at the end of the phase); one non-
+ * terminator instruction. */
+int jit_instr_uses(const struct ir_program *p, const struct ir_instr *in,
+                   unsigned *cls);
+bool jit_compilable(const struct ir_program *p, const struct ir_instr *in);
+LLVMValueRef jit_read_reg(struct seg_state *s, uint32_t r);
+void jit_write_reg(struct seg_state *s, uint32_t r, LLVMValueRef v);
+void jit_emit_instr(struct seg_state *s, const struct ir_instr *in);
+
+/* Compiled loops (jit_loop.c): mark the blocks of each loop that can
+ * run as one function (jp->blocks[].loop_head, loop_end); emit the
+ * function of loop [h, t] as name (false: too big, left to segments). */
+struct jit_program;
+void jit_loop_plan(const struct ir_program *p, struct jit_program *jp);
+bool jit_loop_emit(struct seg_state *s, const char *name, uint32_t h,
+                   uint32_t t);
 
 #endif

@@ -31,27 +31,10 @@
 #include "jit_engine.h"
 #include "util/util.h"
 
-/* Per-compile state: the program, the register values of the segment
- * being emitted and which registers are constants. */
-struct seg_state {
-	struct jit_ctx c;
-	const struct ir_program *p;
-	LLVMValueRef *val;         /* nregs: value in this chunk */
-	uint8_t *dirty;            /* nregs: written, not yet stored */
-	uint8_t *is_const;         /* nregs: constant, never written */
-	uint32_t *const_val;       /* nregs */
-	uint32_t *touched;         /* registers with val set */
-	uint32_t ntouched;
-	uint32_t *dirty_list;      /* registers made dirty, in order */
-	uint32_t ndirty;
-	struct jit_chunk k;        /* the chunk being emitted */
-	LLVMValueRef mask_ptr, store_mask_ptr;
-};
-
 /* The operands of in read as register values (bit 0 a .. bit 3 d) when
  * it is compiled, else -1; *cls its memory classes (jit_emit.h). */
-static int
-instr_uses(const struct ir_program *p, const struct ir_instr *in,
+int
+jit_instr_uses(const struct ir_program *p, const struct ir_instr *in,
            unsigned *cls)
 {
 	int n = jit_alu_sources(in);
@@ -79,11 +62,11 @@ instr_uses(const struct ir_program *p, const struct ir_instr *in,
 }
 
 /* Is in compiled: supported, every register in range. */
-static bool
-compilable(const struct ir_program *p, const struct ir_instr *in)
+bool
+jit_compilable(const struct ir_program *p, const struct ir_instr *in)
 {
 	unsigned cls;
-	int uses = instr_uses(p, in, &cls);
+	int uses = jit_instr_uses(p, in, &cls);
 	const uint32_t src[4] = { in->a, in->b, in->c, in->d };
 
 	if (uses < 0 || in->dst >= p->nregs)
@@ -140,8 +123,8 @@ reg_ptr(struct seg_state *s, uint32_t r)
 	return LLVMBuildGEP2(b, s->c.i32, s->k.regs, &off, 1, "");
 }
 
-static LLVMValueRef
-read_reg(struct seg_state *s, uint32_t r)
+LLVMValueRef
+jit_read_reg(struct seg_state *s, uint32_t r)
 {
 	if (s->val[r])
 		return s->val[r];
@@ -158,8 +141,8 @@ read_reg(struct seg_state *s, uint32_t r)
 	return s->val[r];
 }
 
-static void
-write_reg(struct seg_state *s, uint32_t r, LLVMValueRef v)
+void
+jit_write_reg(struct seg_state *s, uint32_t r, LLVMValueRef v)
 {
 	if (!s->val[r])
 		s->touched[s->ntouched++] = r;
@@ -206,14 +189,14 @@ load_mask(struct seg_state *s, LLVMValueRef base)
 }
 
 /* One instruction of a chunk (not a terminator). */
-static void
-emit_instr(struct seg_state *s, const struct ir_instr *in)
+void
+jit_emit_instr(struct seg_state *s, const struct ir_instr *in)
 {
 	struct jit_ctx *c = &s->c;
 	const uint32_t srcreg[4] = { in->a, in->b, in->c, in->d };
 	LLVMValueRef src[4] = { NULL, NULL, NULL, NULL };
 	unsigned cls;
-	int uses = instr_uses(s->p, in, &cls);
+	int uses = jit_instr_uses(s->p, in, &cls);
 	LLVMValueRef v;
 
 	if (jit_cf_is_phi(in)) {
@@ -227,11 +210,13 @@ emit_instr(struct seg_state *s, const struct ir_instr *in)
 		if (!vp)
 			abort();
 		for (uint32_t q = 0; q < n; q++)
-			vp[q] = read_reg(s, pairs[2 * q + 1]);
-		v = jit_cf_phi(c, &s->k, pairs, n, read_reg(s, in->dst), vp);
+			vp[q] = jit_read_reg(s, pairs[2 * q + 1]);
+		v = jit_cf_phi(c, s->prev_val ? s->prev_val
+		                              : jit_cf_prev(c, &s->k),
+		               pairs, n, jit_read_reg(s, in->dst), vp);
 		if (vp != vals)
 			free(vp);
-		write_reg(s, in->dst, v);
+		jit_write_reg(s, in->dst, v);
 		return;
 	}
 	if (cls & JIT_MEM_REGS) {
@@ -244,7 +229,7 @@ emit_instr(struct seg_state *s, const struct ir_instr *in)
 	}
 	for (int q = 0; q < 4; q++)
 		if (uses >> q & 1)
-			src[q] = read_reg(s, srcreg[q]);
+			src[q] = jit_read_reg(s, srcreg[q]);
 	if (jit_alu_sources(in) >= 0)
 		v = jit_alu_emit(c, in, src);
 	else
@@ -257,7 +242,7 @@ emit_instr(struct seg_state *s, const struct ir_instr *in)
 			s->val[r] = NULL;
 	}
 	if (v)
-		write_reg(s, in->dst, v);
+		jit_write_reg(s, in->dst, v);
 }
 
 /* End of the chunk loop's phase starting at code[0]: where a memory
@@ -274,7 +259,7 @@ phase_end(const struct ir_program *p, const struct ir_instr *code,
 	for (uint32_t k = 0; k < n; k++) {
 		unsigned cls;
 
-		instr_uses(p, &code[k], &cls);
+		jit_instr_uses(p, &code[k], &cls);
 		bool buf = ((cls & JIT_MEM_BUF_W) &&
 		            (seen & (JIT_MEM_BUF_R | JIT_MEM_BUF_W))) ||
 		           ((cls & JIT_MEM_BUF_R) && (seen & JIT_MEM_BUF_W));
@@ -330,10 +315,10 @@ emit_phase(struct seg_state *s, const struct ir_instr *code, uint32_t n,
 	s->k.active = load_mask(s, s->mask_ptr);
 	s->k.store_active = load_mask(s, s->store_mask_ptr);
 	for (uint32_t k = 0; k < n - (term != NULL); k++)
-		emit_instr(s, &code[k]);
+		jit_emit_instr(s, &code[k]);
 	if (term) {
 		LLVMValueRef a = term->op == IR_BRC || term->op == IR_SWITCH
-		                 ? read_reg(s, term->a) : NULL;
+		                 ? jit_read_reg(s, term->a) : NULL;
 
 		jit_cf_terminator(c, &s->k, s->p, term, blk, a, &acc);
 	}
@@ -419,7 +404,7 @@ plan_segments(const struct ir_program *p, struct jit_program *jp)
 
 		jp->total += bl->count;
 		while (ii < bl->count) {
-			if (!compilable(p, &p->code[bl->first + ii])) {
+			if (!jit_compilable(p, &p->code[bl->first + ii])) {
 				ii++;
 				continue;
 			}
@@ -428,7 +413,7 @@ plan_segments(const struct ir_program *p, struct jit_program *jp)
 			/* a terminator ends the block (never mid-block) */
 			while (end < bl->count &&
 			       !jit_cf_is_terminator(&p->code[bl->first + end - 1]) &&
-			       compilable(p, &p->code[bl->first + end]))
+			       jit_compilable(p, &p->code[bl->first + end]))
 				end++;
 			if (jit_cf_is_terminator(&p->code[bl->first + end - 1]) &&
 			    end != bl->count)
@@ -501,6 +486,16 @@ emit_module(const struct ir_program *p, struct jit_program *jp,
 			emit_segment(&s, name, p->code + p->blocks[bi].first +
 			             sg->first, sg->end - sg->first, bi);
 		}
+	for (uint32_t h = 0; h < p->nblocks; h++) {
+		char name[32];
+
+		if (jp->blocks[h].loop_head != h)
+			continue;
+		snprintf(name, sizeof(name), "loop%u", h);
+		if (!jit_loop_emit(&s, name, h, jp->blocks[h].loop_end))
+			for (uint32_t b = h; b <= jp->blocks[h].loop_end; b++)
+				jp->blocks[b].loop_head = UINT32_MAX;
+	}
 	ok = true;
 out:
 	LLVMDisposeBuilder(s.c.b);
@@ -533,6 +528,19 @@ lookup_segments(struct jit_program *jp, LLVMOrcThreadSafeContextRef tsc,
 			jp->blocks[bi].seg[k].fn =
 				(jit_seg_fn)(uintptr_t)addr;
 		}
+	for (uint32_t bi = 0; bi < jp->nblocks; bi++) {
+		uint32_t h = jp->blocks[bi].loop_head;
+		char name[32];
+		uint64_t addr;
+
+		if (h == UINT32_MAX)
+			continue;
+		snprintf(name, sizeof(name), "loop%u", h);
+		addr = jit_engine_lookup(jp->engine, name);
+		if (!addr)
+			return false;
+		jp->blocks[bi].loop = (jit_seg_fn)(uintptr_t)addr;
+	}
 	return true;
 }
 
@@ -563,8 +571,9 @@ log_plan(const struct ir_program *p, const struct jit_program *jp)
 				ii = jb->seg[k].end;
 		}
 		swgpu_log("jit: block %u: %u instructions, %u segments, "
-		          "interpreted ops:%s", bi, p->blocks[bi].count,
-		          jb->nseg, len ? ops : " none");
+		          "loop %d, interpreted ops:%s", bi,
+		          p->blocks[bi].count, jb->nseg,
+		          (int)jb->loop_head, len ? ops : " none");
 	}
 }
 
@@ -589,6 +598,7 @@ jit_compile(const struct ir_program *p, uint32_t lanes)
 		swgpu_log("jit: out of memory; interpreting the shader");
 		goto fail;
 	}
+	jit_loop_plan(p, jp);
 	if (!jp->compiled) {
 		swgpu_log("jit: no instruction of the shader (%u) is "
 		          "supported yet; interpreting it", jp->total);
