@@ -448,11 +448,123 @@ test_flow_programs(void **state)
 	}
 }
 
+/*
+ * A compiled loop longer than JIT_LOOP_BUDGET blocks (lane l runs l *
+ * 3000 iterations: the function returns to the scheduler many times,
+ * each time at block boundaries) ends as the interpreter does; an
+ * endless one is stopped by the watchdog on both back ends.
+ */
+static struct ir_program *
+counting_loop(uint32_t mult)
+{
+	struct ir_program *p = calloc(1, sizeof(*p));
+	struct gen g = { .cap = 16 };
+	struct ir_instr *in;
+
+	assert_non_null(p);
+	g.code = calloc(g.cap, sizeof(*g.code));
+	p->blocks = calloc(3, sizeof(*p->blocks));
+	p->const_regs = calloc(2, 4);
+	p->const_vals = calloc(2, 4);
+	assert_non_null(g.code);
+	assert_non_null(p->blocks);
+	assert_non_null(p->const_regs);
+	assert_non_null(p->const_vals);
+	p->stage = SWGPU_SHADER_STAGE_COMPUTE;
+	p->nregs = NREGS;
+	p->local_size[0] = 64;
+	p->local_size[1] = p->local_size[2] = 1;
+	p->nblocks = 3;
+	p->nconsts = 2;
+	p->const_regs[0] = K_ONE;
+	p->const_vals[0] = 1;
+	p->const_regs[1] = K_MASK_ANY;       /* the multiplier */
+	p->const_vals[1] = mult;
+	emit(&g, IR_MOV, CTR, IR_REG_ZERO, 0);
+	emit(&g, IR_IMUL, LIM, IR_REG_LOCAL_INDEX, K_MASK_ANY);
+	emit(&g, IR_BR, 0, 0, 0)->imm = 1;
+	p->blocks[0].count = g.n;
+	p->blocks[1].first = g.n;
+	emit(&g, IR_IADD, CTR, CTR, K_ONE);
+	emit(&g, IR_XOR, VAL, VAL, CTR);
+	emit(&g, IR_ULT, COND, CTR, LIM);
+	in = emit(&g, IR_BRC, 0, COND, 2);
+	in->imm = 1;
+	p->blocks[1].count = g.n - p->blocks[1].first;
+	p->blocks[2].first = g.n;
+	emit(&g, IR_RET, 0, 0, 0);
+	p->blocks[2].count = 1;
+	p->code = g.code;
+	p->ninstr = g.n;
+	return p;
+}
+
+static bool
+run_loop(struct ir_program *p, const struct jit_program *jp,
+         uint64_t timeout_ns, struct ir_exec **out)
+{
+	struct ir_dispatch *d = calloc(1, sizeof(*d));
+	struct ir_exec *e = ir_exec_create(p);
+	bool ok;
+
+	assert_non_null(d);
+	assert_non_null(e);
+	ir_exec_set_jit(e, jp);
+	d->prog = p;
+	d->groups[0] = d->groups[1] = d->groups[2] = 1;
+	d->total_groups = 1;
+	d->hang_timeout_ns = timeout_ns;
+	d->progress_ns = swgpu_now_ns();
+	ok = ir_exec_run(e, d);
+	free(d);
+	*out = e;
+	return ok;
+}
+
+static void
+test_loop_budget(void **state)
+{
+	(void)state;
+	if (!jit_available())
+		return;
+	struct ir_program *p = counting_loop(3000);
+	struct jit_program *jp = jit_compile(p, 8);
+	struct ir_exec *ei, *ej;
+
+	assert_non_null(jp);
+	assert_non_null(jp->blocks[1].loop);
+	assert_true(run_loop(p, NULL, 60ull * 1000000000ull, &ei));
+	assert_true(run_loop(p, jp, 60ull * 1000000000ull, &ej));
+	/* 63 * 3000 iterations of the last lane: many budgets */
+	assert_true(ir_exec_reg(ej, CTR)[63].u == 63 * 3000);
+	for (uint32_t r = 0; r < p->nregs; r++)
+		assert_memory_equal(ir_exec_reg(ei, r), ir_exec_reg(ej, r),
+		                    64 * 4);
+	ir_exec_destroy(ei);
+	ir_exec_destroy(ej);
+	jit_program_free(jp);
+	ir_program_free(p);
+
+	/* ~2^32 iterations of lane 1: the watchdog stops it */
+	p = counting_loop(0xffffffffu);
+	jp = jit_compile(p, 8);
+	assert_non_null(jp);
+	uint64_t t0 = swgpu_now_ns();
+
+	assert_false(run_loop(p, jp, 200ull * 1000000ull, &ej));
+	printf("endless compiled loop stopped after %.0f ms\n",
+	       (double)(swgpu_now_ns() - t0) / 1e6);
+	ir_exec_destroy(ej);
+	jit_program_free(jp);
+	ir_program_free(p);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flow_programs),
+		cmocka_unit_test(test_loop_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
