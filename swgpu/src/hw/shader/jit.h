@@ -5,13 +5,16 @@
  * (docs/ARCHITECTURE.md, "Shader compiler").
  *
  * A block's instructions are cut into *segments*: maximal runs of
- * instructions the compiler supports (jit/jit_alu.c). Each segment
- * becomes one native function working on the interpreter's register
- * file in place, so between any two segments, and at every block
- * boundary, the whole state is the interpreter's: what the compiler
- * does not support (memory, terminators, phis, subgroups, ...) runs in
- * the interpreter between compiled segments, and preemption and the
- * watchdog see the same state with either back end.
+ * instructions the compiler supports (jit/jit_alu.c, jit_mem.c,
+ * jit_cf.c); a fully supported block is one segment that also runs its
+ * terminator. Each segment becomes one native function working on the
+ * interpreter's register file in place, so between any two segments,
+ * and at every block boundary, the whole state is the interpreter's:
+ * what the compiler does not support (atomics, images, subgroups, ...)
+ * runs in the interpreter between compiled segments, and preemption and
+ * the watchdog see the same state with either back end. Loops of per-
+ * lane blocks run as one function (jit/jit_loop.c) that returns to the
+ * scheduler at block boundaries at least every JIT_LOOP_BUDGET blocks.
  *
  * SWGPU_SHADER=interp (default) | jit selects the back end when an
  * execution state is created; without LLVM at build time, jit logs once

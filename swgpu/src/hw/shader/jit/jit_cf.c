@@ -31,7 +31,8 @@ bool
 jit_cf_phi_table(const struct ir_program *p, const struct ir_instr *in,
                  const uint32_t **pairs, uint32_t *n)
 {
-	if ((uint64_t)in->b + 2ull * in->c > p->ntable)
+	if ((uint64_t)in->b + 2ull * in->c > p->ntable ||
+	    in->c > JIT_PHI_MAX)
 		return false;
 	*pairs = p->table + in->b;
 	*n = in->c;

@@ -60,6 +60,8 @@ void jit_mem_reg_range(const struct ir_instr *in, uint32_t *first,
 /* Phis and terminators (jit_cf.c). */
 bool jit_cf_is_phi(const struct ir_instr *in);
 bool jit_cf_is_terminator(const struct ir_instr *in);
+/* Pairs of the phis compiled (more stay in the interpreter). */
+#define JIT_PHI_MAX 64u
 /* Registers a phi reads: its table's value registers (*n of them,
  * pointers into p->table, stride 2); false when the table is out of
  * range. */

@@ -4,15 +4,20 @@
  * (jit.h), one LLVM function per segment, optimized (O2, no fast-math)
  * and compiled for the host CPU (jit_engine.c).
  *
- * A segment function loops over the width lanes `lanes` at a time:
+ * A segment function `uint32_t seg(struct jit_frame *f)` loops over
+ * the width lanes `lanes` at a time, once per *phase* (a segment's chunk
+ * loop is cut where lanes could see the interpreter's instruction-by-
+ * instruction order of memory accesses, phase_end):
  *   for (i = 0; i < width; i += lanes) {
- *       load each register the segment reads before writing it
+ *       load each register the phase reads before writing it
  *       (constant registers are folded instead: nothing writes them);
- *       compute the instructions on <lanes x i32> values (jit_alu.c);
+ *       compute the instructions on <lanes x i32> values (jit_alu.c,
+ *       jit_mem.c, jit_cf.c's phis);
  *       store each register it wrote, blended with the old value
- *       under the mask (inactive lanes keep theirs, as in interp.c)
+ *       under the mask (inactive lanes keep theirs, as in interp.c);
+ *       the terminator, if the segment ends the block: pc[], prev[]
  *   }
- * Within a segment values stay in vector registers; at its end the
+ * Within a phase values stay in vector registers; at its end the
  * register file holds exactly what the interpreter would have written.
  * Every LLVM error is logged and the program left to the interpreter.
  */
@@ -202,20 +207,14 @@ jit_emit_instr(struct seg_state *s, const struct ir_instr *in)
 	if (jit_cf_is_phi(in)) {
 		const uint32_t *pairs;
 		uint32_t n;
-		LLVMValueRef vals[64], *vp = vals;
+		LLVMValueRef vp[JIT_PHI_MAX];
 
 		jit_cf_phi_table(s->p, in, &pairs, &n);
-		if (n > 64)
-			vp = malloc(n * sizeof(*vp));
-		if (!vp)
-			abort();
 		for (uint32_t q = 0; q < n; q++)
 			vp[q] = jit_read_reg(s, pairs[2 * q + 1]);
 		v = jit_cf_phi(c, s->prev_val ? s->prev_val
 		                              : jit_cf_prev(c, &s->k),
 		               pairs, n, jit_read_reg(s, in->dst), vp);
-		if (vp != vals)
-			free(vp);
 		jit_write_reg(s, in->dst, v);
 		return;
 	}
@@ -282,7 +281,7 @@ phase_end(const struct ir_program *p, const struct ir_instr *code,
  * Returns the terminator's hint when the phase ends with one. */
 static LLVMValueRef
 emit_phase(struct seg_state *s, const struct ir_instr *code, uint32_t n,
-           uint32_t blk, bool with_entry)
+           uint32_t blk)
 {
 	struct jit_ctx *c = &s->c;
 	LLVMBuilderRef b = c->b;
@@ -296,7 +295,6 @@ emit_phase(struct seg_state *s, const struct ir_instr *code, uint32_t n,
 	struct jit_cf_acc acc = { f, f };
 	LLVMValueRef taken = NULL, not_taken = NULL;
 
-	(void)with_entry;
 	if (code[0].op == IR_FENCE) {
 		/* interp.c's __atomic_thread_fence(__ATOMIC_SEQ_CST), once */
 		LLVMDeleteBasicBlock(loop);
@@ -382,7 +380,7 @@ emit_segment(struct seg_state *s, const char *name,
 		offsetof(struct jit_frame, width), c->i32), c->i64, "");
 	for (uint32_t k0 = 0; k0 < n;) {
 		uint32_t k1 = k0 + phase_end(s->p, code + k0, n - k0);
-		LLVMValueRef h = emit_phase(s, code + k0, k1 - k0, blk, k0 == 0);
+		LLVMValueRef h = emit_phase(s, code + k0, k1 - k0, blk);
 
 		if (h)
 			hint = h;
