@@ -194,6 +194,8 @@ run_lanes(struct ir_exec *e, struct ir_dispatch *d, bool resume)
 	 * set branches together the mask stays and no scan is needed. */
 	uint32_t blk = 0, hint, last = IR_PC_DONE;
 	bool uniform = true, full = lanes == W;
+	/* a compiled loop counts the blocks it ran (jit.h) */
+	uint64_t check_at = (e->blocks_run | 0xfff) + 1;
 
 	if (resume) {
 		blk = e->at_blk;
@@ -245,8 +247,11 @@ run:
 			blk = hint;
 		else
 			uniform = false;
-		if (!(++e->blocks_run & 0xfff) && stalled(d))
-			return LANES_HUNG;
+		if (++e->blocks_run >= check_at) {
+			check_at = e->blocks_run + 0x1000;
+			if (stalled(d))
+				return LANES_HUNG;
+		}
 	}
 }
 

@@ -5,13 +5,16 @@
  * (docs/ARCHITECTURE.md, "Shader compiler").
  *
  * A block's instructions are cut into *segments*: maximal runs of
- * instructions the compiler supports (jit/jit_alu.c). Each segment
- * becomes one native function working on the interpreter's register
- * file in place, so between any two segments, and at every block
- * boundary, the whole state is the interpreter's: what the compiler
- * does not support (memory, terminators, phis, subgroups, ...) runs in
- * the interpreter between compiled segments, and preemption and the
- * watchdog see the same state with either back end.
+ * instructions the compiler supports (jit/jit_alu.c, jit_mem.c,
+ * jit_cf.c); a fully supported block is one segment that also runs its
+ * terminator. Each segment becomes one native function working on the
+ * interpreter's register file in place, so between any two segments,
+ * and at every block boundary, the whole state is the interpreter's:
+ * what the compiler does not support (atomics, images, subgroups, ...)
+ * runs in the interpreter between compiled segments, and preemption and
+ * the watchdog see the same state with either back end. Loops of per-
+ * lane blocks run as one function (jit/jit_loop.c) that returns to the
+ * scheduler at block boundaries at least every JIT_LOOP_BUDGET blocks.
  *
  * SWGPU_SHADER=interp (default) | jit selects the back end when an
  * execution state is created; without LLVM at build time, jit logs once
@@ -25,12 +28,33 @@
 
 #include "ir.h"
 
+/*
+ * What compiled code sees of the engine (the calling convention): one
+ * frame per call, filled by jit_exec_block from the execution state and
+ * the dispatch; compiled code reads its fields at their offsetof()
+ * offsets (jit/jit_llvm.c), so this struct is the whole interface.
+ */
+struct ir_dispatch;
+struct jit_frame {
+	lane_t *regs;              /* regs[reg * width + lane] */
+	const uint8_t *mask;       /* lanes running the block */
+	const uint8_t *store_mask; /* mask without helper lanes: what
+	                              buffer stores write (interp.c's
+	                              writes_memory) */
+	const struct ir_dispatch *d;  /* buffer bindings, push constants */
+	uint8_t *shared;           /* Workgroup memory */
+	uint32_t *pc, *prev;       /* per lane block index, previous block */
+	uint32_t width;            /* lanes, a multiple of the vector length */
+	uint32_t steps;            /* out: blocks a loop function ran */
+};
+
 /* One compiled segment: runs instructions [first, end) of its block on
- * lanes [0, width) of regs (regs[reg * width + lane]), writing only the
- * lanes whose mask byte is non-zero; width a multiple of the segment's
- * vector length. */
-typedef void (*jit_seg_fn)(lane_t *regs, const uint8_t *mask,
-                           uint32_t width);
+ * lanes [0, width) of f->regs, writing only the lanes whose mask byte is
+ * non-zero. A segment that ends with the block's terminator (end ==
+ * count) also sets pc[] and prev[] of those lanes and returns what
+ * interp_exec_block returns (the uniform successor, IR_PC_DONE or
+ * INTERP_HINT_NONE); other segments return INTERP_HINT_NONE. */
+typedef uint32_t (*jit_seg_fn)(struct jit_frame *f);
 
 struct jit_seg {
 	uint32_t first, end;       /* instruction indices in the block */
@@ -40,7 +64,18 @@ struct jit_seg {
 struct jit_block {
 	uint32_t nseg;
 	struct jit_seg *seg;       /* in instruction order */
+	/* A compiled loop (jit/jit_loop.c) this block belongs to: blocks
+	 * [loop_head, loop_end] run as one function, each chunk of lanes
+	 * staying in native code until it leaves them; NULL: none. It
+	 * returns INTERP_HINT_NONE and stops after JIT_LOOP_BUDGET blocks
+	 * with every lane at a block boundary (f->steps: blocks run). */
+	jit_seg_fn loop;
+	uint32_t loop_head, loop_end;
 };
+
+/* Blocks a loop function runs before it returns to the scheduler (the
+ * watchdog's and a stop request's chance). */
+#define JIT_LOOP_BUDGET 65536u
 
 struct jit_program {
 	uint32_t nblocks;          /* == the program's */

@@ -83,22 +83,51 @@ jit_program_free(struct jit_program *jp)
 	free(jp);
 }
 
+/* The mask buffer stores use: the block's without helper lanes (they
+ * write no memory, interp.c's writes_memory), recomputed before each
+ * segment since an interpreted IR_DEMOTE may have made new helpers. */
+static const uint8_t *
+store_mask(struct ir_exec *e)
+{
+	if (!e->helpers)
+		return e->mask;
+	for (uint32_t l = 0; l < e->width; l++)
+		e->live_mask[l] = e->mask[l] && e->live[l];
+	return e->live_mask;
+}
+
 uint32_t
 jit_exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
                bool full)
 {
 	const struct jit_block *jb = &e->jit->blocks[blk];
+	const uint32_t count = e->p->blocks[blk].count;
+	struct jit_frame f = {
+		.regs = e->regs, .mask = e->mask, .d = d, .shared = e->shared,
+		.pc = e->pc, .prev = e->prev, .width = e->width,
+	};
 	uint32_t ii = 0;
 
+	if (jb->loop) {
+		/* the loop's lanes, chunk by chunk, until they leave it or
+		 * the budget is spent; the scheduler rescans after */
+		f.store_mask = store_mask(e);
+		f.steps = 0;
+		jb->loop(&f);
+		e->blocks_run += f.steps;
+		return INTERP_HINT_NONE;
+	}
 	for (uint32_t s = 0; s < jb->nseg; s++) {
 		const struct jit_seg *sg = &jb->seg[s];
+		uint32_t hint;
 
-		/* never a terminator before a segment: it ends the block */
 		if (ii < sg->first)
 			interp_exec_range(e, d, blk, full, ii, sg->first);
-		sg->fn(e->regs, e->mask, e->width);
+		f.store_mask = store_mask(e);
+		hint = sg->fn(&f);
+		if (sg->end == count)
+			return hint;     /* the segment ran the terminator */
 		ii = sg->end;
 	}
-	return interp_exec_range(e, d, blk, full, ii,
-	                         e->p->blocks[blk].count);
+	return interp_exec_range(e, d, blk, full, ii, count);
 }

@@ -4,18 +4,24 @@
  * (jit.h), one LLVM function per segment, optimized (O2, no fast-math)
  * and compiled for the host CPU (jit_engine.c).
  *
- * A segment function loops over the width lanes `lanes` at a time:
+ * A segment function `uint32_t seg(struct jit_frame *f)` loops over
+ * the width lanes `lanes` at a time, once per *phase* (a segment's chunk
+ * loop is cut where lanes could see the interpreter's instruction-by-
+ * instruction order of memory accesses, phase_end):
  *   for (i = 0; i < width; i += lanes) {
- *       load each register the segment reads before writing it
+ *       load each register the phase reads before writing it
  *       (constant registers are folded instead: nothing writes them);
- *       compute the instructions on <lanes x i32> values (jit_alu.c);
+ *       compute the instructions on <lanes x i32> values (jit_alu.c,
+ *       jit_mem.c, jit_cf.c's phis);
  *       store each register it wrote, blended with the old value
- *       under the mask (inactive lanes keep theirs, as in interp.c)
+ *       under the mask (inactive lanes keep theirs, as in interp.c);
+ *       the terminator, if the segment ends the block: pc[], prev[]
  *   }
- * Within a segment values stay in vector registers; at its end the
+ * Within a phase values stay in vector registers; at its end the
  * register file holds exactly what the interpreter would have written.
  * Every LLVM error is logged and the program left to the interpreter.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,36 +30,55 @@
 
 #include "hw/shader/jit.h"
 #include "hw/shader/jit_run.h"
+#include "hw/shader/interp_util.h"
 #include "jit_alu.h"
+#include "jit_emit.h"
 #include "jit_engine.h"
 #include "util/util.h"
 
-/* Per-compile state: the program, the register values of the segment
- * being emitted and which registers are constants. */
-struct seg_state {
-	struct jit_ctx c;
-	const struct ir_program *p;
-	LLVMValueRef *val;         /* nregs: value in this iteration */
-	uint8_t *dirty;            /* nregs: written by the segment */
-	uint8_t *is_const;         /* nregs: constant, never written */
-	uint32_t *const_val;       /* nregs */
-	uint32_t *touched;         /* registers with val set */
-	uint32_t ntouched;
-	LLVMValueRef regs, mask, i, width;
-};
-
-/* Is in compiled: supported, every register in range. */
-static bool
-compilable(const struct ir_program *p, const struct ir_instr *in)
+/* The operands of in read as register values (bit 0 a .. bit 3 d) when
+ * it is compiled, else -1; *cls its memory classes (jit_emit.h). */
+int
+jit_instr_uses(const struct ir_program *p, const struct ir_instr *in,
+           unsigned *cls)
 {
 	int n = jit_alu_sources(in);
+
+	*cls = 0;
+	if (n >= 0)
+		return (1 << n) - 1;
+	if (jit_cf_is_phi(in)) {
+		const uint32_t *pairs;
+		uint32_t np;
+
+		return jit_cf_phi_table(p, in, &pairs, &np) ? 0 : -1;
+	}
+	if (in->op == IR_SWITCH)
+		return (uint64_t)in->b + 2ull * in->c <= p->ntable ? 1 : -1;
+	if (in->op == IR_BRC)
+		return 1;
+	if (jit_cf_is_terminator(in))
+		return 0;
+	if (in->op == IR_FENCE) {
+		*cls = JIT_MEM_FENCE;
+		return 0;
+	}
+	return jit_mem_sources(p, in, cls);
+}
+
+/* Is in compiled: supported, every register in range. */
+bool
+jit_compilable(const struct ir_program *p, const struct ir_instr *in)
+{
+	unsigned cls;
+	int uses = jit_instr_uses(p, in, &cls);
 	const uint32_t src[4] = { in->a, in->b, in->c, in->d };
 
-	if (n < 0 || in->dst >= p->nregs ||
+	if (uses < 0 || in->dst >= p->nregs ||
 	    in->dst + (uint64_t)jit_alu_results(in) > p->nregs)
 		return false;
-	for (int k = 0; k < n; k++)
-		if (src[k] >= p->nregs)
+	for (int k = 0; k < 4; k++)
+		if ((uses >> k & 1) && src[k] >= p->nregs)
 			return false;
 	return true;
 }
@@ -99,13 +124,13 @@ reg_ptr(struct seg_state *s, uint32_t r)
 {
 	LLVMBuilderRef b = s->c.b;
 	LLVMValueRef off = LLVMBuildAdd(b, LLVMBuildMul(b,
-		LLVMConstInt(s->c.i64, r, false), s->width, ""), s->i, "");
+		LLVMConstInt(s->c.i64, r, false), s->k.width, ""), s->k.i, "");
 
-	return LLVMBuildGEP2(b, s->c.i32, s->regs, &off, 1, "");
+	return LLVMBuildGEP2(b, s->c.i32, s->k.regs, &off, 1, "");
 }
 
-static LLVMValueRef
-read_reg(struct seg_state *s, uint32_t r)
+LLVMValueRef
+jit_read_reg(struct seg_state *s, uint32_t r)
 {
 	if (s->val[r])
 		return s->val[r];
@@ -122,95 +147,258 @@ read_reg(struct seg_state *s, uint32_t r)
 	return s->val[r];
 }
 
-/* The function of instructions code[0..n). */
+void
+jit_write_reg(struct seg_state *s, uint32_t r, LLVMValueRef v)
+{
+	if (!s->val[r])
+		s->touched[s->ntouched++] = r;
+	s->val[r] = v;
+	if (!s->dirty[r]) {
+		s->dirty[r] = 1;
+		s->dirty_list[s->ndirty++] = r;
+	}
+}
+
+/* Store dirty register r's value on the active lanes (a masked blend:
+ * inactive lanes keep theirs, as in interp.c). */
+static void
+flush_reg(struct seg_state *s, uint32_t r)
+{
+	LLVMBuilderRef b = s->c.b;
+	LLVMValueRef pr;
+	LLVMValueRef old;
+	LLVMValueRef st;
+
+	if (!s->dirty[r])
+		return;
+	pr = reg_ptr(s, r);
+	old = LLVMBuildLoad2(b, s->c.vi32, pr, "");
+	LLVMSetAlignment(old, 4);
+	st = LLVMBuildStore(b, LLVMBuildSelect(b, s->k.active, s->val[r], old,
+	                                       ""), pr);
+	LLVMSetAlignment(st, 4);
+	s->dirty[r] = 0;
+}
+
+/* vi1 of the chunk's lanes of a byte mask array. */
 static LLVMValueRef
-emit_segment(struct seg_state *s, const char *name,
-             const struct ir_instr *code, uint32_t n)
+load_mask(struct seg_state *s, LLVMValueRef base)
+{
+	LLVMBuilderRef b = s->c.b;
+	LLVMValueRef i = s->k.i;
+	LLVMValueRef m8 = LLVMBuildLoad2(b, s->c.vi8,
+	                                 LLVMBuildGEP2(b, s->c.i8, base, &i, 1,
+	                                               ""), "");
+
+	LLVMSetAlignment(m8, 1);
+	return LLVMBuildICmp(b, LLVMIntNE, m8, LLVMConstNull(s->c.vi8), "");
+}
+
+/* One instruction of a chunk (not a terminator). */
+void
+jit_emit_instr(struct seg_state *s, const struct ir_instr *in)
+{
+	struct jit_ctx *c = &s->c;
+	const uint32_t srcreg[4] = { in->a, in->b, in->c, in->d };
+	LLVMValueRef src[4] = { NULL, NULL, NULL, NULL };
+	unsigned cls;
+	int uses = jit_instr_uses(s->p, in, &cls);
+	LLVMValueRef v;
+
+	if (jit_cf_is_phi(in)) {
+		const uint32_t *pairs;
+		uint32_t n;
+		LLVMValueRef vp[JIT_PHI_MAX];
+
+		jit_cf_phi_table(s->p, in, &pairs, &n);
+		for (uint32_t q = 0; q < n; q++)
+			vp[q] = jit_read_reg(s, pairs[2 * q + 1]);
+		v = jit_cf_phi(c, s->prev_val ? s->prev_val
+		                              : jit_cf_prev(c, &s->k),
+		               pairs, n, jit_read_reg(s, in->dst), vp);
+		jit_write_reg(s, in->dst, v);
+		return;
+	}
+	if (cls & JIT_MEM_REGS) {
+		/* the registers it reaches are in memory, up to date */
+		uint32_t first, n;
+
+		jit_mem_reg_range(in, &first, &n);
+		for (uint32_t r = first; r < first + n; r++)
+			flush_reg(s, r);
+	}
+	for (int q = 0; q < 4; q++)
+		if (uses >> q & 1)
+			src[q] = jit_read_reg(s, srcreg[q]);
+	LLVMValueRef hi = NULL;
+
+	if (jit_alu_sources(in) >= 0) {
+		v = jit_alu_emit(c, in, src);
+		hi = c->hi;    /* dst + 1 of a register pair (jit_ext.c) */
+	} else {
+		v = jit_mem_emit(c, &s->k, in, src);
+	}
+	if (in->op == IR_STX) {
+		uint32_t first, n;
+
+		jit_mem_reg_range(in, &first, &n);
+		for (uint32_t r = first; r < first + n; r++)
+			s->val[r] = NULL;
+	}
+	if (v)
+		jit_write_reg(s, in->dst, v);
+	if (v && hi)
+		jit_write_reg(s, in->dst + 1, hi);
+}
+
+/* End of the chunk loop's phase starting at code[0]: where a memory
+ * instruction meets one of an earlier instruction of the phase on the
+ * same memory with a write among them. Lanes run a phase chunk by
+ * chunk, the interpreter instruction by instruction over all lanes:
+ * cutting there keeps every cross-lane order the interpreter has. */
+static uint32_t
+phase_end(const struct ir_program *p, const struct ir_instr *code,
+          uint32_t n)
+{
+	unsigned seen = 0;
+
+	for (uint32_t k = 0; k < n; k++) {
+		unsigned cls;
+
+		jit_instr_uses(p, &code[k], &cls);
+		bool buf = ((cls & JIT_MEM_BUF_W) &&
+		            (seen & (JIT_MEM_BUF_R | JIT_MEM_BUF_W))) ||
+		           ((cls & JIT_MEM_BUF_R) && (seen & JIT_MEM_BUF_W));
+		bool sh = ((cls & JIT_MEM_SH_W) &&
+		           (seen & (JIT_MEM_SH_R | JIT_MEM_SH_W))) ||
+		          ((cls & JIT_MEM_SH_R) && (seen & JIT_MEM_SH_W));
+
+		/* a fence runs once, alone, between the lanes' accesses
+		 * before and after it */
+		if (k && (buf || sh || (cls & JIT_MEM_FENCE) ||
+		          (seen & JIT_MEM_FENCE)))
+			return k;
+		seen |= cls;
+	}
+	return n;
+}
+
+/* One chunk loop over code[0..n) (a phase); the builder is at the end
+ * of the block before it, left at the end of the block after it.
+ * Returns the terminator's hint when the phase ends with one. */
+static LLVMValueRef
+emit_phase(struct seg_state *s, const struct ir_instr *code, uint32_t n,
+           uint32_t blk)
 {
 	struct jit_ctx *c = &s->c;
 	LLVMBuilderRef b = c->b;
-	LLVMTypeRef ptr = LLVMPointerType(c->i32, 0);
-	LLVMTypeRef params[3] = { ptr, LLVMPointerType(c->i8, 0), c->i32 };
-	LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx),
-	                                   params, 3, false);
-	LLVMValueRef fn = LLVMAddFunction(c->mod, name, fty);
-	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+	LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+	LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
 	LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
 	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
-	LLVMValueRef zero64 = LLVMConstInt(c->i64, 0, false);
+	const struct ir_instr *term = jit_cf_is_terminator(&code[n - 1])
+	                              ? &code[n - 1] : NULL;
+	LLVMValueRef f = LLVMConstInt(c->i1, 0, false);
+	struct jit_cf_acc acc = { f, f };
+	LLVMValueRef taken = NULL, not_taken = NULL;
 
-	s->regs = LLVMGetParam(fn, 0);
-	s->mask = LLVMGetParam(fn, 1);
-	LLVMPositionBuilderAtEnd(b, entry);
-	s->width = LLVMBuildZExt(b, LLVMGetParam(fn, 2), c->i64, "");
+	if (code[0].op == IR_FENCE) {
+		/* interp.c's __atomic_thread_fence(__ATOMIC_SEQ_CST), once */
+		LLVMDeleteBasicBlock(loop);
+		LLVMDeleteBasicBlock(done);
+		LLVMBuildFence(b, LLVMAtomicOrderingSequentiallyConsistent,
+		               false, "");
+		return NULL;
+	}
 	LLVMBuildBr(b, loop);
 	LLVMPositionBuilderAtEnd(b, loop);
-	s->i = LLVMBuildPhi(b, c->i64, "");
-
-	uint32_t ndirty = 0;
-	uint32_t *dirty_list = s->touched + s->p->nregs;
-
-	for (uint32_t k = 0; k < n; k++) {
-		const struct ir_instr *in = &code[k];
-		const uint32_t srcreg[4] = { in->a, in->b, in->c, in->d };
-		LLVMValueRef src[4] = { NULL, NULL, NULL, NULL };
-		int ns = jit_alu_sources(in);
-
-		for (int q = 0; q < ns; q++)
-			src[q] = read_reg(s, srcreg[q]);
-		LLVMValueRef v[2] = { jit_alu_emit(c, in, src), c->hi };
-
-		/* dst, dst + 1 of a register pair (c->hi); IR_NOP: none */
-		for (uint32_t q = 0; q < 2 && v[q]; q++) {
-			uint32_t r = in->dst + q;
-
-			if (!s->val[r])
-				s->touched[s->ntouched++] = r;
-			s->val[r] = v[q];
-			if (!s->dirty[r]) {
-				s->dirty[r] = 1;
-				dirty_list[ndirty++] = r;
-			}
-		}
+	s->k.i = LLVMBuildPhi(b, c->i64, "");
+	if (term && term->op == IR_BRC) {
+		acc.taken = taken = LLVMBuildPhi(b, c->i1, "");
+		acc.not_taken = not_taken = LLVMBuildPhi(b, c->i1, "");
 	}
-	/* Blend the written registers under the mask. */
-	LLVMValueRef mp = LLVMBuildGEP2(b, c->i8, s->mask, &s->i, 1, "");
-	LLVMValueRef m8 = LLVMBuildLoad2(b, c->vi8, mp, "");
+	s->k.active = load_mask(s, s->mask_ptr);
+	s->k.store_active = load_mask(s, s->store_mask_ptr);
+	for (uint32_t k = 0; k < n - (term != NULL); k++)
+		jit_emit_instr(s, &code[k]);
+	if (term) {
+		LLVMValueRef a = term->op == IR_BRC || term->op == IR_SWITCH
+		                 ? jit_read_reg(s, term->a) : NULL;
 
-	LLVMSetAlignment(m8, 1);
-	LLVMValueRef on = LLVMBuildICmp(b, LLVMIntNE, m8,
-	                                LLVMConstNull(c->vi8), "");
-
-	for (uint32_t k = 0; k < ndirty; k++) {
-		uint32_t r = dirty_list[k];
-		LLVMValueRef pr = reg_ptr(s, r);
-		LLVMValueRef old = LLVMBuildLoad2(b, c->vi32, pr, "");
-
-		LLVMSetAlignment(old, 4);
-		LLVMValueRef st = LLVMBuildStore(b, LLVMBuildSelect(b, on,
-		                                 s->val[r], old, ""), pr);
-
-		LLVMSetAlignment(st, 4);
-		s->dirty[r] = 0;
+		jit_cf_terminator(c, &s->k, s->p, term, blk, a, &acc);
 	}
-	LLVMValueRef next = LLVMBuildAdd(b, s->i,
-	                                 LLVMConstInt(c->i64, c->lanes, false),
-	                                 "");
-	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, s->width, ""),
-	                loop, done);
-	LLVMValueRef in_v[2] = { zero64, next };
-	LLVMBasicBlockRef in_b[2] = { entry, loop };
-
-	LLVMAddIncoming(s->i, in_v, in_b, 2);
-	LLVMPositionBuilderAtEnd(b, done);
-	LLVMBuildRetVoid(b);
+	for (uint32_t k = 0; k < s->ndirty; k++)
+		flush_reg(s, s->dirty_list[k]);
+	s->ndirty = 0;
 	for (uint32_t k = 0; k < s->ntouched; k++)
 		s->val[s->touched[k]] = NULL;
 	s->ntouched = 0;
+
+	LLVMValueRef next = LLVMBuildAdd(b, s->k.i,
+	                                 LLVMConstInt(c->i64, c->lanes, false),
+	                                 "");
+	LLVMBasicBlockRef last = LLVMGetInsertBlock(b);
+
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, s->k.width, ""),
+	                loop, done);
+	LLVMValueRef iv[2] = { LLVMConstInt(c->i64, 0, false), next };
+	LLVMBasicBlockRef ib[2] = { before, last };
+
+	LLVMAddIncoming(s->k.i, iv, ib, 2);
+	if (taken) {
+		LLVMValueRef tv[2] = { f, acc.taken }, nv[2] = { f, acc.not_taken };
+
+		LLVMAddIncoming(taken, tv, ib, 2);
+		LLVMAddIncoming(not_taken, nv, ib, 2);
+	}
+	LLVMPositionBuilderAtEnd(b, done);
+	return term ? jit_cf_hint(c, term, &acc) : NULL;
+}
+
+/* The function of instructions code[0..n) of block blk: entry (the
+ * frame's fields), then one chunk loop per phase. */
+static LLVMValueRef
+emit_segment(struct seg_state *s, const char *name,
+             const struct ir_instr *code, uint32_t n, uint32_t blk)
+{
+	struct jit_ctx *c = &s->c;
+	LLVMBuilderRef b = c->b;
+	LLVMTypeRef ptr = LLVMPointerType(c->i8, 0);
+	LLVMTypeRef fty = LLVMFunctionType(c->i32, &ptr, 1, false);
+	LLVMValueRef fn = LLVMAddFunction(c->mod, name, fty);
+	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+	LLVMValueRef frame = LLVMGetParam(fn, 0);
+	LLVMValueRef hint = LLVMConstInt(c->i32, INTERP_HINT_NONE, false);
+
+	LLVMPositionBuilderAtEnd(b, entry);
+	s->k.frame = frame;
+	s->k.entry = entry;
+	s->k.p = s->p;
+	s->k.regs = jit_frame_load(c, frame, offsetof(struct jit_frame, regs),
+	                           ptr);
+	s->mask_ptr = jit_frame_load(c, frame, offsetof(struct jit_frame, mask),
+	                             ptr);
+	s->store_mask_ptr = jit_frame_load(c, frame,
+		offsetof(struct jit_frame, store_mask), ptr);
+	s->k.pc = jit_frame_load(c, frame, offsetof(struct jit_frame, pc), ptr);
+	s->k.prev = jit_frame_load(c, frame, offsetof(struct jit_frame, prev),
+	                           ptr);
+	s->k.width = LLVMBuildZExt(b, jit_frame_load(c, frame,
+		offsetof(struct jit_frame, width), c->i32), c->i64, "");
+	for (uint32_t k0 = 0; k0 < n;) {
+		uint32_t k1 = k0 + phase_end(s->p, code + k0, n - k0);
+		LLVMValueRef h = emit_phase(s, code + k0, k1 - k0, blk);
+
+		if (h)
+			hint = h;
+		k0 = k1;
+	}
+	LLVMBuildRet(b, hint);
 	return fn;
 }
 
-/* Cut the blocks into segments (jp->blocks[].seg with fn NULL). */
+/* Cut the blocks into segments (jp->blocks[].seg with fn NULL); a
+ * segment may end with the block's terminator. */
 static bool
 plan_segments(const struct ir_program *p, struct jit_program *jp)
 {
@@ -220,17 +408,25 @@ plan_segments(const struct ir_program *p, struct jit_program *jp)
 		uint32_t ii = 0;
 
 		jp->total += bl->count;
-		/* the last instruction, the terminator, is never compiled */
-		while (bl->count && ii < bl->count - 1) {
-			if (!compilable(p, &p->code[bl->first + ii])) {
+		while (ii < bl->count) {
+			if (!jit_compilable(p, &p->code[bl->first + ii])) {
 				ii++;
 				continue;
 			}
 			uint32_t end = ii + 1;
 
-			while (end < bl->count - 1 &&
-			       compilable(p, &p->code[bl->first + end]))
+			/* a terminator ends the block (never mid-block) */
+			while (end < bl->count &&
+			       !jit_cf_is_terminator(&p->code[bl->first + end - 1]) &&
+			       jit_compilable(p, &p->code[bl->first + end]))
 				end++;
+			if (jit_cf_is_terminator(&p->code[bl->first + end - 1]) &&
+			    end != bl->count)
+				end--;     /* malformed block: leave it */
+			if (end == ii) {
+				ii++;
+				continue;
+			}
 			struct jit_seg *ns = realloc(jb->seg, (jb->nseg + 1) *
 			                             sizeof(*ns));
 
@@ -277,10 +473,15 @@ emit_module(const struct ir_program *p, struct jit_program *jp,
 	s.dirty = calloc(p->nregs, 1);
 	s.is_const = calloc(p->nregs, 1);
 	s.const_val = calloc(p->nregs, sizeof(*s.const_val));
-	/* touched (at most 5 per instruction... bounded by nregs, each
-	 * register once) then the dirty list */
-	s.touched = calloc((size_t)p->nregs * 2, sizeof(*s.touched));
-	if (!s.val || !s.dirty || !s.is_const || !s.const_val || !s.touched)
+	/* every read_reg / write_reg adds at most one entry: up to 6 per
+	 * instruction (4 sources, a register pair's 2 results) and one per
+	 * phi pair; up to 2 dirty registers per instruction */
+	s.touched = calloc((size_t)p->ninstr * 6 + p->ntable + 8,
+	                   sizeof(*s.touched));
+	s.dirty_list = calloc((size_t)p->ninstr * 2 + 8,
+	                      sizeof(*s.dirty_list));
+	if (!s.val || !s.dirty || !s.is_const || !s.const_val || !s.touched ||
+	    !s.dirty_list)
 		goto out;
 	find_constants(&s);
 	for (uint32_t bi = 0; bi < p->nblocks; bi++)
@@ -290,8 +491,18 @@ emit_module(const struct ir_program *p, struct jit_program *jp,
 
 			snprintf(name, sizeof(name), "b%u_s%u", bi, k);
 			emit_segment(&s, name, p->code + p->blocks[bi].first +
-			             sg->first, sg->end - sg->first);
+			             sg->first, sg->end - sg->first, bi);
 		}
+	for (uint32_t h = 0; h < p->nblocks; h++) {
+		char name[32];
+
+		if (jp->blocks[h].loop_head != h)
+			continue;
+		snprintf(name, sizeof(name), "loop%u", h);
+		if (!jit_loop_emit(&s, name, h, jp->blocks[h].loop_end))
+			for (uint32_t b = h; b <= jp->blocks[h].loop_end; b++)
+				jp->blocks[b].loop_head = UINT32_MAX;
+	}
 	ok = true;
 out:
 	LLVMDisposeBuilder(s.c.b);
@@ -300,6 +511,7 @@ out:
 	free(s.is_const);
 	free(s.const_val);
 	free(s.touched);
+	free(s.dirty_list);
 	return ok;
 }
 
@@ -323,7 +535,53 @@ lookup_segments(struct jit_program *jp, LLVMOrcThreadSafeContextRef tsc,
 			jp->blocks[bi].seg[k].fn =
 				(jit_seg_fn)(uintptr_t)addr;
 		}
+	for (uint32_t bi = 0; bi < jp->nblocks; bi++) {
+		uint32_t h = jp->blocks[bi].loop_head;
+		char name[32];
+		uint64_t addr;
+
+		if (h == UINT32_MAX)
+			continue;
+		snprintf(name, sizeof(name), "loop%u", h);
+		addr = jit_engine_lookup(jp->engine, name);
+		if (!addr)
+			return false;
+		jp->blocks[bi].loop = (jit_seg_fn)(uintptr_t)addr;
+	}
 	return true;
+}
+
+/* SWGPU_DEBUG: what was compiled, and the ops of each block left to
+ * the interpreter. */
+static void
+log_plan(const struct ir_program *p, const struct jit_program *jp)
+{
+	swgpu_log("jit: %u of %u instructions compiled, %u lanes a vector",
+	          jp->compiled, jp->total, jp->lanes);
+	for (uint32_t bi = 0; bi < p->nblocks; bi++) {
+		const struct jit_block *jb = &jp->blocks[bi];
+		char ops[160];
+		size_t len = 0;
+		uint32_t ii = 0;
+
+		ops[0] = 0;
+		for (uint32_t k = 0; k <= jb->nseg; k++) {
+			uint32_t to = k < jb->nseg ? jb->seg[k].first
+			                           : p->blocks[bi].count;
+
+			for (; ii < to && len < sizeof(ops) - 8; ii++)
+				len += (size_t)snprintf(ops + len,
+				                        sizeof(ops) - len, " %u",
+				                        p->code[p->blocks[bi].first +
+				                                ii].op);
+			if (k < jb->nseg)
+				ii = jb->seg[k].end;
+		}
+		swgpu_log("jit: block %u: %u instructions, %u segments, "
+		          "loop %d, interpreted ops:%s", bi,
+		          p->blocks[bi].count, jb->nseg,
+		          (int)jb->loop_head, len ? ops : " none");
+	}
 }
 
 struct jit_program *
@@ -347,6 +605,7 @@ jit_compile(const struct ir_program *p, uint32_t lanes)
 		swgpu_log("jit: out of memory; interpreting the shader");
 		goto fail;
 	}
+	jit_loop_plan(p, jp);
 	if (!jp->compiled) {
 		swgpu_log("jit: no instruction of the shader (%u) is "
 		          "supported yet; interpreting it", jp->total);
@@ -366,8 +625,7 @@ jit_compile(const struct ir_program *p, uint32_t lanes)
 	if (!ok)
 		goto fail;
 	if (swgpu_debug_env())
-		swgpu_log("jit: %u of %u instructions compiled, %u lanes a "
-		          "vector", jp->compiled, jp->total, lanes);
+		log_plan(p, jp);
 	return jp;
 fail:
 	jit_program_free(jp);

@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Compiled loops: a loop whose blocks are all compiled and per lane only
+ * (no store, fence, indexed register, subgroup op or barrier: nothing
+ * another lane could see) runs as one function that keeps each chunk of
+ * `lanes` lanes in native code, its registers in vector registers,
+ * until every lane of the chunk has left the loop, then takes the next
+ * chunk. Inside, a chunk schedules as the interpreter does (the lowest
+ * block any of its lanes sits at, with the mask of the lanes there;
+ * divergent exits just leave lanes waiting past the loop). As nothing in
+ * the loop is seen by another lane, running the chunks one after the
+ * other ends in the state the interpreter's whole-group order gives.
+ *
+ * A loop is blocks [h, t] (structured order: h the header, t the last
+ * block branching back to it); every branch of them stays inside or
+ * goes past t (the merge blocks), so no lane runs a block after the
+ * loop while another is still in it, as with lowest-block-first. The
+ * function starts from every lane's own pc in [h, t], so the scheduler
+ * may call it at any of those blocks.
+ *
+ * Stops: after JIT_LOOP_BUDGET blocks a call returns with the current
+ * chunk's registers, pc and prev stored (a block boundary for each lane),
+ * the chunks after it untouched: the interpreter's state, from which the
+ * scheduler (run_lanes) checks the watchdog and calls again.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/shader/interp_util.h"
+#include "hw/shader/jit.h"
+#include "jit_emit.h"
+
+#define NONE UINT32_MAX
+#define MAX_LOOP_REGS 512u
+
+/* Block successors of terminator in; *n of them into out (cap). */
+static uint32_t
+successors(const struct ir_program *p, const struct ir_instr *in,
+           uint32_t *out, uint32_t cap)
+{
+	uint32_t n = 0;
+
+	switch ((enum ir_op)in->op) {
+	case IR_BR:
+		out[n++] = in->imm;
+		break;
+	case IR_BRC:
+		out[n++] = in->imm;
+		out[n++] = in->b;
+		break;
+	case IR_SWITCH:
+		out[n++] = in->imm;
+		for (uint32_t k = 0; k < in->c && n < cap; k++)
+			out[n++] = p->table[in->b + 2 * k + 1];
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+static const struct ir_instr *
+terminator(const struct ir_program *p, uint32_t b)
+{
+	const struct ir_block *bl = &p->blocks[b];
+
+	return bl->count ? &p->code[bl->first + bl->count - 1] : NULL;
+}
+
+/* Can block b be inside a compiled loop [h, t]? */
+static bool
+loop_block_ok(const struct ir_program *p, uint32_t b, uint32_t h, uint32_t t)
+{
+	const struct ir_block *bl = &p->blocks[b];
+	const struct ir_instr *term = terminator(p, b);
+	uint32_t succ[64];
+
+	if (!term || !jit_cf_is_terminator(term))
+		return false;
+	if (term->op == IR_SWITCH && term->c > 60)
+		return false;
+	for (uint32_t i = 0; i < bl->count; i++) {
+		const struct ir_instr *in = &p->code[bl->first + i];
+		unsigned cls;
+
+		if (!jit_compilable(p, in))
+			return false;
+		jit_instr_uses(p, in, &cls);
+		if (cls & (JIT_MEM_BUF_W | JIT_MEM_SH_W | JIT_MEM_REGS |
+		           JIT_MEM_FENCE))
+			return false;
+		if (jit_cf_is_terminator(in) && i != bl->count - 1)
+			return false;
+	}
+	uint32_t n = successors(p, term, succ, 64);
+
+	for (uint32_t k = 0; k < n; k++)
+		if (succ[k] < h || (succ[k] > t && succ[k] >= p->nblocks))
+			return false;
+	return true;
+}
+
+void
+jit_loop_plan(const struct ir_program *p, struct jit_program *jp)
+{
+	for (uint32_t b = 0; b < jp->nblocks; b++)
+		jp->blocks[b].loop_head = jp->blocks[b].loop_end = NONE;
+	for (uint32_t h = 0; h < p->nblocks; h++) {
+		uint32_t t = NONE, succ[64];
+		bool ok = true;
+
+		if (jp->blocks[h].loop_head != NONE)
+			continue;
+		for (uint32_t x = h; x < p->nblocks; x++) {
+			const struct ir_instr *term = terminator(p, x);
+			uint32_t n;
+
+			if (!term)
+				continue;
+			n = successors(p, term, succ, 64);
+			for (uint32_t k = 0; k < n; k++)
+				if (succ[k] == h)
+					t = x;
+		}
+		if (t == NONE)
+			continue;
+		for (uint32_t b = h; b <= t && ok; b++)
+			ok = jp->blocks[b].loop_head == NONE &&
+			     loop_block_ok(p, b, h, t);
+		if (!ok)
+			continue;
+		for (uint32_t b = h; b <= t; b++) {
+			jp->blocks[b].loop_head = h;
+			jp->blocks[b].loop_end = t;
+		}
+	}
+}
+
+/* Registers the loop reads or writes (not constants) into list (NONE
+ * past MAX_LOOP_REGS); written[r] set for those it writes. */
+static uint32_t
+loop_regs(struct seg_state *s, uint32_t h, uint32_t t, uint32_t *list,
+          uint8_t *in_list, uint8_t *written)
+{
+	const struct ir_program *p = s->p;
+	uint32_t n = 0;
+
+#define ADD(r) do {                                                     \
+		uint32_t r_ = (r);                                      \
+		if (!s->is_const[r_] && !in_list[r_]) {                 \
+			if (n == MAX_LOOP_REGS)                         \
+				return NONE;                            \
+			in_list[r_] = 1;                                \
+			list[n++] = r_;                                 \
+		}                                                       \
+	} while (0)
+	for (uint32_t b = h; b <= t; b++)
+		for (uint32_t i = 0; i < p->blocks[b].count; i++) {
+			const struct ir_instr *in =
+				&p->code[p->blocks[b].first + i];
+			const uint32_t src[4] = { in->a, in->b, in->c, in->d };
+			unsigned cls;
+			int uses = jit_instr_uses(p, in, &cls);
+
+			for (int q = 0; q < 4; q++)
+				if (uses >> q & 1)
+					ADD(src[q]);
+			if (jit_cf_is_terminator(in))
+				continue;
+			if (jit_cf_is_phi(in)) {
+				const uint32_t *pairs;
+				uint32_t np;
+
+				jit_cf_phi_table(p, in, &pairs, &np);
+				for (uint32_t k = 0; k < np; k++)
+					ADD(pairs[2 * k + 1]);
+			}
+			ADD(in->dst);
+			written[in->dst] = 1;
+		}
+#undef ADD
+	return n;
+}
+
+static LLVMValueRef
+vec_ptr(struct seg_state *s, LLVMValueRef base, LLVMValueRef el)
+{
+	return LLVMBuildGEP2(s->c.b, s->c.i32, base, &el, 1, "");
+}
+
+static LLVMValueRef
+load_vec(struct seg_state *s, LLVMValueRef ptr)
+{
+	LLVMValueRef v = LLVMBuildLoad2(s->c.b, s->c.vi32, ptr, "");
+
+	LLVMSetAlignment(v, 4);
+	return v;
+}
+
+static void
+store_vec(struct seg_state *s, LLVMValueRef v, LLVMValueRef ptr)
+{
+	LLVMSetAlignment(LLVMBuildStore(s->c.b, v, ptr), 4);
+}
+
+static LLVMValueRef
+reg_el(struct seg_state *s, uint32_t r)
+{
+	return LLVMBuildAdd(s->c.b, LLVMBuildMul(s->c.b,
+		LLVMConstInt(s->c.i64, r, false), s->k.width, ""), s->k.i, "");
+}
+
+/* The values the dispatch loop carries: pc, prev, the registers. */
+struct carried {
+	LLVMValueRef pc, prev, steps;
+	LLVMValueRef *reg;
+};
+
+static void
+add_incoming(LLVMValueRef phi, LLVMValueRef v, LLVMBasicBlockRef from)
+{
+	LLVMAddIncoming(phi, &v, &from, 1);
+}
+
+/* Block b's body for the lanes of the chunk sitting at it; adds the
+ * dispatch phis' incoming values. */
+static void
+emit_loop_block(struct seg_state *s, uint32_t b, const struct carried *in,
+                const uint32_t *regs, uint32_t nregs, LLVMBasicBlockRef disp,
+                const struct carried *phis)
+{
+	struct jit_ctx *c = &s->c;
+	LLVMBuilderRef bd = c->b;
+	const struct ir_program *p = s->p;
+	const struct ir_block *bl = &p->blocks[b];
+	const struct ir_instr *term = &p->code[bl->first + bl->count - 1];
+	LLVMValueRef m = LLVMBuildICmp(bd, LLVMIntEQ, in->pc, jit_splat(c, b),
+	                               "");
+
+	for (uint32_t k = 0; k < nregs; k++)
+		s->val[regs[k]] = in->reg[k];
+	s->prev_val = in->prev;
+	s->k.active = s->k.store_active = m;
+	for (uint32_t i = 0; i + 1 < bl->count; i++)
+		jit_emit_instr(s, &p->code[bl->first + i]);
+	LLVMValueRef a = term->op == IR_BRC || term->op == IR_SWITCH
+	                 ? jit_read_reg(s, term->a) : NULL;
+	LLVMValueRef to = jit_cf_target(c, p, term, a);
+	LLVMValueRef pc = LLVMBuildSelect(bd, m, to, in->pc, "");
+	LLVMValueRef prev = term->op == IR_RET ? in->prev
+	                    : LLVMBuildSelect(bd, m, jit_splat(c, b), in->prev,
+	                                      "");
+	LLVMValueRef steps = LLVMBuildAdd(bd, in->steps,
+	                                  LLVMConstInt(c->i32, 1, false), "");
+	LLVMBasicBlockRef here = LLVMGetInsertBlock(bd);
+
+	for (uint32_t k = 0; k < nregs; k++) {
+		uint32_t r = regs[k];
+		LLVMValueRef v = s->dirty[r]
+		                 ? LLVMBuildSelect(bd, m, s->val[r], in->reg[k], "")
+		                 : in->reg[k];
+
+		add_incoming(phis->reg[k], v, here);
+	}
+	add_incoming(phis->pc, pc, here);
+	add_incoming(phis->prev, prev, here);
+	add_incoming(phis->steps, steps, here);
+	LLVMBuildBr(bd, disp);
+	for (uint32_t k = 0; k < s->ndirty; k++)
+		s->dirty[s->dirty_list[k]] = 0;
+	s->ndirty = 0;
+	for (uint32_t k = 0; k < s->ntouched; k++)
+		s->val[s->touched[k]] = NULL;
+	s->ntouched = 0;
+	for (uint32_t k = 0; k < nregs; k++)
+		s->val[regs[k]] = NULL;
+	s->prev_val = NULL;
+}
+
+static LLVMValueRef
+reduce_umin(struct jit_ctx *c, LLVMValueRef v)
+{
+	static const char name[] = "llvm.vector.reduce.umin";
+	unsigned id = LLVMLookupIntrinsicID(name, sizeof(name) - 1);
+	LLVMTypeRef t = c->vi32;
+
+	return LLVMBuildCall2(c->b, LLVMIntrinsicGetType(c->ctx, id, &t, 1),
+	                      LLVMGetIntrinsicDeclaration(c->mod, id, &t, 1),
+	                      &v, 1, "");
+}
+
+bool
+jit_loop_emit(struct seg_state *s, const char *name, uint32_t h, uint32_t t)
+{
+	struct jit_ctx *c = &s->c;
+	LLVMBuilderRef b = c->b;
+	const struct ir_program *p = s->p;
+	uint32_t *regs = calloc(p->nregs, sizeof(*regs));
+	uint8_t *in_list = calloc(p->nregs, 1), *written = calloc(p->nregs, 1);
+	LLVMValueRef *phi_reg = calloc(p->nregs, sizeof(*phi_reg));
+	LLVMValueRef *init = calloc(p->nregs, sizeof(*init));
+	bool ok = false;
+
+	if (!regs || !in_list || !written || !phi_reg || !init)
+		goto out;
+	uint32_t n = loop_regs(s, h, t, regs, in_list, written);
+
+	if (n == NONE)
+		goto out;
+	LLVMTypeRef ptr = LLVMPointerType(c->i8, 0);
+	LLVMTypeRef fty = LLVMFunctionType(c->i32, &ptr, 1, false);
+	LLVMValueRef fn = LLVMAddFunction(c->mod, name, fty);
+	LLVMValueRef frame = LLVMGetParam(fn, 0);
+	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+	LLVMBasicBlockRef chunk = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+	LLVMBasicBlockRef disp = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+	LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+	LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+	LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+	LLVMBasicBlockRef leave = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+	LLVMValueRef zero32 = LLVMConstInt(c->i32, 0, false);
+
+	LLVMPositionBuilderAtEnd(b, entry);
+	s->k.frame = frame;
+	s->k.entry = entry;
+	s->k.p = p;
+	s->k.regs = jit_frame_load(c, frame, offsetof(struct jit_frame, regs),
+	                           ptr);
+	s->k.pc = jit_frame_load(c, frame, offsetof(struct jit_frame, pc), ptr);
+	s->k.prev = jit_frame_load(c, frame, offsetof(struct jit_frame, prev),
+	                           ptr);
+	s->k.width = LLVMBuildZExt(b, jit_frame_load(c, frame,
+		offsetof(struct jit_frame, width), c->i32), c->i64, "");
+	LLVMBuildBr(b, chunk);
+
+	/* chunk: i, steps so far; the chunk's state from memory */
+	LLVMPositionBuilderAtEnd(b, chunk);
+	LLVMValueRef i = LLVMBuildPhi(b, c->i64, "");
+	LLVMValueRef steps0 = LLVMBuildPhi(b, c->i32, "");
+
+	s->k.i = i;
+	struct carried first = {
+		.pc = load_vec(s, vec_ptr(s, s->k.pc, i)),
+		.prev = load_vec(s, vec_ptr(s, s->k.prev, i)),
+		.steps = steps0, .reg = init,
+	};
+
+	for (uint32_t k = 0; k < n; k++)
+		init[k] = load_vec(s, vec_ptr(s, s->k.regs, reg_el(s, regs[k])));
+	LLVMBuildBr(b, disp);
+
+	/* disp: the lowest block of the loop a lane of the chunk is at */
+	LLVMPositionBuilderAtEnd(b, disp);
+	struct carried cur = {
+		.pc = LLVMBuildPhi(b, c->vi32, ""),
+		.prev = LLVMBuildPhi(b, c->vi32, ""),
+		.steps = LLVMBuildPhi(b, c->i32, ""),
+		.reg = phi_reg,
+	};
+
+	for (uint32_t k = 0; k < n; k++)
+		phi_reg[k] = LLVMBuildPhi(b, c->vi32, "");
+	add_incoming(cur.pc, first.pc, chunk);
+	add_incoming(cur.prev, first.prev, chunk);
+	add_incoming(cur.steps, first.steps, chunk);
+	for (uint32_t k = 0; k < n; k++)
+		add_incoming(phi_reg[k], init[k], chunk);
+	LLVMValueRef inside = LLVMBuildAnd(b,
+		LLVMBuildICmp(b, LLVMIntUGE, cur.pc, jit_splat(c, h), ""),
+		LLVMBuildICmp(b, LLVMIntULE, cur.pc, jit_splat(c, t), ""), "");
+	LLVMValueRef blk = reduce_umin(c, LLVMBuildSelect(b, inside, cur.pc,
+	                               jit_splat(c, NONE), ""));
+	LLVMValueRef spent = LLVMBuildICmp(b, LLVMIntUGE, cur.steps,
+	                                   LLVMConstInt(c->i32, JIT_LOOP_BUDGET,
+	                                                false), "");
+
+	LLVMBuildCondBr(b, spent, end, run);
+	LLVMPositionBuilderAtEnd(b, run);
+	LLVMValueRef sw = LLVMBuildSwitch(b, blk, end, t - h + 1);
+
+	for (uint32_t bb = h; bb <= t; bb++) {
+		LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->ctx,
+		                                                       fn, "");
+
+		LLVMAddCase(sw, LLVMConstInt(c->i32, bb, false), body);
+		LLVMPositionBuilderAtEnd(b, body);
+		emit_loop_block(s, bb, &cur, regs, n, disp, &cur);
+	}
+
+	/* end: the chunk's state back to memory; stop when out of budget */
+	LLVMPositionBuilderAtEnd(b, end);
+	for (uint32_t k = 0; k < n; k++)
+		if (written[regs[k]])
+			store_vec(s, phi_reg[k], vec_ptr(s, s->k.regs,
+			                                 reg_el(s, regs[k])));
+	store_vec(s, cur.pc, vec_ptr(s, s->k.pc, i));
+	store_vec(s, cur.prev, vec_ptr(s, s->k.prev, i));
+	LLVMValueRef ni = LLVMBuildAdd(b, i, LLVMConstInt(c->i64, c->lanes,
+	                                                  false), "");
+	LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, ni, s->k.width, "");
+	LLVMValueRef stop = LLVMBuildICmp(b, LLVMIntUGE, cur.steps,
+	                                  LLVMConstInt(c->i32, JIT_LOOP_BUDGET,
+	                                               false), "");
+
+	LLVMBuildCondBr(b, LLVMBuildAnd(b, more, LLVMBuildNot(b, stop, ""), ""),
+	                next, leave);
+	LLVMPositionBuilderAtEnd(b, next);
+	LLVMBuildBr(b, chunk);
+	add_incoming(i, LLVMConstInt(c->i64, 0, false), entry);
+	add_incoming(i, ni, next);
+	add_incoming(steps0, zero32, entry);
+	add_incoming(steps0, cur.steps, next);
+	LLVMPositionBuilderAtEnd(b, leave);
+	LLVMValueRef off = LLVMConstInt(c->i64, offsetof(struct jit_frame, steps),
+	                                false);
+
+	LLVMBuildStore(b, cur.steps, LLVMBuildGEP2(b, c->i8, frame, &off, 1, ""));
+	LLVMBuildRet(b, LLVMConstInt(c->i32, INTERP_HINT_NONE, false));
+	ok = true;
+out:
+	free(regs);
+	free(in_list);
+	free(written);
+	free(phi_reg);
+	free(init);
+	return ok;
+}
