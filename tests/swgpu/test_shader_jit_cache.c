@@ -276,9 +276,23 @@ test_size_cap_evicts(void **state)
 	assert_true(present(&c));
 	jit_cache_stats_get(&after);
 	assert_int_equal(after.evictions - before.evictions, 1);
+	/* a temporary file left by a dead writer goes after an hour */
+	char stale[512];
+	struct timespec t[2];
+	FILE *f;
+
+	snprintf(stale, sizeof(stale), "%s/%032x.o.tmp.1.1", dir, 7);
+	f = fopen(stale, "wb");
+	assert_non_null(f);
+	fclose(f);
+	clock_gettime(CLOCK_REALTIME, &t[0]);
+	t[0].tv_sec -= 7200;
+	t[1] = t[0];
+	assert_int_equal(utimensat(AT_FDCWD, stale, t, 0), 0);
+	assert_true(jit_cache_store(dir, &b, blob, sizeof(blob), cap));
+	assert_int_equal(access(stale, F_OK), -1);
 	/* an entry bigger than the whole cap is not stored */
-	assert_false(jit_cache_store(dir, &b, blob, sizeof(blob), 500));
-	assert_false(present(&b));
+	assert_false(jit_cache_store(dir, &a, blob, sizeof(blob), 500));
 }
 
 /* In a fresh process with SWGPU_JIT_MAX_INSTRS=max: did the program

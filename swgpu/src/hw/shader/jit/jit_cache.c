@@ -403,10 +403,19 @@ evict(const char *dir, uint64_t max_bytes)
 		char path[4200];
 		struct stat st;
 
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		/* a temporary file a process left when it died writing:
+		 * gone after an hour (a live writer renames it in ms) */
+		if (strlen(de->d_name) > 34 &&
+		    !strncmp(de->d_name + 32, ".o.tmp.", 7)) {
+			if (!stat(path, &st) &&
+			    st.st_mtim.tv_sec + 3600 < time(NULL))
+				unlink(path);
+			continue;
+		}
 		if (strlen(de->d_name) != 34 ||
 		    strcmp(de->d_name + 32, ".o"))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (stat(path, &st) || !S_ISREG(st.st_mode))
 			continue;
 		if (n == cap) {
