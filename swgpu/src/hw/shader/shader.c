@@ -16,6 +16,7 @@
 
 #include <swgpu/swgpu_packet.h>
 
+#include "jit.h"
 #include "kmd/context.h"
 #include "util/util.h"
 #include "xlate.h"
@@ -217,6 +218,13 @@ swgpu_shader_create(swgpu_context *ctx, const swgpu_shader_info *info,
 		shader_free(s);
 		return SWGPU_ERR(debug, SWGPU_ERR_NO_HOST_MEMORY, "registry");
 	}
+	/* SWGPU_SHADER=jit: compiled here, at pipeline creation, with the
+	 * specialization constants already folded by the translator, not
+	 * at the first dispatch (ir_exec_create's lazy path stays for
+	 * programs made otherwise); the disk cache (jit/jit_cache.h) makes
+	 * this cheap from the second run on. A decline is logged there and
+	 * the program interpreted. */
+	jit_program_get(s->prog);
 	*out = s;
 	return SWGPU_OK;
 fail_msg:

@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The shader compiler's LLVM engine (jit_engine.h): one ORC LLJIT per
- * program, the O2 pipeline for the host CPU, no fast-math.
+ * The shader compiler's LLVM engine (jit_engine.h): the O2 pipeline for
+ * the host CPU (no fast-math), object files emitted in memory, and one
+ * ORC LLJIT for the whole process in which each program's object lives
+ * in a JITDylib of its own (its symbol names, b<block>_s<seg>, repeat
+ * from program to program). Freeing a program clears its JITDylib,
+ * which frees its code, and returns the empty JITDylib to a pool for the
+ * next program: the JITDylib count stays at the most programs alive at
+ * once. (Measured: the LLJIT per program of the first version was not
+ * the main cost: a compile is ~15-20 ms of CPU either way, O2 and code
+ * generation; a disk cache hit is ~0.2 ms.)
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -16,6 +24,7 @@
 
 #include "hw/shader/jit.h"
 #include "hw/shader/jit_run.h"
+#include "jit_cache.h"
 #include "jit_engine.h"
 #include "jit_ext.h"
 #include "util/util.h"
@@ -64,13 +73,6 @@ jit_log_error(const char *what, LLVMErrorRef err)
 
 	swgpu_log("jit: %s: %s; interpreting the shader", what, m);
 	LLVMDisposeErrorMessage(m);
-}
-
-void
-jit_engine_free(void *engine)
-{
-	if (engine)
-		LLVMOrcDisposeLLJIT((LLVMOrcLLJITRef)engine);
 }
 
 bool
@@ -130,50 +132,278 @@ out:
 	return ok;
 }
 
-/* Hand mod to a new LLJIT (compiled lazily on the first lookup). */
+
+/* ---- object files ---- */
+
 void *
-jit_engine_load(LLVMOrcThreadSafeContextRef tsc, LLVMModuleRef mod)
+jit_engine_emit(LLVMModuleRef mod, size_t *size)
 {
-	LLVMOrcLLJITRef lljit;
-	LLVMErrorRef err = LLVMOrcCreateLLJIT(&lljit, NULL);
+	char *msg = NULL;
+	char *triple = LLVMGetDefaultTargetTriple();
+	char *cpu = LLVMGetHostCPUName();
+	char *features = LLVMGetHostCPUFeatures();
+	LLVMTargetRef target = NULL;
+	LLVMMemoryBufferRef buf = NULL;
+	void *out = NULL;
 
+	if (LLVMGetTargetFromTriple(triple, &target, &msg)) {
+		swgpu_log("jit: no target %s: %s; interpreting the shader",
+		          triple, msg);
+		goto done;
+	}
+	/* position independent: the object is loaded anywhere, in any
+	 * later process (disk cache, VkPipelineCache) */
+	LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
+		target, triple, cpu, features, LLVMCodeGenLevelDefault,
+		LLVMRelocPIC, LLVMCodeModelDefault);
+
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &msg,
+	                                        &buf)) {
+		swgpu_log("jit: emitting native code: %s; interpreting the "
+		          "shader", msg);
+	} else {
+		*size = LLVMGetBufferSize(buf);
+		out = malloc(*size ? *size : 1);
+		if (out)
+			memcpy(out, LLVMGetBufferStart(buf), *size);
+		LLVMDisposeMemoryBuffer(buf);
+	}
+	LLVMDisposeTargetMachine(tm);
+done:
+	if (msg)
+		LLVMDisposeMessage(msg);
+	LLVMDisposeMessage(triple);
+	LLVMDisposeMessage(cpu);
+	LLVMDisposeMessage(features);
+	return out;
+}
+
+/* ---- the process's LLJIT and its pool of JITDylibs ---- */
+
+struct jit_engine {
+	LLVMOrcJITDylibRef jd;
+	struct jit_engine *next;     /* in the pool */
+};
+
+static LLVMOrcLLJITRef the_jit;
+static pthread_once_t jit_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct jit_engine *pool;
+static uint32_t dylib_count;
+
+static void
+lljit_init(void)
+{
+	LLVMErrorRef err;
+
+	if (!jit_llvm_init())
+		return;
+	err = LLVMOrcCreateLLJIT(&the_jit, NULL);
 	if (err) {
-		LLVMDisposeModule(mod);
+		the_jit = NULL;
 		jit_log_error("creating the JIT", err);
-		return NULL;
 	}
-	err = jit_ext_define_symbols(lljit);   /* compiled code's calls */
-	if (err) {
-		LLVMDisposeModule(mod);
-		jit_log_error("defining symbols", err);
-		LLVMOrcDisposeLLJIT(lljit);
-		return NULL;
-	}
-	LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod,
-	                                                                  tsc);
+}
 
-	err = LLVMOrcLLJITAddLLVMIRModule(lljit,
-	                                  LLVMOrcLLJITGetMainJITDylib(lljit),
-	                                  tsm);
+/* The engine's functions compiled code calls by name (jit_ext.c), in
+ * e's JITDylib (again after each clear); NULL (logged, e dropped) on
+ * an error. */
+static struct jit_engine *
+define_symbols(struct jit_engine *e)
+{
+	LLVMErrorRef err = jit_ext_define_symbols(the_jit, e->jd);
+
 	if (err) {
-		LLVMOrcDisposeThreadSafeModule(tsm);
-		jit_log_error("adding the module", err);
-		LLVMOrcDisposeLLJIT(lljit);
+		jit_log_error("defining symbols", err);
+		free(e);            /* a JITDylib made stays in the session */
 		return NULL;
 	}
-	return lljit;
+	return e;
+}
+
+/* A JITDylib from the pool, or a new one resolving the process's
+ * symbols (libm, should LLVM call it); NULL (logged) on an error. */
+static struct jit_engine *
+engine_get(void)
+{
+	struct jit_engine *e;
+	char name[32];
+	LLVMOrcDefinitionGeneratorRef gen;
+	LLVMErrorRef err;
+
+	pthread_mutex_lock(&pool_lock);
+	e = pool;
+	if (e)
+		pool = e->next;
+	else
+		snprintf(name, sizeof(name), "swgpu_program%u", dylib_count++);
+	pthread_mutex_unlock(&pool_lock);
+	if (e)
+		return define_symbols(e);
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	err = LLVMOrcExecutionSessionCreateJITDylib(
+		LLVMOrcLLJITGetExecutionSession(the_jit), &e->jd, name);
+	if (!err)
+		err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+			&gen, LLVMOrcLLJITGetGlobalPrefix(the_jit), NULL, NULL);
+	if (err) {
+		jit_log_error("creating a JITDylib", err);
+		free(e);            /* a JITDylib made stays in the session */
+		return NULL;
+	}
+	LLVMOrcJITDylibAddGenerator(e->jd, gen);
+	return define_symbols(e);
+}
+
+void
+jit_engine_free(void *engine)
+{
+	struct jit_engine *e = engine;
+	LLVMErrorRef err;
+
+	if (!e)
+		return;
+	err = LLVMOrcJITDylibClear(e->jd);
+	if (err) {
+		/* its code may still be there: never reuse it */
+		jit_log_error("freeing a program's code", err);
+		free(e);
+		return;
+	}
+	pthread_mutex_lock(&pool_lock);
+	e->next = pool;
+	pool = e;
+	pthread_mutex_unlock(&pool_lock);
+}
+
+void *
+jit_engine_load_object(const void *obj, size_t size)
+{
+	struct jit_engine *e;
+	LLVMMemoryBufferRef buf;
+	LLVMErrorRef err;
+
+	pthread_once(&jit_once, lljit_init);
+	if (!the_jit || !(e = engine_get()))
+		return NULL;
+	buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, size,
+	                                                "swgpu_shader");
+	err = LLVMOrcLLJITAddObjectFile(the_jit, e->jd, buf);
+	if (err) {
+		jit_log_error("loading native code", err);
+		jit_engine_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void *
+jit_engine_cached(const struct jit_cache_key *key)
+{
+	const char *dir = jit_cache_dir();
+	size_t size = 0;
+	void *obj, *e;
+
+	if (!dir || !(obj = jit_cache_load(dir, key, &size)))
+		return NULL;
+	e = jit_engine_load_object(obj, size);
+	free(obj);
+	if (e && swgpu_debug_env()) {
+		char hex[33];
+
+		jit_cache_key_hex(key, hex);
+		swgpu_log("jit: shader %s from the disk cache", hex);
+	}
+	return e;
+}
+
+void *
+jit_engine_build(LLVMModuleRef mod, const struct jit_cache_key *key)
+{
+	const char *dir = jit_cache_dir();
+	size_t size = 0;
+	void *obj = jit_engine_emit(mod, &size), *e;
+
+	LLVMDisposeModule(mod);
+	if (!obj)
+		return NULL;
+	jit_cache_stat_add(&jit_cache_counters.compiles);
+	if (dir && key)
+		jit_cache_store(dir, key, obj, size, jit_cache_max_bytes());
+	e = jit_engine_load_object(obj, size);
+	free(obj);
+	return e;
+}
+
+/* Lookups in one JITDylib go through the session, whose answer comes
+ * to a callback: wait for it. */
+struct lookup_wait {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool done;
+	uint64_t addr;
+};
+
+static void
+lookup_done(LLVMErrorRef err, LLVMOrcCSymbolMapPairs result, size_t n,
+            void *ctx)
+{
+	struct lookup_wait *w = ctx;
+
+	pthread_mutex_lock(&w->lock);
+	if (err)
+		jit_log_error("looking up compiled code", err);
+	else if (n)
+		w->addr = result[0].Sym.Address;
+	w->done = true;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
 }
 
 uint64_t
 jit_engine_lookup(void *engine, const char *name)
 {
-	LLVMOrcExecutorAddress addr = 0;
-	LLVMErrorRef err = LLVMOrcLLJITLookup((LLVMOrcLLJITRef)engine, &addr,
-	                                      name);
+	struct jit_engine *e = engine;
+	struct lookup_wait w = { .lock = PTHREAD_MUTEX_INITIALIZER,
+	                         .cond = PTHREAD_COND_INITIALIZER };
+	LLVMOrcCJITDylibSearchOrderElement order = {
+		e->jd, LLVMOrcJITDylibLookupFlagsMatchAllSymbols
+	};
+	LLVMOrcCLookupSetElement sym = {
+		LLVMOrcLLJITMangleAndIntern(the_jit, name),
+		LLVMOrcSymbolLookupFlagsRequiredSymbol
+	};
 
-	if (err) {
-		jit_log_error("compiling", err);
-		return 0;
-	}
-	return addr;
+	LLVMOrcExecutionSessionLookup(LLVMOrcLLJITGetExecutionSession(the_jit),
+	                              LLVMOrcLookupKindStatic, &order, 1, &sym,
+	                              1, lookup_done, &w);
+	pthread_mutex_lock(&w.lock);
+	while (!w.done)
+		pthread_cond_wait(&w.cond, &w.lock);
+	pthread_mutex_unlock(&w.lock);
+	pthread_mutex_destroy(&w.lock);
+	pthread_cond_destroy(&w.cond);
+	return w.addr;
+}
+
+static uint32_t max_instrs = JIT_DEFAULT_MAX_INSTRS;
+static pthread_once_t max_instrs_once = PTHREAD_ONCE_INIT;
+
+static void
+max_instrs_init(void)
+{
+	uint64_t v;
+
+	if (swgpu_env_u64("SWGPU_JIT_MAX_INSTRS", &v))
+		max_instrs = v == 0 || v > UINT32_MAX ? UINT32_MAX
+		             : (uint32_t)v;
+}
+
+uint32_t
+jit_engine_max_instrs(void)
+{
+	pthread_once(&max_instrs_once, max_instrs_init);
+	return max_instrs;
 }

@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The shader compiler's LLVM engine (jit_engine.c): LLVM set-up, the
- * optimization pipeline for the host CPU, and turning a module into
- * native code whose functions are found by name. jit_llvm.c emits the
- * module; this file owns what happens to it after.
+ * optimization pipeline for the host CPU, object files, and native code
+ * whose functions are found by name. jit_llvm.c emits the module; this
+ * file owns what happens to it after, and the caches (jit_cache.h).
  */
 #ifndef SWGPU_SHADER_JIT_ENGINE_H
 #define SWGPU_SHADER_JIT_ENGINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/Orc.h>
+
+struct jit_cache_key;
 
 /* LLVM's native target, initialised once; false (logged once) without
  * one. */
@@ -27,11 +30,33 @@ void jit_log_error(const char *what, LLVMErrorRef err);
  * (logged) on an error. */
 bool jit_engine_optimize(LLVMModuleRef mod);
 
-/* Native code for mod (consumed, as is nothing else of tsc): an engine
- * for jit_engine_lookup / jit_engine_free, or NULL (logged). */
-void *jit_engine_load(LLVMOrcThreadSafeContextRef tsc, LLVMModuleRef mod);
+/* mod as a relocatable object file for the host: malloc'ed bytes and
+ * *size, or NULL (logged). mod is kept. */
+void *jit_engine_emit(LLVMModuleRef mod, size_t *size);
+
+/* Native code of an object file (bytes copied): an engine for
+ * jit_engine_lookup / jit_engine_free, or NULL (logged). */
+void *jit_engine_load_object(const void *obj, size_t size);
+
+/* The engine of the disk cache's object for key, or NULL (miss, cache
+ * off, or an unusable entry: logged). */
+void *jit_engine_cached(const struct jit_cache_key *key);
+
+/* Native code for the optimized mod (consumed): emitted to an object,
+ * stored in the disk cache under key (unless NULL or the cache is off),
+ * loaded. NULL (logged) on an error. */
+void *jit_engine_build(LLVMModuleRef mod, const struct jit_cache_key *key);
 
 /* The address of function name in engine; 0 (logged) on an error. */
 uint64_t jit_engine_lookup(void *engine, const char *name);
+
+/* The compile-time bound: programs with more compilable instructions
+ * than this are interpreted (SWGPU_JIT_MAX_INSTRS; 0: no bound). LLVM's
+ * C API cannot interrupt a compile, so the bound is on the input size:
+ * measured (straight-line ALU code, loaded machine) 2000 instructions
+ * compile in ~90 ms of CPU, 20000 in ~1.4 s, so 8000 is about half a
+ * second (docs/ARCHITECTURE.md, "Shader compiler"). */
+#define JIT_DEFAULT_MAX_INSTRS 8000u
+uint32_t jit_engine_max_instrs(void);
 
 #endif

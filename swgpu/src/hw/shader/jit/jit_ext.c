@@ -352,7 +352,7 @@ jit_ext_emit(struct jit_ctx *c, const struct ir_instr *in,
 }
 
 LLVMErrorRef
-jit_ext_define_symbols(LLVMOrcLLJITRef j)
+jit_ext_define_symbols(LLVMOrcLLJITRef j, LLVMOrcJITDylibRef jd)
 {
 	LLVMOrcCSymbolMapPair sym = {
 		.Name = LLVMOrcLLJITMangleAndIntern(j, JIT_LANES_SYMBOL),
@@ -365,8 +365,7 @@ jit_ext_define_symbols(LLVMOrcLLJITRef j)
 		},
 	};
 	LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(&sym, 1);
-	LLVMErrorRef err = LLVMOrcJITDylibDefine(
-		LLVMOrcLLJITGetMainJITDylib(j), mu);
+	LLVMErrorRef err = LLVMOrcJITDylibDefine(jd, mu);
 
 	if (err)
 		LLVMOrcDisposeMaterializationUnit(mu);

@@ -10,7 +10,7 @@
  * runs the interpreter's own code for the instruction on those lanes,
  * so each lane computes what interp*.c computes, bit for bit, with the
  * very same libm. The call goes by name: jit_engine.c defines the
- * symbol in every LLJIT (jit_ext_define_symbols), so compiled code
+ * symbol in every program's JITDylib (jit_ext_define_symbols), so compiled code
  * holds no host address and stays valid in another process.
  */
 #ifndef SWGPU_SHADER_JIT_EXT_H
@@ -30,9 +30,9 @@ LLVMValueRef jit_ext_emit(struct jit_ctx *c, const struct ir_instr *in,
  * jit_ext_emit value is NULL) or an op not ours. */
 uint32_t jit_ext_results(const struct ir_instr *in);
 
-/* Define swgpu_jit_lanes in j's main JITDylib (jit_engine.c calls it
- * once per LLJIT). */
-LLVMErrorRef jit_ext_define_symbols(LLVMOrcLLJITRef j);
+/* Define swgpu_jit_lanes in jd, a JITDylib of j (jit_engine.c calls it
+ * for every program's JITDylib). */
+LLVMErrorRef jit_ext_define_symbols(LLVMOrcLLJITRef j, LLVMOrcJITDylibRef jd);
 
 /* Name of the lane-call entry point in compiled code. */
 #define JIT_LANES_SYMBOL "swgpu_jit_lanes"

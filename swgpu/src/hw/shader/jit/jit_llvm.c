@@ -32,6 +32,7 @@
 #include "hw/shader/jit_run.h"
 #include "hw/shader/interp_util.h"
 #include "jit_alu.h"
+#include "jit_cache.h"
 #include "jit_emit.h"
 #include "jit_engine.h"
 #include "util/util.h"
@@ -515,12 +516,10 @@ out:
 	return ok;
 }
 
-/* Compile mod and look the segment functions up. */
+/* Look the segment functions up in jp->engine. */
 static bool
-lookup_segments(struct jit_program *jp, LLVMOrcThreadSafeContextRef tsc,
-                LLVMModuleRef mod)
+lookup_segments(struct jit_program *jp)
 {
-	jp->engine = jit_engine_load(tsc, mod);
 	if (!jp->engine)
 		return false;
 	for (uint32_t bi = 0; bi < jp->nblocks; bi++)
@@ -611,18 +610,29 @@ jit_compile(const struct ir_program *p, uint32_t lanes)
 		          "supported yet; interpreting it", jp->total);
 		goto fail;
 	}
-	LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-	LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-	LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("swgpu_shader",
-	                                                      ctx);
-	bool ok = emit_module(p, jp, ctx, mod) && jit_engine_optimize(mod);
+	if (jp->compiled > jit_engine_max_instrs()) {
+		swgpu_log("jit: the shader has %u compilable instructions, "
+		          "more than SWGPU_JIT_MAX_INSTRS=%u; interpreting it",
+		          jp->compiled, jit_engine_max_instrs());
+		goto fail;
+	}
+	/* jitcache: a cache hit skips emission and optimization */
+	struct jit_cache_key key;
 
-	if (!ok)
-		LLVMDisposeModule(mod);
-	else
-		ok = lookup_segments(jp, tsc, mod);
-	LLVMOrcDisposeThreadSafeContext(tsc);
-	if (!ok)
+	jit_cache_key_make(p, lanes, &key);
+	jp->engine = jit_engine_cached(&key);
+	if (!jp->engine) {
+		LLVMContextRef ctx = LLVMContextCreate();
+		LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(
+			"swgpu_shader", ctx);
+
+		if (emit_module(p, jp, ctx, mod) && jit_engine_optimize(mod))
+			jp->engine = jit_engine_build(mod, &key);
+		else
+			LLVMDisposeModule(mod);
+		LLVMContextDispose(ctx);
+	}
+	if (!lookup_segments(jp))
 		goto fail;
 	if (swgpu_debug_env())
 		log_plan(p, jp);

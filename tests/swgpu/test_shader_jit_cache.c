@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The shader compiler's disk cache (hw/shader/jit/jit_cache.h), seen
+ * through its counters (jit_cache_stats) in fresh processes (the knobs
+ * are read once per process, so each step is a forked child):
+ *  - a program compiled in one process is loaded, not compiled, in the
+ *    next, and the loaded code computes the right values;
+ *  - a corrupt (one byte flipped) or truncated entry is ignored with a
+ *    log line, the program compiled again and the entry rewritten;
+ *  - SWGPU_SHADER_CACHE=0 compiles every time and writes nothing;
+ *  - past the size cap the least recently used entries are evicted, a
+ *    hit making an entry recently used;
+ *  - SWGPU_JIT_MAX_INSTRS: a program above the bound is interpreted
+ *    (jit_compile declines it), one within is compiled.
+ * Built only with LLVM.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "swgpu/swgpu.h"
+#include "hw/shader/ir.h"
+#include "hw/shader/jit.h"
+#include "hw/shader/jit/jit_cache.h"
+
+#define WIDTH 16u
+
+/* r3 = r1 + r2 ; r4 = r3 * r2 ; ret */
+static struct ir_program *
+small_program(uint32_t salt)
+{
+	struct ir_program *p = calloc(1, sizeof(*p));
+
+	assert_non_null(p);
+	p->stage = SWGPU_SHADER_STAGE_COMPUTE;
+	p->nregs = 40;
+	p->local_size[0] = WIDTH;
+	p->local_size[1] = p->local_size[2] = 1;
+	p->code = calloc(3, sizeof(*p->code));
+	p->blocks = calloc(1, sizeof(*p->blocks));
+	assert_non_null(p->code);
+	assert_non_null(p->blocks);
+	p->code[0] = (struct ir_instr){ .op = IR_IADD, .dst = 30, .a = 31,
+	                                .b = 32 };
+	p->code[1] = (struct ir_instr){ .op = IR_IMUL, .dst = 33, .a = 30,
+	                                .b = 32, .imm = salt };
+	p->code[2] = (struct ir_instr){ .op = IR_RET };
+	p->ninstr = 3;
+	p->nblocks = 1;
+	p->blocks[0] = (struct ir_block){ 0, 3 };
+	return p;
+}
+
+/* Compile p and run its segment on known inputs: true when the results
+ * are right. */
+static bool
+compile_and_check(struct ir_program *p)
+{
+	struct jit_program *jp = jit_compile(p, 8);
+	lane_t regs[40 * WIDTH];
+	uint8_t mask[WIDTH];
+	bool ok = true;
+
+	if (!jp || jp->nblocks != 1 || jp->blocks[0].nseg != 1)
+		return false;
+	memset(regs, 0, sizeof(regs));
+	memset(mask, 1, sizeof(mask));
+	for (uint32_t l = 0; l < WIDTH; l++) {
+		regs[31 * WIDTH + l].u = l * 7 + 1;
+		regs[32 * WIDTH + l].u = l + 3;
+	}
+	uint32_t pc[WIDTH], prev[WIDTH];
+	struct jit_frame f = {
+		.regs = regs, .mask = mask, .store_mask = mask,
+		.pc = pc, .prev = prev, .width = WIDTH,
+	};
+
+	jp->blocks[0].seg[0].fn(&f);
+	for (uint32_t l = 0; l < WIDTH; l++)
+		ok &= regs[33 * WIDTH + l].u == (l * 8 + 4) * (l + 3);
+	jit_program_free(jp);
+	return ok;
+}
+
+/* What a child saw, packed in its exit status. */
+enum { SAW_OK = 1, SAW_COMPILED = 2, SAW_HIT = 4, SAW_CORRUPT = 8,
+       SAW_STORED = 16 };
+
+/* In a fresh process with the given cache knobs: compile the program
+ * (twice when twice), report what happened. */
+static int
+child_compile(const char *dir, const char *on, bool twice)
+{
+	pid_t pid = fork();
+	int status;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct jit_cache_stats s;
+		struct ir_program *p = small_program(1);
+		int saw;
+
+		setenv("SWGPU_SHADER_CACHE_DIR", dir, 1);
+		if (on)
+			setenv("SWGPU_SHADER_CACHE", on, 1);
+		saw = compile_and_check(p) ? SAW_OK : 0;
+		if (twice && !compile_and_check(p))
+			saw = 0;
+		jit_cache_stats_get(&s);
+		saw |= (s.compiles ? SAW_COMPILED : 0) |
+		       (s.disk_hits ? SAW_HIT : 0) |
+		       (s.disk_corrupt ? SAW_CORRUPT : 0) |
+		       (s.disk_stores ? SAW_STORED : 0);
+		if (twice && s.compiles != 2)
+			saw = 0;
+		ir_program_free(p);
+		_exit(saw);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+static char dir[] = "/tmp/swgpu_jit_cache_XXXXXX";
+
+/* The one entry of dir (path into out); false when there is not one. */
+static bool
+only_entry(char *out, size_t n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int count = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.') {
+			snprintf(out, n, "%s/%s", dir, de->d_name);
+			count++;
+		}
+	closedir(d);
+	return count == 1;
+}
+
+static void
+empty_dir(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.') {
+			char path[512];
+
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			unlink(path);
+		}
+	closedir(d);
+}
+
+static void
+test_second_process_hits(void **state)
+{
+	char path[512];
+
+	(void)state;
+	empty_dir();
+	assert_int_equal(child_compile(dir, NULL, false),
+	                 SAW_OK | SAW_COMPILED | SAW_STORED);
+	assert_true(only_entry(path, sizeof(path)));
+	assert_int_equal(child_compile(dir, NULL, false), SAW_OK | SAW_HIT);
+}
+
+static void
+test_corrupt_ignored(void **state)
+{
+	char path[512];
+	struct stat st;
+	int fd;
+	uint8_t byte;
+
+	(void)state;
+	empty_dir();
+	assert_int_equal(child_compile(dir, NULL, false),
+	                 SAW_OK | SAW_COMPILED | SAW_STORED);
+	assert_true(only_entry(path, sizeof(path)));
+	/* one byte of the object flipped */
+	assert_int_equal(stat(path, &st), 0);
+	fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &byte, 1, st.st_size - 5), 1);
+	byte ^= 0x40;
+	assert_int_equal(pwrite(fd, &byte, 1, st.st_size - 5), 1);
+	close(fd);
+	assert_int_equal(child_compile(dir, NULL, false),
+	                 SAW_OK | SAW_COMPILED | SAW_CORRUPT | SAW_STORED);
+	/* rewritten whole: the next process hits */
+	assert_int_equal(child_compile(dir, NULL, false), SAW_OK | SAW_HIT);
+	/* truncated */
+	assert_true(only_entry(path, sizeof(path)));
+	assert_int_equal(truncate(path, st.st_size / 2), 0);
+	assert_int_equal(child_compile(dir, NULL, false),
+	                 SAW_OK | SAW_COMPILED | SAW_CORRUPT | SAW_STORED);
+	assert_int_equal(child_compile(dir, NULL, false), SAW_OK | SAW_HIT);
+}
+
+static void
+test_knob_off(void **state)
+{
+	char path[512];
+
+	(void)state;
+	empty_dir();
+	/* compiled both times, nothing written */
+	assert_int_equal(child_compile(dir, "0", true), SAW_OK | SAW_COMPILED);
+	assert_false(only_entry(path, sizeof(path)));
+}
+
+static void
+set_age(const struct jit_cache_key *k, time_t ago)
+{
+	char hex[33], path[512];
+	struct timespec t[2];
+
+	jit_cache_key_hex(k, hex);
+	snprintf(path, sizeof(path), "%s/%s.o", dir, hex);
+	clock_gettime(CLOCK_REALTIME, &t[0]);
+	t[0].tv_sec -= ago;
+	t[1] = t[0];
+	assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+}
+
+static bool
+present(const struct jit_cache_key *k)
+{
+	char hex[33], path[512];
+
+	jit_cache_key_hex(k, hex);
+	snprintf(path, sizeof(path), "%s/%s.o", dir, hex);
+	return access(path, F_OK) == 0;
+}
+
+static void
+test_size_cap_evicts(void **state)
+{
+	static uint8_t blob[1000];
+	struct jit_cache_key a = { { 1 } }, b = { { 2 } }, c = { { 3 } };
+	struct jit_cache_stats before, after;
+	const uint64_t cap = 2 * (sizeof(blob) + 64);  /* two entries */
+	size_t size;
+	void *data;
+
+	(void)state;
+	empty_dir();
+	memset(blob, 0x5a, sizeof(blob));
+	jit_cache_stats_get(&before);
+	assert_true(jit_cache_store(dir, &a, blob, sizeof(blob), cap));
+	set_age(&a, 300);
+	assert_true(jit_cache_store(dir, &b, blob, sizeof(blob), cap));
+	set_age(&b, 200);
+	/* a hit makes a the most recently used: b goes */
+	data = jit_cache_load(dir, &a, &size);
+	assert_non_null(data);
+	assert_int_equal(size, sizeof(blob));
+	assert_memory_equal(data, blob, sizeof(blob));
+	free(data);
+	assert_true(jit_cache_store(dir, &c, blob, sizeof(blob), cap));
+	assert_true(present(&a));
+	assert_false(present(&b));
+	assert_true(present(&c));
+	jit_cache_stats_get(&after);
+	assert_int_equal(after.evictions - before.evictions, 1);
+	/* a temporary file left by a dead writer goes after an hour */
+	char stale[512];
+	struct timespec t[2];
+	FILE *f;
+
+	snprintf(stale, sizeof(stale), "%s/%032x.o.tmp.1.1", dir, 7);
+	f = fopen(stale, "wb");
+	assert_non_null(f);
+	fclose(f);
+	clock_gettime(CLOCK_REALTIME, &t[0]);
+	t[0].tv_sec -= 7200;
+	t[1] = t[0];
+	assert_int_equal(utimensat(AT_FDCWD, stale, t, 0), 0);
+	assert_true(jit_cache_store(dir, &b, blob, sizeof(blob), cap));
+	assert_int_equal(access(stale, F_OK), -1);
+	/* an entry bigger than the whole cap is not stored */
+	assert_false(jit_cache_store(dir, &a, blob, sizeof(blob), 500));
+}
+
+/* In a fresh process with SWGPU_JIT_MAX_INSTRS=max: did the program
+ * (2 compilable instructions) compile? */
+static bool
+compiles_with_bound(const char *max)
+{
+	pid_t pid = fork();
+	int status;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct ir_program *p = small_program(2);
+		struct jit_program *jp;
+
+		setenv("SWGPU_SHADER_CACHE", "0", 1);
+		setenv("SWGPU_JIT_MAX_INSTRS", max, 1);
+		jp = jit_compile(p, 8);
+		status = jp != NULL;
+		jit_program_free(jp);
+		ir_program_free(p);
+		_exit(status);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status) == 1;
+}
+
+static void
+test_size_bound(void **state)
+{
+	(void)state;
+	/* three compilable instructions, the terminator counted */
+	assert_false(compiles_with_bound("2"));
+	assert_true(compiles_with_bound("3"));
+	assert_true(compiles_with_bound("0"));     /* no bound */
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_second_process_hits),
+		cmocka_unit_test(test_corrupt_ignored),
+		cmocka_unit_test(test_knob_off),
+		cmocka_unit_test(test_size_cap_evicts),
+		cmocka_unit_test(test_size_bound),
+	};
+	int r;
+
+	assert_non_null(mkdtemp(dir));
+	r = cmocka_run_group_tests(tests, NULL, NULL);
+	empty_dir();
+	rmdir(dir);
+	return r;
+}
