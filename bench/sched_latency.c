@@ -111,7 +111,7 @@ report(const char *figure, uint64_t *v, uint32_t n, bool verified)
 }
 
 static swgpu_device *
-open_dev(bool no_preempt, uint64_t system)
+open_dev(bool no_preempt, uint64_t system, uint32_t copy_engines)
 {
 	swgpu_config cfg;
 	swgpu_device *dev;
@@ -121,6 +121,8 @@ open_dev(bool no_preempt, uint64_t system)
 	cfg.bar_size = 16 * MIB;
 	cfg.system_size = system;
 	cfg.no_preempt = no_preempt;
+	if (copy_engines)
+		cfg.engine_count[SWGPU_ENGINE_COPY] = copy_engines;
 	CHECK(swgpu_device_open(&cfg, &dev));
 	return dev;
 }
@@ -134,7 +136,9 @@ bench_preempt(bool no_preempt)
 {
 	const uint64_t size = quick ? 64 * MIB : 1024 * MIB;
 	const uint32_t runs = quick ? 2 : 7;
-	swgpu_device *dev = open_dev(no_preempt, 2 * size + 64 * MIB);
+	/* One copy engine: LOW and HIGH on the same engine (with two,
+	 * engines chosen per job run HIGH on the idle one). */
+	swgpu_device *dev = open_dev(no_preempt, 2 * size + 64 * MIB, 1);
 	swgpu_context *ctx;
 	swgpu_queue *lo, *hi;
 	struct buf src, dst, ssrc, sdst, ts, cmd;
@@ -300,7 +304,7 @@ bench_engine_latency(swgpu_device *dev, swgpu_context *ctx,
 static void
 bench_latency(void)
 {
-	swgpu_device *dev = open_dev(false, 256 * MIB);
+	swgpu_device *dev = open_dev(false, 256 * MIB, 0);
 	swgpu_device_info info;
 	swgpu_context *ctx;
 

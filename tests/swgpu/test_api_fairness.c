@@ -45,6 +45,14 @@ test_low_high_share(void **state)
 	(void)state;
 	swgpu_config cfg;
 	api_config_small(&cfg);
+	/* One copy engine, shared by the queues (with two, engines
+	 * chosen per job would give each queue its own). */
+	cfg.engine_count[SWGPU_ENGINE_COPY] = 1;
+	/* No time slices: the REALTIME gate job below must hold the engine
+	 * (a slice would let LOW and HIGH preempt it), and the share
+	 * measured is the vruntime policy's (test_api_engines covers
+	 * slices). */
+	cfg.slice_ms = 0;
 	cfg.ring_size = 4096; /* far fewer jobs than submitted fit */
 	swgpu_device *dev = api_open(&cfg);
 	swgpu_context *ctx;

@@ -40,6 +40,10 @@ setup(void **state)
 	swgpu_config cfg;
 	api_config_small(&cfg);
 	cfg.hang_timeout_ms = HANG_MS;
+	/* One engine per class: A's faults must happen on B's engines
+	 * (with two, engines chosen per job may move a queue). */
+	cfg.engine_count[SWGPU_ENGINE_COMPUTE] = 1;
+	cfg.engine_count[SWGPU_ENGINE_COPY] = 1;
 	api_ok(swgpu_device_open(&cfg, &f->dev));
 	swgpu_device_query_info(f->dev, &f->info);
 	api_ok(swgpu_context_create(f->dev, &f->ctx_b));

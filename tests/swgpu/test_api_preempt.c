@@ -37,6 +37,9 @@ rig_init(struct rig *r, bool no_preempt, uint32_t hang_ms)
 	api_config_small(&cfg);
 	cfg.system_size = 2 * LONG_SIZE + (64ull << 20);
 	cfg.no_preempt = no_preempt;
+	/* One copy engine: LOW and HIGH share it (with two, engines chosen
+	 * per job would send HIGH to the idle one). */
+	cfg.engine_count[SWGPU_ENGINE_COPY] = 1;
 	if (hang_ms)
 		cfg.hang_timeout_ms = hang_ms;
 	r->dev = api_open(&cfg);
@@ -313,12 +316,12 @@ test_ring_wait_yields(void **state)
 	struct api_cmd ocmd;
 
 	rig_init(&r, false, 0);
-	api_ok(swgpu_queue_create(r.ctx, SWGPU_ENGINE_COPY, 1,
+	api_ok(swgpu_queue_create(r.ctx, SWGPU_ENGINE_COMPUTE, 0,
 	                          SWGPU_PRIORITY_NORMAL, &other));
 	api_ok(swgpu_syncobj_create(r.dev, SWGPU_SYNCOBJ_TIMELINE, 0, &tl));
 	api_cmd_init(&ocmd, r.dev, r.ctx, 64);
 	memset(r.probe.cpu, 0, 16);
-	/* copy1: waits for the host gate, then signals tl = 1. */
+	/* compute0: waits for the host gate, then signals tl = 1. */
 	api_emit_sem_wait(&ocmd, r.probe.va, 1);
 	swgpu_ib oib = api_cmd_end(&ocmd);
 	swgpu_sync_point sig = { tl, 1, 0 };

@@ -34,6 +34,9 @@ test_dispatch_preempted_between_groups(void **state)
 	(void)state;
 	memset(&e, 0, sizeof(e));
 	api_config_small(&cfg);
+	/* One compute engine: LOW and HIGH share it (with two, engines
+	 * chosen per job would run HIGH on the idle one). */
+	cfg.engine_count[SWGPU_ENGINE_COMPUTE] = 1;
 	e.dev = api_open(&cfg);
 	api_ok(swgpu_context_create(e.dev, &e.ctx));
 	api_ok(swgpu_queue_create(e.ctx, SWGPU_ENGINE_COMPUTE, 0,

@@ -26,6 +26,9 @@ test_high_overtakes_pending_low(void **state)
 {
 	swgpu_config cfg;
 	api_config_small(&cfg);
+	/* One copy engine, shared by the queues (with two, engines
+	 * chosen per job would give each queue its own). */
+	cfg.engine_count[SWGPU_ENGINE_COPY] = 1;
 	cfg.ring_size = 4096;
 	/* Ring order is what is checked here: with preemption, HIGH would
 	 * run while LOW job 1 waits (test_api_preempt covers that). */

@@ -379,6 +379,10 @@ test_priority(void **state)
 
 	small_config(&cfg);
 	cfg.ring_size = 4096;
+	/* One copy engine for both queues: with two, engines chosen per
+	 * job would run HIGH on the idle one, beside LOW (and both fill
+	 * the same buffer). */
+	cfg.engine_count[SWGPU_ENGINE_COPY] = 1;
 	assert_int_equal(swgpu_device_open(&cfg, &dev), SWGPU_OK);
 	assert_int_equal(swgpu_context_create(dev, &ctx), SWGPU_OK);
 	assert_int_equal(swgpu_queue_create(ctx, SWGPU_ENGINE_COPY, 0,

@@ -160,6 +160,11 @@ typedef struct swgpu_config {
 	 * batches, copy chunks), and resume it at once: results must not
 	 * change (SWGPU_PREEMPT_CHAOS; 0, the default: never). */
 	uint32_t preempt_chaos;
+	/* Time slice (SWGPU_SLICE_MS, default 4; 0: no slices): when jobs
+	 * of several queues are runnable on an engine, a running job of one
+	 * queue is preempted for another's after it had the engine this
+	 * long beyond its weighted fair share (docs/ARCHITECTURE.md). */
+	uint32_t slice_ms;
 } swgpu_config;
 
 void swgpu_config_init(swgpu_config *cfg);
@@ -218,7 +223,8 @@ typedef struct swgpu_engine_stats {
 	uint64_t doorbells;          /* doorbell rings that woke the engine */
 	uint64_t fence_seqno;        /* last seqno the engine wrote */
 	uint64_t preemptions;        /* jobs stopped for higher-priority
-	                                work and resumed later */
+	                                work or another queue's time slice,
+	                                and resumed later */
 	uint64_t preempt_jobs;       /* jobs that ran by preempting */
 } swgpu_engine_stats;
 
@@ -524,9 +530,12 @@ typedef enum swgpu_priority {
 
 #define SWGPU_ENGINE_ANY UINT32_MAX
 
-/* A queue is a software queue of jobs in ctx, bound to one engine of the
- * class (engine_index within the class, or SWGPU_ENGINE_ANY for the least
- * loaded one). Jobs of one queue execute in submission order. */
+/* A queue is a software queue of jobs in ctx on engines of a class. Its
+ * jobs start on engine_index within the class (or, SWGPU_ENGINE_ANY, the
+ * least loaded one); after that the engine is chosen per job: when the
+ * queue has nothing in flight and its engine is busy, its next job goes
+ * to an idle engine of the class. Jobs of one queue execute, one at a
+ * time on one engine each, and complete in submission order. */
 swgpu_result swgpu_queue_create(swgpu_context *ctx,
                                 swgpu_engine_class engine_class,
                                 uint32_t engine_index,
@@ -538,7 +547,9 @@ void swgpu_queue_destroy(swgpu_queue *q);
 
 /* Device-wide id (creation order from 0): the id SWGPU_FAULT names. */
 uint32_t swgpu_queue_id(const swgpu_queue *q);
-uint32_t swgpu_queue_engine(const swgpu_queue *q); /* device engine index */
+/* Device engine index of the queue's last job sent to a ring (or, before
+ * any, of its starting engine). */
+uint32_t swgpu_queue_engine(const swgpu_queue *q);
 
 typedef struct swgpu_ib {
 	uint64_t va;      /* GPU VA of the first packet, 4-byte aligned */

@@ -651,6 +651,23 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 	atomic_store_explicit(&ring->rptr, x->rptr, memory_order_release);
 }
 
+/* The HWQ 0 job lost (paused) or regained the engine: publish where it
+ * resumes for the state dump (job->save is the engine thread's). Once
+ * per preemption, so the lock is no cost per packet. */
+static void
+engine_publish_pause(struct swgpu_engine *eng, struct swgpu_job *job,
+                     bool paused)
+{
+	pthread_mutex_lock(&eng->dev->lock);
+	job->preempted = paused;
+	if (paused) {
+		job->resume_at = job->save;
+		job->preemptions++;
+	}
+	pthread_mutex_unlock(&eng->dev->lock);
+	eng->main_paused = paused;
+}
+
 /* Run one packet of the HWQ that goes first: HWQ 1 whenever it holds
  * work (HWQ 0 is then at a preemption point, or between two of its
  * packets). False when both are empty. */
@@ -675,6 +692,10 @@ engine_step_next(struct swgpu_engine *eng)
 				(h == ENGINE_HWQ_PRIO ? trace_job_preempted
 				                      : trace_job_resumed)(
 					main_job);
+			if (main_job &&
+			    eng->main_paused != (h == ENGINE_HWQ_PRIO))
+				engine_publish_pause(eng, main_job,
+				                     h == ENGINE_HWQ_PRIO);
 			engine_step(eng, h, wptr);
 			return true;
 		}

@@ -112,6 +112,7 @@ struct swgpu_engine {
 	struct swgpu_job *cur;          /* job executing now (either HWQ) */
 	struct hwq_exec run[ENGINE_HWQ_COUNT];
 	bool completion_deferred;       /* fence written, not processed */
+	bool main_paused;               /* HWQ 0 job stopped for HWQ 1 */
 	uint64_t busy_local;
 	uint64_t doorbells_local;
 };

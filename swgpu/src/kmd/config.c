@@ -181,6 +181,8 @@ swgpu_config_init(swgpu_config *cfg)
 	cfg->gfx_threads = SWGPU_DEFAULT_GFX_THREADS;
 	env_u32_range("SWGPU_GFX_THREADS", &cfg->gfx_threads, 1,
 	              SWGPU_MAX_GFX_THREADS);
+	cfg->slice_ms = SWGPU_DEFAULT_SLICE_MS;
+	env_u32_range("SWGPU_SLICE_MS", &cfg->slice_ms, 0, 60000u);
 	uint32_t preempt = 1;
 	env_u32_range("SWGPU_PREEMPT", &preempt, 0, 1);
 	cfg->no_preempt = !preempt;

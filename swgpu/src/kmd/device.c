@@ -184,6 +184,7 @@ device_free(struct swgpu_device *dev)
 	pthread_cond_destroy(&dev->gpu_cond);
 	pthread_mutex_destroy(&dev->gpu_lock);
 	pthread_cond_destroy(&dev->host_cond);
+	pthread_cond_destroy(&dev->slice_cond);
 	pthread_mutex_destroy(&dev->lock);
 	free(dev->fault_str);
 	free(dev->trace_str);
@@ -231,7 +232,8 @@ swgpu_device_open(const swgpu_config *cfg, swgpu_device **out)
 	pthread_mutex_init(&dev->lock, NULL);
 	pthread_mutex_init(&dev->gpu_lock, NULL);
 	if (cond_init_monotonic(&dev->host_cond) ||
-	    cond_init_monotonic(&dev->gpu_cond)) {
+	    cond_init_monotonic(&dev->gpu_cond) ||
+	    cond_init_monotonic(&dev->slice_cond)) {
 		/* Without a monotonic condvar nothing else can work. */
 		swgpu_log("pthread_condattr_setclock(CLOCK_MONOTONIC) failed");
 		abort();
@@ -265,10 +267,14 @@ swgpu_device_open(const swgpu_config *cfg, swgpu_device **out)
 		if (r != SWGPU_OK)
 			goto fail;
 	}
+	r = sched_slice_start(dev);
+	if (r != SWGPU_OK)
+		goto fail;
 	*out = dev;
 	return SWGPU_OK;
 
 fail:
+	sched_slice_stop(dev);
 	for (uint32_t e = 0; e < dev->engine_count; e++)
 		engine_stop(dev->engines[e]);
 	device_free(dev);
@@ -321,6 +327,7 @@ swgpu_device_close(swgpu_device *dev)
 		}
 	}
 	pthread_mutex_unlock(&dev->lock);
+	sched_slice_stop(dev);
 	for (uint32_t e = 0; e < dev->engine_count; e++)
 		engine_stop(dev->engines[e]);
 	device_fault_dump(dev);

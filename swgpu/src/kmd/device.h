@@ -125,6 +125,17 @@ struct swgpu_device {
 	uint32_t engine_count;
 	struct swgpu_engine *engines[SWGPU_MAX_ENGINES];
 
+	/* Time slices (sched_slice.c): the tick thread sleeps on
+	 * slice_cond until slice_deadline_ns (0: none armed), then runs
+	 * the scheduler, so a job held for a running job's slice goes in
+	 * when the slice ends. Under lock. */
+	pthread_t slice_thread;
+	bool slice_thread_started;
+	bool slice_stopping;
+	pthread_cond_t slice_cond;
+	uint64_t slice_deadline_ns;
+	uint64_t slices_ended;     /* held jobs let in by the tick */
+
 	struct dlist contexts;
 	struct dlist queues;
 	struct dlist syncobjs;

@@ -131,7 +131,24 @@ dump_job(const struct swgpu_job *j, FILE *out)
 	if (j->engine_seqno)
 		fprintf(out, " engine seqno %llu",
 		        (unsigned long long)j->engine_seqno);
+	if (j->state == JOB_QUEUED || j->state == JOB_RUNNING)
+		fprintf(out, " on %s hwq %u",
+		        j->dev->info.engines[j->engine].name, j->hwq);
 	fprintf(out, " ibs %u\n", j->ib_count);
+	if (j->preempted) {
+		/* The save area: where the engine resumes it. */
+		const struct exec_save *s = &j->resume_at;
+		fprintf(out, "      preempted (%u times), resumes on %s at IB "
+		        "%u", j->preemptions,
+		        j->dev->info.engines[j->engine].name, s->ib_index);
+		if (s->valid)
+			fprintf(out, " depth %u dword %u, packet progress "
+			        "%llu", s->depth, s->pos[s->depth],
+			        (unsigned long long)s->offset);
+		else
+			fprintf(out, " (at a packet boundary)");
+		fputc('\n', out);
+	}
 	for (uint32_t i = 0; i < j->wait_count; i++) {
 		const struct job_wait *w = &j->waits[i];
 		const struct swgpu_syncobj *o = w->obj;
@@ -168,6 +185,10 @@ device_dump_locked(struct swgpu_device *dev, FILE *out)
 	        dev->index, dev->engine_count,
 	        (unsigned long long)dev->pending_jobs,
 	        atomic_load(&dev->closing) ? ", closing" : "");
+	fprintf(out, "time slice %u ms, %llu slices ended, next slice end "
+	        "%s\n", dev->cfg.slice_ms,
+	        (unsigned long long)dev->slices_ended,
+	        dev->slice_deadline_ns ? "armed" : "none");
 	for (uint32_t e = 0; e < dev->engine_count; e++)
 		for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++)
 			dump_ring(dev->engines[e], h, out);
@@ -203,11 +224,14 @@ device_dump_locked(struct swgpu_device *dev, FILE *out)
 		struct swgpu_queue *q =
 			dlist_entry(it, struct swgpu_queue, dev_link);
 		fprintf(out, "queue %u: context %u engine %s priority %d, "
-		        "submitted %llu completed %llu, %u in ring%s\n",
+		        "submitted %llu completed %llu, %u in ring, moved "
+		        "engines %llu times%s%s\n",
 		        q->id, q->ctx->id, dev->info.engines[q->engine].name,
 		        (int)q->priority, (unsigned long long)q->submitted,
 		        (unsigned long long)atomic_load(&q->completed),
-		        q->inflight, q->cancelled ? ", cancelled" : "");
+		        q->inflight, (unsigned long long)q->engine_moves,
+		        q->slice_held ? ", head job held for a time slice" : "",
+		        q->cancelled ? ", cancelled" : "");
 		/* Ring jobs first (they are older), then the FIFO. */
 		struct swgpu_engine *eng = dev->engines[q->engine];
 		for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++) {

@@ -14,6 +14,13 @@
  * the engine is shared by virtual runtime (sched.c): each queue is
  * charged the engine time its jobs use, divided by its level's weight,
  * and the runnable queue with the smallest charge goes next.
+ *
+ * Engines are chosen per job (sched_slice.c): q->engine is the engine of
+ * the queue's jobs in the rings; a queue with nothing in the rings whose
+ * engine is busy moves to an idle engine of its class before its next
+ * job enters a ring. So a queue's jobs still start and complete in
+ * submission order (they are all in one ring at any time), and a job runs
+ * on one engine only.
  */
 #ifndef SWGPU_JOB_H
 #define SWGPU_JOB_H
@@ -97,6 +104,12 @@ struct swgpu_job {
 	 * (its context save area), and its IB being run. */
 	struct exec_save save;
 	struct job_trace trace;
+	/* Under dev->lock, for the state dump: the job lost the engine to
+	 * the preempting HWQ and resumes at resume_at (a copy of save made
+	 * when it stopped), on the same engine; preemptions counts them. */
+	bool preempted;
+	struct exec_save resume_at;
+	uint32_t preemptions;
 
 	uint32_t ib_count, wait_count, signal_count;
 	swgpu_ib *ibs;
@@ -116,6 +129,7 @@ struct swgpu_queue {
 	uint32_t engine;
 	swgpu_priority priority;
 	struct dlist fifo;           /* PENDING jobs, submission order */
+	uint32_t pending;            /* jobs in fifo (PENDING) */
 	uint32_t inflight;           /* jobs in the rings */
 	uint32_t main_inflight;      /* of them in the engine's HWQ 0 */
 	uint64_t submitted;          /* last seqno handed out */
@@ -132,6 +146,8 @@ struct swgpu_queue {
 	uint64_t avg_run_ns;         /* running mean of its jobs' run_ns */
 	uint64_t blocked_pass;       /* eng->sched_pass it was blocked in */
 	uint64_t trace_last_end_ns;  /* trace.c: end of its last slice */
+	uint64_t engine_moves;       /* times it moved to an idle engine */
+	bool slice_held;             /* head job waits for a slice to end */
 	struct dlist ctx_link, dev_link, run_link;
 };
 
@@ -140,6 +156,9 @@ void job_pool_init(struct job_pool *pool);
 void job_pool_fini(struct job_pool *pool);
 void job_ref(struct swgpu_job *job);
 void job_unref(struct swgpu_job *job);
+/* A pooled job with room for info's arrays, or NULL (out of memory). */
+struct swgpu_job *job_alloc(struct swgpu_device *dev,
+                            const swgpu_submit_info *info);
 
 /* Try to move jobs from software queues into rings. dev->lock held. */
 void sched_run(struct swgpu_device *dev);
@@ -152,6 +171,20 @@ void sched_charge(struct swgpu_job *job);
 /* A queue gets work again: start it at the engine's virtual clock so
  * time it was idle cannot be banked. dev->lock held. */
 void sched_queue_activate(struct swgpu_queue *q);
+/* q moved to another engine: level its charge with that engine's busy
+ * queues. dev->lock held. */
+void sched_queue_rebase(struct swgpu_queue *q);
+
+/* Engine choice per job (sched_slice.c): q's engine for its head job,
+ * moving q to an idle engine of its class when it has nothing in the
+ * rings and its engine is busy. dev->lock held. */
+struct swgpu_engine *sched_choose_engine(struct swgpu_queue *q);
+/* Time slices (sched_slice.c): run the scheduler again at deadline_ns
+ * (the earliest armed wins), when a held job's slice turn comes. The tick
+ * thread runs from device open to close. dev->lock held for arm. */
+void sched_slice_arm(struct swgpu_device *dev, uint64_t deadline_ns);
+swgpu_result sched_slice_start(struct swgpu_device *dev);
+void sched_slice_stop(struct swgpu_device *dev);
 
 /* True if the job must not run (context lost, queue cancelled, device
  * closing). dev->lock held. */
@@ -174,6 +207,7 @@ struct gfx_draw_stats;
 void trace_draw(struct swgpu_job *job, const char *name, uint64_t start_ns,
                 uint64_t end_ns, const struct gfx_draw_stats *st);
 void trace_queue_created(struct swgpu_queue *q);
+void trace_queue_moved(struct swgpu_queue *q, uint32_t from);
 void trace_open(struct swgpu_device *dev);
 void trace_close(struct swgpu_device *dev);
 const char *job_state_name(enum job_state s);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Queues: software queues of jobs bound to one engine. */
+/* Queues: software queues of jobs on the engines of one class (the
+ * engine is chosen per job, sched_slice.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,7 +135,14 @@ swgpu_queue_id(const swgpu_queue *q)
 uint32_t
 swgpu_queue_engine(const swgpu_queue *q)
 {
-	return q ? q->engine : UINT32_MAX;
+	if (!q)
+		return UINT32_MAX;
+	/* The scheduler moves queues (sched_slice.c) under the lock. */
+	struct swgpu_device *dev = q->dev;
+	pthread_mutex_lock(&dev->lock);
+	uint32_t e = q->engine;
+	pthread_mutex_unlock(&dev->lock);
+	return e;
 }
 
 uint64_t

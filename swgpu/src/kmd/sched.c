@@ -22,8 +22,6 @@
 #include "hw/ring.h"
 #include "kmd/syncobj.h"
 
-#define JOB_CHUNK 64u
-
 /*
  * Fair share. A queue's vruntime grows by the engine time its jobs use
  * times SCHED_VSCALE / weight of its level: a HIGH queue (16) is charged
@@ -121,6 +119,19 @@ sched_queue_activate(struct swgpu_queue *q)
 }
 
 void
+sched_queue_rebase(struct swgpu_queue *q)
+{
+	struct swgpu_engine *eng = q->dev->engines[q->engine];
+	uint64_t start;
+
+	/* A queue that moved engines: its charge was on another engine's
+	 * clock. It arrives like a newcomer, level with the busy queues. */
+	if (!sched_min_other(q, &start))
+		start = eng->vclock;
+	q->vruntime = start + q->ring_vcharge;
+}
+
+void
 sched_charge(struct swgpu_job *job)
 {
 	struct swgpu_queue *q = job->q;
@@ -147,100 +158,6 @@ sched_charge(struct swgpu_job *job)
 		if (vr_before(lim, q->vruntime))
 			q->vruntime = lim;
 	}
-}
-
-void
-job_pool_init(struct job_pool *pool)
-{
-	memset(pool, 0, sizeof(*pool));
-	dlist_init(&pool->free);
-}
-
-void
-job_pool_fini(struct job_pool *pool)
-{
-	for (uint32_t i = 0; i < pool->chunk_count; i++)
-		free(pool->chunks[i]);
-	free(pool->chunks);
-	memset(pool, 0, sizeof(*pool));
-}
-
-static bool
-job_pool_grow(struct job_pool *pool)
-{
-	if (pool->chunk_count == pool->chunk_cap) {
-		uint32_t cap = pool->chunk_cap ? pool->chunk_cap * 2 : 8;
-		void **c = realloc(pool->chunks, cap * sizeof(*c));
-		if (!c)
-			return false;
-		pool->chunks = c;
-		pool->chunk_cap = cap;
-	}
-	struct swgpu_job *jobs = calloc(JOB_CHUNK, sizeof(*jobs));
-	if (!jobs)
-		return false;
-	pool->chunks[pool->chunk_count++] = jobs;
-	for (uint32_t i = 0; i < JOB_CHUNK; i++)
-		dlist_add_tail(&jobs[i].link, &pool->free);
-	return true;
-}
-
-static struct swgpu_job *
-job_alloc(struct swgpu_device *dev, const swgpu_submit_info *info)
-{
-	struct job_pool *pool = &dev->pool;
-
-	if (dlist_empty(&pool->free) && !job_pool_grow(pool))
-		return NULL;
-	struct swgpu_job *job =
-		dlist_entry(pool->free.next, struct swgpu_job, link);
-
-	job->ibs = job->ib_inline;
-	job->waits = job->wait_inline;
-	job->signals = job->signal_inline;
-	/* Big jobs get their arrays from malloc: rare, and outside the
-	 * common (<= JOB_INLINE) path. */
-	if (info->ib_count > JOB_INLINE)
-		job->ibs = malloc(info->ib_count * sizeof(*job->ibs));
-	if (info->wait_count > JOB_INLINE)
-		job->waits = malloc(info->wait_count * sizeof(*job->waits));
-	if (info->signal_count > JOB_INLINE)
-		job->signals = malloc(info->signal_count *
-		                      sizeof(*job->signals));
-	if (!job->ibs || !job->waits || !job->signals) {
-		if (job->ibs != job->ib_inline)
-			free(job->ibs);
-		if (job->waits != job->wait_inline)
-			free(job->waits);
-		if (job->signals != job->signal_inline)
-			free(job->signals);
-		return NULL;
-	}
-	dlist_del(&job->link);
-	return job;
-}
-
-void
-job_ref(struct swgpu_job *job)
-{
-	job->refcount++;
-}
-
-void
-job_unref(struct swgpu_job *job)
-{
-	if (--job->refcount)
-		return;
-	if (job->ibs != job->ib_inline)
-		free(job->ibs);
-	if (job->waits != job->wait_inline)
-		free(job->waits);
-	if (job->signals != job->signal_inline)
-		free(job->signals);
-	job->ibs = NULL;
-	job->waits = NULL;
-	job->signals = NULL;
-	dlist_add_tail(&job->link, &job->dev->pool.free);
 }
 
 bool
@@ -334,10 +251,22 @@ enum push_result { PUSH_DONE, PUSH_BLOCKED, PUSH_RING_FULL };
  * preempt while it is full waits in its software queue (PREEMPT_BUSY)
  * and is judged again, with fresh charges, when one completes — so a
  * burst cannot pile up in HWQ 1 on estimates alone.
+ *
+ * Time slices (cfg.slice_ms, 0: off): a queue of the same or a lower
+ * level preempts too, once the running queue's charge exceeds its own by
+ * a slice of the running queue's weighted time: each queue gets the
+ * engine for about a slice, weighted by priority, before another queue
+ * takes it. Until then its job is held in its software queue
+ * (PREEMPT_HOLD: in HWQ 0 it would wait for the whole running job) and
+ * the tick (sched_slice.c) re-judges it when the slice ends. Only a queue
+ * whose jobs are short (mean run time at most a slice) is held or
+ * preempts this way: HWQ 1 jobs are never preempted, so a queue of long
+ * jobs must not get there; it waits in HWQ 0 ring order.
  */
 #define SCHED_PREEMPT_DEPTH 2u
+#define SCHED_HOLD_MIN_NS 100000u
 
-enum preempt_choice { PREEMPT_NO, PREEMPT_YES, PREEMPT_BUSY };
+enum preempt_choice { PREEMPT_NO, PREEMPT_YES, PREEMPT_BUSY, PREEMPT_HOLD };
 
 static enum preempt_choice
 sched_wants_preempt(struct swgpu_engine *eng, struct swgpu_queue *q,
@@ -357,7 +286,12 @@ sched_wants_preempt(struct swgpu_engine *eng, struct swgpu_queue *q,
 	const struct swgpu_job *run =
 		m->inflight[(m->processed + 1) & m->inflight_mask];
 	const struct swgpu_queue *rq = run->q;
-	if (!rq || rq == q || rq->priority >= q->priority)
+	if (!rq || rq == q)
+		return PREEMPT_NO;
+	bool higher = rq->priority < q->priority;
+	uint64_t slice_ns = (uint64_t)eng->dev->cfg.slice_ms * 1000000u;
+	bool sliced = slice_ns && q->avg_run_ns <= slice_ns;
+	if (!higher && !sliced)
 		return PREEMPT_NO;
 	/* What the running queue has really used: without the estimates
 	 * of its jobs still in the ring, with the running job's time so
@@ -371,8 +305,19 @@ sched_wants_preempt(struct swgpu_engine *eng, struct swgpu_queue *q,
 		used = used > stolen ? used - stolen : 0;
 		run_vr += vr_scale(rq, used);
 	}
-	if (vr_before(run_vr, q->vruntime))
-		return PREEMPT_NO;
+	uint64_t turn = q->vruntime + (higher ? 0 : vr_scale(rq, slice_ns));
+	if (vr_before(run_vr, turn)) {
+		if (!sliced)
+			return PREEMPT_NO;
+		/* The running queue's charge reaches turn after this much
+		 * more engine time (if it keeps the engine). */
+		uint64_t left = (turn - run_vr) /
+		                (SCHED_VSCALE / sched_weight[rq->priority]);
+		if (left < SCHED_HOLD_MIN_NS)
+			left = SCHED_HOLD_MIN_NS;
+		sched_slice_arm(eng->dev, swgpu_add_sat(swgpu_now_ns(), left));
+		return PREEMPT_HOLD;
+	}
 	return p->emitted - p->processed < SCHED_PREEMPT_DEPTH
 	       ? PREEMPT_YES : PREEMPT_BUSY;
 }
@@ -396,11 +341,14 @@ sched_push_head(struct swgpu_queue *q)
 		dlist_del(&job->link);
 		dev->pending_jobs--;
 		eng->pending_jobs--;
+		q->pending--;
 		job_finish(job, true);
 		return PUSH_DONE;
 	}
 	if (!job_waits_ready(job))
 		return PUSH_BLOCKED;
+	/* Engine chosen per job: maybe an idle one (sched_slice.c). */
+	eng = sched_choose_engine(q);
 
 	/* One SEM_WAIT per other engine HWQ, on the newest seqno needed.
 	 * Same engine: ring order within a HWQ, and HWQ 1 jobs pushed
@@ -413,7 +361,7 @@ sched_push_head(struct swgpu_queue *q)
 			continue;
 		if (d->state == JOB_ERROR)
 			job->dep_failed = true;
-		if (!job_in_ring(d) || d->engine == q->engine)
+		if (!job_in_ring(d) || d->engine == eng->index)
 			continue;
 		uint64_t *ws = &wait_seqno[d->engine][d->hwq];
 		if (!*ws)
@@ -430,7 +378,8 @@ sched_push_head(struct swgpu_queue *q)
 
 	if (nwait == 0) {
 		enum preempt_choice c = sched_wants_preempt(eng, q, job);
-		if (c == PREEMPT_BUSY)
+		q->slice_held = c == PREEMPT_HOLD;
+		if (c == PREEMPT_BUSY || c == PREEMPT_HOLD)
 			return PUSH_BLOCKED;
 		if (c == PREEMPT_YES && ring_space(&hq->ring) >= need)
 			h = ENGINE_HWQ_PRIO;
@@ -475,6 +424,9 @@ sched_push_head(struct swgpu_queue *q)
 	dlist_del(&job->link);
 	dev->pending_jobs--;
 	eng->pending_jobs--;
+	q->pending--;
+	q->slice_held = false;
+	job->engine = eng->index;
 	job->engine_seqno = seqno;
 	job->hwq = h;
 	job->start_ns = 0;
@@ -550,10 +502,12 @@ sched_engine(struct swgpu_engine *eng)
 		if (r == PUSH_RING_FULL)
 			return moved;
 		if (r == PUSH_DONE) {
+			/* q may have moved to another engine's list. */
+			struct swgpu_engine *qe = q->dev->engines[q->engine];
 			moved = true;
 			dlist_del(&q->run_link);
 			dlist_add_tail(&q->run_link,
-			               &eng->runlist[q->priority]);
+			               &qe->runlist[q->priority]);
 		} else {
 			q->blocked_pass = eng->sched_pass;
 		}
@@ -740,6 +694,8 @@ swgpu_submit(swgpu_queue *q, const swgpu_submit_info *info,
 	job->hwq = ENGINE_HWQ_MAIN;
 	job->start_ns = 0;
 	memset(&job->save, 0, sizeof(job->save));
+	job->preempted = false;
+	job->preemptions = 0;
 	job->dep_failed = false;
 	job->exec_failed = false;
 	job->skipped = false;
@@ -765,6 +721,7 @@ swgpu_submit(swgpu_queue *q, const swgpu_submit_info *info,
 	dlist_add_tail(&job->link, &q->fifo);
 	dev->pending_jobs++;
 	eng->pending_jobs++;
+	q->pending++;
 	if (seqno_out)
 		*seqno_out = job->seqno;
 

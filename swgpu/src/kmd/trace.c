@@ -264,12 +264,13 @@ trace_segment(const struct swgpu_job *job, uint64_t end, bool preempted)
 	trace_emit(dev, "\"ph\":\"X\",\"name\":\"%u:%u:%" PRIu64 "\","
 	           "\"cat\":\"job\",\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT
 	           ",\"dur\":" US_FMT ",\"args\":{\"ctx\":%u,\"queue\":%u,"
-	           "\"seqno\":%" PRIu64 ",\"hwq\":%u,\"segment\":%u,"
-	           "\"preempted\":%s}", job->ctx_id, job->queue_id,
-	           job->seqno, pid_of(dev), 1u + job->engine, US(start),
-	           US(end > start ? end - start : 0), job->ctx_id,
-	           job->queue_id, job->seqno, job->hwq, job->trace.segments,
-	           preempted ? "true" : "false");
+	           "\"seqno\":%" PRIu64 ",\"engine\":\"%s\",\"hwq\":%u,"
+	           "\"segment\":%u,\"preempted\":%s}", job->ctx_id,
+	           job->queue_id, job->seqno, pid_of(dev), 1u + job->engine,
+	           US(start), US(end > start ? end - start : 0), job->ctx_id,
+	           job->queue_id, job->seqno,
+	           dev->info.engines[job->engine].name, job->hwq,
+	           job->trace.segments, preempted ? "true" : "false");
 }
 
 /* Engine thread: HWQ 1 takes the engine while job (HWQ 0) is mid-run. */
@@ -288,19 +289,45 @@ trace_job_preempted(struct swgpu_job *job)
 	job->trace.segments++;
 	trace_emit(dev, "\"ph\":\"i\",\"s\":\"t\",\"name\":\"preempt\","
 	           "\"cat\":\"sched\",\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT
-	           ",\"args\":{\"job\":\"%u:%u:%" PRIu64 "\"}", pid_of(dev),
-	           1u + job->engine, US(now), job->ctx_id, job->queue_id,
-	           job->seqno);
+	           ",\"args\":{\"job\":\"%u:%u:%" PRIu64 "\",\"engine\":"
+	           "\"%s\"}", pid_of(dev), 1u + job->engine, US(now),
+	           job->ctx_id, job->queue_id, job->seqno,
+	           dev->info.engines[job->engine].name);
 }
 
 /* Engine thread: the preempted job has the engine again. */
 void
 trace_job_resumed(struct swgpu_job *job)
 {
-	if (!job->dev->trace || !job->trace.paused)
+	struct swgpu_device *dev = job->dev;
+
+	if (!dev->trace || !job->trace.paused)
 		return;
 	job->trace.paused = false;
 	job->trace.seg_ns = swgpu_now_ns();
+	trace_emit(dev, "\"ph\":\"i\",\"s\":\"t\",\"name\":\"resume\","
+	           "\"cat\":\"sched\",\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT
+	           ",\"args\":{\"job\":\"%u:%u:%" PRIu64 "\",\"engine\":"
+	           "\"%s\",\"segment\":%u}", pid_of(dev), 1u + job->engine,
+	           US(job->trace.seg_ns), job->ctx_id, job->queue_id,
+	           job->seqno, dev->info.engines[job->engine].name,
+	           job->trace.segments);
+}
+
+/* dev->lock held: q's next job goes to another engine (sched_slice.c). */
+void
+trace_queue_moved(struct swgpu_queue *q, uint32_t from)
+{
+	struct swgpu_device *dev = q->dev;
+
+	if (!dev->trace)
+		return;
+	trace_emit(dev, "\"ph\":\"i\",\"s\":\"t\",\"name\":\"engine\","
+	           "\"cat\":\"sched\",\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT
+	           ",\"args\":{\"queue\":%u,\"from\":\"%s\",\"to\":\"%s\"}",
+	           pid_of(dev), TRACE_QUEUE_TID + q->id, US(swgpu_now_ns()),
+	           q->id, dev->info.engines[from].name,
+	           dev->info.engines[q->engine].name);
 }
 
 /* Engine thread: one draw packet (or the part of it before a
