@@ -111,24 +111,30 @@ start_endless(struct st_env *a, uint32_t **flags)
 	return s;
 }
 
+/* B (priority prio_b, another context) on the engine an endless
+ * workgroup of A (LOW) holds: HIGH preempts it as soon as it is ready,
+ * LOW gets in when A's time slice (SWGPU_SLICE_MS) has ended — both by
+ * stopping A's workgroup at a back-edge. */
 static void
-test_endless_preempted_then_hung(void **state)
+endless_preempted_then_hung(swgpu_priority prio_b)
 {
 	const uint32_t groups = 8, steps = 1000;
 	swgpu_config cfg;
 	struct st_env a, b;
 	uint32_t *flags;
 
-	(void)state;
 	api_config_small(&cfg);
 	/* Long enough that the HIGH job is done well before. */
 	cfg.hang_timeout_ms = API_TSAN ? 8000 : 3000;
+	/* One compute engine: LOW and HIGH share it (with two, engines
+	 * chosen per job would run HIGH on the idle one). */
+	cfg.engine_count[SWGPU_ENGINE_COMPUTE] = 1;
 	swgpu_device *dev = api_open(&cfg);
 	side_init(&a, dev, SWGPU_PRIORITY_LOW);
-	side_init(&b, dev, SWGPU_PRIORITY_HIGH);
+	side_init(&b, dev, prio_b);
 	swgpu_shader *sa = start_endless(&a, &flags);
 
-	/* HIGH, same engine: runs while the endless group is preempted. */
+	/* B, same engine: runs while the endless group is preempted. */
 	uint32_t *o = st_buf(&b, 4 * groups);
 	swgpu_shader *sb = st_shader(&b, sh_spin_spv, sizeof(sh_spin_spv),
 	                             NULL, NULL, 0);
@@ -158,6 +164,20 @@ test_endless_preempted_then_hung(void **state)
 	side_fini(&a);
 	side_fini(&b);
 	swgpu_device_close(dev);
+}
+
+static void
+test_endless_preempted_then_hung(void **state)
+{
+	(void)state;
+	endless_preempted_then_hung(SWGPU_PRIORITY_HIGH);
+}
+
+static void
+test_endless_sliced_for_same_priority(void **state)
+{
+	(void)state;
+	endless_preempted_then_hung(SWGPU_PRIORITY_LOW);
 }
 
 static void
@@ -358,6 +378,9 @@ held_start(struct held *h, bool hold)
 
 	api_config_small(&cfg);
 	cfg.hang_timeout_ms = API_TSAN ? 8000 : 3000;
+	/* One compute engine: LOW and HIGH share it (with two, engines
+	 * chosen per job would run HIGH on the idle one). */
+	cfg.engine_count[SWGPU_ENGINE_COMPUTE] = 1;
 	h->dev = api_open(&cfg);
 	h->groups = 64;
 	h->steps = API_TSAN ? 20000 : 100000;
@@ -461,6 +484,7 @@ main(void)
 	api_apply_filter();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_endless_preempted_then_hung),
+		cmocka_unit_test(test_endless_sliced_for_same_priority),
 		cmocka_unit_test(test_long_workgroup_stopped_many_times),
 		cmocka_unit_test(test_no_save_area_finishes_workgroup),
 		cmocka_unit_test(test_random_preemption_bit_exact),
