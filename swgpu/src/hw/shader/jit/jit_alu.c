@@ -81,6 +81,16 @@ jit_alu_results(const struct ir_instr *in)
 }
 
 LLVMValueRef
+jit_splat64(struct jit_ctx *c, uint64_t v)
+{
+	LLVMValueRef k[16];
+
+	for (uint32_t l = 0; l < c->lanes; l++)
+		k[l] = LLVMConstInt(c->i64, v, false);
+	return LLVMConstVector(k, c->lanes);
+}
+
+LLVMValueRef
 jit_splat(struct jit_ctx *c, uint32_t v)
 {
 	LLVMValueRef k[16];
@@ -138,10 +148,9 @@ sel(struct jit_ctx *c, LLVMValueRef cond, LLVMValueRef x, LLVMValueRef y)
 	return LLVMBuildSelect(c->b, cond, x, y, "");
 }
 
-/* A call of the LLVM intrinsic name overloaded on types[0..ntypes). */
-static LLVMValueRef
-intrinsic(struct jit_ctx *c, const char *name, LLVMTypeRef *types,
-          unsigned ntypes, LLVMValueRef *args, unsigned nargs)
+LLVMValueRef
+jit_intrinsic(struct jit_ctx *c, const char *name, LLVMTypeRef *types,
+              unsigned ntypes, LLVMValueRef *args, unsigned nargs)
 {
 	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
 	LLVMValueRef fn = LLVMGetIntrinsicDeclaration(c->mod, id, types,
@@ -159,7 +168,7 @@ fcall(struct jit_ctx *c, const char *name, LLVMValueRef x, LLVMValueRef y,
 	LLVMValueRef args[3] = { as_f(c, x), y ? as_f(c, y) : NULL,
 	                         z ? as_f(c, z) : NULL };
 
-	return as_i(c, intrinsic(c, name, &c->vf32, 1, args, z ? 3 : 1));
+	return as_i(c, jit_intrinsic(c, name, &c->vf32, 1, args, z ? 3 : 1));
 }
 
 static LLVMValueRef
@@ -167,7 +176,7 @@ icall(struct jit_ctx *c, const char *name, LLVMValueRef x, LLVMValueRef y)
 {
 	LLVMValueRef args[2] = { x, y };
 
-	return intrinsic(c, name, &c->vi32, 1, args, y ? 2 : 1);
+	return jit_intrinsic(c, name, &c->vi32, 1, args, y ? 2 : 1);
 }
 
 /* Float arithmetic on vi32 operands, result vi32. */
@@ -521,7 +530,7 @@ emit_float(struct jit_ctx *c, const struct ir_instr *in, LLVMValueRef A,
 		LLVMTypeRef t[2] = { c->vi32, c->vf32 };
 		LLVMValueRef x = as_f(c, A);
 
-		return intrinsic(c, in->op == IR_F2S ? "llvm.fptosi.sat"
+		return jit_intrinsic(c, in->op == IR_F2S ? "llvm.fptosi.sat"
 		                                     : "llvm.fptoui.sat",
 		                 t, 2, &x, 1);
 	}

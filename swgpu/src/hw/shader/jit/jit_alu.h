@@ -42,7 +42,13 @@ LLVMValueRef jit_alu_emit(struct jit_ctx *c, const struct ir_instr *in,
  * gives NULL). */
 uint32_t jit_alu_results(const struct ir_instr *in);
 
-/* A vi32 with every lane v. */
+/* A vi32 with every lane v; a vi64 with every lane v. */
 LLVMValueRef jit_splat(struct jit_ctx *c, uint32_t v);
+LLVMValueRef jit_splat64(struct jit_ctx *c, uint64_t v);
+
+/* A call of the LLVM intrinsic name overloaded on types[0..ntypes). */
+LLVMValueRef jit_intrinsic(struct jit_ctx *c, const char *name,
+                           LLVMTypeRef *types, unsigned ntypes,
+                           LLVMValueRef *args, unsigned nargs);
 
 #endif

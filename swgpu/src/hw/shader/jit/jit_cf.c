@@ -78,13 +78,9 @@ jit_cf_phi(struct jit_ctx *c, LLVMValueRef prev, const uint32_t *pairs,
 static LLVMValueRef
 reduce_or(struct jit_ctx *c, LLVMValueRef v)
 {
-	static const char name[] = "llvm.vector.reduce.or";
-	unsigned id = LLVMLookupIntrinsicID(name, sizeof(name) - 1);
 	LLVMTypeRef t = c->vi1;
-	LLVMValueRef fn = LLVMGetIntrinsicDeclaration(c->mod, id, &t, 1);
 
-	return LLVMBuildCall2(c->b, LLVMIntrinsicGetType(c->ctx, id, &t, 1),
-	                      fn, &v, 1, "");
+	return jit_intrinsic(c, "llvm.vector.reduce.or", &t, 1, &v, 1);
 }
 
 /* The active lanes of pc (or prev) [i, i + lanes) become v. */

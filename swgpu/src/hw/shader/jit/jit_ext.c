@@ -217,16 +217,6 @@ emit_lane_call(struct jit_ctx *c, const struct ir_instr *in,
 /* 64-bit integers and the byte dot product as LLVM IR                 */
 /* ------------------------------------------------------------------ */
 
-static LLVMValueRef
-splat64(struct jit_ctx *c, uint64_t v)
-{
-	LLVMValueRef k[16];
-
-	for (uint32_t l = 0; l < c->lanes; l++)
-		k[l] = LLVMConstInt(c->i64, v, false);
-	return LLVMConstVector(k, c->lanes);
-}
-
 /* The 64-bit lanes of the pair (lo, hi). */
 static LLVMValueRef
 pair(struct jit_ctx *c, LLVMValueRef lo, LLVMValueRef hi)
@@ -235,14 +225,14 @@ pair(struct jit_ctx *c, LLVMValueRef lo, LLVMValueRef hi)
 
 	return LLVMBuildOr(b, LLVMBuildZExt(b, lo, c->vi64, ""),
 	                   LLVMBuildShl(b, LLVMBuildZExt(b, hi, c->vi64, ""),
-	                                splat64(c, 32), ""), "");
+	                                jit_splat64(c, 32), ""), "");
 }
 
 /* r's low word; its high word in c->hi. */
 static LLVMValueRef
 split(struct jit_ctx *c, LLVMValueRef r)
 {
-	c->hi = LLVMBuildTrunc(c->b, LLVMBuildLShr(c->b, r, splat64(c, 32),
+	c->hi = LLVMBuildTrunc(c->b, LLVMBuildLShr(c->b, r, jit_splat64(c, 32),
 	                                           ""), c->vi32, "");
 	return LLVMBuildTrunc(c->b, r, c->vi32, "");
 }
@@ -292,13 +282,9 @@ emit_native(struct jit_ctx *c, const struct ir_instr *in,
 		LLVMTypeRef t[2] = { c->vi64, c->vf32 };
 		const char *name = op == IR_F2S64 ? "llvm.fptosi.sat"
 		                                  : "llvm.fptoui.sat";
-		unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
 		LLVMValueRef x = LLVMBuildBitCast(b, src[0], c->vf32, "");
 
-		return split(c, LLVMBuildCall2(b,
-			LLVMIntrinsicGetType(c->ctx, id, t, 2),
-			LLVMGetIntrinsicDeclaration(c->mod, id, t, 2), &x, 1,
-			""));
+		return split(c, jit_intrinsic(c, name, t, 2, &x, 1));
 	}
 	LLVMValueRef x = pair(c, src[0], src[1]);
 

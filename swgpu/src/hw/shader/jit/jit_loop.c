@@ -281,13 +281,9 @@ emit_loop_block(struct seg_state *s, uint32_t b, const struct carried *in,
 static LLVMValueRef
 reduce_umin(struct jit_ctx *c, LLVMValueRef v)
 {
-	static const char name[] = "llvm.vector.reduce.umin";
-	unsigned id = LLVMLookupIntrinsicID(name, sizeof(name) - 1);
 	LLVMTypeRef t = c->vi32;
 
-	return LLVMBuildCall2(c->b, LLVMIntrinsicGetType(c->ctx, id, &t, 1),
-	                      LLVMGetIntrinsicDeclaration(c->mod, id, &t, 1),
-	                      &v, 1, "");
+	return jit_intrinsic(c, "llvm.vector.reduce.umin", &t, 1, &v, 1);
 }
 
 bool

@@ -86,16 +86,6 @@ binding(struct jit_ctx *c, const struct jit_chunk *k, uint32_t slot,
 	back_to(c, here);
 }
 
-static LLVMValueRef
-splat64(struct jit_ctx *c, uint64_t v)
-{
-	LLVMValueRef e[16];
-
-	for (uint32_t l = 0; l < c->lanes; l++)
-		e[l] = LLVMConstInt(c->i64, v, false);
-	return LLVMConstVector(e, c->lanes);
-}
-
 /* A vector of `lanes` copies of scalar x. */
 static LLVMValueRef
 splat(struct jit_ctx *c, LLVMValueRef x)
@@ -112,24 +102,12 @@ splat(struct jit_ctx *c, LLVMValueRef x)
 	                              LLVMConstVector(zeros, c->lanes), "");
 }
 
-static LLVMValueRef
-call_intrinsic(struct jit_ctx *c, const char *name, LLVMTypeRef *types,
-               unsigned ntypes, LLVMValueRef *args, unsigned nargs)
-{
-	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-	LLVMValueRef fn = LLVMGetIntrinsicDeclaration(c->mod, id, types,
-	                                              ntypes);
-	LLVMTypeRef ty = LLVMIntrinsicGetType(c->ctx, id, types, ntypes);
-
-	return LLVMBuildCall2(c->b, ty, fn, args, nargs, "");
-}
-
 /* Byte offsets a + imm of each lane, as i64. */
 static LLVMValueRef
 lane_offsets(struct jit_ctx *c, LLVMValueRef a, uint32_t imm)
 {
 	return LLVMBuildAdd(c->b, LLVMBuildZExt(c->b, a, c->vi64, ""),
-	                    splat64(c, imm), "");
+	                    jit_splat64(c, imm), "");
 }
 
 static LLVMTypeRef
@@ -155,11 +133,11 @@ gather_scatter(struct jit_ctx *c, LLVMValueRef ptrs, uint32_t bytes,
 		                 : LLVMBuildTrunc(c->b, val, et, "");
 		LLVMValueRef args[4] = { v, ptrs, align, on };
 
-		call_intrinsic(c, "llvm.masked.scatter", types, 2, args, 4);
+		jit_intrinsic(c, "llvm.masked.scatter", types, 2, args, 4);
 		return NULL;
 	}
 	LLVMValueRef args[4] = { ptrs, align, on, LLVMConstNull(et) };
-	LLVMValueRef v = call_intrinsic(c, "llvm.masked.gather", types, 2,
+	LLVMValueRef v = jit_intrinsic(c, "llvm.masked.gather", types, 2,
 	                                args, 4);
 
 	return bytes == 4 ? v : LLVMBuildZExt(c->b, v, c->vi32, "");
@@ -177,7 +155,7 @@ access(struct jit_ctx *c, LLVMValueRef base, LLVMValueRef off,
 	LLVMValueRef rv = LLVMGetTypeKind(LLVMTypeOf(range)) ==
 	                  LLVMVectorTypeKind ? range : splat(c, range);
 	LLVMValueRef inr = LLVMBuildICmp(b, LLVMIntULE,
-	                                 LLVMBuildAdd(b, off, splat64(c, need),
+	                                 LLVMBuildAdd(b, off, jit_splat64(c, need),
 	                                              ""), rv, "");
 	LLVMValueRef ptrs = LLVMBuildGEP2(b, c->i8, base, &off, 1, "");
 
@@ -204,7 +182,7 @@ access32(struct jit_ctx *c, LLVMValueRef base, LLVMValueRef a, uint32_t imm,
 	                                 LLVMConstVector(iota, c->lanes), "");
 	LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, a, want, "");
 	LLVMTypeRef vt = c->vi1;
-	LLVMValueRef contig = call_intrinsic(c, "llvm.vector.reduce.and",
+	LLVMValueRef contig = jit_intrinsic(c, "llvm.vector.reduce.and",
 	                                     &vt, 1, &same, 1);
 	LLVMValueRef off0 = LLVMBuildAdd(b, LLVMBuildZExt(b, first, c->i64, ""),
 	                                 LLVMConstInt(c->i64, imm, false), "");
@@ -228,7 +206,7 @@ access32(struct jit_ctx *c, LLVMValueRef base, LLVMValueRef a, uint32_t imm,
 		LLVMValueRef args[4] = { val, p, LLVMConstInt(c->i32, 1, false),
 		                         on };
 
-		call_intrinsic(c, "llvm.masked.store", types, 2, args, 4);
+		jit_intrinsic(c, "llvm.masked.store", types, 2, args, 4);
 	} else {
 		vf = LLVMBuildLoad2(b, c->vi32, p, "");
 		LLVMSetAlignment(vf, 1);
@@ -289,14 +267,14 @@ lane_bindings(struct jit_ctx *c, const struct jit_chunk *k, uint32_t aux,
 
 	back_to(c, here);
 	LLVMValueRef slot = LLVMBuildAdd(b, LLVMBuildZExt(b, idx, c->vi64, ""),
-	                                 splat64(c, aux), "");
+	                                 jit_splat64(c, aux), "");
 
-	slot = LLVMBuildSelect(b, valid, slot, splat64(c, aux), "");
+	slot = LLVMBuildSelect(b, valid, slot, jit_splat64(c, aux), "");
 	LLVMValueRef off = LLVMBuildAdd(b, LLVMBuildMul(b, slot,
-		splat64(c, sizeof(struct ir_buffer_binding)), ""),
-		splat64(c, binding_offset(0, false)), "");
+		jit_splat64(c, sizeof(struct ir_buffer_binding)), ""),
+		jit_splat64(c, binding_offset(0, false)), "");
 	LLVMValueRef pp = LLVMBuildGEP2(b, c->i8, d, &off, 1, "");
-	LLVMValueRef roff = LLVMBuildAdd(b, off, splat64(c,
+	LLVMValueRef roff = LLVMBuildAdd(b, off, jit_splat64(c,
 		offsetof(struct ir_buffer_binding, range) -
 		offsetof(struct ir_buffer_binding, ptr)), "");
 	LLVMValueRef rp = LLVMBuildGEP2(b, c->i8, d, &roff, 1, "");
@@ -307,8 +285,8 @@ lane_bindings(struct jit_ctx *c, const struct jit_chunk *k, uint32_t aux,
 	LLVMValueRef a2[4] = { rp, LLVMConstInt(c->i32, 8, false), valid,
 	                       LLVMConstNull(c->vi64) };
 
-	*ptrs = call_intrinsic(c, "llvm.masked.gather", t1, 2, a1, 4);
-	*ranges = call_intrinsic(c, "llvm.masked.gather", t2, 2, a2, 4);
+	*ptrs = jit_intrinsic(c, "llvm.masked.gather", t1, 2, a1, 4);
+	*ranges = jit_intrinsic(c, "llvm.masked.gather", t2, 2, a2, 4);
 }
 
 void
@@ -389,7 +367,7 @@ indexed_reg(struct jit_ctx *c, const struct jit_chunk *k,
 {
 	LLVMBuilderRef b = c->b;
 	LLVMValueRef kk = lane_offsets(c, a, in->imm);
-	LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntULT, kk, splat64(c, in->c),
+	LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntULT, kk, jit_splat64(c, in->c),
 	                                "");
 	LLVMValueRef iota[16];
 
@@ -397,7 +375,7 @@ indexed_reg(struct jit_ctx *c, const struct jit_chunk *k,
 		iota[l] = LLVMConstInt(c->i64, l, false);
 	/* element ((b + k) * width + i + lane), k clamped on the others */
 	LLVMValueRef reg = LLVMBuildAdd(b, LLVMBuildSelect(b, ok, kk,
-	                                splat64(c, 0), ""), splat64(c, in->b),
+	                                jit_splat64(c, 0), ""), jit_splat64(c, in->b),
 	                                "");
 	LLVMValueRef el = LLVMBuildAdd(b, LLVMBuildMul(b, reg,
 		splat(c, k->width), ""), LLVMBuildAdd(b, splat(c, k->i),
