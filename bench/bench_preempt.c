@@ -30,6 +30,8 @@
 #include <swgpu/swgpu.h>
 #include <swgpu/swgpu_packet.h>
 
+#include "swgpu_api_bench.h"
+
 #include "preempt_endless.spv.h"
 #include "preempt_loop.spv.h"
 
@@ -38,47 +40,6 @@
 
 static bool quick;
 static bool all_ok = true;
-
-#define CHECK(call)                                                        \
-	do {                                                               \
-		swgpu_result r_ = (call);                                  \
-		if (r_ != SWGPU_OK) {                                      \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__,       \
-			        __LINE__, #call, swgpu_result_str(r_));    \
-			exit(1);                                           \
-		}                                                          \
-	} while (0)
-
-struct buf {
-	swgpu_bo *bo;
-	swgpu_context *ctx;
-	uint8_t *cpu;
-	uint64_t va;
-};
-
-static void
-buf_init(struct buf *b, swgpu_device *dev, swgpu_context *ctx,
-         uint64_t size)
-{
-	void *p;
-
-	b->ctx = ctx;
-	CHECK(swgpu_bo_create(dev, size, SWGPU_HEAP_SYSTEM, SWGPU_BO_CACHED,
-	                      &b->bo));
-	CHECK(swgpu_bo_map(b->bo, &p));
-	b->cpu = p;
-	memset(b->cpu, 0, size);
-	CHECK(swgpu_va_map(ctx, b->bo, 0, size,
-	                   SWGPU_VA_READ | SWGPU_VA_WRITE, &b->va));
-}
-
-static void
-buf_fini(struct buf *b)
-{
-	CHECK(swgpu_va_unmap(b->ctx, b->va));
-	swgpu_bo_unmap(b->bo);
-	swgpu_bo_destroy(b->bo);
-}
 
 /* A context with one compute queue, a command buffer, a descriptor set
  * (binding 0: data) and a bind table. */
@@ -106,10 +67,14 @@ side_init(struct side *s, swgpu_device *dev, swgpu_priority prio,
 	CHECK(swgpu_context_create(dev, &s->ctx));
 	CHECK(swgpu_queue_create(s->ctx, SWGPU_ENGINE_COMPUTE, 0, prio,
 	                         &s->q));
-	buf_init(&s->cmd, dev, s->ctx, 4096);
-	buf_init(&s->desc, dev, s->ctx, 4096);
-	buf_init(&s->table, dev, s->ctx, 4096);
-	buf_init(&s->data, dev, s->ctx, 4096);
+	buf_init(&s->cmd, dev, s->ctx, 4096, SWGPU_VA_READ | SWGPU_VA_WRITE);
+	memset(s->cmd.cpu, 0, 4096);
+	buf_init(&s->desc, dev, s->ctx, 4096, SWGPU_VA_READ | SWGPU_VA_WRITE);
+	memset(s->desc.cpu, 0, 4096);
+	buf_init(&s->table, dev, s->ctx, 4096, SWGPU_VA_READ | SWGPU_VA_WRITE);
+	memset(s->table.cpu, 0, 4096);
+	buf_init(&s->data, dev, s->ctx, 4096, SWGPU_VA_READ | SWGPU_VA_WRITE);
+	memset(s->data.cpu, 0, 4096);
 	CHECK(swgpu_shader_create(s->ctx, &info, &s->s));
 	swgpu_write_buffer_descriptor(s->desc.cpu,
 	                              SWGPU_DESCRIPTOR_STORAGE_BUFFER,
@@ -190,21 +155,6 @@ loop_ref(uint32_t n, uint32_t *out)
 	memcpy(out, x, sizeof(x));
 }
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-quantile_us(uint64_t *v, uint32_t n, double q)
-{
-	qsort(v, n, sizeof(*v), cmp_u64);
-	return v[(uint32_t)(q * (n - 1) + 0.5)] / 1e3;
-}
-
 /* Time of one run of the loop workgroup on dev (ns), its stops added to
  * *stops; the data checked against ref. */
 static uint64_t
@@ -272,7 +222,8 @@ bench_high_latency(void)
 	          sizeof(preempt_endless_spv), 0);
 	side_init(&hi, dev, SWGPU_PRIORITY_HIGH, preempt_loop_spv,
 	          sizeof(preempt_loop_spv), 4);
-	buf_init(&ts, dev, hi.ctx, 4096);
+	buf_init(&ts, dev, hi.ctx, 4096, SWGPU_VA_READ | SWGPU_VA_WRITE);
+	memset(ts.cpu, 0, 4096);
 	submit_dispatch(&lo, 0);
 	uint32_t *flags = (uint32_t *)(void *)lo.data.cpu;
 	uint64_t deadline = swgpu_now_ns() + WAIT_NS;

@@ -30,6 +30,8 @@
 #include <swgpu/swgpu.h>
 #include <swgpu/swgpu_packet.h>
 
+#include "swgpu_api_bench.h"
+
 #define MIB (1024ull * 1024ull)
 #define SMALL 4096u
 #define WAIT_NS (120ull * 1000000000ull)
@@ -37,66 +39,10 @@
 static bool quick;
 static bool all_ok = true;
 
-#define CHECK(call)                                                        \
-	do {                                                               \
-		swgpu_result r_ = (call);                                  \
-		if (r_ != SWGPU_OK) {                                      \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__,       \
-			        __LINE__, #call, swgpu_result_str(r_));    \
-			exit(1);                                           \
-		}                                                          \
-	} while (0)
-
-struct buf {
-	swgpu_bo *bo;
-	swgpu_context *ctx;
-	uint8_t *cpu;
-	uint64_t va;
-};
-
-static void
-buf_init(struct buf *b, swgpu_device *dev, swgpu_context *ctx,
-         uint64_t size, uint32_t va_flags)
-{
-	void *p;
-
-	b->ctx = ctx;
-	CHECK(swgpu_bo_create(dev, size, SWGPU_HEAP_SYSTEM, SWGPU_BO_CACHED,
-	                      &b->bo));
-	CHECK(swgpu_bo_map(b->bo, &p));
-	b->cpu = p;
-	CHECK(swgpu_va_map(ctx, b->bo, 0, size, va_flags, &b->va));
-}
-
-static void
-buf_fini(struct buf *b)
-{
-	CHECK(swgpu_va_unmap(b->ctx, b->va));
-	swgpu_bo_unmap(b->bo);
-	swgpu_bo_destroy(b->bo);
-}
-
 static uint64_t
 load64(const void *p)
 {
 	return __atomic_load_n((const uint64_t *)p, __ATOMIC_ACQUIRE);
-}
-
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sorts v; the q-quantile (nearest rank). */
-static double
-quantile_us(uint64_t *v, uint32_t n, double q)
-{
-	qsort(v, n, sizeof(*v), cmp_u64);
-	uint32_t i = (uint32_t)(q * (n - 1) + 0.5);
-	return v[i] / 1e3;
 }
 
 static void
