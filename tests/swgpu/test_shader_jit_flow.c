@@ -7,8 +7,9 @@
  * bit the same.
  *
  * Each program has a loop whose lanes leave at different iterations
- * (1 to 4: divergent exits, the lowest-block-first scheduling), a
- * divergent if inside it, phis at the loop head, the latch and the
+ * (1 to 4: divergent exits, the lowest-block-first scheduling; in some,
+ * the same for each 16 lanes, so that whole chunks of a compiled loop
+ * run its blocks together), a divergent if inside it, phis at the loop head, the latch and the
  * join, and a switch to three blocks. Random bodies mix integer ALU ops
  * with loads and stores on buffers (one whole, one with a range shorter
  * than its memory and not a multiple of 8, a null descriptor; constant
@@ -243,7 +244,8 @@ body(struct gen *g, uint32_t n)
 enum { NBLK = 8 };
 
 static struct ir_program *
-flow_program(uint32_t n, uint32_t local_size, bool pure_loop)
+flow_program(uint32_t n, uint32_t local_size, bool pure_loop,
+             bool uniform_trips)
 {
 	struct ir_program *p = calloc(1, sizeof(*p));
 	struct gen g = { .cap = NBLK * (n * 3 + 12) };
@@ -289,7 +291,16 @@ flow_program(uint32_t n, uint32_t local_size, bool pure_loop)
 		case 0:
 			emit(&g, IR_SHL, LID4, IR_REG_LOCAL_INDEX, K_TWO);
 			emit(&g, IR_MOV, CTR, IR_REG_ZERO, 0);
-			emit(&g, IR_AND, LIM, IR_REG_LOCAL_INDEX, K_THREE);
+			/* 1 to 4 iterations: by lane, or (uniform) by
+			 * groups of 16 lanes, whole chunks leaving together */
+			if (uniform_trips) {
+				emit(&g, IR_SHR, LIM, IR_REG_LOCAL_INDEX, K_TWO);
+				emit(&g, IR_SHR, LIM, LIM, K_TWO);
+				emit(&g, IR_AND, LIM, LIM, K_THREE);
+			} else {
+				emit(&g, IR_AND, LIM, IR_REG_LOCAL_INDEX,
+				     K_THREE);
+			}
 			emit(&g, IR_IADD, LIM, LIM, K_ONE);
 			body(&g, n);
 			emit(&g, IR_BR, 0, 0, 0)->imm = 1;
@@ -298,7 +309,14 @@ flow_program(uint32_t n, uint32_t local_size, bool pure_loop)
 			in = emit(&g, IR_PHI, val(), 0, b == 1 ? 0 : b == 3 ? 4 : 8);
 			in->c = b == 7 ? 3 : 2;
 			body(&g, n);
-			if (b == 1) {
+			if (b == 1 && uniform_trips) {
+				/* never to block 2: lanes of a chunk stay
+				 * together (the loop's copy for whole
+				 * chunks, jit_loop.c) */
+				emit(&g, IR_MOV, COND, K_ONE, 0);
+				in = emit(&g, IR_BRC, 0, COND, 2);
+				in->imm = 3;
+			} else if (b == 1) {
 				emit(&g, IR_AND, COND, any_src(), K_ONE);
 				in = emit(&g, IR_BRC, 0, COND, 2);
 				in->imm = 3;    /* odd: skip block 2 */
@@ -420,7 +438,7 @@ test_flow_programs(void **state)
 		rng_state = s;
 		struct ir_program *p = flow_program(2 + rnd() % 10,
 		                                    seed % 3 ? 64 : 40,
-		                                    seed % 2);
+		                                    seed % 2, seed % 4 == 1);
 		struct jit_program *jp = jit_compile(p, lanes[seed % 3]);
 
 		if (!jit_available()) {

@@ -5,11 +5,17 @@
  * another lane could see) runs as one function that keeps each chunk of
  * `lanes` lanes in native code, its registers in vector registers,
  * until every lane of the chunk has left the loop, then takes the next
- * chunk. Inside, a chunk schedules as the interpreter does (the lowest
- * block any of its lanes sits at, with the mask of the lanes there;
- * divergent exits just leave lanes waiting past the loop). As nothing in
- * the loop is seen by another lane, running the chunks one after the
- * other ends in the state the interpreter's whole-group order gives.
+ * chunk. Inside, a chunk makes passes over the loop's blocks in order:
+ * each block runs (masked) for the lanes of the chunk sitting at it and
+ * is skipped when there are none, so a lane branching forward runs its
+ * next block in the same pass and one branching back in the next pass;
+ * divergent exits just leave lanes waiting past the loop. A block has
+ * a second copy without blends for a chunk whose lanes are all at it
+ * (uniform loops then cost their arithmetic only). As nothing in the
+ * loop is seen by another lane, the order in which different lanes run
+ * their blocks does not matter: each lane runs its own sequence of
+ * blocks, and running the chunks one after the other ends in the state
+ * the interpreter's whole-group lowest-block-first order gives.
  *
  * A loop is blocks [h, t] (structured order: h the header, t the last
  * block branching back to it); every branch of them stays inside or
@@ -18,10 +24,11 @@
  * function starts from every lane's own pc in [h, t], so the scheduler
  * may call it at any of those blocks.
  *
- * Stops: after JIT_LOOP_BUDGET blocks a call returns with the current
- * chunk's registers, pc and prev stored (a block boundary for each lane),
- * the chunks after it untouched: the interpreter's state, from which the
- * scheduler (run_lanes) checks the watchdog and calls again.
+ * Stops: after JIT_LOOP_BUDGET blocks (checked at the end of a pass) a
+ * call returns with the current chunk's registers, pc and prev stored
+ * (a block boundary for each lane), the chunks after it untouched: the
+ * interpreter's state, from which the scheduler (run_lanes) checks the
+ * watchdog and calls again.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -211,7 +218,8 @@ reg_el(struct seg_state *s, uint32_t r)
 		LLVMConstInt(s->c.i64, r, false), s->k.width, ""), s->k.i, "");
 }
 
-/* The values the dispatch loop carries: pc, prev, the registers. */
+/* The state a chunk carries through the loop: pc, prev, blocks run,
+ * the registers. */
 struct carried {
 	LLVMValueRef pc, prev, steps;
 	LLVMValueRef *reg;
@@ -223,50 +231,45 @@ add_incoming(LLVMValueRef phi, LLVMValueRef v, LLVMBasicBlockRef from)
 	LLVMAddIncoming(phi, &v, &from, 1);
 }
 
-/* Block b's body for the lanes of the chunk sitting at it; adds the
- * dispatch phis' incoming values. */
+/* Block b's body for the lanes m of the chunk sitting at it (m NULL:
+ * all of them, nothing to blend), from state in into out; the builder
+ * is left at the end of the body. */
 static void
-emit_loop_block(struct seg_state *s, uint32_t b, const struct carried *in,
-                const uint32_t *regs, uint32_t nregs, LLVMBasicBlockRef disp,
-                const struct carried *phis)
+emit_loop_block(struct seg_state *s, uint32_t b, LLVMValueRef m,
+                const struct carried *in, const uint32_t *regs,
+                uint32_t nregs, struct carried *out)
 {
 	struct jit_ctx *c = &s->c;
 	LLVMBuilderRef bd = c->b;
 	const struct ir_program *p = s->p;
 	const struct ir_block *bl = &p->blocks[b];
 	const struct ir_instr *term = &p->code[bl->first + bl->count - 1];
-	LLVMValueRef m = LLVMBuildICmp(bd, LLVMIntEQ, in->pc, jit_splat(c, b),
-	                               "");
+	LLVMValueRef all = LLVMConstAllOnes(c->vi1);
 
 	for (uint32_t k = 0; k < nregs; k++)
 		s->val[regs[k]] = in->reg[k];
 	s->prev_val = in->prev;
-	s->k.active = s->k.store_active = m;
+	s->k.active = s->k.store_active = m ? m : all;
 	for (uint32_t i = 0; i + 1 < bl->count; i++)
 		jit_emit_instr(s, &p->code[bl->first + i]);
 	LLVMValueRef a = term->op == IR_BRC || term->op == IR_SWITCH
 	                 ? jit_read_reg(s, term->a) : NULL;
 	LLVMValueRef to = jit_cf_target(c, p, term, a);
-	LLVMValueRef pc = LLVMBuildSelect(bd, m, to, in->pc, "");
-	LLVMValueRef prev = term->op == IR_RET ? in->prev
-	                    : LLVMBuildSelect(bd, m, jit_splat(c, b), in->prev,
-	                                      "");
-	LLVMValueRef steps = LLVMBuildAdd(bd, in->steps,
-	                                  LLVMConstInt(c->i32, 1, false), "");
-	LLVMBasicBlockRef here = LLVMGetInsertBlock(bd);
 
+	out->pc = m ? LLVMBuildSelect(bd, m, to, in->pc, "") : to;
+	out->prev = term->op == IR_RET ? in->prev
+	            : m ? LLVMBuildSelect(bd, m, jit_splat(c, b), in->prev, "")
+	            : jit_splat(c, b);
+	out->steps = LLVMBuildAdd(bd, in->steps,
+	                          LLVMConstInt(c->i32, 1, false), "");
 	for (uint32_t k = 0; k < nregs; k++) {
 		uint32_t r = regs[k];
-		LLVMValueRef v = s->dirty[r]
-		                 ? LLVMBuildSelect(bd, m, s->val[r], in->reg[k], "")
-		                 : in->reg[k];
 
-		add_incoming(phis->reg[k], v, here);
+		out->reg[k] = !s->dirty[r] ? in->reg[k]
+		              : m ? LLVMBuildSelect(bd, m, s->val[r], in->reg[k],
+		                                    "")
+		              : s->val[r];
 	}
-	add_incoming(phis->pc, pc, here);
-	add_incoming(phis->prev, prev, here);
-	add_incoming(phis->steps, steps, here);
-	LLVMBuildBr(bd, disp);
 	for (uint32_t k = 0; k < s->ndirty; k++)
 		s->dirty[s->dirty_list[k]] = 0;
 	s->ndirty = 0;
@@ -278,12 +281,76 @@ emit_loop_block(struct seg_state *s, uint32_t b, const struct carried *in,
 	s->prev_val = NULL;
 }
 
-static LLVMValueRef
-reduce_umin(struct jit_ctx *c, LLVMValueRef v)
-{
-	LLVMTypeRef t = c->vi32;
+/* A loop whose blocks have at most this many instructions in all gets
+ * a second copy of each block for a chunk whose lanes are all at it
+ * (no blends: a uniform loop runs at the speed of its arithmetic). */
+#define FULL_COPY_MAX 256u
 
-	return jit_intrinsic(c, "llvm.vector.reduce.umin", &t, 1, &v, 1);
+static LLVMValueRef
+reduce(struct jit_ctx *c, const char *name, LLVMValueRef v)
+{
+	LLVMTypeRef t = c->vi1;
+
+	return jit_intrinsic(c, name, &t, 1, &v, 1);
+}
+
+/* One block of the pass: skipped when no lane of the chunk is at b,
+ * else run (for all lanes without blends when they all are, full);
+ * *st becomes the state after it. */
+static void
+emit_pass_block(struct seg_state *s, uint32_t b, struct carried *st,
+                const uint32_t *regs, uint32_t n, bool full,
+                LLVMValueRef *tmp_a, LLVMValueRef *tmp_b)
+{
+	struct jit_ctx *c = &s->c;
+	LLVMBuilderRef bd = c->b;
+	LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(bd));
+	LLVMBasicBlockRef test = LLVMGetInsertBlock(bd);
+	LLVMBasicBlockRef part = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+	LLVMBasicBlockRef whole = full ? LLVMAppendBasicBlockInContext(c->ctx,
+	                                 fn, "") : NULL;
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+	LLVMValueRef m = LLVMBuildICmp(bd, LLVMIntEQ, st->pc, jit_splat(c, b),
+	                               "");
+	LLVMValueRef any = reduce(c, "llvm.vector.reduce.or", m);
+	struct carried pa = { .reg = tmp_a }, wh = { .reg = tmp_b };
+	LLVMBasicBlockRef pa_end, wh_end = NULL;
+
+	if (full) {
+		LLVMBasicBlockRef some = LLVMAppendBasicBlockInContext(c->ctx,
+		                                                       fn, "");
+
+		LLVMBuildCondBr(bd, any, some, join);
+		LLVMPositionBuilderAtEnd(bd, some);
+		LLVMBuildCondBr(bd, reduce(c, "llvm.vector.reduce.and", m),
+		                whole, part);
+		LLVMPositionBuilderAtEnd(bd, whole);
+		emit_loop_block(s, b, NULL, st, regs, n, &wh);
+		wh_end = LLVMGetInsertBlock(bd);
+		LLVMBuildBr(bd, join);
+	} else {
+		LLVMBuildCondBr(bd, any, part, join);
+	}
+	LLVMPositionBuilderAtEnd(bd, part);
+	emit_loop_block(s, b, m, st, regs, n, &pa);
+	pa_end = LLVMGetInsertBlock(bd);
+	LLVMBuildBr(bd, join);
+
+	LLVMPositionBuilderAtEnd(bd, join);
+#define JOIN(field, type) do {                                           \
+		LLVMValueRef ph_ = LLVMBuildPhi(bd, (type), "");         \
+		add_incoming(ph_, st->field, test);                      \
+		add_incoming(ph_, pa.field, pa_end);                     \
+		if (wh_end)                                              \
+			add_incoming(ph_, wh.field, wh_end);             \
+		st->field = ph_;                                         \
+	} while (0)
+	JOIN(pc, c->vi32);
+	JOIN(prev, c->vi32);
+	JOIN(steps, c->i32);
+	for (uint32_t k = 0; k < n; k++)
+		JOIN(reg[k], c->vi32);
+#undef JOIN
 }
 
 bool
@@ -296,26 +363,35 @@ jit_loop_emit(struct seg_state *s, const char *name, uint32_t h, uint32_t t)
 	uint8_t *in_list = calloc(p->nregs, 1), *written = calloc(p->nregs, 1);
 	LLVMValueRef *phi_reg = calloc(p->nregs, sizeof(*phi_reg));
 	LLVMValueRef *init = calloc(p->nregs, sizeof(*init));
+	LLVMValueRef *cur_reg = calloc(p->nregs, sizeof(*cur_reg));
+	LLVMValueRef *tmp_a = calloc(p->nregs, sizeof(*tmp_a));
+	LLVMValueRef *tmp_b = calloc(p->nregs, sizeof(*tmp_b));
+	uint32_t ninstr = 0;
 	bool ok = false;
 
-	if (!regs || !in_list || !written || !phi_reg || !init)
+	if (!regs || !in_list || !written || !phi_reg || !init || !cur_reg ||
+	    !tmp_a || !tmp_b)
 		goto out;
 	uint32_t n = loop_regs(s, h, t, regs, in_list, written);
 
 	if (n == NONE)
 		goto out;
+	for (uint32_t bb = h; bb <= t; bb++)
+		ninstr += p->blocks[bb].count;
+	const bool full = ninstr <= FULL_COPY_MAX;
 	LLVMTypeRef ptr = LLVMPointerType(c->i8, 0);
 	LLVMTypeRef fty = LLVMFunctionType(c->i32, &ptr, 1, false);
 	LLVMValueRef fn = LLVMAddFunction(c->mod, name, fty);
 	LLVMValueRef frame = LLVMGetParam(fn, 0);
 	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
 	LLVMBasicBlockRef chunk = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
-	LLVMBasicBlockRef disp = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
-	LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+	LLVMBasicBlockRef pass = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+	LLVMBasicBlockRef again = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
 	LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
 	LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
 	LLVMBasicBlockRef leave = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
 	LLVMValueRef zero32 = LLVMConstInt(c->i32, 0, false);
+	LLVMValueRef budget = LLVMConstInt(c->i32, JIT_LOOP_BUDGET, false);
 
 	LLVMPositionBuilderAtEnd(b, entry);
 	s->k.frame = frame;
@@ -344,11 +420,14 @@ jit_loop_emit(struct seg_state *s, const char *name, uint32_t h, uint32_t t)
 
 	for (uint32_t k = 0; k < n; k++)
 		init[k] = load_vec(s, vec_ptr(s, s->k.regs, reg_el(s, regs[k])));
-	LLVMBuildBr(b, disp);
+	LLVMBuildBr(b, pass);
 
-	/* disp: the lowest block of the loop a lane of the chunk is at */
-	LLVMPositionBuilderAtEnd(b, disp);
-	struct carried cur = {
+	/* pass: blocks h..t in order, each run for the lanes at it (a lane
+	 * branching forward runs its next block in the same pass); lanes
+	 * are independent here, so any order per lane is the
+	 * interpreter's result */
+	LLVMPositionBuilderAtEnd(b, pass);
+	struct carried top = {
 		.pc = LLVMBuildPhi(b, c->vi32, ""),
 		.prev = LLVMBuildPhi(b, c->vi32, ""),
 		.steps = LLVMBuildPhi(b, c->i32, ""),
@@ -357,61 +436,63 @@ jit_loop_emit(struct seg_state *s, const char *name, uint32_t h, uint32_t t)
 
 	for (uint32_t k = 0; k < n; k++)
 		phi_reg[k] = LLVMBuildPhi(b, c->vi32, "");
-	add_incoming(cur.pc, first.pc, chunk);
-	add_incoming(cur.prev, first.prev, chunk);
-	add_incoming(cur.steps, first.steps, chunk);
+	add_incoming(top.pc, first.pc, chunk);
+	add_incoming(top.prev, first.prev, chunk);
+	add_incoming(top.steps, first.steps, chunk);
 	for (uint32_t k = 0; k < n; k++)
 		add_incoming(phi_reg[k], init[k], chunk);
+	struct carried st = top;
+
+	st.reg = cur_reg;
+	memcpy(cur_reg, phi_reg, n * sizeof(*cur_reg));
+	for (uint32_t bb = h; bb <= t; bb++)
+		emit_pass_block(s, bb, &st, regs, n, full, tmp_a, tmp_b);
+
+	/* another pass while a lane is in the loop and budget is left */
 	LLVMValueRef inside = LLVMBuildAnd(b,
-		LLVMBuildICmp(b, LLVMIntUGE, cur.pc, jit_splat(c, h), ""),
-		LLVMBuildICmp(b, LLVMIntULE, cur.pc, jit_splat(c, t), ""), "");
-	LLVMValueRef blk = reduce_umin(c, LLVMBuildSelect(b, inside, cur.pc,
-	                               jit_splat(c, NONE), ""));
-	LLVMValueRef spent = LLVMBuildICmp(b, LLVMIntUGE, cur.steps,
-	                                   LLVMConstInt(c->i32, JIT_LOOP_BUDGET,
-	                                                false), "");
+		LLVMBuildICmp(b, LLVMIntUGE, st.pc, jit_splat(c, h), ""),
+		LLVMBuildICmp(b, LLVMIntULE, st.pc, jit_splat(c, t), ""), "");
+	LLVMValueRef spent = LLVMBuildICmp(b, LLVMIntUGE, st.steps, budget, "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
 
-	LLVMBuildCondBr(b, spent, end, run);
-	LLVMPositionBuilderAtEnd(b, run);
-	LLVMValueRef sw = LLVMBuildSwitch(b, blk, end, t - h + 1);
-
-	for (uint32_t bb = h; bb <= t; bb++) {
-		LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->ctx,
-		                                                       fn, "");
-
-		LLVMAddCase(sw, LLVMConstInt(c->i32, bb, false), body);
-		LLVMPositionBuilderAtEnd(b, body);
-		emit_loop_block(s, bb, &cur, regs, n, disp, &cur);
-	}
+	LLVMBuildCondBr(b, LLVMBuildAnd(b, reduce(c, "llvm.vector.reduce.or",
+	                                          inside),
+	                                LLVMBuildNot(b, spent, ""), ""),
+	                again, end);
+	LLVMPositionBuilderAtEnd(b, again);
+	LLVMBuildBr(b, pass);
+	add_incoming(top.pc, st.pc, again);
+	add_incoming(top.prev, st.prev, again);
+	add_incoming(top.steps, st.steps, again);
+	for (uint32_t k = 0; k < n; k++)
+		add_incoming(phi_reg[k], cur_reg[k], again);
+	(void)latch;
 
 	/* end: the chunk's state back to memory; stop when out of budget */
 	LLVMPositionBuilderAtEnd(b, end);
 	for (uint32_t k = 0; k < n; k++)
 		if (written[regs[k]])
-			store_vec(s, phi_reg[k], vec_ptr(s, s->k.regs,
+			store_vec(s, cur_reg[k], vec_ptr(s, s->k.regs,
 			                                 reg_el(s, regs[k])));
-	store_vec(s, cur.pc, vec_ptr(s, s->k.pc, i));
-	store_vec(s, cur.prev, vec_ptr(s, s->k.prev, i));
+	store_vec(s, st.pc, vec_ptr(s, s->k.pc, i));
+	store_vec(s, st.prev, vec_ptr(s, s->k.prev, i));
 	LLVMValueRef ni = LLVMBuildAdd(b, i, LLVMConstInt(c->i64, c->lanes,
 	                                                  false), "");
 	LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, ni, s->k.width, "");
-	LLVMValueRef stop = LLVMBuildICmp(b, LLVMIntUGE, cur.steps,
-	                                  LLVMConstInt(c->i32, JIT_LOOP_BUDGET,
-	                                               false), "");
 
-	LLVMBuildCondBr(b, LLVMBuildAnd(b, more, LLVMBuildNot(b, stop, ""), ""),
+	LLVMBuildCondBr(b, LLVMBuildAnd(b, more, LLVMBuildNot(b, spent, ""), ""),
 	                next, leave);
 	LLVMPositionBuilderAtEnd(b, next);
 	LLVMBuildBr(b, chunk);
 	add_incoming(i, LLVMConstInt(c->i64, 0, false), entry);
 	add_incoming(i, ni, next);
 	add_incoming(steps0, zero32, entry);
-	add_incoming(steps0, cur.steps, next);
+	add_incoming(steps0, st.steps, next);
 	LLVMPositionBuilderAtEnd(b, leave);
 	LLVMValueRef off = LLVMConstInt(c->i64, offsetof(struct jit_frame, steps),
 	                                false);
 
-	LLVMBuildStore(b, cur.steps, LLVMBuildGEP2(b, c->i8, frame, &off, 1, ""));
+	LLVMBuildStore(b, st.steps, LLVMBuildGEP2(b, c->i8, frame, &off, 1, ""));
 	LLVMBuildRet(b, LLVMConstInt(c->i32, INTERP_HINT_NONE, false));
 	ok = true;
 out:
@@ -420,5 +501,8 @@ out:
 	free(written);
 	free(phi_reg);
 	free(init);
+	free(cur_reg);
+	free(tmp_a);
+	free(tmp_b);
 	return ok;
 }
