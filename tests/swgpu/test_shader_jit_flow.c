@@ -9,9 +9,10 @@
  * Each program has a loop whose lanes leave at different iterations
  * (1 to 4: divergent exits, the lowest-block-first scheduling; in some,
  * the same for each 16 lanes, so that whole chunks of a compiled loop
- * run its blocks together), a divergent if inside it, phis at the loop head, the latch and the
- * join, and a switch to three blocks. Random bodies mix integer ALU ops
- * with loads and stores on buffers (one whole, one with a range shorter
+ * run its blocks together), a divergent if inside it, phis at the loop
+ * head, the latch and the join, and a switch to three blocks. Random
+ * bodies mix integer ALU ops (64-bit ones on register pairs too) with
+ * loads and stores on buffers (one whole, one with a range shorter
  * than its memory and not a multiple of 8, a null descriptor; constant
  * offsets, per-lane offsets, consecutive words, out-of-range ones,
  * 64-bit low words, descriptor arrays with out-of-range indices, 8- and
@@ -218,6 +219,7 @@ mem_instr(struct gen *g)
 static const uint16_t alu_ops[] = {
 	IR_IADD, IR_ISUB, IR_IMUL, IR_XOR, IR_AND, IR_OR, IR_SHL, IR_SHR,
 	IR_UMIN, IR_SMAX, IR_ULT, IR_MOV, IR_UDIV, IR_SELECT,
+	IR_ADD64,     /* a register pair: dst, dst + 1 */
 };
 
 static void
@@ -234,6 +236,11 @@ body(struct gen *g, uint32_t n)
 
 		if (op == IR_SELECT)
 			in->c = any_src();
+		if (op == IR_ADD64) {
+			in->dst = VAL + rnd() % (NVAL - 1);
+			in->c = any_src();
+			in->d = any_src();
+		}
 		if (rnd() % 24 == 0 && !loads_only)   /* interpreted */
 			in->op = IR_SIN;
 	}

@@ -183,8 +183,14 @@ loop_regs(struct seg_state *s, uint32_t h, uint32_t t, uint32_t *list,
 				for (uint32_t k = 0; k < np; k++)
 					ADD(pairs[2 * k + 1]);
 			}
-			ADD(in->dst);
-			written[in->dst] = 1;
+			/* both registers of a pair (jit_alu_results) */
+			uint32_t nres = jit_alu_sources(in) >= 0
+			                ? jit_alu_results(in) : 1;
+
+			for (uint32_t q = 0; q < nres; q++) {
+				ADD(in->dst + q);
+				written[in->dst + q] = 1;
+			}
 		}
 #undef ADD
 	return n;
