@@ -222,9 +222,15 @@ run_lanes(struct ir_exec *e, struct ir_dispatch *d, bool resume)
 			}
 			if (blk == IR_PC_DONE)
 				return LANES_DONE;
+			/* through the local pointers: a byte store through
+			 * e->mask may alias e, which made the compiler reload
+			 * e->mask per lane and keep the loop scalar (half of
+			 * run_lanes' time in a profile of prefix_sum) */
 			for (uint32_t l = 0; l < W; l++) {
-				e->mask[l] = pc[l] == blk;
-				count += e->mask[l];
+				const uint8_t on = pc[l] == blk;
+
+				mask[l] = on;
+				count += on;
 			}
 			full = count == W;
 			uniform = count == live;
