@@ -14,7 +14,8 @@
  * runs in the interpreter between compiled segments, and preemption and
  * the watchdog see the same state with either back end. Loops of per-
  * lane blocks run as one function (jit/jit_loop.c) that returns to the
- * scheduler at block boundaries at least every JIT_LOOP_BUDGET blocks.
+ * scheduler at block boundaries once JIT_LOOP_BUDGET blocks have run
+ * (checked after each pass over the loop's blocks).
  *
  * SWGPU_SHADER=interp (default) | jit selects the back end when an
  * execution state is created; without LLVM at build time, jit logs once
@@ -67,8 +68,10 @@ struct jit_block {
 	/* A compiled loop (jit/jit_loop.c) this block belongs to: blocks
 	 * [loop_head, loop_end] run as one function, each chunk of lanes
 	 * staying in native code until it leaves them; NULL: none. It
-	 * returns INTERP_HINT_NONE and stops after JIT_LOOP_BUDGET blocks
-	 * with every lane at a block boundary (f->steps: blocks run). */
+	 * returns INTERP_HINT_NONE and stops once JIT_LOOP_BUDGET blocks
+	 * have run (at the end of a pass over the loop's blocks, at most
+	 * loop_end - loop_head more) with every lane at a block boundary
+	 * (f->steps: blocks run). */
 	jit_seg_fn loop;
 	uint32_t loop_head, loop_end;
 };
