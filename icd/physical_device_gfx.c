@@ -9,7 +9,8 @@
  * spec's minimums and FALSE.
  *
  * Not offered yet (later issues): multisampling (every sample count is
- * 1), multiview, tessellation and geometry shaders, wide lines, sample
+ * 1), tessellation and geometry shaders (so neither multiview with
+ * them), wide lines, sample
  * rate shading (the shaders run, the 4 samples it comes with do not),
  * alpha to one, pipeline statistics queries.
  */
@@ -128,6 +129,11 @@ gfx_features(struct icd_features *f)
 	/* Layouts change no bytes (image.c), separate ones included. */
 	f->v12.separateDepthStencilLayouts = VK_TRUE;
 	f->v13.dynamicRendering = VK_TRUE;
+	/* View masks in render passes and dynamic rendering: the engine
+	 * runs each draw once per view into layer = view (hw/gfx/draw.c),
+	 * ViewIndex in vertex and fragment shaders. */
+	f->v11.multiview = swgpu_shader_capability_supported(
+		SpvCapabilityMultiView);
 	/* Fragment-only instructions the shader engine executes
 	 * (xlate_func.c; tests/swgpu/test_shader_fragment.c): demote keeps
 	 * the lane as a helper, OpTerminateInvocation (SPIR-V 1.6 or
