@@ -79,6 +79,7 @@ icd_cmd_gfx_inherit_pass(struct icd_cmd_buffer *cb,
 	g->pass.rp = inh ? icd_render_pass_from_handle(inh->renderPass) : NULL;
 	g->pass.subpass = inh ? inh->subpass : 0;
 	g->pass.dynamic = !g->pass.rp;
+	g->pass.view_mask = 0;
 	if (g->pass.rp && g->pass.subpass < g->pass.rp->subpass_count) {
 		g->pass.view_mask =
 			g->pass.rp->subpasses[g->pass.subpass].view_mask;

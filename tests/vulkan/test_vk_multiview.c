@@ -16,6 +16,11 @@
  *   clear_views  vkCreateRenderPass2, view mask 0b0101, LOAD: a
  *                vkCmdClearAttachments rect clears layers 0 and 2 only,
  *                then the quad; layers 1 and 3 keep PRE
+ *   secondary    dynamic rendering, views 0b110 of 3 layers, recorded in
+ *                a secondary command buffer (the view mask comes with
+ *                VkCommandBufferInheritanceRenderingInfo): a
+ *                vkCmdClearAttachments rect and the quad in layers 1
+ *                and 2, layer 0 keeps PRE
  *   query        an occlusion query around the draw in a 2-view
  *                rendering uses 2 queries: their sum is the samples of
  *                both views (the spec leaves the split to the driver;
@@ -427,6 +432,96 @@ clear_views_check(struct gfx_ctx *c, const struct gfx_out *o)
 	expect_layers(c, o, 4, 0x5, NULL, true);
 }
 
+/* ---- a secondary command buffer, views 1 and 2 of 3 layers ---- */
+
+static bool
+secondary_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	const VkFormat fmt = VK_FORMAT_R8G8B8A8_UNORM;
+	const VkCommandBufferInheritanceRenderingInfo iri = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_RENDERING_INFO,
+		.viewMask = 0x6,
+		.colorAttachmentCount = 1,
+		.pColorAttachmentFormats = &fmt,
+		.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+	};
+	const VkCommandBufferInheritanceInfo inh = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO,
+		.pNext = &iri,
+	};
+	const VkCommandBufferBeginInfo sbi = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+		.flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT,
+		.pInheritanceInfo = &inh,
+	};
+	const VkCommandBufferAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+		.commandPool = c->pool,
+		.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
+		.commandBufferCount = 1,
+	};
+	const VkClearAttachment ca = {
+		.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT,
+		.colorAttachment = 0,
+		.clearValue = { .color = { .float32 = { 0, 1, 0, 1 } } },
+	};
+	const VkClearRect rect = { { { 8, 16 }, { 32, 32 } }, 0, 1 };
+	struct view_pipe vp = { 0 };
+	struct gfx_image t;
+	VkCommandBuffer sec = VK_NULL_HANDLE;
+	bool ok = false;
+
+	if (!view_target(c, 3, &t))
+		return false;
+	if (view_pipe(c, VK_NULL_HANDLE, 0x6, &vp) &&
+	    vkAllocateCommandBuffers(c->dev, &ai, &sec) == VK_SUCCESS) {
+		const VkRenderingAttachmentInfo att = {
+			.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+			.imageView = t.view,
+			.imageLayout = VK_IMAGE_LAYOUT_GENERAL,
+			.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+			.storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+		};
+		const VkRenderingInfo ri = {
+			.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+			.flags = VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT,
+			.renderArea = { { 0, 0 }, { SW, SH } },
+			.layerCount = 1,
+			.viewMask = 0x6,
+			.colorAttachmentCount = 1,
+			.pColorAttachments = &att,
+		};
+		VkCommandBuffer cb;
+
+		vkBeginCommandBuffer(sec, &sbi);
+		vkCmdClearAttachments(sec, 1, &ca, 1, &rect);
+		vkCmdBindPipeline(sec, VK_PIPELINE_BIND_POINT_GRAPHICS,
+		                  vp.pipe);
+		vkCmdDraw(sec, 4, 1, 0, 0);
+		if (vkEndCommandBuffer(sec) == VK_SUCCESS) {
+			cb = gfx_begin(c);
+			vkCmdBeginRendering(cb, &ri);
+			vkCmdExecuteCommands(cb, 1, &sec);
+			vkCmdEndRendering(cb);
+			ok = gfx_submit(c, cb) && read_layers(c, &t, o);
+		} else {
+			vkh_fail(c->h, __FILE__, __LINE__,
+			         "vkEndCommandBuffer (secondary)");
+		}
+	}
+	if (sec)
+		vkFreeCommandBuffers(c->dev, c->pool, 1, &sec);
+	view_pipe_destroy(c, &vp);
+	gfx_image_destroy(c, &t);
+	return ok;
+}
+
+static void
+secondary_check(struct gfx_ctx *c, const struct gfx_out *o)
+{
+	expect_layers(c, o, 3, 0x6, NULL, true);
+}
+
 /* ---- an occlusion query over 2 views ---- */
 
 static bool
@@ -509,6 +604,7 @@ query_check(struct gfx_ctx *c, const struct gfx_out *o)
 GFX_SCENE_TEST(rp_2views, 0, 0, supported)
 GFX_SCENE_TEST(dyn_3of4, 0, 0, supported)
 GFX_SCENE_TEST(clear_views, 0, 0, supported)
+GFX_SCENE_TEST(secondary, 0, 0, supported)
 GFX_SCENE_TEST(query, 0, 0, supported)
 
 /* ---- bad input ---- */
@@ -587,6 +683,7 @@ static const struct vkh_test tests[] = {
 	GFX_TEST(rp_2views),
 	GFX_TEST(dyn_3of4),
 	GFX_TEST(clear_views),
+	GFX_TEST(secondary),
 	GFX_TEST(query),
 	GFX_TEST(bad_view_mask),
 };
