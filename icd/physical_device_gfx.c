@@ -76,11 +76,14 @@ gfx_limits(VkPhysicalDeviceLimits *l)
 	l->maxClipDistances = SWGPU_GFX_MAX_CLIP_DISTANCES;
 	l->maxCullDistances = SWGPU_GFX_MAX_CLIP_DISTANCES;
 	l->maxCombinedClipAndCullDistances = SWGPU_GFX_MAX_CLIP_DISTANCES;
-	/* Points from 1 to SWGPU_GFX_MAX_POINT_SIZE, any size in between;
-	 * lines one pixel wide. */
+	/* Points from 1 to SWGPU_GFX_MAX_POINT_SIZE, any size in between
+	 * (corners snap to the 1/256 subpixel grid); the granularity says
+	 * a conservative 1/8 rather than 0, which applications divide by
+	 * (the CTS multiview point_size cases found it). Lines one pixel
+	 * wide. */
 	l->pointSizeRange[0] = 1.0f;
 	l->pointSizeRange[1] = SWGPU_GFX_MAX_POINT_SIZE;
-	l->pointSizeGranularity = 0.0f;
+	l->pointSizeGranularity = 0.125f;
 	l->lineWidthRange[0] = 1.0f;
 	l->lineWidthRange[1] = SWGPU_GFX_MAX_LINE_WIDTH;
 	l->lineWidthGranularity = 0.0f;
