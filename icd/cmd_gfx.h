@@ -48,12 +48,14 @@ struct icd_pass_state {
 	uint32_t subpass;
 	VkRect2D area;
 	uint32_t layers;
+	uint32_t view_mask;     /* multiview subpass / rendering: its views */
 	uint32_t attachment_count;
 	/* Per render pass attachment: its views' surfaces (colour, or
 	 * depth and stencil) and clear value. */
 	struct icd_pass_attachment {
 		struct icd_view_surface color, depth, stencil;
 		VkClearValue clear;
+		uint32_t views_loaded;  /* multiview: views whose load op ran */
 	} att[ICD_MAX_RP_ATTACHMENTS];
 };
 
@@ -87,6 +89,11 @@ void icd_cmd_gfx_inherit_pass(struct icd_cmd_buffer *cb,
                               const VkCommandBufferInheritanceInfo *inh);
 void icd_cmd_gfx_end(struct icd_cmd_buffer *cb);
 void icd_cmd_gfx_state_lost(struct icd_cmd_buffer *cb);
+
+/* Queries and timestamps inside a multiview render pass instance use
+ * one query per view (the spec's N consecutive queries): the number of
+ * views of cb's current subpass or rendering, 1 outside multiview. */
+uint32_t icd_cmd_query_views(struct icd_cmd_buffer *cb);
 
 /* vkCmdBindPipeline(GRAPHICS) (cmd_draw.c). */
 void icd_cmd_bind_graphics_pipeline(struct icd_cmd_buffer *cb,

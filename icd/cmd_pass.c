@@ -13,6 +13,13 @@
  * packets over the render area before that subpass begins. Input
  * attachments are read through their descriptors, as images.
  *
+ * Multiview: the pass carries the subpass's (or rendering's) view mask
+ * and renders layers 0 up to its highest view; the engine runs each
+ * draw once per view and clears (load ops, vkCmdClearAttachments) the
+ * views' layers. A view a later subpass uses for the first time gets
+ * its attachment's CLEAR load op from CLEAR_BOX packets on its layer.
+ * Queries use one query per view (icd_cmd_query_views).
+ *
  * Dynamic rendering is one BEGIN_PASS .. END_PASS. A suspended instance
  * ends its pass (every store op leaves the texels in memory) and the
  * resuming one begins a new pass that loads them, so suspension spans
@@ -72,6 +79,26 @@ icd_cmd_gfx_inherit_pass(struct icd_cmd_buffer *cb,
 	g->pass.rp = inh ? icd_render_pass_from_handle(inh->renderPass) : NULL;
 	g->pass.subpass = inh ? inh->subpass : 0;
 	g->pass.dynamic = !g->pass.rp;
+	g->pass.view_mask = 0;
+	if (g->pass.rp && g->pass.subpass < g->pass.rp->subpass_count) {
+		g->pass.view_mask =
+			g->pass.rp->subpasses[g->pass.subpass].view_mask;
+	} else if (inh) {
+		const VkCommandBufferInheritanceRenderingInfo *ri =
+			icd_find_struct(inh->pNext,
+			VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_RENDERING_INFO);
+		g->pass.view_mask = ri ? ri->viewMask : 0;
+	}
+}
+
+uint32_t
+icd_cmd_query_views(struct icd_cmd_buffer *cb)
+{
+	const struct icd_gfx_state *g = cb->gfx;
+
+	if (!g || !g->pass.active || !g->pass.view_mask)
+		return 1;
+	return (uint32_t)__builtin_popcount(g->pass.view_mask);
 }
 
 void
@@ -187,20 +214,25 @@ emit_end_pass(struct icd_cmd_buffer *cb, struct icd_gfx_state *g)
 	g->pass.open = false;
 }
 
-/* CLEAR_BOX of the render area of surface s, every layer rendered. */
+/* CLEAR_BOX of the render area of surface s, layers [layer0, layer0 +
+ * nlayers) (clipped to the view's). */
 static void
-clear_area(struct icd_cmd_buffer *cb, const struct icd_pass_state *ps,
-           const struct icd_view_surface *s, const uint32_t value[4])
+clear_layers(struct icd_cmd_buffer *cb, const struct icd_pass_state *ps,
+             const struct icd_view_surface *s, uint32_t layer0,
+             uint32_t nlayers, const uint32_t value[4])
 {
 	const swgpu_format_info *fi = swgpu_format_get_info(s->format);
-	uint32_t layers = ps->layers < s->layers ? ps->layers : s->layers;
+	uint32_t layers = layer0 >= s->layers ? 0 :
+	                  nlayers < s->layers - layer0 ? nlayers :
+	                  s->layers - layer0;
 	struct swgpu_pitched dst;
 	uint32_t *p;
 
 	if (!s->va || !fi || !ps->area.extent.width ||
 	    !ps->area.extent.height || !layers)
 		return;
-	dst.va = s->va + (uint64_t)ps->area.offset.y * s->row_pitch +
+	dst.va = s->va + (uint64_t)layer0 * s->layer_pitch +
+	         (uint64_t)ps->area.offset.y * s->row_pitch +
 	         (uint64_t)ps->area.offset.x * fi->block_bytes;
 	dst.row_pitch = s->row_pitch;
 	dst.slice_pitch = s->layer_pitch;
@@ -209,6 +241,78 @@ clear_area(struct icd_cmd_buffer *cb, const struct icd_pass_state *ps,
 		swgpu_emit_clear_box(p, &dst, s->format,
 		                     ps->area.extent.width,
 		                     ps->area.extent.height, layers, value);
+}
+
+/* CLEAR_BOX of the render area of surface s over the layers rendered:
+ * all of them, or with multiview the layers of views. */
+static void
+clear_area(struct icd_cmd_buffer *cb, const struct icd_pass_state *ps,
+           const struct icd_view_surface *s, uint32_t views,
+           const uint32_t value[4])
+{
+	if (!ps->view_mask) {
+		clear_layers(cb, ps, s, 0, ps->layers, value);
+		return;
+	}
+	for (uint32_t v = 0; v < ICD_MAX_VIEWS; v++)
+		if ((views >> v) & 1u)
+			clear_layers(cb, ps, s, v, 1, value);
+}
+
+/* The CLEAR load ops of render pass attachment a on views (its first
+ * use was not as a target, or these views are new in this subpass). */
+static void
+load_clear(struct icd_cmd_buffer *cb, const struct icd_pass_state *ps,
+           uint32_t a, uint32_t views)
+{
+	const struct icd_rp_attachment *ra = &ps->rp->attachments[a];
+	const struct icd_pass_attachment *pa = &ps->att[a];
+	uint32_t clear[4];
+
+	if (ra->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR) {
+		if (ra->aspects & VK_IMAGE_ASPECT_COLOR_BIT) {
+			clear_color(&pa->clear, clear);
+			clear_area(cb, ps, &pa->color, views, clear);
+		}
+		if (ra->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) {
+			clear_depth(&pa->clear, clear);
+			clear_area(cb, ps, &pa->depth, views, clear);
+		}
+	}
+	if ((ra->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) &&
+	    ra->stencil_load_op == VK_ATTACHMENT_LOAD_OP_CLEAR) {
+		clear_stencil(&pa->clear, clear);
+		clear_area(cb, ps, &pa->stencil, views, clear);
+	}
+}
+
+/* Multiview: the layers up to the highest view must exist in every
+ * attachment the subpass uses; false (logged) otherwise. */
+static bool
+views_fit(const struct icd_pass_state *ps, const struct icd_subpass *sp)
+{
+	const uint32_t need = icd_view_end(sp->view_mask);
+
+	for (uint32_t a = 0; need && a < ps->rp->attachment_count; a++) {
+		const struct icd_pass_attachment *pa = &ps->att[a];
+		const struct icd_view_surface *s[3] = { &pa->color, &pa->depth,
+		                                        &pa->stencil };
+		bool used = a == sp->depth_stencil;
+
+		for (uint32_t j = 0; j < sp->color_count; j++)
+			used = used || sp->color[j] == a;
+		for (uint32_t j = 0; j < sp->input_count; j++)
+			used = used || sp->input[j] == a;
+		for (int k = 0; used && k < 3; k++)
+			if (s[k]->va && s[k]->layers < need) {
+				icd_log("vkCmdBeginRenderPass: attachment %u "
+				        "has %u layers, the view mask 0x%x "
+				        "needs %u", a, s[k]->layers,
+				        sp->view_mask, need);
+				return false;
+			}
+	}
+	return true;
 }
 
 /* Subpass ps->subpass of a render pass: its BEGIN_PASS (and the clears
@@ -223,36 +327,39 @@ begin_subpass(struct icd_cmd_buffer *cb, struct icd_gfx_state *g)
 	struct swgpu_pass pass;
 	uint32_t clear[4];
 
-	/* First uses that are not targets of this subpass. */
+	ps->view_mask = sp->view_mask;
+	if (!views_fit(ps, sp)) {
+		icd_cmd_set_error(cb, VK_ERROR_UNKNOWN);
+		return;
+	}
+	/* First uses that are not targets of this subpass, and (multiview)
+	 * views of a target this subpass renders for the first time. */
 	for (uint32_t a = 0; a < rp->attachment_count; a++) {
 		const struct icd_rp_attachment *ra = &rp->attachments[a];
-		const struct icd_pass_attachment *pa = &ps->att[a];
+		struct icd_pass_attachment *pa = &ps->att[a];
 		bool target = a == sp->depth_stencil;
+		bool used;
 
 		for (uint32_t j = 0; j < sp->color_count; j++)
 			target = target || sp->color[j] == a;
-		if (ra->first_use != s || target)
+		used = target;
+		for (uint32_t j = 0; j < sp->input_count; j++)
+			used = used || sp->input[j] == a;
+		if (!used || ra->first_use > s)
 			continue;
-		if (ra->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR) {
-			if (ra->aspects & VK_IMAGE_ASPECT_COLOR_BIT) {
-				clear_color(&pa->clear, clear);
-				clear_area(cb, ps, &pa->color, clear);
-			}
-			if (ra->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) {
-				clear_depth(&pa->clear, clear);
-				clear_area(cb, ps, &pa->depth, clear);
-			}
-		}
-		if ((ra->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) &&
-		    ra->stencil_load_op == VK_ATTACHMENT_LOAD_OP_CLEAR) {
-			clear_stencil(&pa->clear, clear);
-			clear_area(cb, ps, &pa->stencil, clear);
-		}
+		if (ra->first_use == s && !target)
+			load_clear(cb, ps, a, sp->view_mask);
+		else if (ra->first_use != s && sp->view_mask &
+		         ~pa->views_loaded)
+			load_clear(cb, ps, a, sp->view_mask & ~pa->views_loaded);
+		pa->views_loaded |= sp->view_mask;
 	}
 
 	memset(&pass, 0, sizeof(pass));
 	pass.color_count = sp->color_count;
-	pass.layer_count = ps->layers;
+	pass.view_mask = sp->view_mask;
+	pass.layer_count = sp->view_mask ? icd_view_end(sp->view_mask) :
+	                                   ps->layers;
 	pass.area_x = ps->area.offset.x;
 	pass.area_y = ps->area.offset.y;
 	pass.area_width = ps->area.extent.width;
@@ -501,17 +608,21 @@ icd_CmdBeginRendering(VkCommandBuffer commandBuffer,
 
 	if (!g)
 		return;
-	if (ri->viewMask || ri->colorAttachmentCount >
+	if ((ri->viewMask >> ICD_MAX_VIEWS) || ri->colorAttachmentCount >
 	    ICD_MAX_COLOR_ATTACHMENTS) {
 		icd_log("vkCmdBeginRendering: %s", ri->viewMask ?
-		        "multiview is not supported" :
+		        "the view mask has a view at or above "
+		        "maxMultiviewViewCount (6)" :
 		        "more colour attachments than maxColorAttachments");
 		icd_cmd_set_error(cb, VK_ERROR_UNKNOWN);
 		return;
 	}
 	memset(&pass, 0, sizeof(pass));
 	pass.color_count = ri->colorAttachmentCount;
-	pass.layer_count = ri->layerCount;
+	/* With a view mask, layerCount is ignored: the views' layers. */
+	pass.view_mask = ri->viewMask;
+	pass.layer_count = ri->viewMask ? icd_view_end(ri->viewMask) :
+	                                  ri->layerCount;
 	pass.area_x = ri->renderArea.offset.x;
 	pass.area_y = ri->renderArea.offset.y;
 	pass.area_width = ri->renderArea.extent.width;
@@ -529,10 +640,25 @@ icd_CmdBeginRendering(VkCommandBuffer commandBuffer,
 		icd_cmd_set_error(cb, VK_ERROR_FEATURE_NOT_PRESENT);
 		return;
 	}
+	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++) {
+		const struct swgpu_attachment *a =
+			i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS ? &pass.color[i] :
+			i == SWGPU_GFX_MAX_COLOR_ATTACHMENTS ? &pass.depth :
+			&pass.stencil;
+
+		if (a->va && a->layers < pass.layer_count) {
+			icd_log("vkCmdBeginRendering: an attachment has %u "
+			        "layers, %u are rendered (view mask 0x%x)",
+			        a->layers, pass.layer_count, ri->viewMask);
+			icd_cmd_set_error(cb, VK_ERROR_UNKNOWN);
+			return;
+		}
+	}
 	g->pass.active = true;
 	g->pass.dynamic = true;
 	g->pass.area = ri->renderArea;
-	g->pass.layers = ri->layerCount;
+	g->pass.layers = pass.layer_count;
+	g->pass.view_mask = ri->viewMask;
 	g->pass.suspending = ri->flags & VK_RENDERING_SUSPENDING_BIT;
 	emit_begin_pass(cb, g, &pass);
 }

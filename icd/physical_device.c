@@ -45,20 +45,6 @@ icd_physical_device_init_queues(struct icd_physical_device *pdev)
 		[SWGPU_ENGINE_COPY] = VK_QUEUE_TRANSFER_BIT,
 	};
 
-	/* Test knob, never a conformance claim: CTS object-management
-	 * groups (alloc_callback_fail*, single_alloc_callbacks, ...) create
-	 * their device on a GRAPHICS family and are NotSupported without
-	 * one. On a device configured without graphics engines
-	 * (SWGPU_GRAPHICS_ENGINES=0), SWGPU_TEST_CLAIM_GRAPHICS=1 makes the
-	 * first family say GRAPHICS so those allocation-callback checks
-	 * run; draws there fail with an error. */
-	const char *claim = getenv("SWGPU_TEST_CLAIM_GRAPHICS");
-	const bool claim_graphics = claim && *claim && strcmp(claim, "0") &&
-		!pdev->info.engine_class_count[SWGPU_ENGINE_GRAPHICS];
-
-	if (claim_graphics)
-		icd_log("SWGPU_TEST_CLAIM_GRAPHICS: queue family 0 claims "
-		        "GRAPHICS for tests; there is no graphics engine");
 	pdev->queue_family_count = 0;
 	for (uint32_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		uint32_t n = pdev->info.engine_class_count[order[i]];
@@ -70,8 +56,6 @@ icd_physical_device_init_queues(struct icd_physical_device *pdev)
 			n = ICD_MAX_QUEUES_PER_FAMILY;
 		f = &pdev->queue_families[pdev->queue_family_count++];
 		f->flags = flags[order[i]];
-		if (claim_graphics && pdev->queue_family_count == 1)
-			f->flags |= VK_QUEUE_GRAPHICS_BIT;
 		f->queue_count = n;
 		f->engine_class = order[i];
 	}

@@ -9,7 +9,8 @@
  * spec's minimums and FALSE.
  *
  * Not offered yet (later issues): multisampling (every sample count is
- * 1), multiview, tessellation and geometry shaders, wide lines, sample
+ * 1), tessellation and geometry shaders (so neither multiview with
+ * them), wide lines, sample
  * rate shading (the shaders run, the 4 samples it comes with do not),
  * alpha to one, pipeline statistics queries.
  */
@@ -75,11 +76,14 @@ gfx_limits(VkPhysicalDeviceLimits *l)
 	l->maxClipDistances = SWGPU_GFX_MAX_CLIP_DISTANCES;
 	l->maxCullDistances = SWGPU_GFX_MAX_CLIP_DISTANCES;
 	l->maxCombinedClipAndCullDistances = SWGPU_GFX_MAX_CLIP_DISTANCES;
-	/* Points from 1 to SWGPU_GFX_MAX_POINT_SIZE, any size in between;
-	 * lines one pixel wide. */
+	/* Points from 1 to SWGPU_GFX_MAX_POINT_SIZE, any size in between
+	 * (corners snap to the 1/256 subpixel grid); the granularity says
+	 * a conservative 1/8 rather than 0, which applications divide by
+	 * (the CTS multiview point_size cases found it). Lines one pixel
+	 * wide. */
 	l->pointSizeRange[0] = 1.0f;
 	l->pointSizeRange[1] = SWGPU_GFX_MAX_POINT_SIZE;
-	l->pointSizeGranularity = 0.0f;
+	l->pointSizeGranularity = 0.125f;
 	l->lineWidthRange[0] = 1.0f;
 	l->lineWidthRange[1] = SWGPU_GFX_MAX_LINE_WIDTH;
 	l->lineWidthGranularity = 0.0f;
@@ -128,6 +132,11 @@ gfx_features(struct icd_features *f)
 	/* Layouts change no bytes (image.c), separate ones included. */
 	f->v12.separateDepthStencilLayouts = VK_TRUE;
 	f->v13.dynamicRendering = VK_TRUE;
+	/* View masks in render passes and dynamic rendering: the engine
+	 * runs each draw once per view into layer = view (hw/gfx/draw.c),
+	 * ViewIndex in vertex and fragment shaders. */
+	f->v11.multiview = swgpu_shader_capability_supported(
+		SpvCapabilityMultiView);
 	/* Fragment-only instructions the shader engine executes
 	 * (xlate_func.c; tests/swgpu/test_shader_fragment.c): demote keeps
 	 * the lane as a helper, OpTerminateInvocation (SPIR-V 1.6 or

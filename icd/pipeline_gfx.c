@@ -62,9 +62,12 @@ gfx_targets(const VkGraphicsPipelineCreateInfo *ci, struct gfx_targets *t)
 		ci->pNext, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
 	if (!ri)
 		return VK_SUCCESS; /* no attachments at all */
-	if (ri->viewMask)
-		return icd_error(VK_ERROR_FEATURE_NOT_PRESENT,
-		                 "multiview is not supported");
+	/* The view mask needs nothing in the pipeline: the engine takes the
+	 * views from the pass (hw/gfx/draw.c). */
+	if (ri->viewMask >> ICD_MAX_VIEWS)
+		return icd_error(VK_ERROR_UNKNOWN, "vkCreateGraphicsPipelines: "
+		                 "view mask 0x%x has a view at or above "
+		                 "maxMultiviewViewCount (6)", ri->viewMask);
 	t->color_count = ri->colorAttachmentCount;
 	t->depth = ri->depthAttachmentFormat != VK_FORMAT_UNDEFINED;
 	t->stencil = ri->stencilAttachmentFormat != VK_FORMAT_UNDEFINED;

@@ -24,6 +24,7 @@
 #include <swgpu/swgpu_packet.h>
 
 #include "cmd_buffer.h"
+#include "cmd_gfx.h"
 #include "event.h"
 
 struct icd_query_pool {
@@ -111,6 +112,31 @@ icd_DestroyQueryPool(VkDevice device, VkQueryPool queryPool,
 /* Recording                                                           */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Inside a multiview render pass instance a query or timestamp uses N
+ * consecutive queries, N = the views of the subpass; the spec lets the
+ * implementation say how the result is spread: the first query gets it
+ * all (the engine adds the views' occlusion counts; a timestamp is
+ * taken once), the N - 1 others read 0 and become available with it.
+ */
+static void
+other_views_zero(struct icd_cmd_buffer *cb, struct icd_query_pool *qp,
+                 uint32_t query)
+{
+	const uint32_t n = icd_cmd_query_views(cb);
+
+	/* past the pool's end is the application's error (a VUID): not
+	 * written, rather than into the availability words */
+	for (uint32_t i = 1; i < n && query + i < qp->count; i++) {
+		uint32_t *p = icd_cmd_emit(cb, 2 * SWGPU_LEN_SEM_SIGNAL);
+
+		if (!p)
+			return;
+		p += swgpu_emit_sem_signal(p, result_va(qp, query + i), 0, 0);
+		swgpu_emit_sem_signal(p, avail_va(qp, query + i), 1, 0);
+	}
+}
+
 static void
 emit_timestamp(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
                uint32_t query)
@@ -126,6 +152,7 @@ emit_timestamp(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
 		return;
 	p += swgpu_emit_timestamp(p, result_va(qp, query));
 	swgpu_emit_sem_signal(p, avail_va(qp, query), 1, 0);
+	other_views_zero(cb, qp, query);
 }
 
 void
@@ -182,6 +209,7 @@ icd_CmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
 		return;
 	p += swgpu_emit_query_end(p, result_va(qp, query));
 	swgpu_emit_sem_signal(p, avail_va(qp, query), 1, 0);
+	other_views_zero(cb, qp, query);
 }
 
 void

@@ -5,10 +5,14 @@
  * render pass keeps and why dependencies need nothing.
  *
  * vkCreateRenderPass is turned into the VkRenderPassCreateInfo2 form
- * first, so one builder serves both. Multiview (view masks) and
- * multisampling are not offered yet: a render pass asking for them is
- * refused with a log line, as are subpass counts or attachment counts
- * beyond the device's limits.
+ * first, so one builder serves both. Multiview: each subpass keeps its
+ * view mask (VkRenderPassMultiviewCreateInfo or the 2 form's viewMask);
+ * correlation masks are hints and need nothing. Multisampling is not
+ * offered yet: a render pass asking for it is refused with a log line,
+ * as are view masks beyond maxMultiviewViewCount, a mix of multiview
+ * and non-multiview subpasses, and subpass or attachment counts beyond
+ * the device's limits (the spec's valid usage; the validation layer
+ * names them).
  */
 #include <stdlib.h>
 
@@ -43,8 +47,9 @@ render_pass_check(const VkRenderPassCreateInfo2 *ci)
 		return "more attachments than the device takes (64)";
 	if (ci->subpassCount == 0)
 		return "no subpass";
-	if (ci->correlatedViewMaskCount)
-		return "multiview (correlated view masks) is not supported";
+	const bool multiview = ci->pSubpasses[0].viewMask != 0;
+	if (ci->correlatedViewMaskCount && !multiview)
+		return "correlated view masks without multiview";
 	for (uint32_t i = 0; i < ci->attachmentCount; i++) {
 		const VkAttachmentDescription2 *d = &ci->pAttachments[i];
 		struct icd_format f;
@@ -57,9 +62,11 @@ render_pass_check(const VkRenderPassCreateInfo2 *ci)
 	for (uint32_t s = 0; s < ci->subpassCount; s++) {
 		const VkSubpassDescription2 *sd = &ci->pSubpasses[s];
 
-		if (sd->viewMask)
-			return "multiview (a subpass view mask) is not "
-			       "supported";
+		if ((sd->viewMask != 0) != multiview)
+			return "some subpasses have a view mask and others not";
+		if (sd->viewMask >> ICD_MAX_VIEWS)
+			return "a subpass view mask has a view at or above "
+			       "maxMultiviewViewCount (6)";
 		if (sd->pipelineBindPoint != VK_PIPELINE_BIND_POINT_GRAPHICS)
 			return "a subpass is not a graphics subpass";
 		if (sd->colorAttachmentCount > ICD_MAX_COLOR_ATTACHMENTS)
@@ -137,6 +144,7 @@ render_pass_build(struct icd_device *dev, const VkRenderPassCreateInfo2 *ci,
 		const VkSubpassDescription2 *sd = &ci->pSubpasses[s];
 		struct icd_subpass *sp = &rp->subpasses[s];
 
+		sp->view_mask = sd->viewMask;
 		sp->color_count = sd->colorAttachmentCount;
 		for (uint32_t j = 0; j < sd->colorAttachmentCount; j++) {
 			sp->color[j] = sd->pColorAttachments[j].attachment;

@@ -19,6 +19,8 @@
 #define ICD_MAX_RP_ATTACHMENTS 64u
 /* Colour attachments of one subpass (maxColorAttachments). */
 #define ICD_MAX_COLOR_ATTACHMENTS SWGPU_GFX_MAX_COLOR_ATTACHMENTS
+/* View mask bits the device takes (maxMultiviewViewCount). */
+#define ICD_MAX_VIEWS SWGPU_GFX_MAX_VIEWS
 /* No subpass uses it (first_use / last_use). */
 #define ICD_SUBPASS_NONE UINT32_MAX
 
@@ -36,6 +38,8 @@ struct icd_subpass {
 	uint32_t depth_stencil;                      /* or ATTACHMENT_UNUSED */
 	uint32_t input_count;
 	const uint32_t *input;                       /* [input_count] */
+	uint32_t view_mask;     /* multiview: bit v renders view v into
+	                           layer v of every attachment; 0: none */
 };
 
 struct icd_render_pass {
@@ -76,5 +80,13 @@ struct icd_view_surface {
  * view has no such aspect (or view is VK_NULL_HANDLE). */
 bool icd_image_view_surface(VkImageView view, VkImageAspectFlagBits aspect,
                             struct icd_view_surface *out);
+
+/* One past the highest view of a view mask (0 for 0): the layers a
+ * multiview pass renders. */
+static inline uint32_t
+icd_view_end(uint32_t view_mask)
+{
+	return view_mask ? 32u - (uint32_t)__builtin_clz(view_mask) : 0u;
+}
 
 #endif /* ICD_RENDER_PASS_H */

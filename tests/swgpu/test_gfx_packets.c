@@ -2,7 +2,9 @@
 /*
  * Graphics packets on their own: load ops over the render area and
  * layers, CLEAR_ATTACHMENTS (rects clipped to the attachment, layers,
- * depth and stencil), occlusion queries, and every kind of bad packet
+ * depth and stencil), occlusion queries, multiview (load ops, clears
+ * and draws on the view mask's layers, ViewIndex), and every kind of
+ * bad packet
  * faulting with its kind and opcode and leaving memory untouched.
  */
 #include "gfx_test_util.h"
@@ -242,6 +244,80 @@ test_occlusion_query(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* Multiview                                                           */
+/* ------------------------------------------------------------------ */
+
+/* Colour = 100 + ViewIndex. */
+static void
+frag_view(struct gt *t, struct gfx_exec *e, uint32_t n, const uint8_t *live,
+          uint8_t *discarded)
+{
+	const lane_t *v = gfx_exec_reg(e, IR_REG_VIEW_INDEX);
+	lane_t *o = gfx_exec_reg(e, GT_OUT(0, 0));
+
+	for (uint32_t l = 0; l < n; l++)
+		o[l].u = 100 + v[l].u;
+}
+
+/* View mask 0b1010 over 4 R32_UINT layers: the CLEAR load op (77), a
+ * CLEAR_ATTACHMENTS rect (5; Vulkan's base layer 0, count 1) and an 8x8
+ * quad (100 + ViewIndex) reach layers 1 and 3 only; the query counts
+ * the samples of both views. */
+static void
+test_multiview(void **state)
+{
+	struct pk p;
+	struct qv v[6];
+	const uint64_t dead = 0xdead;
+	const uint32_t rect[6] = { 20, 10, 4, 4, 0, 1 };
+
+	pk_init(&p);
+	struct gt_image arr = gt_image(&p.t, SWGPU_FORMAT_R32_UINT, W, 4 * H);
+	memset(arr.mem.cpu, 0xab, arr.mem.size);
+	gt_attachment(&arr, &p.pass.color[0], SWGPU_LOAD_CLEAR,
+	              (const uint32_t[4]){ 77 });
+	p.pass.color[0].height = H;
+	p.pass.color[0].layers = 4;
+	p.pass.color[0].layer_pitch = (uint64_t)W * 4 * H;
+	p.pass.depth.va = p.pass.stencil.va = 0;
+	p.pass.layer_count = 4;
+	p.pass.view_mask = 0xa;
+	p.t.frag = frag_view;
+	quad(v, 1, 1, 9, 9, 0.5f);
+	uint64_t q = gt_put(&p.t, &dead, sizeof(dead));
+	gt_begin_pass(&p.t, &p.pass);
+	swgpu_emit_clear_attachments(
+		gt_emit(&p.t, SWGPU_LEN_CLEAR_ATTACHMENTS(1)), 0,
+		(const uint32_t[4]){ 5 }, 1, rect);
+	gt_set_pipeline(&p.t, &p.ps);
+	gt_vertices(&p.t, &v[0].pos[0], 6, 2);
+	swgpu_emit_query_begin(gt_emit(&p.t, SWGPU_LEN_QUERY), q, 0);
+	gt_draw(&p.t, 6, 1);
+	swgpu_emit_query_end(gt_emit(&p.t, SWGPU_LEN_QUERY), q);
+	gt_end_pass(&p.t);
+	uint8_t *qp = p.t.scratch.cpu + (q - p.t.scratch.va);
+	assert_true(gt_run(&p.t));
+	for (uint32_t l = 0; l < 4; l++)
+		for (uint32_t y = 0; y < H; y++)
+			for (uint32_t x = 0; x < W; x++) {
+				uint32_t got, want = 77;
+				memcpy(&got, gt_px(&arr, x, l * H + y), 4);
+				if (!((0xau >> l) & 1u))
+					want = 0xababababu;
+				else if (x >= 1 && x < 9 && y >= 1 && y < 9)
+					want = 100 + l;
+				else if (x >= 20 && x < 24 && y >= 10 &&
+				         y < 14)
+					want = 5;
+				assert_int_equal(got, want);
+			}
+	uint64_t c;
+	memcpy(&c, qp, 8);
+	assert_int_equal(c, 2 * 64);
+	gt_fini(&p.t);
+}
+
+/* ------------------------------------------------------------------ */
 /* Bad packets                                                         */
 /* ------------------------------------------------------------------ */
 
@@ -394,11 +470,12 @@ test_bad_state_packets(void **state)
 
 /* Attachments: a format that is not renderable for its slot, a layer
  * count over the view's, an unmapped and a read-only colour attachment
- * (the depth clear of the same pass must not happen either). */
+ * (the depth clear of the same pass must not happen either); view
+ * masks with a view at the limit or beyond the layer count. */
 static void
 test_bad_pass(void **state)
 {
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < 7; k++) {
 		struct pk p;
 		pk_init(&p);
 		p.pass.depth.load_op = SWGPU_LOAD_CLEAR;
@@ -415,8 +492,12 @@ test_bad_pass(void **state)
 			                          SWGPU_VA_READ);
 			p.pass.color[0].va = ro.va;
 			kind = SWGPU_FAULT_PAGE_WRITE;
-		} else {
+		} else if (k == 4) {
 			p.pass.color[0].row_pitch = 4;   /* below the row */
+		} else if (k == 5) {
+			p.pass.view_mask = 1u << SWGPU_GFX_MAX_VIEWS;
+		} else {
+			p.pass.view_mask = 0x2;  /* layer 1 of 1 */
 		}
 		gt_begin_pass(&p.t, &p.pass);
 		gt_expect_fault(&p.t, kind, SWGPU_OP_BEGIN_PASS);
@@ -488,6 +569,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load_ops_render_area),
 		cmocka_unit_test(test_load_clear_layers),
+		cmocka_unit_test(test_multiview),
 		cmocka_unit_test(test_clear_attachments),
 		cmocka_unit_test(test_occlusion_query),
 		cmocka_unit_test(test_bad_draw_state),

@@ -7,7 +7,9 @@
  * depends on the order of every primitive (dst = src + dst / 2), for an
  * instanced draw whose batches span instances, an indexed strip with
  * restarts, and an indirect packet of three draws; and (issue 20) the
- * same draws stopped at random subsets of those points, a hundred times.
+ * same draws stopped at random subsets of those points, a hundred times;
+ * and (issue 21) the same draws in a 2-view multiview pass, stopped
+ * also between the views.
  */
 #include "gfx_test_util.h"
 
@@ -41,8 +43,9 @@ struct scene {
 	uint32_t ndw;
 };
 
+/* view_mask: 0, or a multiview pass over 2 layers (0x3). */
 static void
-record(struct scene *s)
+record(struct scene *s, uint32_t view_mask)
 {
 	struct swgpu_pass pass;
 	struct swgpu_pipeline_state ps;
@@ -58,7 +61,8 @@ record(struct scene *s)
 	};
 
 	gt_init(&s->t, 2);
-	s->rt = gt_image(&s->t, SWGPU_FORMAT_R32_SFLOAT, W, H);
+	const uint32_t layers = view_mask ? 2 : 1;
+	s->rt = gt_image(&s->t, SWGPU_FORMAT_R32_SFLOAT, W, layers * H);
 	for (uint32_t i = 0; i < 3 * NTRI; i++) {
 		float cx = frand() * 2 - 1, cy = frand() * 2 - 1;
 		if (i % 3)
@@ -76,6 +80,11 @@ record(struct scene *s)
 	pass.area_height = H;
 	gt_attachment(&s->rt, &pass.color[0], SWGPU_LOAD_CLEAR,
 	              (const uint32_t[4]){ 0 });
+	pass.color[0].height = H;
+	pass.color[0].layers = layers;
+	pass.color[0].layer_pitch = (uint64_t)W * 4 * H;
+	pass.layer_count = layers;
+	pass.view_mask = view_mask;
 	gt_pipeline_defaults(&ps, W, H, 2);
 	struct swgpu_blend_attachment *b = &ps.state.blend[0];
 	b->enable = 1;
@@ -124,15 +133,16 @@ always_stop(void *cookie)
 }
 
 static void
-test_draws_preempted_everywhere(void **state)
+preempted_everywhere(uint32_t view_mask, uint32_t expect_stops)
 {
 	struct scene ref, s;
 	struct exec_save save;
 
-	record(&ref);
+	rng = 0x2545f4914f6cdd1dull;
+	record(&ref, view_mask);
 	assert_true(gt_run(&ref.t));
 	rng = 0x2545f4914f6cdd1dull;
-	record(&s);
+	record(&s, view_mask);
 	gfx_state_reset(s.t.g);
 	gfx_state_set_test_programs(s.t.g, &s.t.vsp, &s.t.fsp);
 	memset(&save, 0, sizeof(save));
@@ -151,21 +161,37 @@ test_draws_preempted_everywhere(void **state)
 		assert_true(stops < 10000);
 	}
 	print_message("%u stops\n", stops);
+	assert_int_equal(stops, expect_stops);
+	assert_memory_equal(s.rt.mem.cpu, ref.rt.mem.cpu, ref.rt.mem.size);
+	/* the scene really drew, in every view */
+	for (uint32_t l = 0; l < (view_mask ? 2u : 1u); l++) {
+		uint32_t lit = 0;
+		for (uint32_t i = 0; i < W * H; i++) {
+			float f;
+			memcpy(&f, ref.rt.mem.cpu + 4 * (l * W * H + i), 4);
+			lit += f != 0.0f;
+		}
+		assert_true(lit > W * H / 2);
+	}
+	gt_fini(&s.t);
+	gt_fini(&ref.t);
+}
+
+static void
+test_draws_preempted_everywhere(void **state)
+{
 	/* 7 packet boundaries; inside the instanced draw (8000 triangles:
 	 * batches of 4096 + 3904) 1; the indexed one (2 x 4666: 4096 +
 	 * 4096 + 1140) 2; between the three indirect draws 2 */
-	assert_int_equal(stops, 7 + 1 + 2 + 2);
-	assert_memory_equal(s.rt.mem.cpu, ref.rt.mem.cpu, ref.rt.mem.size);
-	/* the scene really drew */
-	uint32_t lit = 0;
-	for (uint32_t i = 0; i < W * H; i++) {
-		float f;
-		memcpy(&f, ref.rt.mem.cpu + 4 * i, 4);
-		lit += f != 0.0f;
-	}
-	assert_true(lit > W * H / 2);
-	gt_fini(&s.t);
-	gt_fini(&ref.t);
+	preempted_everywhere(0, 7 + 1 + 2 + 2);
+}
+
+/* Two views: each draw's stops once per view, and one between the
+ * views of every draw (the indirect packet's three draws included). */
+static void
+test_multiview_preempted_everywhere(void **state)
+{
+	preempted_everywhere(0x3, 7 + (2 * 1 + 1) + (2 * 2 + 1) + 2 + 3);
 }
 
 /* Thread sanitizer builds run ~10x slower: fewer runs. */
@@ -206,10 +232,10 @@ test_draws_preempted_at_random(void **state)
 
 	(void)state;
 	rng = 0x2545f4914f6cdd1dull;
-	record(&ref);
+	record(&ref, 0);
 	assert_true(gt_run(&ref.t));
 	rng = 0x2545f4914f6cdd1dull;
-	record(&s);
+	record(&s, 0);
 	stop_rng = 0x9e3779b97f4a7c15ull;
 	for (uint32_t r = 0; r < runs; r++) {
 		memset(s.rt.mem.cpu, 0xa5, s.rt.mem.size);
@@ -243,6 +269,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_draws_preempted_everywhere),
+		cmocka_unit_test(test_multiview_preempted_everywhere),
 		cmocka_unit_test(test_draws_preempted_at_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

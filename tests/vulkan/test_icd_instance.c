@@ -134,11 +134,14 @@ test_features(VkPhysicalDevice pd, bool swgpu)
 		return;
 	CHECK(f12.timelineSemaphore && f12.hostQueryReset &&
 	      f13.synchronization2);
-	/* No geometry shaders, sparse, anisotropy, multiview (yet). */
+	/* No geometry shaders, sparse, anisotropy (yet); multiview only
+	 * with a graphics engine (the engine draws the views), and never
+	 * with the stages that do not exist. */
 	CHECK(!f.geometryShader && !f.sparseBinding &&
 	      !f.samplerAnisotropy && !f.tessellationShader);
-	CHECK(!f11.multiview && !f11.samplerYcbcrConversion &&
-	      !f11.protectedMemory);
+	CHECK(!f11.samplerYcbcrConversion && !f11.protectedMemory);
+	CHECK(!f11.multiviewGeometryShader &&
+	      !f11.multiviewTessellationShader);
 	CHECK(!f12.descriptorIndexing &&
 	      !f12.bufferDeviceAddressCaptureReplay);
 	/* Exactly what the shader engine executes: buffer device
@@ -149,6 +152,7 @@ test_features(VkPhysicalDevice pd, bool swgpu)
 	CHECK(f13.robustImageAccess);
 	const bool gfx = has_graphics_engine(pd);
 	CHECK(f13.dynamicRendering == gfx);
+	CHECK(f11.multiview == gfx);
 	CHECK(f12.imagelessFramebuffer == gfx && f.independentBlend == gfx &&
 	      f.fullDrawIndexUint32 == gfx && f.multiDrawIndirect == gfx);
 }
@@ -242,16 +246,12 @@ test_queue_families(VkPhysicalDevice pd, bool swgpu)
 	/* Families by engine class (icd/README.md): with graphics
 	 * engines, family 0 is GRAPHICS|COMPUTE|TRANSFER on them; then the
 	 * compute engines (COMPUTE|TRANSFER, 2 by default), then the copy
-	 * engines (TRANSFER, 2 by default). Without graphics engines the
-	 * test knob adds GRAPHICS to the compute family. */
+	 * engines (TRANSFER, 2 by default). */
 	const bool gfx = has_graphics_engine(pd);
-	const char *claim = getenv("SWGPU_TEST_CLAIM_GRAPHICS");
-	const VkQueueFlags claimed = !gfx && claim && strcmp(claim, "1") == 0 ?
-	                             VK_QUEUE_GRAPHICS_BIT : 0;
 	const VkQueueFlags want[3] = {
 		VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT |
 		VK_QUEUE_TRANSFER_BIT,
-		claimed | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT,
+		VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT,
 		VK_QUEUE_TRANSFER_BIT,
 	};
 	const uint32_t first = gfx ? 0 : 1;

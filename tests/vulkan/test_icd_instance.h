@@ -65,8 +65,7 @@ uint32_t find_memory_type(const VkPhysicalDeviceMemoryProperties *mp,
                           uint32_t bits, VkMemoryPropertyFlags want);
 bool req_eq(const VkMemoryRequirements *a, const VkMemoryRequirements *b);
 bool is_pow2(uint64_t v);
-/* swgpu: the device has a graphics engine (family 0 is GRAPHICS for
- * real, not by the SWGPU_TEST_CLAIM_GRAPHICS knob). */
+/* swgpu: the device has a graphics engine (family 0 is GRAPHICS). */
 bool has_graphics_engine(VkPhysicalDevice pd);
 /* A small linear 2D image every driver can create. */
 extern const VkImageCreateInfo image_linear_ci;

@@ -236,19 +236,11 @@ has_graphics_engine(VkPhysicalDevice pd)
 {
 	VkQueueFamilyProperties qf[8];
 	uint32_t n = 8;
-	const char *claim = getenv("SWGPU_TEST_CLAIM_GRAPHICS");
-	bool g = false, c_only = false;
+	bool g = false;
 
 	vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, qf);
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < n; i++)
 		g = g || (qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT);
-		c_only = c_only || ((qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
-		                    !(qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT));
-	}
-	/* The knob claims GRAPHICS on the compute family only when there
-	 * is no graphics engine; with one, a compute-only family remains. */
-	if (claim && strcmp(claim, "1") == 0)
-		return g && c_only;
 	return g;
 }
 

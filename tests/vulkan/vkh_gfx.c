@@ -401,6 +401,7 @@ gfx_pipeline(struct gfx_ctx *c, const struct gfx_pipe *p)
 	};
 	VkPipelineRenderingCreateInfo ri = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+		.viewMask = p->view_mask,
 		.colorAttachmentCount = p->ncolor,
 		.pColorAttachmentFormats = p->color_formats,
 		.depthAttachmentFormat = p->depth_format,

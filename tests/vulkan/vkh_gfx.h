@@ -136,6 +136,7 @@ struct gfx_pipe {
 	const void *vertex_input_next;      /* pVertexInputState pNext */
 	float min_sample_shading;           /* > 0: sample shading on */
 	VkBool32 alpha_to_coverage, alpha_to_one;   /* multisample state */
+	uint32_t view_mask;     /* dynamic rendering: multiview's views */
 };
 
 void gfx_pipe_init(struct gfx_pipe *p, VkShaderModule vs, VkShaderModule fs,

@@ -660,6 +660,8 @@ typedef struct swgpu_shader swgpu_shader;
 #define SWGPU_GFX_MAX_CLIP_DISTANCES 8u     /* clip + cull <= 8 */
 #define SWGPU_GFX_MAX_FRAMEBUFFER_DIM 16384u /* attachment width/height */
 #define SWGPU_GFX_MAX_FRAMEBUFFER_LAYERS 2048u
+#define SWGPU_GFX_MAX_VIEWS 6u             /* multiview: view mask bits
+                                               0..5 (maxMultiviewViewCount) */
 #define SWGPU_GFX_SUBPIXEL_BITS 8u          /* subPixelPrecisionBits */
 #define SWGPU_GFX_VIEWPORT_BOUNDS 32768     /* viewportBoundsRange +-; the
                                                guard band is this too */

@@ -572,6 +572,13 @@ swgpu_write_buffer_descriptor(void *dst, uint32_t type, uint64_t va,
  *                  pass is open is BAD_PACKET. Every attachment's texels
  *                  (layers x rows of the render area's bounding box) must
  *                  be mapped readable and writable, else a page fault.
+ *                  Multiview (view_mask != 0, bits below
+ *                  SWGPU_GFX_MAX_VIEWS, layer_count > the highest bit):
+ *                  load ops run on the layers of the view mask only, and
+ *                  each draw runs once per view, in increasing view
+ *                  order, with the ViewIndex built-in = v and every
+ *                  primitive rendered into layer v (a Layer output is
+ *                  ignored); occlusion counts add up over the views.
  *   END_PASS (0x31), 1 dword: ends the open pass (store ops: STORE and
  *                  DONT_CARE and NONE all leave the rendered texels in
  *                  memory). BAD_PACKET without an open pass. A job that
@@ -582,6 +589,9 @@ swgpu_write_buffer_descriptor(void *dst, uint32_t type, uint64_t va,
  *                  6: n rects >= 1, then per rect: x, y (int32), width,
  *                  height, base layer, layer count. Rects are clipped to
  *                  the attachment. An unused attachment is a no-op.
+ *                  In a multiview pass each rect clears the layers of
+ *                  the view mask (its base layer and count are ignored:
+ *                  Vulkan requires 0 and 1 there).
  *   SET_PIPELINE (0x33), 3 dwords: 1-2: VA of a struct
  *                  swgpu_pipeline_state (8-aligned, readable), read when
  *                  the packet executes (the engine keeps a copy).
@@ -708,7 +718,8 @@ struct swgpu_pass {
 	uint32_t layer_count;      /* layers rendered, >= 1 */
 	int32_t area_x, area_y;    /* render area */
 	uint32_t area_width, area_height;
-	uint32_t view_mask;        /* multiview later: 0 */
+	uint32_t view_mask;        /* multiview: bit v renders view v into
+	                              layer v (0: no multiview) */
 	uint32_t flags;            /* 0 */
 	struct swgpu_attachment color[8];
 	struct swgpu_attachment depth;

@@ -624,6 +624,50 @@ run_batch(struct gfx_draw *d, struct gfx_batch *b, bool raster)
 	b->ntouched = 0;
 }
 
+/* The instances of one view (all of the draw without multiview), from
+ * instance first_inst with skip of its primitives done; GFX_DRAW_DONE
+ * when they all ran. */
+static enum gfx_draw_result
+run_view(struct exec_env *env, const struct gfx_draw_cmd *cmd,
+         struct gfx_draw *d, bool raster, uint32_t first_inst,
+         uint64_t skip)
+{
+	struct gfx_state *g = d->g;
+	struct gfx_batch *b = g->batch;
+
+	/* Batches run across instances: many small instances (a scene of
+	 * instanced meshes) share one batch instead of one each. */
+	uint32_t inst = first_inst;
+	struct gfx_asm as;
+	memset(&as, 0, sizeof(as));
+	while (inst < d->instance_count) {
+		gfx_batch_reset(b);
+		while (inst < d->instance_count && !gfx_batch_full(b)) {
+			gfx_assemble(d, &as, b, inst == first_inst ? skip : 0,
+			             d->first_instance + inst);
+			if (as.done) {
+				inst++;
+				memset(&as, 0, sizeof(as));
+			}
+		}
+		if (b->nprims)
+			run_batch(d, b, raster);
+		collect_counters(d);
+		if (gfx_draw_failed(d))
+			return GFX_DRAW_FAULT;
+		if (inst < d->instance_count && exec_preempt_point(env, 1)) {
+			/* as: the position inside instance inst (a fresh one
+			 * when the batch ended with an instance) */
+			g->resume.draw = cmd->draw_index;
+			g->resume.instance = inst;
+			g->resume.prims = as.prim_id;
+			g->resume.view = d->view_index;
+			return GFX_DRAW_PREEMPTED;
+		}
+	}
+	return GFX_DRAW_DONE;
+}
+
 enum gfx_draw_result
 gfx_draw_run(struct exec_env *env, const struct pkt *p, struct gfx_draw *d,
              const struct gfx_draw_cmd *cmd, bool resume)
@@ -663,42 +707,44 @@ gfx_draw_run(struct exec_env *env, const struct pkt *p, struct gfx_draw *d,
 			}
 		}
 	}
+	uint32_t view = 0;
 	if (resume) {
 		first_inst = g->resume.instance;
 		skip = g->resume.prims;
+		view = g->resume.view;
 	}
+	g->resume.view = 0;
 	const bool raster = !d->discard && d->fb.x0 < d->fb.x1 &&
 	                    d->fb.y0 < d->fb.y1 && d->nvp;
 	if (raster && !gfx_bin_grid(b, &d->fb)) {
 		bad(env, p, "out of host memory for the tile grid");
 		return GFX_DRAW_FAULT;
 	}
-	/* Batches run across instances: many small instances (a scene of
-	 * instanced meshes) share one batch instead of one each. */
-	uint32_t inst = first_inst;
-	struct gfx_asm as;
-	memset(&as, 0, sizeof(as));
-	while (inst < d->instance_count) {
-		gfx_batch_reset(b);
-		while (inst < d->instance_count && !gfx_batch_full(b)) {
-			gfx_assemble(d, &as, b, inst == first_inst ? skip : 0,
-			             d->first_instance + inst);
-			if (as.done) {
-				inst++;
-				memset(&as, 0, sizeof(as));
-			}
-		}
-		if (b->nprims)
-			run_batch(d, b, raster);
-		collect_counters(d);
-		if (gfx_draw_failed(d))
+	/* Multiview: the whole draw once per view of the mask, in view
+	 * order. The loop is here, in the engine, rather than one DRAW
+	 * packet per view from the ICD: an indirect draw reads its
+	 * commands once, a secondary command buffer need not know the
+	 * pass's views, and the packets stay the same with and without. */
+	const uint32_t views = g->pass.view_mask ? g->pass.view_mask : 1u;
+	d->multiview = g->pass.view_mask != 0;
+	for (; view < 32 && (views >> view); view++) {
+		if (!((views >> view) & 1u))
+			continue;
+		d->view_index = d->multiview ? view : 0;
+		enum gfx_draw_result r = run_view(env, cmd, d, raster,
+		                                  first_inst, skip);
+		if (r == GFX_DRAW_FAULT)
 			goto failed;
-		if (inst < d->instance_count && exec_preempt_point(env, 1)) {
-			/* as: the position inside instance inst (a fresh one
-			 * when the batch ended with an instance) */
+		if (r == GFX_DRAW_PREEMPTED)
+			return r;
+		first_inst = 0;
+		skip = 0;
+		if ((views >> view) > 1u && exec_preempt_point(env, 1)) {
+			/* between two views: the next one from its start */
 			g->resume.draw = cmd->draw_index;
-			g->resume.instance = inst;
-			g->resume.prims = as.prim_id;
+			g->resume.instance = 0;
+			g->resume.prims = 0;
+			g->resume.view = view + 1;
 			return GFX_DRAW_PREEMPTED;
 		}
 	}

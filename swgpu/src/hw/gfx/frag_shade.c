@@ -344,7 +344,7 @@ fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
 	if (builtin_used(fs, IR_REG_VIEW_INDEX)) {
 		lane_t *r = gfx_exec_reg(e, IR_REG_VIEW_INDEX);
 		for (uint32_t l = 0; l < n; l++)
-			r[l].u = 0;
+			r[l].u = d->view_index;
 	}
 	if (builtin_used(fs, IR_REG_LAYER)) {
 		lane_t *r = gfx_exec_reg(e, IR_REG_LAYER);

@@ -115,6 +115,7 @@ struct gfx_state {
 		uint32_t draw;
 		uint32_t instance;
 		uint64_t prims;
+		uint32_t view;     /* multiview: the view it was in */
 	} resume;
 	/* Engine tests: host programs used instead of the pipeline's. */
 	const struct gfx_program *test_vs, *test_fs;
@@ -272,6 +273,10 @@ struct gfx_draw {
 	int32_t vertex_offset;     /* indexed: added to each index */
 	uint32_t first_instance, instance_count;
 	uint32_t draw_index;
+	/* multiview: the view being drawn (ViewIndex; the layer of every
+	 * primitive when multiview is set) */
+	bool multiview;
+	uint32_t view_index;
 	/* targets */
 	uint32_t ncolor;
 	struct gfx_color_target color[SWGPU_GFX_MAX_COLOR_ATTACHMENTS];

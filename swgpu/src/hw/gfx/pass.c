@@ -70,8 +70,13 @@ gfx_pass_validate(const struct swgpu_pass *ps, char *why, size_t why_size)
 	         (uint64_t)ps->area_y + ps->area_height >
 	         SWGPU_GFX_MAX_FRAMEBUFFER_DIM)
 		err = "render area out of range";
-	else if (ps->view_mask || ps->flags)
-		err = "view mask or flags not 0";
+	else if (ps->flags)
+		err = "flags not 0";
+	else if (ps->view_mask >> SWGPU_GFX_MAX_VIEWS)
+		err = "view mask has a view at or above the view limit";
+	else if (ps->view_mask &&
+	         gfx_view_end(ps->view_mask) > ps->layer_count)
+		err = "view mask has a view beyond the layer count";
 	for (uint32_t i = 0; !err && i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2;
 	     i++) {
 		which = i;
@@ -205,6 +210,26 @@ gfx_plane_clear(const struct gfx_plane *pl, const struct gfx_rect *r,
 	fill_plane(pl, r, nlayers, texel);
 }
 
+/* Clear rect r of the plane (mapped from layer 0): every layer of the
+ * pass, or with multiview the layers of the view mask only. */
+static void
+clear_view_layers(const struct gfx_plane *pl, const struct gfx_rect *r,
+                  const struct swgpu_pass *ps, const uint32_t value[4])
+{
+	if (!ps->view_mask) {
+		gfx_plane_clear(pl, r, ps->layer_count, value);
+		return;
+	}
+	for (uint32_t v = 0; v < SWGPU_GFX_MAX_VIEWS; v++) {
+		if (!((ps->view_mask >> v) & 1u))
+			continue;
+		struct gfx_plane one = *pl;
+		if (one.base)
+			one.base += v * one.layer_pitch;
+		gfx_plane_clear(&one, r, 1, value);
+	}
+}
+
 bool
 gfx_pass_begin(struct exec_env *env, const struct pkt *p,
                const struct swgpu_pass *ps)
@@ -224,7 +249,7 @@ gfx_pass_begin(struct exec_env *env, const struct pkt *p,
 	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++) {
 		const struct swgpu_attachment *a = gfx_pass_attachment(ps, i);
 		if (a && a->load_op == SWGPU_LOAD_CLEAR)
-			gfx_plane_clear(&pl[i], &fb, ps->layer_count, a->clear);
+			clear_view_layers(&pl[i], &fb, ps, a->clear);
 	}
 	return true;
 }
@@ -246,6 +271,12 @@ gfx_clear_attachments(struct exec_env *env, const struct pkt *p,
 			int64_t x0 = (int32_t)rc[0], y0 = (int32_t)rc[1];
 			int64_t x1 = x0 + rc[2], y1 = y0 + rc[3];
 			uint64_t l0 = rc[4], l1 = (uint64_t)rc[4] + rc[5];
+			if (ps->view_mask) {
+				/* the views' layers: mapped from 0 up to the
+				 * last view, cleared view by view below */
+				l0 = 0;
+				l1 = gfx_view_end(ps->view_mask);
+			}
 			x0 = x0 < 0 ? 0 : x0;
 			y0 = y0 < 0 ? 0 : y0;
 			x1 = x1 > a->width ? a->width : x1;
@@ -259,7 +290,9 @@ gfx_clear_attachments(struct exec_env *env, const struct pkt *p,
 			if (!gfx_plane_map(env, p, a, &r, (uint32_t)l0,
 			                   (uint32_t)(l1 - l0), &pl))
 				return false;
-			if (pass)
+			if (pass && ps->view_mask)
+				clear_view_layers(&pl, &r, ps, value);
+			else if (pass)
 				gfx_plane_clear(&pl, &r, (uint32_t)(l1 - l0),
 				                value);
 		}

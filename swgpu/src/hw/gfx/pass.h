@@ -13,6 +13,14 @@
 
 enum gfx_attachment_kind { GFX_ATT_COLOR, GFX_ATT_DEPTH, GFX_ATT_STENCIL };
 
+/* One past the highest view of a multiview pass's view mask (0 for 0):
+ * the layers a multiview pass reaches. */
+static inline uint32_t
+gfx_view_end(uint32_t view_mask)
+{
+	return view_mask ? 32u - (uint32_t)__builtin_clz(view_mask) : 0u;
+}
+
 /* Everything about a pass that does not need memory; false with a
  * reason in why. */
 bool gfx_pass_validate(const struct swgpu_pass *ps, char *why,

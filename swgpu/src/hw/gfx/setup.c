@@ -44,6 +44,8 @@ gfx_prim_viewport(const struct gfx_draw *d, const lane_t *flat)
 uint32_t
 gfx_prim_layer(const struct gfx_draw *d, const lane_t *flat)
 {
+	if (d->multiview)
+		return d->view_index;   /* multiview: layer = view */
 	return d->vl.layer_off ? flat[d->vl.layer_off].u : 0;
 }
 

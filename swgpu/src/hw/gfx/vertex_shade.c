@@ -76,7 +76,7 @@ gfx_vertex_task(void *ctx, uint32_t item, uint32_t thread)
 		                                 : d->first },
 		{ IR_REG_BASE_INSTANCE, d->first_instance },
 		{ IR_REG_DRAW_INDEX, d->draw_index },
-		{ IR_REG_VIEW_INDEX, 0 },
+		{ IR_REG_VIEW_INDEX, d->view_index },
 	};
 	for (uint32_t k = 0; k < SWGPU_ARRAY_SIZE(consts); k++) {
 		if (!(used & (1ull << consts[k].reg)))

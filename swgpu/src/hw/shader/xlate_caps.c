@@ -96,6 +96,9 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityShaderViewportIndexLayerEXT,
 	SpvCapabilityShaderViewportIndex, SpvCapabilityShaderLayer,
 	SpvCapabilityMultiViewport,
+	/* ViewIndex: the view a multiview draw is running (hw/gfx/draw.c
+	 * runs the draw once per view) */
+	SpvCapabilityMultiView,
 	/* fine and coarse derivatives (xlate_deriv.c), the MinLod image
 	 * operand (interp_lod.c) */
 	SpvCapabilityDerivativeControl, SpvCapabilityMinLod,

@@ -13,7 +13,8 @@
  *
  * An input attachment (Dim SubpassData, fragment shaders) is a sampled
  * image slot read with OpImageRead at the fragment's pixel plus the
- * coordinate.
+ * coordinate, in layer ViewIndex (multiview reads each view's own
+ * layer; 0 otherwise).
  *
  * Sampled images, samplers and combined image samplers are slots too.
  * OpSampledImage pairs an image with a sampler (has_smp in the xptr); a
@@ -281,6 +282,8 @@ image_read(struct xl *x, const uint32_t *in, uint32_t wc)
 			xl_emit(x, IR_F2S, px, IR_REG_FRAG_COORD + c, 0, 0);
 			xl_emit(x, IR_IADD, xyz + c, xyz + c, px, 0);
 		}
+		x->p->builtins_used |= 1ull << IR_REG_VIEW_INDEX;
+		xl_emit(x, IR_IADD, xyz + 2, xyz + 2, IR_REG_VIEW_INDEX, 0);
 	}
 	if (o.offset) {
 		/* Fetch offsets move the spatial coordinates. */
