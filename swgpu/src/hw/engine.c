@@ -19,6 +19,7 @@
  */
 #include "hw/engine.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +147,31 @@ hwq_has_work(struct swgpu_engine *eng, uint32_t h)
 	                            memory_order_acquire) != eng->run[h].rptr;
 }
 
+/* HWQ 0 work this engine's thread may run: none while another engine
+ * holds the stream (run[0] is the holder's then); a paused stream
+ * offered to others (OPEN) is taken back by engine_step_next. */
+static bool
+main_has_work(struct swgpu_engine *eng)
+{
+	uint32_t lend = atomic_load_explicit(&eng->main_lend,
+	                                     memory_order_acquire);
+
+	if (lend == ENGINE_LEND_OPEN)
+		return true;
+	return lend == ENGINE_LEND_NONE && hwq_has_work(eng, ENGINE_HWQ_MAIN);
+}
+
+/* Should the HWQ 0 job running on eng stop at this preemption point?
+ * Its engine's HWQ 1 has work, or eng runs another engine's job and got
+ * work of its own (that job goes back to its engine's stream). */
+static bool
+main_should_yield(struct swgpu_engine *eng)
+{
+	return hwq_has_work(eng, ENGINE_HWQ_PRIO) ||
+	       (atomic_load_explicit(&eng->borrowing, memory_order_relaxed) &&
+	        hwq_has_work(eng, ENGINE_HWQ_MAIN));
+}
+
 
 static bool
 engine_poll(struct swgpu_engine *eng)
@@ -157,11 +183,11 @@ engine_poll(struct swgpu_engine *eng)
 	/* Contended CPU: sleep on the doorbell at once (spin.h). */
 	if (!budget)
 		return hwq_has_work(eng, ENGINE_HWQ_PRIO) ||
-		       hwq_has_work(eng, ENGINE_HWQ_MAIN);
+		       main_has_work(eng);
 
 	do {
 		if (hwq_has_work(eng, ENGINE_HWQ_PRIO) ||
-		    hwq_has_work(eng, ENGINE_HWQ_MAIN)) {
+		    main_has_work(eng)) {
 			spin_budget_feedback(&eng->idle_spin, true);
 			return true;
 		}
@@ -193,8 +219,7 @@ engine_should_abort(struct swgpu_engine *eng)
 static bool
 engine_preempt_hook(void *cookie)
 {
-	return hwq_has_work(cookie, ENGINE_HWQ_PRIO) ||
-	       engine_should_abort(cookie);
+	return main_should_yield(cookie) || engine_should_abort(cookie);
 }
 
 /* HWQ 1 streams are never preempted, but stop the same way to end. */
@@ -320,6 +345,7 @@ job_begin(struct swgpu_engine *eng, uint32_t h, uint64_t seqno, bool *skip)
 		job->skipped = true;
 	} else {
 		job->state = JOB_RUNNING;
+		job->run_engine = eng->index;
 		job->start_ns = swgpu_now_ns();
 		job->prio_busy_start = atomic_load_explicit(
 			&eng->prio_busy_ns, memory_order_relaxed);
@@ -445,36 +471,60 @@ job_run_ib(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 	return IB_PREEMPTED;
 }
 
+/* Completions of owner's HWQ 0 after eng (another engine of the class)
+ * finished a job of it: owner's thread-local counters stay its own. */
 static void
-job_end(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
-        uint64_t seqno, bool defer)
+engine_process_lent(struct swgpu_engine *eng, struct swgpu_engine *owner)
 {
 	struct swgpu_device *dev = eng->dev;
-	struct hwq_exec *x = &eng->run[h];
+
+	pthread_mutex_lock(&dev->lock);
+	eng->stats = eng->exec_stats;
+	eng->busy_ns = eng->busy_local;
+	dev->host_wake_defer = true;
+	fence_process(owner, ENGINE_HWQ_MAIN, engine_fence_read(owner));
+	dev->host_wake_defer = false;
+	if (dev->pending_jobs)
+		sched_run(dev);
+	dev_unlock_wake_host(dev);
+}
+
+/* The job of owner's HWQ h ends on eng (owner, or the engine that took
+ * over owner's paused HWQ 0 job). */
+static void
+job_end(struct swgpu_engine *eng, struct swgpu_engine *owner, uint32_t h,
+        struct swgpu_job *job, uint64_t seqno, bool defer)
+{
+	struct swgpu_device *dev = eng->dev;
+	struct hwq_exec *x = &owner->run[h];
 	uint64_t now = swgpu_now_ns();
 
 	if (job) {
 		job->trace.end_ns = now;
-		/* Read by completion after the fence store below. Time a
-		 * preempting job took is its own, not the preempted one's. */
+		/* Read by completion after the fence store below. Time the
+		 * job spent paused (a preempting job's, or waiting for an
+		 * engine) is not its own. */
 		uint64_t wall = now - x->t0;
 		job->run_ns = job->skipped ? 0
 		              : wall - (x->stolen_ns < wall ? x->stolen_ns
 		                                            : wall);
 		eng->busy_local += job->run_ns;
-		if (h == ENGINE_HWQ_PRIO) {
-			if (eng->run[ENGINE_HWQ_MAIN].job)
-				eng->run[ENGINE_HWQ_MAIN].stolen_ns += wall;
+		if (h == ENGINE_HWQ_PRIO)
 			atomic_fetch_add_explicit(&eng->prio_busy_ns, wall,
 			                          memory_order_relaxed);
-		}
 	}
 	x->stolen_ns = 0;
+	x->paused = false;
 	/* Release: everything the job wrote is visible to whoever reads
 	 * the fence with acquire (other engines' SEM_WAIT, completion). */
-	atomic_store_explicit(&eng->hwq[h].fence, seqno, memory_order_release);
+	atomic_store_explicit(&owner->hwq[h].fence, seqno,
+	                      memory_order_release);
 	dev_wake_gpu(dev);
 
+	if (eng != owner) {
+		engine_process_lent(eng, owner);
+		return;
+	}
 	if (defer) {
 		/* The next job begins right away and takes the lock then:
 		 * its JOB_BEGIN processes this completion (coalesced). */
@@ -524,7 +574,7 @@ job_run_ib_list(struct swgpu_engine *eng, uint32_t h, struct hwq_exec *x)
 	for (uint32_t i = first; !x->skip && i < job->ib_count; i++) {
 		job->save.ib_index = i;
 		if (i != first && h == ENGINE_HWQ_MAIN &&
-		    hwq_has_work(eng, ENGINE_HWQ_PRIO)) {
+		    main_should_yield(eng)) {
 			__atomic_fetch_add(&eng->exec_stats.preemptions, 1,
 			                   __ATOMIC_RELAXED);
 			dump_save_publish(eng->dev, &job->save);
@@ -551,10 +601,11 @@ job_run_ib_list(struct swgpu_engine *eng, uint32_t h, struct hwq_exec *x)
  * pointer). Returns with the read pointer advanced, or unchanged when the
  * packet was preempted and is to run again (resume). */
 static void
-engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
+engine_step(struct swgpu_engine *eng, struct swgpu_engine *owner, uint32_t h,
+            uint64_t wptr)
 {
-	struct swgpu_ring *ring = &eng->hwq[h].ring;
-	struct hwq_exec *x = &eng->run[h];
+	struct swgpu_ring *ring = &owner->hwq[h].ring;
+	struct hwq_exec *x = &owner->run[h];
 	uint32_t pkt[8];
 	uint32_t hdr = ring_dw(ring, x->rptr);
 	uint32_t op = swgpu_pkt_opcode(hdr), len = swgpu_pkt_len(hdr);
@@ -577,6 +628,7 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 
 	switch (op) {
 	case SWGPU_OP_SEM_WAIT:
+		/* Before JOB_BEGIN: only the ring's own engine gets here. */
 		done = h != ENGINE_HWQ_MAIN || ring_sem_wait(eng, pkt);
 		break;
 	case RING_OP_JOB_BEGIN:
@@ -617,14 +669,14 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 			done = job_run_ib_list(eng, h, x);
 		break;
 	case SWGPU_OP_SEM_SIGNAL: {
-		if (job && !x->skip && eng->gfx[h] &&
-		    gfx_state_pass_open(eng->gfx[h]))
+		if (job && !x->skip && owner->gfx[h] &&
+		    gfx_state_pass_open(owner->gfx[h]))
 			job_pass_left_open(eng, job);
 		/* Coalesce with the next job's begin only if it is already
 		 * in this ring and starts at once (no ring SEM_WAIT to sleep
-		 * in before processing). */
+		 * in before processing), on the ring's own engine. */
 		uint64_t next = x->rptr + len;
-		bool defer = next != wptr &&
+		bool defer = eng == owner && next != wptr &&
 		             swgpu_pkt_opcode(ring_dw(ring, next)) ==
 		                     RING_OP_JOB_BEGIN;
 		/* Before the fence: a host that saw the job done finds its
@@ -635,7 +687,7 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 			exec_save_release(&job->save); /* its save area */
 		x->job = NULL;
 		eng->cur = NULL;
-		job_end(eng, h, job, swgpu_pkt_get64(pkt + 3), defer);
+		job_end(eng, owner, h, job, swgpu_pkt_get64(pkt + 3), defer);
 		x->skip = false;
 		break;
 	}
@@ -651,26 +703,75 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 	atomic_store_explicit(&ring->rptr, x->rptr, memory_order_release);
 }
 
-/* The HWQ 0 job lost (paused) or regained the engine: publish where it
- * resumes for the state dump (job->save is the engine thread's). Once
- * per preemption, so the lock is no cost per packet. */
+/* The HWQ 0 job of x lost (paused) or regained the engine; eng is the
+ * engine whose thread runs it (its ring's, or one that took it over).
+ * Publishes where it resumes for the state dump (job->save is the stream
+ * holder's) and which engine runs it. Once per preemption, so the lock
+ * is no cost per packet. */
 static void
-engine_publish_pause(struct swgpu_engine *eng, struct swgpu_job *job,
+engine_publish_pause(struct swgpu_engine *eng, struct hwq_exec *x,
                      bool paused)
 {
+	struct swgpu_job *job = x->job;
+	uint64_t now = swgpu_now_ns();
+
+	if (paused) {
+		if (!x->skip)
+			trace_job_preempted(job);
+		x->pause_t = now;
+	} else {
+		/* Paused time is not the job's own (job_end). */
+		x->stolen_ns += now - x->pause_t;
+	}
 	pthread_mutex_lock(&eng->dev->lock);
 	job->preempted = paused;
 	if (paused) {
 		job->resume_at = job->save;
 		job->preemptions++;
+	} else if (job->run_engine != eng->index) {
+		job->run_engine = eng->index;
+		if (eng->index != job->engine)
+			eng->resumed_here++;
 	}
 	pthread_mutex_unlock(&eng->dev->lock);
-	eng->main_paused = paused;
+	x->paused = paused;
+	if (!paused && !x->skip)
+		trace_job_resumed(job);
+}
+
+/* May a paused HWQ 0 job of eng resume on another engine of its class?
+ * Graphics engines keep the 3D pipe's state per engine HWQ, so draws
+ * resume where they stopped. */
+static bool
+engine_lends(const struct swgpu_engine *eng)
+{
+	const struct swgpu_device *dev = eng->dev;
+
+	return !eng->gfx_pool && !dev->cfg.no_migrate &&
+	       !dev->cfg.no_preempt &&
+	       dev->info.engine_class_count[eng->engine_class] > 1;
+}
+
+/* HWQ 0 is about to be stepped by its own thread: take the stream back
+ * if it was offered to other engines. False while another holds it. */
+static bool
+main_take_back(struct swgpu_engine *eng)
+{
+	uint32_t lend = atomic_load_explicit(&eng->main_lend,
+	                                     memory_order_acquire);
+
+	if (lend == ENGINE_LEND_NONE)
+		return true;
+	if (lend != ENGINE_LEND_OPEN)
+		return false;
+	return atomic_compare_exchange_strong_explicit(
+		&eng->main_lend, &lend, ENGINE_LEND_NONE,
+		memory_order_acq_rel, memory_order_acquire);
 }
 
 /* Run one packet of the HWQ that goes first: HWQ 1 whenever it holds
  * work (HWQ 0 is then at a preemption point, or between two of its
- * packets). False when both are empty. */
+ * packets). False when both are empty (or HWQ 0 is held elsewhere). */
 static bool
 engine_step_next(struct swgpu_engine *eng)
 {
@@ -680,25 +781,99 @@ engine_step_next(struct swgpu_engine *eng)
 
 	for (uint32_t i = 0; i < ENGINE_HWQ_COUNT; i++) {
 		uint32_t h = order[i];
+		struct hwq_exec *m = &eng->run[ENGINE_HWQ_MAIN];
+
+		if (h == ENGINE_HWQ_MAIN && !main_take_back(eng))
+			continue;
 		uint64_t wptr = atomic_load_explicit(&eng->hwq[h].ring.wptr,
 		                                     memory_order_acquire);
-		if (wptr != eng->run[h].rptr) {
-			struct swgpu_job *main_job =
-				eng->run[ENGINE_HWQ_MAIN].job;
-			/* The trace shows the engine running one job at a
-			 * time: HWQ 1 work pauses the HWQ 0 job's slice. */
-			if (main_job && eng->dev->trace &&
-			    !eng->run[ENGINE_HWQ_MAIN].skip)
-				(h == ENGINE_HWQ_PRIO ? trace_job_preempted
-				                      : trace_job_resumed)(
-					main_job);
-			if (main_job &&
-			    eng->main_paused != (h == ENGINE_HWQ_PRIO))
-				engine_publish_pause(eng, main_job,
-				                     h == ENGINE_HWQ_PRIO);
-			engine_step(eng, h, wptr);
-			return true;
+		if (wptr == eng->run[h].rptr)
+			continue;
+		if (h == ENGINE_HWQ_PRIO) {
+			/* HWQ 1 work pauses the HWQ 0 job (the trace shows
+			 * the engine running one job at a time); an idle
+			 * engine of the class may then take it over. */
+			if (atomic_load_explicit(&eng->main_lend,
+			                         memory_order_relaxed) ==
+			            ENGINE_LEND_NONE &&
+			    m->job && !m->paused) {
+				engine_publish_pause(eng, m, true);
+				if (engine_lends(eng))
+					atomic_store_explicit(
+						&eng->main_lend,
+						ENGINE_LEND_OPEN,
+						memory_order_release);
+			}
+		} else if (m->job && m->paused) {
+			engine_publish_pause(eng, m, false);
 		}
+		engine_step(eng, eng, h, wptr);
+		return true;
+	}
+	return false;
+}
+
+/* Run owner's paused HWQ 0 job on eng (idle, holding the stream) until
+ * it ends or eng gets work of its own; then give the stream back. */
+static void
+engine_run_lent(struct swgpu_engine *eng, struct swgpu_engine *owner)
+{
+	struct hwq_exec *x = &owner->run[ENGINE_HWQ_MAIN];
+	struct swgpu_job *job = x->job;
+
+	atomic_store_explicit(&eng->borrowing, true, memory_order_relaxed);
+	if (swgpu_debug_env())
+		swgpu_log("engine %u: resumes job %u:%u:%llu preempted on "
+		          "engine %u", eng->index, job->ctx_id, job->queue_id,
+		          (unsigned long long)job->seqno, owner->index);
+	engine_publish_pause(eng, x, false);
+	while (x->job == job) {
+		uint64_t wptr = atomic_load_explicit(
+			&owner->hwq[ENGINE_HWQ_MAIN].ring.wptr,
+			memory_order_acquire);
+		if (wptr == x->rptr || main_should_yield(eng))
+			break;
+		engine_step(eng, owner, ENGINE_HWQ_MAIN, wptr);
+	}
+	uint32_t back = ENGINE_LEND_NONE;
+	if (x->job == job) {
+		/* Stopped for eng's own work: paused again, on offer. */
+		engine_publish_pause(eng, x, true);
+		back = ENGINE_LEND_OPEN;
+	}
+	eng->cur = NULL;
+	atomic_store_explicit(&eng->borrowing, false, memory_order_relaxed);
+	atomic_store_explicit(&owner->main_lend, back, memory_order_release);
+	doorbell_ring(&owner->doorbell);
+}
+
+/* eng's rings are empty: take over a HWQ 0 job another engine of the
+ * class paused for its HWQ 1 work. */
+static bool
+engine_take_over(struct swgpu_engine *eng)
+{
+	struct swgpu_device *dev = eng->dev;
+
+	if (!engine_lends(eng) ||
+	    atomic_load_explicit(&eng->main_lend, memory_order_relaxed) !=
+	            ENGINE_LEND_NONE ||
+	    atomic_load_explicit(&dev->abort, memory_order_relaxed))
+		return false;
+	for (uint32_t e = 0; e < dev->engine_count; e++) {
+		struct swgpu_engine *o = dev->engines[e];
+		uint32_t open = ENGINE_LEND_OPEN;
+
+		if (o == eng || o->engine_class != eng->engine_class ||
+		    atomic_load_explicit(&o->main_lend,
+		                         memory_order_relaxed) != open)
+			continue;
+		if (!atomic_compare_exchange_strong_explicit(
+			    &o->main_lend, &open,
+			    ENGINE_LEND_TAKEN + eng->index,
+			    memory_order_acq_rel, memory_order_relaxed))
+			continue;
+		engine_run_lent(eng, o);
+		return true;
 	}
 	return false;
 }
@@ -717,8 +892,16 @@ engine_main(void *arg)
 			device_fault_dump(eng->dev);
 		if (engine_step_next(eng))
 			continue;
-		if (atomic_load(&eng->doorbell.stop))
-			break;
+		if (engine_take_over(eng))
+			continue;
+		if (atomic_load(&eng->doorbell.stop)) {
+			/* Our HWQ 0 job runs on another engine: it gives
+			 * the stream back soon (the device aborts). */
+			if (atomic_load(&eng->main_lend) < ENGINE_LEND_TAKEN)
+				break;
+			sched_yield();
+			continue;
+		}
 		if (engine_poll(eng))
 			continue;
 		if (doorbell_wait(&eng->doorbell))
