@@ -12,9 +12,12 @@
  * (compute1 resumed a job of compute0's ring), the trace (L's run
  * segments on both engines), every lane of L bit for bit, B's and S's
  * data, and that with SWGPU_MIGRATE=0 L waits for compute0 instead.
+ * Bad input: L's context destroyed while L is preempted, the device
+ * closed while L runs on the engine that took it over.
  */
 #include "shader_test_util.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,6 +261,106 @@ preempted_job_moves(bool migrate)
 	free(text);
 }
 
+/* L preempted on compute0 by S, compute1 held by B: the state of every
+ * bad-input test below (no trace, a watchdog that never fires). */
+struct trio {
+	swgpu_device *dev;
+	struct st_env l, b, s;
+	struct hold hb, hs;
+	uint32_t *lf;
+	swgpu_shader *ls;
+};
+
+static void
+trio_start(struct trio *t)
+{
+	const uint32_t steps = 1000;
+	swgpu_config cfg;
+
+	api_config_small(&cfg);
+	cfg.engine_count[SWGPU_ENGINE_COMPUTE] = 2;
+	cfg.hang_timeout_ms = 60000;
+	t->dev = api_open(&cfg);
+	side_init(&t->l, t->dev, 0);
+	side_init(&t->b, t->dev, 1);
+	side_init(&t->s, t->dev, 0);
+	t->lf = st_buf(&t->l, 16);
+	st_buf(&t->l, 8 * LANES);
+	t->ls = st_shader(&t->l, sh_migrate_spv, sizeof(sh_migrate_spv), NULL,
+	                  NULL, 0);
+	submit_dispatch(&t->l, t->ls, &steps, 4, 1);
+	wait_nonzero(&t->lf[1]);
+	hold_start(&t->b, &t->hb);
+	hold_start(&t->s, &t->hs);
+}
+
+static void *
+destroy_main(void *arg)
+{
+	side_fini(arg);
+	return NULL;
+}
+
+/* Bad input: L's context is destroyed while L is preempted (on offer to
+ * the other engine). The destroy drops the preempted job as soon as an
+ * engine can end it — here compute1 once B ends, while S still runs:
+ * it does not wait for L's hang timeout. B and S complete with their
+ * data, their contexts are fine, the engines go on working; nothing
+ * leaks (LSan). */
+static void
+test_context_destroyed_while_preempted(void **state)
+{
+	struct trio t;
+	swgpu_fault_info fi;
+	pthread_t th;
+
+	(void)state;
+	trio_start(&t);
+	swgpu_shader_destroy(t.ls);
+	assert_int_equal(pthread_create(&th, NULL, destroy_main, &t.l), 0);
+	hold_end(&t.b, &t.hb);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(swgpu_queue_wait(t.s.q, 0, 0), SWGPU_TIMEOUT);
+	hold_end(&t.s, &t.hs);
+	assert_int_equal(swgpu_context_query_state(t.b.ctx, &fi),
+	                 SWGPU_CONTEXT_OK);
+	assert_int_equal(swgpu_context_query_state(t.s.ctx, &fi),
+	                 SWGPU_CONTEXT_OK);
+	/* The engines still work for the survivors. */
+	struct st_env c;
+	struct hold hc;
+	side_init(&c, t.dev, 0);
+	hold_start(&c, &hc);
+	hold_end(&c, &hc);
+	side_fini(&c);
+	side_fini(&t.b);
+	side_fini(&t.s);
+	swgpu_device_close(t.dev);
+}
+
+/* Bad input: the device is closed while L runs on compute1 (taken over
+ * from compute0, its save area in use) and S still runs on compute0:
+ * the close ends both (no hang), and frees every save area (LSan). */
+static void
+test_device_closed_while_taken_over(void **state)
+{
+	struct trio t;
+
+	(void)state;
+	trio_start(&t);
+	hold_end(&t.b, &t.hb);
+	uint64_t deadline = api_deadline_ms(API_WAIT_MS);
+	while (!stats(t.dev, 1).resumed_here && swgpu_now_ns() < deadline)
+		usleep(100);
+	assert_int_equal(stats(t.dev, 1).resumed_here, 1);
+	swgpu_shader_destroy(t.ls);
+	swgpu_shader_destroy(t.hs.s);
+	api_cmd_fini(&t.l.cmd);
+	api_cmd_fini(&t.b.cmd);
+	api_cmd_fini(&t.s.cmd);
+	swgpu_device_close(t.dev);
+}
+
 static void
 test_preempted_job_resumes_on_idle_engine(void **state)
 {
@@ -279,6 +382,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_preempted_job_resumes_on_idle_engine),
 		cmocka_unit_test(test_no_migrate_resumes_on_same_engine),
+		cmocka_unit_test(test_context_destroyed_while_preempted),
+		cmocka_unit_test(test_device_closed_while_taken_over),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
