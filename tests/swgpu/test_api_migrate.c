@@ -12,6 +12,8 @@
  * (compute1 resumed a job of compute0's ring), the trace (L's run
  * segments on both engines), every lane of L bit for bit, B's and S's
  * data, and that with SWGPU_MIGRATE=0 L waits for compute0 instead.
+ * A stress run: long dispatches of three contexts sliced, preempted and
+ * moved between the engines, every lane exact.
  * Bad input: L's context destroyed while L is preempted, the device
  * closed while L runs on the engine that took it over.
  */
@@ -361,6 +363,92 @@ test_device_closed_while_taken_over(void **state)
 	swgpu_device_close(t.dev);
 }
 
+/* L's expected output for `groups` workgroups whose gated part was
+ * skipped (go already set): n = 0 for every lane. */
+static void
+check_fixed(const uint32_t *o, uint32_t groups, uint32_t steps)
+{
+	for (uint32_t g = 0; g < groups; g++) {
+		uint32_t x[LANES];
+		for (uint32_t i = 0; i < LANES; i++)
+			x[i] = lcg((g * LANES + i) * 7u + 3u, steps);
+		for (uint32_t i = 0; i < LANES; i++) {
+			uint32_t id = g * LANES + i;
+			assert_int_equal(o[2 * id + 1], 0);
+			assert_int_equal(o[2 * id], x[i] ^ x[(i + 1) % LANES]);
+		}
+	}
+}
+
+/* Stress: three contexts' long dispatches (8 workgroups each) on two
+ * compute engines with 1 ms slices, and an interactive context whose
+ * short dispatches keep preempting them: long workgroups stop at
+ * back-edges, wait, and resume on whichever engine takes them. Every
+ * lane of every dispatch bit for bit. */
+static void
+test_long_jobs_sliced_and_moved_exact(void **state)
+{
+	const uint32_t groups = 8, long_steps = API_TSAN ? 4000 : 30000;
+	const uint32_t short_steps = 100, rounds = API_TSAN ? 10 : 40;
+	struct st_env l[3], in;
+	uint32_t *lo[3], steps[3];
+	swgpu_shader *ls[3];
+	swgpu_config cfg;
+
+	(void)state;
+	api_config_small(&cfg);
+	cfg.engine_count[SWGPU_ENGINE_COMPUTE] = 2;
+	cfg.hang_timeout_ms = 60000;
+	cfg.slice_ms = 1;
+	swgpu_device *dev = api_open(&cfg);
+	for (uint32_t c = 0; c < 3; c++) {
+		side_init(&l[c], dev, c % 2);
+		uint32_t *f = st_buf(&l[c], 16);
+		f[0] = 1; /* no gated part: fixed steps only */
+		lo[c] = st_buf(&l[c], 8 * LANES * groups);
+		ls[c] = st_shader(&l[c], sh_migrate_spv,
+		                  sizeof(sh_migrate_spv), NULL, NULL, 0);
+		/* compute1's ends first, while compute0 runs the job that
+		 * preempted context 0's: compute1 can then take it over. */
+		steps[c] = c == 1 ? long_steps / 4 : long_steps;
+		submit_dispatch(&l[c], ls[c], &steps[c], 4, groups);
+	}
+	side_init(&in, dev, 0);
+	uint32_t *inf = st_buf(&in, 16);
+	inf[0] = 1;
+	uint32_t *ino = st_buf(&in, 8 * LANES);
+	swgpu_shader *is = st_shader(&in, sh_migrate_spv,
+	                             sizeof(sh_migrate_spv), NULL, NULL, 0);
+	for (uint32_t r = 0; r < rounds; r++) {
+		memset(ino, 0, 8 * LANES);
+		submit_dispatch(&in, is, &short_steps, 4, 1);
+		api_ok(swgpu_queue_wait(in.q, 0,
+		                        api_deadline_ms(API_WAIT_MS)));
+		check_fixed(ino, 1, short_steps);
+	}
+	for (uint32_t c = 0; c < 3; c++) {
+		api_ok(swgpu_queue_wait(l[c].q, 0,
+		                        api_deadline_ms(4 * API_WAIT_MS)));
+		check_fixed(lo[c], groups, steps[c]);
+		swgpu_fault_info fi;
+		assert_int_equal(swgpu_context_query_state(l[c].ctx, &fi),
+		                 SWGPU_CONTEXT_OK);
+	}
+	print_message("preemptions %llu + %llu, resumed on another engine "
+	              "%llu + %llu\n",
+	              (unsigned long long)stats(dev, 0).preemptions,
+	              (unsigned long long)stats(dev, 1).preemptions,
+	              (unsigned long long)stats(dev, 0).resumed_here,
+	              (unsigned long long)stats(dev, 1).resumed_here);
+	swgpu_shader_destroy(is);
+	side_fini(&in);
+	for (uint32_t c = 0; c < 3; c++) {
+		swgpu_shader_destroy(ls[c]);
+		side_fini(&l[c]);
+	}
+	swgpu_device_close(dev);
+}
+
 static void
 test_preempted_job_resumes_on_idle_engine(void **state)
 {
@@ -382,6 +470,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_preempted_job_resumes_on_idle_engine),
 		cmocka_unit_test(test_no_migrate_resumes_on_same_engine),
+		cmocka_unit_test(test_long_jobs_sliced_and_moved_exact),
 		cmocka_unit_test(test_context_destroyed_while_preempted),
 		cmocka_unit_test(test_device_closed_while_taken_over),
 	};
