@@ -793,8 +793,10 @@ engine_step_next(struct swgpu_engine *eng)
 			/* HWQ 1 work pauses the HWQ 0 job (the trace shows
 			 * the engine running one job at a time); an idle
 			 * engine of the class may then take it over. */
+			/* Acquire: run[0] may have been written by an
+			 * engine that held the stream and gave it back. */
 			if (atomic_load_explicit(&eng->main_lend,
-			                         memory_order_relaxed) ==
+			                         memory_order_acquire) ==
 			            ENGINE_LEND_NONE &&
 			    m->job && !m->paused) {
 				engine_publish_pause(eng, m, true);
@@ -855,7 +857,7 @@ engine_take_over(struct swgpu_engine *eng)
 	struct swgpu_device *dev = eng->dev;
 
 	if (!engine_lends(eng) ||
-	    atomic_load_explicit(&eng->main_lend, memory_order_relaxed) !=
+	    atomic_load_explicit(&eng->main_lend, memory_order_acquire) !=
 	            ENGINE_LEND_NONE ||
 	    atomic_load_explicit(&dev->abort, memory_order_relaxed))
 		return false;
