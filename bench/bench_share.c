@@ -29,6 +29,9 @@
 
 #define SHARE_N 4096u
 #define SHARE_LONG_GROUPS 256u
+#define SHARE_LONG_MAX_GROUPS 4096u
+/* llvmpipe ends any loop after 65535 rounds: stay below, grow groups. */
+#define SHARE_LONG_MAX_STEPS 60000u
 /* swgpu's hang timeout is 5 s of a job's own time: the endless one is
  * released well before. */
 #define SHARE_ENDLESS_MAX_NS (2ull * 1000 * 1000 * 1000)
@@ -113,7 +116,8 @@ other_open(struct share_other *x)
 	r = bench_buffer_create(&x->vk, 4096, BENCH_SSBO_USAGE,
 	                        BENCH_MEM_UPLOAD, &x->flags);
 	if (r == VK_SUCCESS)
-		r = bench_buffer_create(&x->vk, SHARE_LONG_GROUPS * 64u * 4u,
+		r = bench_buffer_create(&x->vk,
+		                        SHARE_LONG_MAX_GROUPS * 64u * 4u,
 		                        BENCH_SSBO_USAGE, BENCH_MEM_READBACK,
 		                        &x->out);
 	if (r == VK_SUCCESS)
@@ -127,10 +131,11 @@ other_open(struct share_other *x)
 
 /* Start the other device's dispatch (not waited for). */
 static VkResult
-other_start(struct share_other *x, uint32_t steps, bool endless)
+other_start(struct share_other *x, uint32_t steps, uint32_t groups,
+            bool endless)
 {
 	struct share_push push = { steps, endless };
-	uint32_t groups = endless ? 1 : SHARE_LONG_GROUPS;
+
 	volatile uint32_t *f = x->flags.map;
 
 	f[0] = f[1] = f[2] = 0;
@@ -170,7 +175,8 @@ other_running(struct share_other *x)
 
 /* Release (endless) and wait for the other dispatch; check long's data. */
 static bool
-other_finish(struct share_other *x, uint32_t steps, bool endless)
+other_finish(struct share_other *x, uint32_t steps, uint32_t groups,
+             bool endless)
 {
 	volatile uint32_t *f = x->flags.map;
 
@@ -189,14 +195,14 @@ other_finish(struct share_other *x, uint32_t steps, bool endless)
 	bench_buffer_invalidate(&x->vk, &x->out);
 	const uint32_t *o = x->out.map;
 	/* Every 61st word: the host runs the same steps. */
-	for (uint32_t i = 0; i < SHARE_LONG_GROUPS * 64u; i += 61u) {
+	for (uint32_t i = 0; i < groups * 64u; i += 61u) {
 		uint32_t v = i;
 		for (uint32_t s = 0; s < steps; s++)
 			v = v * 1664525u + 1013904223u;
 		if (o[i] != v)
 			return false;
 	}
-	return f[2] == SHARE_LONG_GROUPS;
+	return f[2] == groups;
 }
 
 static void
@@ -288,7 +294,7 @@ share_figures(struct bench_vk *vk, const struct bench_opts *o,
 		return;
 	}
 	/* Beside an endless workgroup of the other device. */
-	ok = other_start(&x, 0, true) == VK_SUCCESS && x.started;
+	ok = other_start(&x, 0, 1, true) == VK_SUCCESS && x.started;
 	struct releaser rl = { .go = x.flags.map };
 	pthread_t rt;
 	pthread_mutex_init(&rl.lock, NULL);
@@ -305,7 +311,7 @@ share_figures(struct bench_vk *vk, const struct bench_opts *o,
 	}
 	pthread_cond_destroy(&rl.cond);
 	pthread_mutex_destroy(&rl.lock);
-	ok &= other_finish(&x, 0, true);
+	ok &= other_finish(&x, 0, 1, true);
 	snprintf(notes[0], sizeof(notes[0]), "%u-of-%u-beside-it", during,
 	         taken);
 	report(drv, "share_endless", v, taken, 0.5, ok, notes[0]);
@@ -313,23 +319,27 @@ share_figures(struct bench_vk *vk, const struct bench_opts *o,
 
 	/* Beside a legitimate dispatch of about a second (50 ms quick):
 	 * its steps scaled from a short run alone. */
-	uint32_t steps = o->quick ? 200 : 2000;
+	uint32_t steps = o->quick ? 200 : 2000, groups = SHARE_LONG_GROUPS;
 	uint64_t t0 = bench_now_ns();
-	ok = other_start(&x, steps, false) == VK_SUCCESS &&
-	     other_finish(&x, steps, false);
+	ok = other_start(&x, steps, groups, false) == VK_SUCCESS &&
+	     other_finish(&x, steps, groups, false);
 	double alone_ns = (double)(bench_now_ns() - t0);
 	double target = o->quick ? 5e7 : 1e9;
 	double scale = alone_ns > 0 ? target / alone_ns : 1.0;
-	steps = (uint32_t)(steps * (scale < 1.0 ? 1.0 :
-	                            scale > 1000.0 ? 1000.0 : scale));
+	scale = scale < 1.0 ? 1.0 : scale > 4000.0 ? 4000.0 : scale;
+	double want = steps * scale;
+	steps = want > SHARE_LONG_MAX_STEPS ? SHARE_LONG_MAX_STEPS
+	                                    : (uint32_t)want;
+	double more = want / steps * SHARE_LONG_GROUPS;
+	groups = more > SHARE_LONG_MAX_GROUPS ? SHARE_LONG_MAX_GROUPS
+	                                      : (uint32_t)more;
 	t0 = bench_now_ns();
-	ok &= other_start(&x, steps, false) == VK_SUCCESS;
+	ok &= other_start(&x, steps, groups, false) == VK_SUCCESS;
 	during = measure_beside(vk, s, &x, v, n, &taken, &ok, UINT64_MAX);
-	ok &= other_finish(&x, steps, false);
+	ok &= other_finish(&x, steps, groups, false);
 	fprintf(stderr, "swgpu_bench: share_long: the other dispatch ran "
 	        "%.0f ms (%u steps x %u workgroups)\n",
-	        (double)(bench_now_ns() - t0) / 1e6, steps,
-	        SHARE_LONG_GROUPS);
+	        (double)(bench_now_ns() - t0) / 1e6, steps, groups);
 	snprintf(notes[1], sizeof(notes[1]), "%u-of-%u-beside-it", during,
 	         taken);
 	report(drv, "share_long", v, taken, 0.5, ok, notes[1]);
