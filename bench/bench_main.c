@@ -111,6 +111,8 @@ run_driver(const struct bench_opts *o, bool with_host)
 		bench_compute(&vk, o);
 	if (bench_figure_wanted(o, "gfx"))
 		bench_gfx(&vk, o);
+	if (bench_figure_wanted(o, "share"))
+		bench_share(&vk, o);
 	snprintf(driver, sizeof(driver), "%s", vk.driver);
 	bench_vk_finish(&vk);
 	/* After the device is gone: the children must not share the machine
@@ -206,7 +208,7 @@ run_child(unsigned idx, const struct driver_spec *drv, char **child_argv)
 
 static const char *const groups[] = {
 	"memcpy", "copy", "small", "queues", "sync", "image", "compute",
-	"gfx", "load",
+	"gfx", "load", "share",
 };
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 

@@ -78,6 +78,14 @@ static const struct figure_def {
 	  { { T_PEER_MIN, 0.25 }, { T_PEER_MIN, 1.0 } } },
 	{ "gfx_scene", false, false,
 	  { { T_PEER_MIN, 0.25 }, { T_PEER_MIN, 1.0 } } },
+	/* Issue 20 item 7 (bench_share.c): a small dispatch beside another
+	 * VkDevice's endless or long dispatch; no target, reported. */
+	{ "share_alone", false, false, { { T_NONE, 0 } } },
+	{ "share_alone_p99", false, false, { { T_NONE, 0 } } },
+	{ "share_endless", false, false, { { T_NONE, 0 } } },
+	{ "share_endless_p99", false, false, { { T_NONE, 0 } } },
+	{ "share_long", false, false, { { T_NONE, 0 } } },
+	{ "share_long_p99", false, false, { { T_NONE, 0 } } },
 };
 #define NFIG (sizeof(figures) / sizeof(figures[0]))
 

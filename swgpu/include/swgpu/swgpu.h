@@ -165,6 +165,11 @@ typedef struct swgpu_config {
 	 * queue is preempted for another's after it had the engine this
 	 * long beyond its weighted fair share (docs/ARCHITECTURE.md). */
 	uint32_t slice_ms;
+	/* true: a preempted job resumes only on the engine it was stopped
+	 * on (SWGPU_MIGRATE=0). By default an idle engine of the class
+	 * takes over a job preempted on another one and resumes it from its
+	 * save area (docs/ARCHITECTURE.md, "Resume on another engine"). */
+	bool no_migrate;
 } swgpu_config;
 
 void swgpu_config_init(swgpu_config *cfg);
@@ -226,6 +231,9 @@ typedef struct swgpu_engine_stats {
 	                                work or another queue's time slice,
 	                                and resumed later */
 	uint64_t preempt_jobs;       /* jobs that ran by preempting */
+	uint64_t resumed_here;       /* jobs preempted on another engine of
+	                                the class that this one resumed
+	                                (took over from their save area) */
 } swgpu_engine_stats;
 
 swgpu_result swgpu_engine_query_stats(const swgpu_device *dev,

@@ -18,7 +18,9 @@
  *    HWQ 1 runs dry; then the job resumes exactly there.
  */
 #include "hw/engine.h"
+#include "hw/engine_lend.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,14 +141,6 @@ cpu_relax(void)
  * that waits for one job and submits the next finds the engine awake.
  * Bounded, so an idle engine still ends up asleep.
  */
-static inline bool
-hwq_has_work(struct swgpu_engine *eng, uint32_t h)
-{
-	return atomic_load_explicit(&eng->hwq[h].ring.wptr,
-	                            memory_order_acquire) != eng->run[h].rptr;
-}
-
-
 static bool
 engine_poll(struct swgpu_engine *eng)
 {
@@ -157,11 +151,11 @@ engine_poll(struct swgpu_engine *eng)
 	/* Contended CPU: sleep on the doorbell at once (spin.h). */
 	if (!budget)
 		return hwq_has_work(eng, ENGINE_HWQ_PRIO) ||
-		       hwq_has_work(eng, ENGINE_HWQ_MAIN);
+		       main_has_work(eng);
 
 	do {
 		if (hwq_has_work(eng, ENGINE_HWQ_PRIO) ||
-		    hwq_has_work(eng, ENGINE_HWQ_MAIN)) {
+		    main_has_work(eng)) {
 			spin_budget_feedback(&eng->idle_spin, true);
 			return true;
 		}
@@ -193,8 +187,7 @@ engine_should_abort(struct swgpu_engine *eng)
 static bool
 engine_preempt_hook(void *cookie)
 {
-	return hwq_has_work(cookie, ENGINE_HWQ_PRIO) ||
-	       engine_should_abort(cookie);
+	return main_should_yield(cookie) || engine_should_abort(cookie);
 }
 
 /* HWQ 1 streams are never preempted, but stop the same way to end. */
@@ -320,6 +313,7 @@ job_begin(struct swgpu_engine *eng, uint32_t h, uint64_t seqno, bool *skip)
 		job->skipped = true;
 	} else {
 		job->state = JOB_RUNNING;
+		job->run_engine = eng->index;
 		job->start_ns = swgpu_now_ns();
 		job->prio_busy_start = atomic_load_explicit(
 			&eng->prio_busy_ns, memory_order_relaxed);
@@ -445,36 +439,60 @@ job_run_ib(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 	return IB_PREEMPTED;
 }
 
+/* Completions of owner's HWQ 0 after eng (another engine of the class)
+ * finished a job of it: owner's thread-local counters stay its own. */
 static void
-job_end(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
-        uint64_t seqno, bool defer)
+engine_process_lent(struct swgpu_engine *eng, struct swgpu_engine *owner)
 {
 	struct swgpu_device *dev = eng->dev;
-	struct hwq_exec *x = &eng->run[h];
+
+	pthread_mutex_lock(&dev->lock);
+	eng->stats = eng->exec_stats;
+	eng->busy_ns = eng->busy_local;
+	dev->host_wake_defer = true;
+	fence_process(owner, ENGINE_HWQ_MAIN, engine_fence_read(owner));
+	dev->host_wake_defer = false;
+	if (dev->pending_jobs)
+		sched_run(dev);
+	dev_unlock_wake_host(dev);
+}
+
+/* The job of owner's HWQ h ends on eng (owner, or the engine that took
+ * over owner's paused HWQ 0 job). */
+static void
+job_end(struct swgpu_engine *eng, struct swgpu_engine *owner, uint32_t h,
+        struct swgpu_job *job, uint64_t seqno, bool defer)
+{
+	struct swgpu_device *dev = eng->dev;
+	struct hwq_exec *x = &owner->run[h];
 	uint64_t now = swgpu_now_ns();
 
 	if (job) {
 		job->trace.end_ns = now;
-		/* Read by completion after the fence store below. Time a
-		 * preempting job took is its own, not the preempted one's. */
+		/* Read by completion after the fence store below. Time the
+		 * job spent paused (a preempting job's, or waiting for an
+		 * engine) is not its own. */
 		uint64_t wall = now - x->t0;
 		job->run_ns = job->skipped ? 0
 		              : wall - (x->stolen_ns < wall ? x->stolen_ns
 		                                            : wall);
 		eng->busy_local += job->run_ns;
-		if (h == ENGINE_HWQ_PRIO) {
-			if (eng->run[ENGINE_HWQ_MAIN].job)
-				eng->run[ENGINE_HWQ_MAIN].stolen_ns += wall;
+		if (h == ENGINE_HWQ_PRIO)
 			atomic_fetch_add_explicit(&eng->prio_busy_ns, wall,
 			                          memory_order_relaxed);
-		}
 	}
 	x->stolen_ns = 0;
+	x->paused = false;
 	/* Release: everything the job wrote is visible to whoever reads
 	 * the fence with acquire (other engines' SEM_WAIT, completion). */
-	atomic_store_explicit(&eng->hwq[h].fence, seqno, memory_order_release);
+	atomic_store_explicit(&owner->hwq[h].fence, seqno,
+	                      memory_order_release);
 	dev_wake_gpu(dev);
 
+	if (eng != owner) {
+		engine_process_lent(eng, owner);
+		return;
+	}
 	if (defer) {
 		/* The next job begins right away and takes the lock then:
 		 * its JOB_BEGIN processes this completion (coalesced). */
@@ -524,7 +542,7 @@ job_run_ib_list(struct swgpu_engine *eng, uint32_t h, struct hwq_exec *x)
 	for (uint32_t i = first; !x->skip && i < job->ib_count; i++) {
 		job->save.ib_index = i;
 		if (i != first && h == ENGINE_HWQ_MAIN &&
-		    hwq_has_work(eng, ENGINE_HWQ_PRIO)) {
+		    main_should_yield(eng)) {
 			__atomic_fetch_add(&eng->exec_stats.preemptions, 1,
 			                   __ATOMIC_RELAXED);
 			dump_save_publish(eng->dev, &job->save);
@@ -550,11 +568,12 @@ job_run_ib_list(struct swgpu_engine *eng, uint32_t h, struct hwq_exec *x)
 /* Execute the packet at HWQ h's read pointer (wptr: its published write
  * pointer). Returns with the read pointer advanced, or unchanged when the
  * packet was preempted and is to run again (resume). */
-static void
-engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
+void
+engine_step(struct swgpu_engine *eng, struct swgpu_engine *owner, uint32_t h,
+            uint64_t wptr)
 {
-	struct swgpu_ring *ring = &eng->hwq[h].ring;
-	struct hwq_exec *x = &eng->run[h];
+	struct swgpu_ring *ring = &owner->hwq[h].ring;
+	struct hwq_exec *x = &owner->run[h];
 	uint32_t pkt[8];
 	uint32_t hdr = ring_dw(ring, x->rptr);
 	uint32_t op = swgpu_pkt_opcode(hdr), len = swgpu_pkt_len(hdr);
@@ -577,6 +596,7 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 
 	switch (op) {
 	case SWGPU_OP_SEM_WAIT:
+		/* Before JOB_BEGIN: only the ring's own engine gets here. */
 		done = h != ENGINE_HWQ_MAIN || ring_sem_wait(eng, pkt);
 		break;
 	case RING_OP_JOB_BEGIN:
@@ -617,14 +637,14 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 			done = job_run_ib_list(eng, h, x);
 		break;
 	case SWGPU_OP_SEM_SIGNAL: {
-		if (job && !x->skip && eng->gfx[h] &&
-		    gfx_state_pass_open(eng->gfx[h]))
+		if (job && !x->skip && owner->gfx[h] &&
+		    gfx_state_pass_open(owner->gfx[h]))
 			job_pass_left_open(eng, job);
 		/* Coalesce with the next job's begin only if it is already
 		 * in this ring and starts at once (no ring SEM_WAIT to sleep
-		 * in before processing). */
+		 * in before processing), on the ring's own engine. */
 		uint64_t next = x->rptr + len;
-		bool defer = next != wptr &&
+		bool defer = eng == owner && next != wptr &&
 		             swgpu_pkt_opcode(ring_dw(ring, next)) ==
 		                     RING_OP_JOB_BEGIN;
 		/* Before the fence: a host that saw the job done finds its
@@ -635,7 +655,7 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 			exec_save_release(&job->save); /* its save area */
 		x->job = NULL;
 		eng->cur = NULL;
-		job_end(eng, h, job, swgpu_pkt_get64(pkt + 3), defer);
+		job_end(eng, owner, h, job, swgpu_pkt_get64(pkt + 3), defer);
 		x->skip = false;
 		break;
 	}
@@ -651,26 +671,9 @@ engine_step(struct swgpu_engine *eng, uint32_t h, uint64_t wptr)
 	atomic_store_explicit(&ring->rptr, x->rptr, memory_order_release);
 }
 
-/* The HWQ 0 job lost (paused) or regained the engine: publish where it
- * resumes for the state dump (job->save is the engine thread's). Once
- * per preemption, so the lock is no cost per packet. */
-static void
-engine_publish_pause(struct swgpu_engine *eng, struct swgpu_job *job,
-                     bool paused)
-{
-	pthread_mutex_lock(&eng->dev->lock);
-	job->preempted = paused;
-	if (paused) {
-		job->resume_at = job->save;
-		job->preemptions++;
-	}
-	pthread_mutex_unlock(&eng->dev->lock);
-	eng->main_paused = paused;
-}
-
 /* Run one packet of the HWQ that goes first: HWQ 1 whenever it holds
  * work (HWQ 0 is then at a preemption point, or between two of its
- * packets). False when both are empty. */
+ * packets). False when both are empty (or HWQ 0 is held elsewhere). */
 static bool
 engine_step_next(struct swgpu_engine *eng)
 {
@@ -680,25 +683,36 @@ engine_step_next(struct swgpu_engine *eng)
 
 	for (uint32_t i = 0; i < ENGINE_HWQ_COUNT; i++) {
 		uint32_t h = order[i];
+		struct hwq_exec *m = &eng->run[ENGINE_HWQ_MAIN];
+
+		if (h == ENGINE_HWQ_MAIN && !main_take_back(eng))
+			continue;
 		uint64_t wptr = atomic_load_explicit(&eng->hwq[h].ring.wptr,
 		                                     memory_order_acquire);
-		if (wptr != eng->run[h].rptr) {
-			struct swgpu_job *main_job =
-				eng->run[ENGINE_HWQ_MAIN].job;
-			/* The trace shows the engine running one job at a
-			 * time: HWQ 1 work pauses the HWQ 0 job's slice. */
-			if (main_job && eng->dev->trace &&
-			    !eng->run[ENGINE_HWQ_MAIN].skip)
-				(h == ENGINE_HWQ_PRIO ? trace_job_preempted
-				                      : trace_job_resumed)(
-					main_job);
-			if (main_job &&
-			    eng->main_paused != (h == ENGINE_HWQ_PRIO))
-				engine_publish_pause(eng, main_job,
-				                     h == ENGINE_HWQ_PRIO);
-			engine_step(eng, h, wptr);
-			return true;
+		if (wptr == eng->run[h].rptr)
+			continue;
+		if (h == ENGINE_HWQ_PRIO) {
+			/* HWQ 1 work pauses the HWQ 0 job (the trace shows
+			 * the engine running one job at a time); an idle
+			 * engine of the class may then take it over. */
+			/* Acquire: run[0] may have been written by an
+			 * engine that held the stream and gave it back. */
+			if (atomic_load_explicit(&eng->main_lend,
+			                         memory_order_acquire) ==
+			            ENGINE_LEND_NONE &&
+			    m->job && !m->paused) {
+				engine_publish_pause(eng, m, true);
+				if (engine_lends(eng))
+					atomic_store_explicit(
+						&eng->main_lend,
+						ENGINE_LEND_OPEN,
+						memory_order_release);
+			}
+		} else if (m->job && m->paused) {
+			engine_publish_pause(eng, m, false);
 		}
+		engine_step(eng, eng, h, wptr);
+		return true;
 	}
 	return false;
 }
@@ -717,8 +731,16 @@ engine_main(void *arg)
 			device_fault_dump(eng->dev);
 		if (engine_step_next(eng))
 			continue;
-		if (atomic_load(&eng->doorbell.stop))
-			break;
+		if (engine_take_over(eng))
+			continue;
+		if (atomic_load(&eng->doorbell.stop)) {
+			/* Our HWQ 0 job runs on another engine: it gives
+			 * the stream back soon (the device aborts). */
+			if (atomic_load(&eng->main_lend) < ENGINE_LEND_TAKEN)
+				break;
+			sched_yield();
+			continue;
+		}
 		if (engine_poll(eng))
 			continue;
 		if (doorbell_wait(&eng->doorbell))

@@ -62,8 +62,26 @@ struct hwq_exec {
 	struct swgpu_job *job;
 	bool skip;                      /* rest of the job is skipped */
 	uint64_t t0;                    /* JOB_BEGIN time */
-	uint64_t stolen_ns;             /* HWQ 1 time while this job ran */
+	uint64_t stolen_ns;             /* time the job was paused */
 	struct swgpu_vaspace *pinned;   /* residency of the job */
+	bool paused;                    /* job stopped at a preemption
+	                                   point, not running anywhere */
+	uint64_t pause_t;               /* when it stopped */
+};
+
+/*
+ * Who runs an engine's HWQ 0 stream (swgpu_engine.main_lend). The
+ * engine's own thread unless its HWQ 0 job is paused: then the stream is
+ * OPEN and an idle engine of the class may take it over (TAKEN + its
+ * index) and run the job on to its end, or until it gets work of its
+ * own; it gives the stream back OPEN (still paused) or NONE (job done).
+ * Whoever holds the stream owns run[ENGINE_HWQ_MAIN] and the job's save
+ * area; the compare-and-swap that passes it on orders their accesses.
+ */
+enum {
+	ENGINE_LEND_NONE = 0,
+	ENGINE_LEND_OPEN = 1,
+	ENGINE_LEND_TAKEN = 2,          /* + the borrowing engine's index */
 };
 
 struct swgpu_engine {
@@ -93,8 +111,15 @@ struct swgpu_engine {
 	 * relaxed): the scheduler subtracts it from a preempted job's. */
 	_Atomic uint64_t prio_busy_ns;
 
+	/* HWQ 0 stream holder (ENGINE_LEND_*, above). */
+	_Atomic uint32_t main_lend;
+	/* Runs another engine's HWQ 0 job now (its thread sets it; the
+	 * preemption hook, maybe on a dispatch helper thread, reads it). */
+	_Atomic bool borrowing;
+
 	/* Under dev->lock. */
 	uint32_t queue_count;
+	uint64_t resumed_here;          /* swgpu_engine_stats.resumed_here */
 	uint64_t pending_jobs;          /* PENDING jobs of its queues */
 	struct dlist runlist[SWGPU_PRIORITY_COUNT];
 	uint32_t runlist_len[SWGPU_PRIORITY_COUNT];
@@ -112,7 +137,6 @@ struct swgpu_engine {
 	struct swgpu_job *cur;          /* job executing now (either HWQ) */
 	struct hwq_exec run[ENGINE_HWQ_COUNT];
 	bool completion_deferred;       /* fence written, not processed */
-	bool main_paused;               /* HWQ 0 job stopped for HWQ 1 */
 	uint64_t busy_local;
 	uint64_t doorbells_local;
 };

@@ -186,6 +186,9 @@ swgpu_config_init(swgpu_config *cfg)
 	uint32_t preempt = 1;
 	env_u32_range("SWGPU_PREEMPT", &preempt, 0, 1);
 	cfg->no_preempt = !preempt;
+	uint32_t migrate = 1;
+	env_u32_range("SWGPU_MIGRATE", &migrate, 0, 1);
+	cfg->no_migrate = !migrate;
 	cfg->preempt_chaos = 0;
 	env_u32_range("SWGPU_PREEMPT_CHAOS", &cfg->preempt_chaos, 0,
 	              UINT32_MAX);

@@ -373,6 +373,7 @@ swgpu_engine_query_stats(const swgpu_device *cdev, uint32_t engine,
 	stats->jobs_failed = eng->jobs_failed;
 	stats->busy_ns = eng->busy_ns;
 	stats->doorbells = eng->doorbells;
+	stats->resumed_here = eng->resumed_here;
 	stats->fence_seqno = engine_fence_read(eng);
 	pthread_mutex_unlock(&dev->lock);
 	return SWGPU_OK;

@@ -80,6 +80,13 @@ dump_preempted_locked(struct swgpu_device *dev, FILE *out)
 			        v->depth, v->pos,
 			        (unsigned long long)v->offset,
 			        (unsigned long long)v->area_bytes, v->saved);
+			fprintf(out, "    last ran on %s; resumes on %s%s\n",
+			        dev->info.engines[j->run_engine].name,
+			        dev->info.engines[e].name,
+			        dev->cfg.no_migrate || eng->gfx_pool ||
+			        dev->info.engine_class_count[eng->engine_class] < 2
+			        ? ""
+			        : " or on an idle engine of its class");
 			for (uint32_t w = 0; w < v->saved && w < 2; w++)
 				fprintf(out, "    workgroup %llu resumes at "
 				        "block %u\n",

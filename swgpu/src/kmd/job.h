@@ -106,10 +106,15 @@ struct swgpu_job {
 	struct job_trace trace;
 	/* Under dev->lock, for the state dump: the job lost the engine to
 	 * the preempting HWQ and resumes at resume_at (a copy of save made
-	 * when it stopped), on the same engine; preemptions counts them. */
+	 * when it stopped), on its ring's engine or an idle one of the
+	 * class; preemptions counts them. */
 	bool preempted;
 	struct exec_save resume_at;
 	uint32_t preemptions;
+	/* Under dev->lock: the engine whose thread runs the job, or ran it
+	 * last: its ring's (engine) unless an idle engine of the class
+	 * took it over while it was preempted (engine.c, main_lend). */
+	uint32_t run_engine;
 
 	uint32_t ib_count, wait_count, signal_count;
 	swgpu_ib *ibs;

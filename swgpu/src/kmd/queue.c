@@ -79,11 +79,30 @@ queue_free_locked(struct swgpu_queue *q)
 	free(q);
 }
 
+/* Is a job of q stopped at a preemption point (not running)? Its jobs
+ * are all in one HWQ 0 ring (sched_slice.c). dev->lock held. */
+static bool
+queue_job_preempted(const struct swgpu_queue *q)
+{
+	const struct swgpu_engine *eng = q->dev->engines[q->engine];
+	const struct engine_hwq *hw = &eng->hwq[ENGINE_HWQ_MAIN];
+
+	for (uint64_t s = hw->processed + 1; seqno_passed(hw->emitted, s);
+	     s++) {
+		const struct swgpu_job *j = hw->inflight[s & hw->inflight_mask];
+		if (j && j->q == q && j->preempted)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Cancel the pending jobs, let the ring jobs finish within the hang
  * timeout, then have the engine drop the rest at the next packet
- * boundary (packets are bounded, so that wait ends). dev->lock held;
- * it is dropped while waiting.
+ * boundary (packets are bounded, so that wait ends). A job of the queue
+ * that is preempted is dropped at once: it resumes only to end (its
+ * save area freed), instead of running on for up to the timeout.
+ * dev->lock held; it is dropped while waiting.
  */
 void
 queue_destroy_locked(struct swgpu_queue *q)
@@ -94,6 +113,10 @@ queue_destroy_locked(struct swgpu_queue *q)
 
 	q->cancelled = true;
 	sched_run(dev);
+	if (q->inflight && queue_job_preempted(q)) {
+		atomic_store(&q->aborting, true);
+		dev_wake_gpu(dev);
+	}
 	while (q->inflight || !dlist_empty(&q->fifo)) {
 		uint64_t until = deadline;
 		if (atomic_load(&q->aborting))

@@ -427,6 +427,7 @@ sched_push_head(struct swgpu_queue *q)
 	q->pending--;
 	q->slice_held = false;
 	job->engine = eng->index;
+	job->run_engine = eng->index;
 	job->engine_seqno = seqno;
 	job->hwq = h;
 	job->start_ns = 0;

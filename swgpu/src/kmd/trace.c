@@ -266,10 +266,10 @@ trace_segment(const struct swgpu_job *job, uint64_t end, bool preempted)
 	           ",\"dur\":" US_FMT ",\"args\":{\"ctx\":%u,\"queue\":%u,"
 	           "\"seqno\":%" PRIu64 ",\"engine\":\"%s\",\"hwq\":%u,"
 	           "\"segment\":%u,\"preempted\":%s}", job->ctx_id,
-	           job->queue_id, job->seqno, pid_of(dev), 1u + job->engine,
+	           job->queue_id, job->seqno, pid_of(dev), 1u + job->run_engine,
 	           US(start), US(end > start ? end - start : 0), job->ctx_id,
 	           job->queue_id, job->seqno,
-	           dev->info.engines[job->engine].name, job->hwq,
+	           dev->info.engines[job->run_engine].name, job->hwq,
 	           job->trace.segments, preempted ? "true" : "false");
 }
 
@@ -290,9 +290,9 @@ trace_job_preempted(struct swgpu_job *job)
 	trace_emit(dev, "\"ph\":\"i\",\"s\":\"t\",\"name\":\"preempt\","
 	           "\"cat\":\"sched\",\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT
 	           ",\"args\":{\"job\":\"%u:%u:%" PRIu64 "\",\"engine\":"
-	           "\"%s\"}", pid_of(dev), 1u + job->engine, US(now),
+	           "\"%s\"}", pid_of(dev), 1u + job->run_engine, US(now),
 	           job->ctx_id, job->queue_id, job->seqno,
-	           dev->info.engines[job->engine].name);
+	           dev->info.engines[job->run_engine].name);
 }
 
 /* Engine thread: the preempted job has the engine again. */
@@ -308,9 +308,9 @@ trace_job_resumed(struct swgpu_job *job)
 	trace_emit(dev, "\"ph\":\"i\",\"s\":\"t\",\"name\":\"resume\","
 	           "\"cat\":\"sched\",\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT
 	           ",\"args\":{\"job\":\"%u:%u:%" PRIu64 "\",\"engine\":"
-	           "\"%s\",\"segment\":%u}", pid_of(dev), 1u + job->engine,
+	           "\"%s\",\"segment\":%u}", pid_of(dev), 1u + job->run_engine,
 	           US(job->trace.seg_ns), job->ctx_id, job->queue_id,
-	           job->seqno, dev->info.engines[job->engine].name,
+	           job->seqno, dev->info.engines[job->run_engine].name,
 	           job->trace.segments);
 }
 

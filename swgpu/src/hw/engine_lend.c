@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A preempted job resumes on another engine of its class (engine.h,
+ * ENGINE_LEND_*): the engine whose HWQ 1 work paused its HWQ 0 job offers
+ * the HWQ 0 stream; an idle engine of the class takes it over and runs
+ * the job from its save area on its own thread, until the job ends or
+ * the engine gets work of its own, then gives the stream back.
+ */
+#include "hw/engine_lend.h"
+
+#include "kmd/job.h"
+
+/* HWQ 0 work this engine's thread may run: none while another engine
+ * holds the stream (run[0] is the holder's then); a paused stream
+ * offered to others (OPEN) is taken back by engine_step_next. */
+bool
+main_has_work(struct swgpu_engine *eng)
+{
+	uint32_t lend = atomic_load_explicit(&eng->main_lend,
+	                                     memory_order_acquire);
+
+	if (lend == ENGINE_LEND_OPEN)
+		return true;
+	return lend == ENGINE_LEND_NONE && hwq_has_work(eng, ENGINE_HWQ_MAIN);
+}
+
+/* Should the HWQ 0 job running on eng stop at this preemption point?
+ * Its engine's HWQ 1 has work, or eng runs another engine's job and got
+ * work of its own (that job goes back to its engine's stream). */
+bool
+main_should_yield(struct swgpu_engine *eng)
+{
+	return hwq_has_work(eng, ENGINE_HWQ_PRIO) ||
+	       (atomic_load_explicit(&eng->borrowing, memory_order_relaxed) &&
+	        hwq_has_work(eng, ENGINE_HWQ_MAIN));
+}
+
+
+/* The HWQ 0 job of x lost (paused) or regained the engine; eng is the
+ * engine whose thread runs it (its ring's, or one that took it over).
+ * Publishes where it resumes for the state dump (job->save is the stream
+ * holder's) and which engine runs it. Once per preemption, so the lock
+ * is no cost per packet. */
+void
+engine_publish_pause(struct swgpu_engine *eng, struct hwq_exec *x,
+                     bool paused)
+{
+	struct swgpu_job *job = x->job;
+	uint64_t now = swgpu_now_ns();
+
+	if (paused) {
+		if (!x->skip)
+			trace_job_preempted(job);
+		x->pause_t = now;
+	} else {
+		/* Paused time is not the job's own (job_end). */
+		x->stolen_ns += now - x->pause_t;
+	}
+	pthread_mutex_lock(&eng->dev->lock);
+	job->preempted = paused;
+	if (paused) {
+		job->resume_at = job->save;
+		job->preemptions++;
+	} else if (job->run_engine != eng->index) {
+		job->run_engine = eng->index;
+		if (eng->index != job->engine)
+			eng->resumed_here++;
+	}
+	pthread_mutex_unlock(&eng->dev->lock);
+	x->paused = paused;
+	if (!paused && !x->skip)
+		trace_job_resumed(job);
+}
+
+/* May a paused HWQ 0 job of eng resume on another engine of its class?
+ * Graphics engines keep the 3D pipe's state per engine HWQ, so draws
+ * resume where they stopped. */
+bool
+engine_lends(const struct swgpu_engine *eng)
+{
+	const struct swgpu_device *dev = eng->dev;
+
+	return !eng->gfx_pool && !dev->cfg.no_migrate &&
+	       !dev->cfg.no_preempt &&
+	       dev->info.engine_class_count[eng->engine_class] > 1;
+}
+
+/* HWQ 0 is about to be stepped by its own thread: take the stream back
+ * if it was offered to other engines. False while another holds it. */
+bool
+main_take_back(struct swgpu_engine *eng)
+{
+	uint32_t lend = atomic_load_explicit(&eng->main_lend,
+	                                     memory_order_acquire);
+
+	if (lend == ENGINE_LEND_NONE)
+		return true;
+	if (lend != ENGINE_LEND_OPEN)
+		return false;
+	return atomic_compare_exchange_strong_explicit(
+		&eng->main_lend, &lend, ENGINE_LEND_NONE,
+		memory_order_acq_rel, memory_order_acquire);
+}
+
+/* Run owner's paused HWQ 0 job on eng (idle, holding the stream) until
+ * it ends or eng gets work of its own; then give the stream back. */
+static void
+engine_run_lent(struct swgpu_engine *eng, struct swgpu_engine *owner)
+{
+	struct hwq_exec *x = &owner->run[ENGINE_HWQ_MAIN];
+	struct swgpu_job *job = x->job;
+
+	atomic_store_explicit(&eng->borrowing, true, memory_order_relaxed);
+	if (swgpu_debug_env())
+		swgpu_log("engine %u: resumes job %u:%u:%llu preempted on "
+		          "engine %u", eng->index, job->ctx_id, job->queue_id,
+		          (unsigned long long)job->seqno, owner->index);
+	engine_publish_pause(eng, x, false);
+	while (x->job == job) {
+		uint64_t wptr = atomic_load_explicit(
+			&owner->hwq[ENGINE_HWQ_MAIN].ring.wptr,
+			memory_order_acquire);
+		if (wptr == x->rptr || main_should_yield(eng))
+			break;
+		engine_step(eng, owner, ENGINE_HWQ_MAIN, wptr);
+	}
+	uint32_t back = ENGINE_LEND_NONE;
+	if (x->job == job) {
+		/* Stopped for eng's own work: paused again, on offer. */
+		engine_publish_pause(eng, x, true);
+		back = ENGINE_LEND_OPEN;
+	}
+	eng->cur = NULL;
+	atomic_store_explicit(&eng->borrowing, false, memory_order_relaxed);
+	atomic_store_explicit(&owner->main_lend, back, memory_order_release);
+	doorbell_ring(&owner->doorbell);
+}
+
+/* eng's rings are empty: take over a HWQ 0 job another engine of the
+ * class paused for its HWQ 1 work. */
+bool
+engine_take_over(struct swgpu_engine *eng)
+{
+	struct swgpu_device *dev = eng->dev;
+
+	if (!engine_lends(eng) ||
+	    atomic_load_explicit(&eng->main_lend, memory_order_acquire) !=
+	            ENGINE_LEND_NONE ||
+	    atomic_load_explicit(&dev->abort, memory_order_relaxed))
+		return false;
+	for (uint32_t e = 0; e < dev->engine_count; e++) {
+		struct swgpu_engine *o = dev->engines[e];
+		uint32_t open = ENGINE_LEND_OPEN;
+
+		if (o == eng || o->engine_class != eng->engine_class ||
+		    atomic_load_explicit(&o->main_lend,
+		                         memory_order_relaxed) != open)
+			continue;
+		if (!atomic_compare_exchange_strong_explicit(
+			    &o->main_lend, &open,
+			    ENGINE_LEND_TAKEN + eng->index,
+			    memory_order_acq_rel, memory_order_relaxed))
+			continue;
+		engine_run_lent(eng, o);
+		return true;
+	}
+	return false;
+}
+

@@ -1,0 +1,478 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A preempted job resumes on another engine of its class (issue 20 item
+ * 1: "resumed later exactly there, on the same or another engine").
+ *
+ * Two compute engines. A long workgroup L (context 0) runs on compute0;
+ * compute1 is held by another context's job B; a third context's job S
+ * is sent to compute0 and preempts L when L's time slice ends (L is
+ * stopped at a loop back-edge, its state in its save area). When B ends,
+ * compute1 is idle while compute0 still runs S: compute1 takes L over and
+ * runs it from its save area to its end. Checked: the engine counters
+ * (compute1 resumed a job of compute0's ring), the trace (L's run
+ * segments on both engines), every lane of L bit for bit, B's and S's
+ * data, and that with SWGPU_MIGRATE=0 L waits for compute0 instead.
+ * A stress run: long dispatches of three contexts sliced, preempted and
+ * moved between the engines, every lane exact.
+ * Bad input: L's context destroyed while L is preempted, the device
+ * closed while L runs on the engine that took it over.
+ */
+#include "shader_test_util.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sh_hold.spv.h"
+#include "sh_migrate.spv.h"
+
+#define LANES 64u
+
+static uint32_t
+lcg(uint32_t x, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		x = x * 1664525u + 1013904223u;
+	return x;
+}
+
+/* A context with one queue on compute engine `engine`. */
+static void
+side_init(struct st_env *e, swgpu_device *dev, uint32_t engine)
+{
+	memset(e, 0, sizeof(*e));
+	e->dev = dev;
+	api_ok(swgpu_context_create(dev, &e->ctx));
+	api_ok(swgpu_queue_create(e->ctx, SWGPU_ENGINE_COMPUTE, engine,
+	                          SWGPU_PRIORITY_NORMAL, &e->q));
+	api_cmd_init(&e->cmd, dev, e->ctx, 4096);
+	api_buf_init(&e->desc, dev, e->ctx, 4096, SWGPU_HEAP_SYSTEM, 0,
+	             SWGPU_VA_READ | SWGPU_VA_WRITE);
+	api_buf_init(&e->table, dev, e->ctx, 4096, SWGPU_HEAP_SYSTEM, 0,
+	             SWGPU_VA_READ | SWGPU_VA_WRITE);
+}
+
+static void
+side_fini(struct st_env *e)
+{
+	for (uint32_t i = 0; i < e->nbufs; i++)
+		api_buf_fini(&e->bufs[i]);
+	api_buf_fini(&e->table);
+	api_buf_fini(&e->desc);
+	api_cmd_fini(&e->cmd);
+	swgpu_queue_destroy(e->q);
+	swgpu_context_destroy(e->ctx);
+}
+
+/* Dispatch s (every buffer of e bound) without waiting. */
+static void
+submit_dispatch(struct st_env *e, swgpu_shader *s, const void *push,
+                uint32_t push_size, uint32_t groups)
+{
+	struct swgpu_bind_table bt;
+
+	memset(e->desc.cpu, 0, 4096);
+	for (uint32_t i = 0; i < e->nbufs; i++)
+		swgpu_write_buffer_descriptor(
+			e->desc.cpu + i * SWGPU_DESCRIPTOR_SIZE,
+			SWGPU_DESCRIPTOR_STORAGE_BUFFER, e->bufs[i].va,
+			e->bufs[i].size);
+	memset(&bt, 0, sizeof(bt));
+	bt.set_va[0] = e->desc.va;
+	if (push_size)
+		memcpy(bt.push_constants, push, push_size);
+	memcpy(e->table.cpu, &bt, sizeof(bt));
+	api_cmd_reset(&e->cmd);
+	swgpu_emit_dispatch(api_cmd_reserve(&e->cmd, SWGPU_LEN_DISPATCH),
+	                    swgpu_shader_code_va(s), e->table.va, groups, 1, 1,
+	                    0, 0, 0);
+	swgpu_ib ib = api_cmd_end(&e->cmd);
+	api_ok(api_submit(e->q, &ib, NULL, 0, NULL, 0, NULL));
+}
+
+/* Wait until *p != 0 (a shader said it started). */
+static void
+wait_nonzero(const uint32_t *p)
+{
+	uint64_t deadline = api_deadline_ms(API_WAIT_MS);
+
+	while (!api_load32(p) && swgpu_now_ns() < deadline)
+		usleep(100);
+	assert_int_not_equal(api_load32(p), 0);
+}
+
+static swgpu_engine_stats
+stats(swgpu_device *dev, uint32_t n)
+{
+	swgpu_engine_stats st;
+
+	api_ok(swgpu_engine_query_stats(
+		dev, api_engine(dev, SWGPU_ENGINE_COMPUTE, n), &st));
+	return st;
+}
+
+/* A held dispatch (sh_hold) of e: its flags and output. */
+struct hold {
+	uint32_t *flags, *o;
+	swgpu_shader *s;
+};
+
+static void
+hold_start(struct st_env *e, struct hold *h)
+{
+	h->flags = st_buf(e, 16);
+	h->o = st_buf(e, 4 * LANES);
+	h->s = st_shader(e, sh_hold_spv, sizeof(sh_hold_spv), NULL, NULL, 0);
+	submit_dispatch(e, h->s, NULL, 0, 1);
+	wait_nonzero(&h->flags[1]);
+}
+
+static void
+hold_end(struct st_env *e, struct hold *h)
+{
+	__atomic_store_n(&h->flags[0], 1u, __ATOMIC_SEQ_CST);
+	api_ok(swgpu_queue_wait(e->q, 0, api_deadline_ms(API_WAIT_MS)));
+	for (uint32_t i = 0; i < LANES; i++)
+		assert_int_equal(h->o[i], i * 3u + 1u);
+	swgpu_shader_destroy(h->s);
+}
+
+/* Does the trace hold a run segment ("X" event) of job id on engine? */
+static bool
+trace_has_segment(const char *text, const char *id, const char *engine)
+{
+	char name[64], eng[64];
+
+	snprintf(name, sizeof(name), "\"name\":\"%s\"", id);
+	snprintf(eng, sizeof(eng), "\"engine\":\"%s\"", engine);
+	for (const char *p = strstr(text, name); p;
+	     p = strstr(p + 1, name)) {
+		const char *end = strchr(p, '}');
+		const char *e = strstr(p, eng);
+		if (e && end && e < end && strstr(p, "\"cat\":\"job\""))
+			return true;
+	}
+	return false;
+}
+
+static char *
+read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = calloc(1, (size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return buf;
+}
+
+static void
+preempted_job_moves(bool migrate)
+{
+	const uint32_t steps = API_TSAN ? 20000 : 200000;
+	char path[] = "/tmp/swgpu_migrate_trace_XXXXXX";
+	swgpu_config cfg;
+	struct st_env l, b, s;
+	struct hold hb, hs;
+
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	api_config_small(&cfg);
+	cfg.engine_count[SWGPU_ENGINE_COMPUTE] = 2;
+	/* Nothing here hangs: L runs as long as the test holds it. */
+	cfg.hang_timeout_ms = 60000;
+	cfg.no_migrate = !migrate;
+	cfg.trace = path;
+	swgpu_device *dev = api_open(&cfg);
+	side_init(&l, dev, 0);
+	side_init(&b, dev, 1);
+	side_init(&s, dev, 0);
+
+	/* L on compute0, running its endless part. */
+	uint32_t *lf = st_buf(&l, 16);
+	uint32_t *lo = st_buf(&l, 8 * LANES);
+	swgpu_shader *ls = st_shader(&l, sh_migrate_spv, sizeof(sh_migrate_spv),
+	                             NULL, NULL, 0);
+	submit_dispatch(&l, ls, &steps, 4, 1);
+	wait_nonzero(&lf[1]);
+	/* B holds compute1. */
+	hold_start(&b, &hb);
+	/* S on compute0 (compute1 is busy): it runs only once L's slice
+	 * ended and L stopped inside its workgroup. */
+	hold_start(&s, &hs);
+	/* compute1 becomes idle while compute0 runs S. */
+	hold_end(&b, &hb);
+	if (migrate) {
+		/* compute1 takes L over, from its save area. */
+		uint64_t deadline = api_deadline_ms(API_WAIT_MS);
+		while (!stats(dev, 1).resumed_here &&
+		       swgpu_now_ns() < deadline)
+			usleep(100);
+		assert_int_equal(stats(dev, 1).resumed_here, 1);
+		/* L ends on compute1 while S still holds compute0. */
+		__atomic_store_n(&lf[0], 1u, __ATOMIC_SEQ_CST);
+		api_ok(swgpu_queue_wait(l.q, 0, api_deadline_ms(API_WAIT_MS)));
+		/* ... S is still running there. */
+		assert_int_equal(swgpu_queue_wait(s.q, 0, 0),
+		                 SWGPU_TIMEOUT);
+		hold_end(&s, &hs);
+	} else {
+		__atomic_store_n(&lf[0], 1u, __ATOMIC_SEQ_CST);
+		hold_end(&s, &hs);
+		api_ok(swgpu_queue_wait(l.q, 0, api_deadline_ms(API_WAIT_MS)));
+		assert_int_equal(stats(dev, 1).resumed_here, 0);
+	}
+	assert_int_equal(stats(dev, 0).resumed_here, 0);
+	assert_true(stats(dev, 0).preemptions >= 1);
+
+	/* Every lane of L, bit for bit: its own steps (however many, and
+	 * wherever it ran them) then the fixed ones, and its neighbour's
+	 * value through shared memory. */
+	uint32_t x[LANES];
+	for (uint32_t i = 0; i < LANES; i++) {
+		assert_true(lo[2 * i + 1] > 0);
+		x[i] = lcg(lcg(i * 7u + 3u, lo[2 * i + 1]), steps);
+	}
+	for (uint32_t i = 0; i < LANES; i++)
+		assert_int_equal(lo[2 * i], x[i] ^ x[(i + 1) % LANES]);
+	swgpu_fault_info fi;
+	assert_int_equal(swgpu_context_query_state(l.ctx, &fi),
+	                 SWGPU_CONTEXT_OK);
+
+	swgpu_shader_destroy(ls);
+	side_fini(&l);
+	side_fini(&b);
+	side_fini(&s);
+	swgpu_device_close(dev);
+
+	/* L (context 0, queue 0, job 1): run segments on compute0, and on
+	 * compute1 only when it moved. */
+	char *text = read_all(path);
+	unlink(path);
+	assert_true(trace_has_segment(text, "0:0:1", "compute0"));
+	assert_int_equal(trace_has_segment(text, "0:0:1", "compute1"),
+	                 migrate);
+	assert_non_null(strstr(text, "\"name\":\"resume\""));
+	free(text);
+}
+
+/* L preempted on compute0 by S, compute1 held by B: the state of every
+ * bad-input test below (no trace, a watchdog that never fires). */
+struct trio {
+	swgpu_device *dev;
+	struct st_env l, b, s;
+	struct hold hb, hs;
+	uint32_t *lf;
+	swgpu_shader *ls;
+};
+
+static void
+trio_start(struct trio *t)
+{
+	const uint32_t steps = 1000;
+	swgpu_config cfg;
+
+	api_config_small(&cfg);
+	cfg.engine_count[SWGPU_ENGINE_COMPUTE] = 2;
+	cfg.hang_timeout_ms = 60000;
+	t->dev = api_open(&cfg);
+	side_init(&t->l, t->dev, 0);
+	side_init(&t->b, t->dev, 1);
+	side_init(&t->s, t->dev, 0);
+	t->lf = st_buf(&t->l, 16);
+	st_buf(&t->l, 8 * LANES);
+	t->ls = st_shader(&t->l, sh_migrate_spv, sizeof(sh_migrate_spv), NULL,
+	                  NULL, 0);
+	submit_dispatch(&t->l, t->ls, &steps, 4, 1);
+	wait_nonzero(&t->lf[1]);
+	hold_start(&t->b, &t->hb);
+	hold_start(&t->s, &t->hs);
+}
+
+static void *
+destroy_main(void *arg)
+{
+	side_fini(arg);
+	return NULL;
+}
+
+/* Bad input: L's context is destroyed while L is preempted (on offer to
+ * the other engine). The destroy drops the preempted job as soon as an
+ * engine can end it — here compute1 once B ends, while S still runs:
+ * it does not wait for L's hang timeout. B and S complete with their
+ * data, their contexts are fine, the engines go on working; nothing
+ * leaks (LSan). */
+static void
+test_context_destroyed_while_preempted(void **state)
+{
+	struct trio t;
+	swgpu_fault_info fi;
+	pthread_t th;
+
+	(void)state;
+	trio_start(&t);
+	swgpu_shader_destroy(t.ls);
+	assert_int_equal(pthread_create(&th, NULL, destroy_main, &t.l), 0);
+	hold_end(&t.b, &t.hb);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(swgpu_queue_wait(t.s.q, 0, 0), SWGPU_TIMEOUT);
+	hold_end(&t.s, &t.hs);
+	assert_int_equal(swgpu_context_query_state(t.b.ctx, &fi),
+	                 SWGPU_CONTEXT_OK);
+	assert_int_equal(swgpu_context_query_state(t.s.ctx, &fi),
+	                 SWGPU_CONTEXT_OK);
+	/* The engines still work for the survivors. */
+	struct st_env c;
+	struct hold hc;
+	side_init(&c, t.dev, 0);
+	hold_start(&c, &hc);
+	hold_end(&c, &hc);
+	side_fini(&c);
+	side_fini(&t.b);
+	side_fini(&t.s);
+	swgpu_device_close(t.dev);
+}
+
+/* Bad input: the device is closed while L runs on compute1 (taken over
+ * from compute0, its save area in use) and S still runs on compute0:
+ * the close ends both (no hang), and frees every save area (LSan). */
+static void
+test_device_closed_while_taken_over(void **state)
+{
+	struct trio t;
+
+	(void)state;
+	trio_start(&t);
+	hold_end(&t.b, &t.hb);
+	uint64_t deadline = api_deadline_ms(API_WAIT_MS);
+	while (!stats(t.dev, 1).resumed_here && swgpu_now_ns() < deadline)
+		usleep(100);
+	assert_int_equal(stats(t.dev, 1).resumed_here, 1);
+	swgpu_shader_destroy(t.ls);
+	swgpu_shader_destroy(t.hs.s);
+	api_cmd_fini(&t.l.cmd);
+	api_cmd_fini(&t.b.cmd);
+	api_cmd_fini(&t.s.cmd);
+	swgpu_device_close(t.dev);
+}
+
+/* L's expected output for `groups` workgroups whose gated part was
+ * skipped (go already set): n = 0 for every lane. */
+static void
+check_fixed(const uint32_t *o, uint32_t groups, uint32_t steps)
+{
+	for (uint32_t g = 0; g < groups; g++) {
+		uint32_t x[LANES];
+		for (uint32_t i = 0; i < LANES; i++)
+			x[i] = lcg((g * LANES + i) * 7u + 3u, steps);
+		for (uint32_t i = 0; i < LANES; i++) {
+			uint32_t id = g * LANES + i;
+			assert_int_equal(o[2 * id + 1], 0);
+			assert_int_equal(o[2 * id], x[i] ^ x[(i + 1) % LANES]);
+		}
+	}
+}
+
+/* Stress: three contexts' long dispatches (8 workgroups each) on two
+ * compute engines with 1 ms slices, and an interactive context whose
+ * short dispatches keep preempting them: long workgroups stop at
+ * back-edges, wait, and resume on whichever engine takes them. Every
+ * lane of every dispatch bit for bit. */
+static void
+test_long_jobs_sliced_and_moved_exact(void **state)
+{
+	const uint32_t groups = 8, long_steps = API_TSAN ? 4000 : 30000;
+	const uint32_t short_steps = 100, rounds = API_TSAN ? 10 : 40;
+	struct st_env l[3], in;
+	uint32_t *lo[3], steps[3];
+	swgpu_shader *ls[3];
+	swgpu_config cfg;
+
+	(void)state;
+	api_config_small(&cfg);
+	cfg.engine_count[SWGPU_ENGINE_COMPUTE] = 2;
+	cfg.hang_timeout_ms = 60000;
+	cfg.slice_ms = 1;
+	swgpu_device *dev = api_open(&cfg);
+	for (uint32_t c = 0; c < 3; c++) {
+		side_init(&l[c], dev, c % 2);
+		uint32_t *f = st_buf(&l[c], 16);
+		f[0] = 1; /* no gated part: fixed steps only */
+		lo[c] = st_buf(&l[c], 8 * LANES * groups);
+		ls[c] = st_shader(&l[c], sh_migrate_spv,
+		                  sizeof(sh_migrate_spv), NULL, NULL, 0);
+		/* compute1's ends first, while compute0 runs the job that
+		 * preempted context 0's: compute1 can then take it over. */
+		steps[c] = c == 1 ? long_steps / 4 : long_steps;
+		submit_dispatch(&l[c], ls[c], &steps[c], 4, groups);
+	}
+	side_init(&in, dev, 0);
+	uint32_t *inf = st_buf(&in, 16);
+	inf[0] = 1;
+	uint32_t *ino = st_buf(&in, 8 * LANES);
+	swgpu_shader *is = st_shader(&in, sh_migrate_spv,
+	                             sizeof(sh_migrate_spv), NULL, NULL, 0);
+	for (uint32_t r = 0; r < rounds; r++) {
+		memset(ino, 0, 8 * LANES);
+		submit_dispatch(&in, is, &short_steps, 4, 1);
+		api_ok(swgpu_queue_wait(in.q, 0,
+		                        api_deadline_ms(API_WAIT_MS)));
+		check_fixed(ino, 1, short_steps);
+	}
+	for (uint32_t c = 0; c < 3; c++) {
+		api_ok(swgpu_queue_wait(l[c].q, 0,
+		                        api_deadline_ms(4 * API_WAIT_MS)));
+		check_fixed(lo[c], groups, steps[c]);
+		swgpu_fault_info fi;
+		assert_int_equal(swgpu_context_query_state(l[c].ctx, &fi),
+		                 SWGPU_CONTEXT_OK);
+	}
+	print_message("preemptions %llu + %llu, resumed on another engine "
+	              "%llu + %llu\n",
+	              (unsigned long long)stats(dev, 0).preemptions,
+	              (unsigned long long)stats(dev, 1).preemptions,
+	              (unsigned long long)stats(dev, 0).resumed_here,
+	              (unsigned long long)stats(dev, 1).resumed_here);
+	swgpu_shader_destroy(is);
+	side_fini(&in);
+	for (uint32_t c = 0; c < 3; c++) {
+		swgpu_shader_destroy(ls[c]);
+		side_fini(&l[c]);
+	}
+	swgpu_device_close(dev);
+}
+
+static void
+test_preempted_job_resumes_on_idle_engine(void **state)
+{
+	(void)state;
+	preempted_job_moves(true);
+}
+
+static void
+test_no_migrate_resumes_on_same_engine(void **state)
+{
+	(void)state;
+	preempted_job_moves(false);
+}
+
+int
+main(void)
+{
+	api_apply_filter();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_preempted_job_resumes_on_idle_engine),
+		cmocka_unit_test(test_no_migrate_resumes_on_same_engine),
+		cmocka_unit_test(test_long_jobs_sliced_and_moved_exact),
+		cmocka_unit_test(test_context_destroyed_while_preempted),
+		cmocka_unit_test(test_device_closed_while_taken_over),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
