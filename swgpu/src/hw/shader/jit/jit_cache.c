@@ -74,8 +74,8 @@ fnv128_str(u128 h, const char *s)
 	return fnv128(h, s, strlen(s) + 1);
 }
 
-static uint64_t
-fnv64(const void *data, size_t n)
+uint64_t
+jit_cache_checksum(const void *data, size_t n)
 {
 	const uint8_t *p = data;
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -150,6 +150,23 @@ build_id_init(void)
 		swgpu_log("jit: the driver has no GNU build id; the shader "
 		          "cache keys on its build time");
 	}
+}
+
+/* No CPU here: reading it would initialize LLVM at device enumeration;
+ * entries of another CPU never match a key of this one anyway. */
+void
+jit_cache_build_uuid(uint8_t uuid[16])
+{
+	u128 h = fnv128_init();
+
+	pthread_once(&build_id_once, build_id_init);
+	h = fnv128_str(h, "swgpu pipeline cache");
+	h = fnv128_u32(h, JIT_COMPILER_VERSION);
+	h = fnv128_u32(h, JIT_ENTRY_VERSION);
+	h = fnv128_str(h, LLVM_VERSION_STRING);
+	h = fnv128(h, build_id, build_id_len);
+	for (int i = 0; i < 16; i++)
+		uuid[i] = (uint8_t)(h >> (8 * i));
 }
 
 /* ---- the key ---- */
@@ -290,15 +307,7 @@ jit_cache_max_bytes(void)
 
 /* ---- entries ---- */
 
-#define ENTRY_MAGIC 0x434a5753u  /* "SWJC" */
-#define ENTRY_VERSION 1u
-
-struct entry_header {
-	uint32_t magic, version;
-	uint8_t key[16];
-	uint64_t size;               /* payload bytes */
-	uint64_t checksum;           /* fnv64 of the payload */
-};
+#define entry_header jit_entry_header
 
 static void
 entry_path(char *out, size_t n, const char *dir,
@@ -338,7 +347,7 @@ jit_cache_load(const char *dir, const struct jit_cache_key *key,
 		entry_reject(path, "truncated (no header)");
 		goto miss;
 	}
-	if (h.magic != ENTRY_MAGIC || h.version != ENTRY_VERSION ||
+	if (h.magic != JIT_ENTRY_MAGIC || h.version != JIT_ENTRY_VERSION ||
 	    memcmp(h.key, key->b, 16)) {
 		entry_reject(path, "not an entry of this format or key");
 		goto miss;
@@ -352,7 +361,7 @@ jit_cache_load(const char *dir, const struct jit_cache_key *key,
 		entry_reject(path, "unreadable");
 		goto miss;
 	}
-	if (fnv64(data, h.size) != h.checksum) {
+	if (jit_cache_checksum(data, h.size) != h.checksum) {
 		entry_reject(path, "corrupt (checksum mismatch)");
 		goto miss;
 	}
@@ -456,8 +465,8 @@ jit_cache_store(const char *dir, const struct jit_cache_key *key,
 	static uint32_t seq;
 	char path[4200], tmp[4300];
 	struct entry_header h = {
-		.magic = ENTRY_MAGIC, .version = ENTRY_VERSION,
-		.size = size, .checksum = fnv64(data, size),
+		.magic = JIT_ENTRY_MAGIC, .version = JIT_ENTRY_VERSION,
+		.size = size, .checksum = jit_cache_checksum(data, size),
 	};
 	FILE *f;
 	bool ok;
