@@ -131,6 +131,9 @@ void jit_queue_stats(uint64_t *queued, uint64_t *cancelled);
  * NULL; the pipeline cache UUID (false without LLVM). */
 void *jit_binary_get(const uint8_t key[16], size_t *size);
 bool jit_cache_uuid(uint8_t uuid[16]);
+/* The driver is unloaded, no compile runs: free the LLVM side's
+ * process-wide allocations (JITDylib pool, memory cache, knobs). */
+void jit_unload(void);
 
 /* Compile p with vector length lanes (4, 8, 16; 0: the CPU's). NULL
  * (with a log line) when no LLVM, on an LLVM error, or when no

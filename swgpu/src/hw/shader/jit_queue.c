@@ -316,4 +316,7 @@ queue_fini(void)
 	pthread_mutex_unlock(&queue_lock);
 	if (join)
 		pthread_join(thread, NULL);
+	/* no compile can run now: what the LLVM side keeps for the
+	 * process goes too (leak checkers see it once unmapped) */
+	jit_unload();
 }

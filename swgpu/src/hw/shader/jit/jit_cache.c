@@ -291,6 +291,13 @@ knob_init(void)
 	cache_dir = strdup(buf);
 }
 
+void
+jit_cache_fini(void)
+{
+	free(cache_dir);
+	cache_dir = NULL;
+}
+
 const char *
 jit_cache_dir(void)
 {

@@ -104,6 +104,10 @@ void jit_mem_put(const struct jit_cache_key *key, const void *obj,
                  size_t size);
 /* A malloc'ed copy of key's object (*size set), or NULL. */
 void *jit_mem_get(const struct jit_cache_key *key, size_t *size);
+/* Free the memory cache (driver unload, jit_unload). */
+void jit_mem_fini(void);
+/* Free the knobs' strings (driver unload, jit_unload). */
+void jit_cache_fini(void);
 
 /* pipelineCacheUUID: the compiler version, entry format, LLVM version
  * and driver build, hashed. */

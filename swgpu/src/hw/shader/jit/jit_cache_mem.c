@@ -159,9 +159,8 @@ jit_mem_get(const struct jit_cache_key *key, size_t *size)
 	return copy;
 }
 
-/* Free everything when the driver is unloaded (leak checkers). */
-__attribute__((destructor)) static void
-mem_fini(void)
+void
+jit_mem_fini(void)
 {
 	pthread_mutex_lock(&mem_lock);
 	mem_evict(0);

@@ -500,3 +500,18 @@ jit_cache_uuid(uint8_t uuid[16])
 	jit_cache_build_uuid(uuid);
 	return true;
 }
+
+void
+jit_unload(void)
+{
+	pthread_mutex_lock(&pool_lock);
+	while (pool) {
+		struct jit_engine *e = pool;
+
+		pool = e->next;
+		free(e);             /* its JITDylib stays in the session */
+	}
+	pthread_mutex_unlock(&pool_lock);
+	jit_mem_fini();
+	jit_cache_fini();
+}

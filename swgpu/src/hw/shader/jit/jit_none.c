@@ -57,3 +57,8 @@ jit_cache_uuid(uint8_t uuid[16])
 	(void)uuid;
 	return false;
 }
+
+void
+jit_unload(void)
+{
+}
