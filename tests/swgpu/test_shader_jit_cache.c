@@ -553,6 +553,7 @@ async_child(void *arg)
 	jit_cache_stats_get(&s);
 	jit_queue_stats(&queued, &cancelled);
 	ir_program_free(p);
+	jit_queue_shutdown();   /* _exit runs no destructor: join here */
 	return s.compiles == 1 && queued == 1 && cancelled == 0;
 }
 
@@ -575,6 +576,7 @@ async_free_child(void *arg)
 		ir_program_free(p[i]);
 	jit_cache_stats_get(&s);
 	jit_queue_stats(&queued, &cancelled);
+	jit_queue_shutdown();
 	return queued == N && s.compiles + cancelled == N;
 }
 

@@ -121,6 +121,12 @@ void jit_program_release(struct ir_program *p);
 /* Wait until no queued or running compile has this key. */
 void jit_wait_key(const uint8_t key[16]);
 
+/* Drop queued compiles, wait for the one in flight, join the compile
+ * thread, free the LLVM side's process-wide allocations: what unloading
+ * the driver does; for tests that leave with _exit. No compile is
+ * queued after it. */
+void jit_queue_shutdown(void);
+
 /* SWGPU_JIT_ASYNC (default 1): compile in the background. */
 bool jit_async(void);
 /* Compiles queued / dropped before they ran, in this process. */

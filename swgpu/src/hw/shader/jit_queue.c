@@ -288,12 +288,13 @@ jit_wait_key(const uint8_t key[16])
 	pthread_mutex_unlock(&queue_lock);
 }
 
-/* The driver is unloaded (vkDestroyInstance's dlclose, process exit):
- * the compile thread must not run on in unmapped code. Queued jobs are
- * dropped (their programs, if ever used again, compile lazily), the
- * compile in flight finishes and the thread is joined. */
-__attribute__((destructor)) static void
-queue_fini(void)
+/* The driver is unloaded (vkDestroyInstance's dlclose, process exit;
+ * queue_fini below): the compile thread must not run on in unmapped
+ * code. Queued jobs are dropped (their programs, if ever used again,
+ * compile lazily), the compile in flight finishes and the thread is
+ * joined. */
+void
+jit_queue_shutdown(void)
 {
 	pthread_mutex_lock(&queue_lock);
 	unloading = true;
@@ -319,4 +320,10 @@ queue_fini(void)
 	/* no compile can run now: what the LLVM side keeps for the
 	 * process goes too (leak checkers see it once unmapped) */
 	jit_unload();
+}
+
+__attribute__((destructor)) static void
+queue_fini(void)
+{
+	jit_queue_shutdown();
 }
