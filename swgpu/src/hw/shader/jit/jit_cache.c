@@ -403,8 +403,8 @@ lru_cmp(const void *a, const void *b)
 }
 
 /* Delete least recently used entries of dir (ours: 32 hex + ".o")
- * until they total at most max_bytes. */
-static void
+ * until they total at most max_bytes; the total left. */
+static uint64_t
 evict(const char *dir, uint64_t max_bytes)
 {
 	DIR *d = opendir(dir);
@@ -414,7 +414,7 @@ evict(const char *dir, uint64_t max_bytes)
 	struct dirent *de;
 
 	if (!d)
-		return;
+		return 0;
 	while ((de = readdir(d))) {
 		char path[4200];
 		struct stat st;
@@ -463,6 +463,33 @@ evict(const char *dir, uint64_t max_bytes)
 		}
 	}
 	free(e);
+	return total;
+}
+
+/* The directory's size as this process last saw it, plus what it has
+ * stored since: eviction scans the whole directory (readdir + stat of
+ * every entry; a shared cache holds thousands), so a store scans only
+ * when the estimate passes the cap, on the first store, or every
+ * SCAN_EVERY stores (other processes write into the directory too). */
+#define SCAN_EVERY 64u
+static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
+static char scan_dir[4096];
+static uint64_t scan_bytes;
+static uint32_t scan_stores;
+
+static void
+evict_if_needed(const char *dir, uint64_t max_bytes, uint64_t added)
+{
+	pthread_mutex_lock(&scan_lock);
+	if (strcmp(scan_dir, dir) || scan_bytes + added > max_bytes ||
+	    ++scan_stores >= SCAN_EVERY) {
+		scan_bytes = evict(dir, max_bytes);
+		snprintf(scan_dir, sizeof(scan_dir), "%s", dir);
+		scan_stores = 0;
+	} else {
+		scan_bytes += added;
+	}
+	pthread_mutex_unlock(&scan_lock);
 }
 
 bool
@@ -500,6 +527,6 @@ jit_cache_store(const char *dir, const struct jit_cache_key *key,
 		return false;
 	}
 	jit_cache_stat_add(&jit_cache_counters.disk_stores);
-	evict(dir, max_bytes);
+	evict_if_needed(dir, max_bytes, sizeof(h) + size);
 	return true;
 }
