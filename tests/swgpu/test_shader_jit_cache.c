@@ -21,7 +21,9 @@
  *  - background compiles (SWGPU_JIT_ASYNC): a program no cache has is
  *    queued, interpreted until ready, then its code is right; freeing
  *    programs with compiles queued or in flight drops or waits for
- *    them (every job compiled or cancelled, none lost).
+ *    them (every job compiled or cancelled, none lost); programs whose
+ *    shader had an application cache are compiled even when freed
+ *    first (the cache's data must get their code).
  * Built only with LLVM.
  */
 #include <dirent.h>
@@ -580,12 +582,55 @@ async_free_child(void *arg)
 	return queued == N && s.compiles + cancelled == N;
 }
 
+static const void *
+lookup_nothing(void *user, const uint8_t *key, size_t *size)
+{
+	(void)user;
+	(void)key;
+	(void)size;
+	return NULL;
+}
+
+/* Programs of shaders made with an application cache: freed at once,
+ * still compiled (the cache's data must get their code), none lost. */
+static int
+async_keep_child(void *arg)
+{
+	enum { N = 4 };
+	struct ir_program *p[N];
+	uint8_t keys[N][16];
+	struct jit_cache_stats s;
+	uint64_t queued, cancelled;
+	int ok = 1;
+
+	(void)arg;
+	for (int i = 0; i < N; i++) {
+		p[i] = small_program(200 + i);
+		jit_program_request(p[i], lookup_nothing, NULL);
+		memcpy(keys[i], p[i]->jit_key, 16);
+	}
+	for (int i = N - 1; i >= 0; i--)
+		ir_program_free(p[i]);
+	for (int i = 0; i < N; i++) {
+		size_t size = 0;
+		void *blob = jit_binary_get(keys[i], &size);
+
+		ok &= blob != NULL;
+		free(blob);
+	}
+	jit_cache_stats_get(&s);
+	jit_queue_stats(&queued, &cancelled);
+	jit_queue_shutdown();
+	return ok && queued == N && s.compiles == N && cancelled == 0;
+}
+
 static void
 test_async(void **state)
 {
 	(void)state;
 	assert_int_equal(in_child(async_child, NULL, "1"), 1);
 	assert_int_equal(in_child(async_free_child, NULL, "1"), 1);
+	assert_int_equal(in_child(async_keep_child, NULL, "1"), 1);
 }
 
 int

@@ -15,9 +15,10 @@
  * One compile thread, started when a job is queued and ending when the
  * queue is empty; it compiles under jit_compile_lock, as the lazy path
  * of jit_program_get does (programs made without swgpu_shader_create).
- * Freeing a program takes its job off the queue, or waits for the
- * compile in flight (jit_program_release); unloading the driver drops
- * the queue and joins the thread.
+ * Freeing a program takes its job off the queue (unless an application
+ * cache wants its code: then the job moves to the front and is waited
+ * for), or waits for the compile in flight (jit_program_release);
+ * unloading the driver drops the queue and joins the thread.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -32,6 +33,10 @@ struct jit_job {
 	struct ir_program *p;
 	struct jit_job *next;
 	bool running;
+	/* an application cache wants the code (the shader had a
+	 * binary_lookup): freeing the program compiles it first, so that
+	 * the cache's data still gets it */
+	bool keep;
 };
 
 /* One lock for the lazy compiles (and the compile thread's). */
@@ -191,6 +196,7 @@ jit_program_request(struct ir_program *p,
 	if (!j)
 		return;                /* compiled on first use instead */
 	j->p = p;
+	j->keep = lookup != NULL;
 	pthread_mutex_lock(&queue_lock);
 	if (unloading) {
 		pthread_mutex_unlock(&queue_lock);
@@ -247,6 +253,24 @@ void
 jit_program_release(struct ir_program *p)
 {
 	pthread_mutex_lock(&queue_lock);
+	if (p->jit_job && p->jit_job->keep && !p->jit_job->running &&
+	    thread_running && !unloading) {
+		/* wanted by a cache: to the front of the queue, waited for */
+		struct jit_job *j = p->jit_job, **pp;
+
+		for (struct jit_job **q = &queue; *q; q = &(*q)->next)
+			if (*q == j) {
+				*q = j->next;
+				break;
+			}
+		pp = &queue;
+		while (*pp && (*pp)->running)
+			pp = &(*pp)->next;
+		j->next = *pp;
+		*pp = j;
+		while (p->jit_job)
+			pthread_cond_wait(&job_done, &queue_lock);
+	}
 	while (p->jit_job && p->jit_job->running)
 		pthread_cond_wait(&job_done, &queue_lock);
 	if (p->jit_job) {
