@@ -208,9 +208,12 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 	p->deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
 	snprintf(p->deviceName, sizeof(p->deviceName), "swgpu (%u engine%s)",
 	         info->engine_count, info->engine_count == 1 ? "" : "s");
-	/* A pipeline cache is only valid for the same driver build. */
+	/* A pipeline cache is only valid for the same driver build and
+	 * compiler (its native code: pipeline_cache.c); without LLVM, the
+	 * version stands in. */
 	memcpy(p->pipelineCacheUUID, "swgpu-pipecache", 15);
 	p->pipelineCacheUUID[15] = (uint8_t)ICD_VERSION_MINOR;
+	swgpu_shader_cache_uuid(p->pipelineCacheUUID);
 	icd_physical_device_init_limits(pdev, &p->limits);
 	memset(&p->sparseProperties, 0, sizeof(p->sparseProperties));
 

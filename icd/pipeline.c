@@ -268,13 +268,26 @@ icd_shader_build_prepare(struct icd_shader_build *b,
 }
 
 VkResult
-icd_shader_build_create(struct icd_device *dev, struct icd_shader_build *b,
-                        const char *what, swgpu_shader **out)
+icd_shader_build_create(struct icd_device *dev,
+                        struct icd_pipeline_cache *cache,
+                        struct icd_shader_build *b, const char *what,
+                        swgpu_shader **out)
 {
-	swgpu_result sr = swgpu_shader_create(dev->ctx, &b->info, out);
+	swgpu_result sr;
 
-	if (sr == SWGPU_OK)
+	/* native code: from the cache if it has this shader's, and into
+	 * the cache (fetched when its data is read) */
+	icd_pipeline_cache_attach(cache, &b->info);
+	sr = swgpu_shader_create(dev->ctx, &b->info, out);
+	if (sr == SWGPU_OK) {
+		swgpu_shader_properties props;
+
+		swgpu_shader_query_properties(*out, &props);
+		b->cache_hit = cache &&
+		               props.code_source == SWGPU_SHADER_CODE_APP_CACHE;
+		icd_pipeline_cache_add_shader(cache, *out);
 		return VK_SUCCESS;
+	}
 	/* What translation failures become (the engine's classes are in
 	 * swgpu/src/hw/shader/xlate.h; the message names the SPIR-V
 	 * instruction and its result id):
@@ -307,15 +320,18 @@ pipeline_free(struct icd_device *dev, struct icd_pipeline *p,
 
 /* VkPipelineCreationFeedbackCreateInfo (core 1.3,
  * VK_EXT_pipeline_creation_feedback): the pipeline and its one stage were
- * translated in ns nanoseconds; no cache hit is claimed, since the cache
- * keeps keys only and every pipeline is translated anyway. */
+ * made in ns nanoseconds; a cache hit is claimed when the shader's
+ * native code came from the application's pipeline cache (SPIR-V is
+ * still translated: that is cheap, compiling is not). */
 static void
-write_feedback(const VkComputePipelineCreateInfo *ci, uint64_t ns)
+write_feedback(const VkComputePipelineCreateInfo *ci, uint64_t ns, bool hit)
 {
 	const VkPipelineCreationFeedbackCreateInfo *fb = icd_find_struct(
 		ci->pNext, VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
 	const VkPipelineCreationFeedback f = {
-		.flags = VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT,
+		.flags = VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT |
+		         (hit ? VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT
+		              : 0),
 		.duration = ns,
 	};
 
@@ -356,8 +372,8 @@ compute_pipeline_create(struct icd_device *dev,
 
 	if (ci->flags &
 	    VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) {
-		/* The cache keeps keys, not translated code: every
-		 * pipeline is translated at creation. */
+		/* The cache keeps native code, not translated SPIR-V:
+		 * every pipeline is translated at creation. */
 		r = VK_PIPELINE_COMPILE_REQUIRED;
 		goto fail_build;
 	}
@@ -376,7 +392,7 @@ compute_pipeline_create(struct icd_device *dev,
 	p->dynamic_count = pl->dynamic_count;
 	p->push_size = pl->push_size;
 
-	r = icd_shader_build_create(dev, b, "vkCreateComputePipelines",
+	r = icd_shader_build_create(dev, cache, b, "vkCreateComputePipelines",
 	                            &p->shader);
 	if (r != VK_SUCCESS) {
 		pipeline_free(dev, p, pAllocator);
@@ -386,9 +402,11 @@ compute_pipeline_create(struct icd_device *dev,
 	memcpy(p->local_size, props.local_size, sizeof(p->local_size));
 	p->code_va = swgpu_shader_code_va(p->shader);
 	icd_pipeline_cache_insert(cache, b->key);
+	const bool hit = b->cache_hit;
+
 	icd_free(NULL, &dev->alloc, b);
 	*out = icd_pipeline_to_handle(p);
-	write_feedback(ci, swgpu_now_ns() - t0);
+	write_feedback(ci, swgpu_now_ns() - t0, hit);
 	return VK_SUCCESS;
 
 fail_build:

@@ -238,6 +238,7 @@ struct icd_shader_build {
 	char error[256];
 	swgpu_shader_info info;
 	uint64_t key;           /* pipeline-cache key */
+	bool cache_hit;         /* out: native code from the VkPipelineCache */
 };
 
 /* Prepare b (zeroed by the caller) for the stage st of a pipeline with
@@ -249,10 +250,13 @@ VkResult icd_shader_build_prepare(struct icd_shader_build *b,
                                   const VkPipelineShaderStageCreateInfo *st,
                                   swgpu_shader_stage stage);
 
-/* swgpu_shader_create for a prepared build; on failure logs "<what>:
+/* swgpu_shader_create for a prepared build, with cache's native code
+ * (NULL: none), and the shader's code recorded in cache; on failure logs "<what>:
  * entry point ...: <engine message>" and returns VK_ERROR_UNKNOWN for
  * invalid or unsupported SPIR-V, else the mapped error. */
+struct icd_pipeline_cache;
 VkResult icd_shader_build_create(struct icd_device *dev,
+                                 struct icd_pipeline_cache *cache,
                                  struct icd_shader_build *b,
                                  const char *what, swgpu_shader **out);
 

@@ -461,6 +461,40 @@ find_stages(const VkGraphicsPipelineCreateInfo *ci,
 	return VK_SUCCESS;
 }
 
+/* VkPipelineCreationFeedbackCreateInfo: made in ns; a stage whose
+ * native code came from the application's pipeline cache is a hit, the
+ * pipeline when all its stages are (pipeline.c's write_feedback). */
+static void
+write_gfx_feedback(const VkGraphicsPipelineCreateInfo *ci, uint64_t ns,
+                   bool vs_hit, bool fs_hit, bool has_fs)
+{
+	const VkPipelineCreationFeedbackCreateInfo *fb = icd_find_struct(
+		ci->pNext, VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
+	const VkPipelineCreationFeedbackFlags hit =
+		VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT;
+	VkPipelineCreationFeedback f = {
+		.flags = VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT |
+		         (vs_hit && (fs_hit || !has_fs) ? hit : 0),
+		.duration = ns,
+	};
+
+	if (!fb)
+		return;
+	if (fb->pPipelineCreationFeedback)
+		*fb->pPipelineCreationFeedback = f;
+	for (uint32_t i = 0; i < fb->pipelineStageCreationFeedbackCount &&
+	                     i < ci->stageCount; i++) {
+		bool h = ci->pStages[i].stage == VK_SHADER_STAGE_VERTEX_BIT
+		         ? vs_hit : fs_hit;
+
+		fb->pPipelineStageCreationFeedbacks[i] = (VkPipelineCreationFeedback){
+			.flags = VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT |
+			         (h ? hit : 0),
+			.duration = ns,
+		};
+	}
+}
+
 /* Create flags the device honours (derivatives share nothing: every
  * pipeline is built whole). */
 #define GFX_PIPELINE_FLAGS \
@@ -485,6 +519,8 @@ icd_graphics_pipeline_create(struct icd_device *dev,
 	struct icd_pipeline *p = NULL;
 	uint64_t key;
 	VkResult r;
+	const uint64_t t0 = swgpu_now_ns();
+	bool vs_hit, fs_hit = false;
 
 	if (ci->flags & ~GFX_PIPELINE_FLAGS)
 		return icd_error(VK_ERROR_FEATURE_NOT_PRESENT, "pipeline "
@@ -527,19 +563,22 @@ icd_graphics_pipeline_create(struct icd_device *dev,
 		r = VK_PIPELINE_COMPILE_REQUIRED;
 		goto fail;
 	}
-	r = icd_shader_build_create(dev, b, "vkCreateGraphicsPipelines",
-	                            &p->shader);
+	r = icd_shader_build_create(dev, cache, b,
+	                            "vkCreateGraphicsPipelines", &p->shader);
 	if (r != VK_SUCCESS)
 		goto fail;
+	vs_hit = b->cache_hit;
 	if (fs) {
 		memset(b, 0, sizeof(*b));
 		r = icd_shader_build_prepare(b, pl, fs,
 		                             SWGPU_SHADER_STAGE_FRAGMENT);
 		if (r == VK_SUCCESS)
 			r = icd_shader_build_create(
-				dev, b, "vkCreateGraphicsPipelines", &p->fs);
+				dev, cache, b, "vkCreateGraphicsPipelines",
+				&p->fs);
 		if (r != VK_SUCCESS)
 			goto fail;
+		fs_hit = b->cache_hit;
 		key = icd_hash64(&b->key, sizeof(b->key), key);
 	}
 	p->code_va = swgpu_shader_code_va(p->shader);
@@ -553,6 +592,7 @@ icd_graphics_pipeline_create(struct icd_device *dev,
 	icd_free(NULL, &dev->alloc, b);
 	icd_free(NULL, &dev->alloc, ps);
 	*out = icd_pipeline_to_handle(p);
+	write_gfx_feedback(ci, swgpu_now_ns() - t0, vs_hit, fs_hit, fs);
 	return VK_SUCCESS;
 
 fail:

@@ -11,7 +11,19 @@
  *  - past the size cap the least recently used entries are evicted, a
  *    hit making an entry recently used;
  *  - SWGPU_JIT_MAX_INSTRS: a program above the bound is interpreted
- *    (jit_compile declines it), one within is compiled.
+ *    (jit_compile declines it), one within is compiled;
+ *  - the process's memory cache: a program compiled twice compiles once;
+ *  - application blobs (VkPipelineCache's, jit_program_request's lookup):
+ *    a sound blob is loaded in a fresh process without compiling; a
+ *    blob with a flipped byte, of another key, truncated or not a blob
+ *    at all is rejected with a log line and the program compiled, its
+ *    code right;
+ *  - background compiles (SWGPU_JIT_ASYNC): a program no cache has is
+ *    queued, interpreted until ready, then its code is right; freeing
+ *    programs with compiles queued or in flight drops or waits for
+ *    them (every job compiled or cancelled, none lost); programs whose
+ *    shader had an application cache are compiled even when freed
+ *    first (the cache's data must get their code).
  * Built only with LLVM.
  */
 #include <dirent.h>
@@ -115,6 +127,9 @@ child_compile(const char *dir, const char *on, bool twice)
 		setenv("SWGPU_SHADER_CACHE_DIR", dir, 1);
 		if (on)
 			setenv("SWGPU_SHADER_CACHE", on, 1);
+		/* nor the process's memory cache: two compiles */
+		if (twice)
+			setenv("SWGPU_SHADER_MEM_CACHE_MB", "0", 1);
 		saw = compile_and_check(p) ? SAW_OK : 0;
 		if (twice && !compile_and_check(p))
 			saw = 0;
@@ -337,6 +352,287 @@ test_size_bound(void **state)
 	assert_true(compiles_with_bound("0"));     /* no bound */
 }
 
+/* p's compiled code run on known inputs: true when the results are
+ * right. */
+static bool
+code_right(const struct jit_program *jp)
+{
+	lane_t regs[40 * WIDTH];
+	uint8_t mask[WIDTH];
+	uint32_t pc[WIDTH], prev[WIDTH];
+	struct jit_frame f = {
+		.regs = regs, .mask = mask, .store_mask = mask,
+		.pc = pc, .prev = prev, .width = WIDTH,
+	};
+	bool ok = true;
+
+	if (!jp || jp->nblocks != 1 || jp->blocks[0].nseg != 1)
+		return false;
+	memset(regs, 0, sizeof(regs));
+	memset(mask, 1, sizeof(mask));
+	for (uint32_t l = 0; l < WIDTH; l++) {
+		regs[31 * WIDTH + l].u = l * 7 + 1;
+		regs[32 * WIDTH + l].u = l + 3;
+	}
+	jp->blocks[0].seg[0].fn(&f);
+	for (uint32_t l = 0; l < WIDTH; l++)
+		ok &= regs[33 * WIDTH + l].u == (l * 8 + 4) * (l + 3);
+	return ok;
+}
+
+/* Run fn in a fresh process (SWGPU_SHADER=jit, disk cache off): its
+ * return value, 0..255. */
+static int
+in_child(int (*fn)(void *), void *arg, const char *async)
+{
+	pid_t pid = fork();
+	int status;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		setenv("SWGPU_SHADER", "jit", 1);
+		setenv("SWGPU_SHADER_CACHE", "0", 1);
+		setenv("SWGPU_JIT_ASYNC", async, 1);
+		_exit(fn(arg));
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+static int
+memory_hit_child(void *arg)
+{
+	struct ir_program *p = small_program(3), *q = small_program(3);
+	struct jit_cache_stats s;
+	int ok;
+
+	(void)arg;
+	/* two programs, one IR: the second loads the first's code */
+	ok = compile_and_check(p) && compile_and_check(q);
+	jit_cache_stats_get(&s);
+	ir_program_free(p);
+	ir_program_free(q);
+	return ok && s.compiles == 1 && s.mem_hits == 1;
+}
+
+static void
+test_memory_cache(void **state)
+{
+	(void)state;
+	assert_int_equal(in_child(memory_hit_child, NULL, "0"), 1);
+}
+
+/* An application blob of small_program(4)'s code, made in a child (so
+ * the test process's memory cache never has it). */
+static uint8_t app_blob[1 << 16];
+static size_t app_blob_size;
+
+static int
+make_blob_child(void *arg)
+{
+	struct ir_program *p = small_program(4);
+	const char *path = arg;
+	size_t size = 0;
+	void *blob;
+	FILE *f;
+
+	jit_program_request(p, NULL, NULL);
+	if (!p->jit || !p->jit_keyed ||
+	    p->jit_source != SWGPU_SHADER_CODE_COMPILED)
+		return 2;
+	blob = jit_binary_get(p->jit_key, &size);
+	if (!blob || !(f = fopen(path, "wb")))
+		return 3;
+	fwrite(blob, 1, size, f);
+	fclose(f);
+	free(blob);
+	ir_program_free(p);
+	return 1;
+}
+
+static const void *
+lookup_test_blob(void *user, const uint8_t *key, size_t *size)
+{
+	(void)key;
+	*size = app_blob_size;
+	return user;
+}
+
+enum { APP_RIGHT = 1, APP_COMPILED = 2, APP_HIT = 4, APP_REJECT = 8 };
+
+/* Request small_program(4) with blob as the application's: what
+ * happened. */
+static int
+use_blob_child(void *arg)
+{
+	struct ir_program *p = small_program(4);
+	struct jit_cache_stats s;
+	int saw;
+
+	jit_program_request(p, lookup_test_blob, arg);
+	jit_cache_stats_get(&s);
+	saw = (code_right(p->jit) ? APP_RIGHT : 0) |
+	      (s.compiles ? APP_COMPILED : 0) |
+	      (s.app_hits ? APP_HIT : 0) | (s.app_rejects ? APP_REJECT : 0);
+	if ((s.app_hits != 0) !=
+	    (p->jit_source == SWGPU_SHADER_CODE_APP_CACHE))
+		saw = 0;
+	ir_program_free(p);
+	return saw;
+}
+
+static void
+test_app_blob(void **state)
+{
+	char path[512];
+	static uint8_t bad[sizeof(app_blob)];
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/app_blob", dir);
+	assert_int_equal(in_child(make_blob_child, path, "0"), 1);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	app_blob_size = fread(app_blob, 1, sizeof(app_blob), f);
+	fclose(f);
+	unlink(path);
+	assert_true(app_blob_size > sizeof(struct jit_entry_header));
+	/* sound: loaded, nothing compiled (the disk cache is off) */
+	assert_int_equal(in_child(use_blob_child, app_blob, "0"),
+	                 APP_RIGHT | APP_HIT);
+	/* ... also with background compiles on: a hit needs none */
+	assert_int_equal(in_child(use_blob_child, app_blob, "1"),
+	                 APP_RIGHT | APP_HIT);
+	/* a byte of the object flipped: rejected, compiled */
+	memcpy(bad, app_blob, app_blob_size);
+	bad[app_blob_size - 5] ^= 0x10;
+	assert_int_equal(in_child(use_blob_child, bad, "0"),
+	                 APP_RIGHT | APP_COMPILED | APP_REJECT);
+	/* another key (a byte of the header's key) */
+	memcpy(bad, app_blob, app_blob_size);
+	bad[offsetof(struct jit_entry_header, key)] ^= 1;
+	assert_int_equal(in_child(use_blob_child, bad, "0"),
+	                 APP_RIGHT | APP_COMPILED | APP_REJECT);
+	/* truncated */
+	app_blob_size -= 16;
+	assert_int_equal(in_child(use_blob_child, app_blob, "0"),
+	                 APP_RIGHT | APP_COMPILED | APP_REJECT);
+	/* not a blob: a sound checksum over garbage that LLVM must
+	 * refuse (a payload that is no object file) */
+	memset(bad, 0x33, sizeof(bad));
+	{
+		struct jit_entry_header h;
+
+		memcpy(&h, app_blob, sizeof(h));
+		h.size = 64;
+		h.checksum = jit_cache_checksum(bad + sizeof(h), 64);
+		memcpy(bad, &h, sizeof(h));
+		app_blob_size = sizeof(h) + 64;
+	}
+	assert_int_equal(in_child(use_blob_child, bad, "0"),
+	                 APP_RIGHT | APP_COMPILED | APP_REJECT);
+}
+
+static int
+async_child(void *arg)
+{
+	struct ir_program *p = small_program(6);
+	struct jit_cache_stats s;
+	uint64_t queued, cancelled;
+
+	(void)arg;
+	jit_program_request(p, NULL, NULL);
+	/* queued, not compiled here */
+	if (p->jit_source != SWGPU_SHADER_CODE_COMPILING || !p->jit_keyed)
+		return 2;
+	/* meanwhile the lazy path interprets (or takes the finished
+	 * code): never a second compile (compiles == 1 below) */
+	(void)jit_program_get(p);
+	jit_wait_key(p->jit_key);
+	if (!code_right(jit_program_ready(p)))
+		return 4;
+	jit_cache_stats_get(&s);
+	jit_queue_stats(&queued, &cancelled);
+	ir_program_free(p);
+	jit_queue_shutdown();   /* _exit runs no destructor: join here */
+	return s.compiles == 1 && queued == 1 && cancelled == 0;
+}
+
+static int
+async_free_child(void *arg)
+{
+	enum { N = 8 };
+	struct ir_program *p[N];
+	struct jit_cache_stats s;
+	uint64_t queued, cancelled;
+
+	(void)arg;
+	for (int i = 0; i < N; i++) {
+		p[i] = small_program(100 + i);
+		jit_program_request(p[i], NULL, NULL);
+	}
+	/* freed at once, the last first: queued ones dropped, the one in
+	 * flight waited for */
+	for (int i = N - 1; i >= 0; i--)
+		ir_program_free(p[i]);
+	jit_cache_stats_get(&s);
+	jit_queue_stats(&queued, &cancelled);
+	jit_queue_shutdown();
+	return queued == N && s.compiles + cancelled == N;
+}
+
+static const void *
+lookup_nothing(void *user, const uint8_t *key, size_t *size)
+{
+	(void)user;
+	(void)key;
+	(void)size;
+	return NULL;
+}
+
+/* Programs of shaders made with an application cache: freed at once,
+ * still compiled (the cache's data must get their code), none lost. */
+static int
+async_keep_child(void *arg)
+{
+	enum { N = 4 };
+	struct ir_program *p[N];
+	uint8_t keys[N][16];
+	struct jit_cache_stats s;
+	uint64_t queued, cancelled;
+	int ok = 1;
+
+	(void)arg;
+	for (int i = 0; i < N; i++) {
+		p[i] = small_program(200 + i);
+		jit_program_request(p[i], lookup_nothing, NULL);
+		memcpy(keys[i], p[i]->jit_key, 16);
+	}
+	for (int i = N - 1; i >= 0; i--)
+		ir_program_free(p[i]);
+	for (int i = 0; i < N; i++) {
+		size_t size = 0;
+		void *blob = jit_binary_get(keys[i], &size);
+
+		ok &= blob != NULL;
+		free(blob);
+	}
+	jit_cache_stats_get(&s);
+	jit_queue_stats(&queued, &cancelled);
+	jit_queue_shutdown();
+	return ok && queued == N && s.compiles == N && cancelled == 0;
+}
+
+static void
+test_async(void **state)
+{
+	(void)state;
+	assert_int_equal(in_child(async_child, NULL, "1"), 1);
+	assert_int_equal(in_child(async_free_child, NULL, "1"), 1);
+	assert_int_equal(in_child(async_keep_child, NULL, "1"), 1);
+}
+
 int
 main(void)
 {
@@ -346,6 +642,9 @@ main(void)
 		cmocka_unit_test(test_knob_off),
 		cmocka_unit_test(test_size_cap_evicts),
 		cmocka_unit_test(test_size_bound),
+		cmocka_unit_test(test_memory_cache),
+		cmocka_unit_test(test_app_blob),
+		cmocka_unit_test(test_async),
 	};
 	int r;
 

@@ -102,6 +102,7 @@ vkh_pipe_create(struct vkh_device *d, const struct vkh_pipe_desc *desc,
 	};
 	VkComputePipelineCreateInfo cpci = {
 		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+		.pNext = desc->pipeline_next,
 		.flags = desc->flags,
 		.stage = {
 			.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,

@@ -30,6 +30,8 @@ struct vkh_pipe_desc {
 	VkPipelineShaderStageCreateFlags stage_flags;
 	const void *stage_next;            /* shader stage pNext chain */
 	VkPipelineCache cache;             /* may be VK_NULL_HANDLE */
+	const void *pipeline_next;         /* VkComputePipelineCreateInfo
+	                                      pNext (e.g. creation feedback) */
 };
 
 struct vkh_pipe {

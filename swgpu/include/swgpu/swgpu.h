@@ -758,6 +758,17 @@ typedef struct swgpu_shader_info {
 	 * power of two in [SWGPU_SHADER_MIN_SUBGROUP_SIZE,
 	 * SWGPU_SHADER_SUBGROUP_SIZE] (Vulkan's requiredSubgroupSize). */
 	uint32_t subgroup_size;
+	/* Optional (SWGPU_SHADER=jit): an application-level cache of
+	 * native code (VkPipelineCache). Called at most once, during
+	 * swgpu_shader_create, with the key of the code this shader needs
+	 * (swgpu_shader_binary_key); returns a blob swgpu_shader_binary_get
+	 * gave for that key (valid until the call returns) and its size, or
+	 * NULL. The blob is checked (format, key, size, checksum) and loaded
+	 * instead of compiling; a blob that fails any check is logged and
+	 * the shader compiled as without it. */
+	const void *(*binary_lookup)(void *user, const uint8_t key[16],
+	                             size_t *size);
+	void *binary_user;
 } swgpu_shader_info;
 
 /* Validate, specialize and translate; map the code VA into ctx.
@@ -774,6 +785,16 @@ void swgpu_shader_destroy(swgpu_shader *shader);
 
 /* GPU VA naming the shader in DISPATCH packets (read-only mapping). */
 uint64_t swgpu_shader_code_va(const swgpu_shader *shader);
+
+typedef enum swgpu_shader_code_source {
+	SWGPU_SHADER_CODE_NONE = 0,      /* interpreted */
+	SWGPU_SHADER_CODE_COMPILED,      /* compiled at creation */
+	SWGPU_SHADER_CODE_COMPILING,     /* compiling in the background,
+	                                    interpreted until ready */
+	SWGPU_SHADER_CODE_PROCESS_CACHE, /* this process compiled it before */
+	SWGPU_SHADER_CODE_APP_CACHE,     /* info.binary_lookup's blob */
+	SWGPU_SHADER_CODE_DISK_CACHE,    /* the disk cache */
+} swgpu_shader_code_source;
 
 typedef struct swgpu_shader_properties {
 	uint32_t local_size[3];      /* after specialization */
@@ -798,10 +819,40 @@ typedef struct swgpu_shader_properties {
 	                                Invocation or OpDemoteToHelper-
 	                                Invocation reachable */
 	bool early_fragment_tests;   /* fragment: EarlyFragmentTests mode */
+	/* Where the shader's native code came from at creation
+	 * (SWGPU_SHADER=jit; swgpu_shader_binary_key). */
+	swgpu_shader_code_source code_source;
 } swgpu_shader_properties;
 
 void swgpu_shader_query_properties(const swgpu_shader *shader,
                                    swgpu_shader_properties *props);
+
+/*
+ * Native code of shaders (SWGPU_SHADER=jit), for application-level
+ * caches such as VkPipelineCache. A key (16 bytes) names the code of one
+ * translated program for this host: it hashes the program, the CPU's
+ * name and features, the vector length, LLVM's version, the compiler
+ * version and the driver build. A blob is self-checking (format, key,
+ * size, checksum) and is only ever loaded for the key it carries.
+ */
+#define SWGPU_SHADER_BINARY_KEY_SIZE 16u
+
+/* The key of shader's native code: false when the shader has none and
+ * will get none (interpreted: SWGPU_SHADER=interp, no LLVM, nothing
+ * compilable). The code may still be compiling in the background. */
+bool swgpu_shader_binary_key(const swgpu_shader *shader, uint8_t key[16]);
+
+/* A blob of the native code for key, malloc'ed (free() it), *size set;
+ * waits for a compile of that key in flight. NULL when this process has
+ * no code for key (never compiled, compile failed or cancelled, evicted
+ * from the process's in-memory cache). */
+void *swgpu_shader_binary_get(const uint8_t key[16], size_t *size);
+
+/* A UUID naming what native code depends on beyond its key's program
+ * and CPU: the compiler version, LLVM's version and the driver build
+ * (Vulkan's pipelineCacheUUID). false without a compiler (no LLVM):
+ * uuid untouched. */
+bool swgpu_shader_cache_uuid(uint8_t uuid[16]);
 
 /* ------------------------------------------------------------------ */
 /* Trace events of the driver above (SWGPU_TRACE)                      */

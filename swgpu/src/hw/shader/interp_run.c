@@ -320,6 +320,9 @@ ir_exec_run(struct ir_exec *e, struct ir_dispatch *d)
 			if (e->p->shared_bytes)
 				memset(e->shared, 0, e->p->shared_bytes);
 		}
+		/* pcache: code a background compile finished since */
+		if (!e->jit && !e->jit_pinned)
+			e->jit = jit_program_ready(e->p);
 		enum lanes_end r = run_lanes(e, d, resume);
 		if (r == LANES_HUNG) {
 			__atomic_store_n(&d->hung, true, __ATOMIC_RELAXED);
@@ -376,6 +379,8 @@ ir_exec_run_batch(struct ir_exec *e, struct ir_dispatch *d, uint32_t n,
 		memset(e->disc, 0, W);
 	/* Batches have no stop_poll: they run to their end (draws stop
 	 * between batches, draw.c). */
+	if (!e->jit && !e->jit_pinned)   /* pcache: as ir_exec_run */
+		e->jit = jit_program_ready(p);
 	if (run_lanes(e, d, false) != LANES_DONE) {
 		__atomic_store_n(&d->hung, true, __ATOMIC_RELAXED);
 		return false;

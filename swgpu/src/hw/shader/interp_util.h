@@ -35,6 +35,9 @@ struct ir_exec {
 	bool helpers;              /* some lane of the batch is a helper */
 	/* Compiled code of the program (jit.h), NULL: interpret. */
 	const struct jit_program *jit;
+	/* jit set by ir_exec_set_jit (tests): no switch to code compiled
+	 * in the background (jit_program_ready) */
+	bool jit_pinned;
 };
 
 /* The largest subgroup size: execution widths are multiples of it, so

@@ -418,6 +418,13 @@ struct ir_program {
 	 * freed with the program; jit_tried (__atomic) says it was tried. */
 	struct jit_program *jit;
 	bool jit_tried;
+	/* A background compile of the program queued or running (jit_run.c,
+	 * under its queue lock), and the key of its code (jit_cache.h) once
+	 * known (jit_keyed). */
+	struct jit_job *jit_job;
+	uint8_t jit_key[16];
+	bool jit_keyed;
+	uint8_t jit_source;        /* at creation: swgpu_shader_code_source */
 };
 
 void ir_program_free(struct ir_program *p);

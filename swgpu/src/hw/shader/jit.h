@@ -25,6 +25,7 @@
 #define SWGPU_SHADER_JIT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ir.h"
@@ -96,13 +97,85 @@ bool jit_available(void);
 
 /* The compiled code of p, compiled on the first call (thread-safe;
  * kept in p, freed by ir_program_free), or NULL when SWGPU_SHADER is not
- * jit, there is no LLVM, or nothing of p could be compiled (logged). */
+ * jit, there is no LLVM, or nothing of p could be compiled (logged) --
+ * or while p's compile runs in the background (jit_program_request):
+ * interpret meanwhile. */
 const struct jit_program *jit_program_get(struct ir_program *p);
+
+/* Compile once (jit_queue.c), at shader creation: p's code from a cache
+ * (the process's, lookup's application blob, the disk) at once, else
+ * compiled in the background (SWGPU_JIT_ASYNC=0: here). Nothing when
+ * SWGPU_SHADER is not jit. */
+void jit_program_request(struct ir_program *p,
+                         const void *(*lookup)(void *user,
+                                               const uint8_t *key,
+                                               size_t *size),
+                         void *user);
+
+/* p's code if it is ready, else NULL; never compiles, lock-free: what an
+ * execution state checks at each workgroup to switch from interpreting
+ * to the code a background compile just finished. */
+const struct jit_program *jit_program_ready(const struct ir_program *p);
+
+/* Before p is freed: its queued compile dropped, or the one in flight
+ * waited for; its code freed. */
+void jit_program_release(struct ir_program *p);
+
+/* Wait until no queued or running compile has this key. */
+void jit_wait_key(const uint8_t key[16]);
+
+/* Drop queued compiles, wait for the one in flight, join the compile
+ * thread, free the LLVM side's process-wide allocations: what unloading
+ * the driver does; for tests that leave with _exit. No compile is
+ * queued after it. */
+void jit_queue_shutdown(void);
+
+/* SWGPU_JIT_ASYNC (default 1): compile in the background. */
+bool jit_async(void);
+/* Compiles queued / dropped before they ran, in this process. */
+void jit_queue_stats(uint64_t *queued, uint64_t *cancelled);
+
+/* LLVM side (jit/jit_engine.c; jit_none.c without LLVM): an entry blob
+ * of the object for key from the process's memory cache (malloc'ed), or
+ * NULL; the pipeline cache UUID (false without LLVM). */
+void *jit_binary_get(const uint8_t key[16], size_t *size);
+bool jit_cache_uuid(uint8_t uuid[16]);
+/* The driver is unloaded, no compile runs: free the LLVM side's
+ * process-wide allocations (JITDylib pool, memory cache, knobs). */
+void jit_unload(void);
 
 /* Compile p with vector length lanes (4, 8, 16; 0: the CPU's). NULL
  * (with a log line) when no LLVM, on an LLVM error, or when no
  * instruction of p is supported. For tests and jit_program_get. */
 struct jit_program *jit_compile(const struct ir_program *p, uint32_t lanes);
+
+/* Where compiled code can come from besides a compile, and what a
+ * compile tells its caller (jit_compile_io; jit/jit_engine.c). */
+enum jit_source {
+	JIT_SRC_NONE,              /* no code */
+	JIT_SRC_COMPILED,          /* LLVM ran */
+	JIT_SRC_MEMORY,            /* this process compiled it before */
+	JIT_SRC_APP,               /* an application blob (VkPipelineCache) */
+	JIT_SRC_DISK,              /* the disk cache */
+};
+struct jit_compile_io {
+	/* in: only load from a cache, never compile (a miss sets missed) */
+	bool cache_only;
+	/* in, optional: an application's cache (swgpu_shader_info's
+	 * binary_lookup); its blobs are checked before use */
+	const void *(*lookup)(void *user, const uint8_t key[16],
+	                      size_t *size);
+	void *user;
+	/* out */
+	bool missed;               /* cache_only and no cache had it */
+	bool have_key;             /* key is set (planning succeeded) */
+	uint8_t key[16];
+	enum jit_source source;
+};
+/* jit_compile with io (NULL: as jit_compile). */
+struct jit_program *jit_compile_io(const struct ir_program *p,
+                                   uint32_t lanes,
+                                   struct jit_compile_io *io);
 void jit_program_free(struct jit_program *jp);
 
 /* Force or clear compiled code on an execution state (tests run the

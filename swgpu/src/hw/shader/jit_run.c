@@ -3,7 +3,7 @@
  * Running a block with compiled code (jit.h): its compiled segments
  * natively, the instructions between them (and the terminator) in the
  * interpreter, all on the one register file. Also the SWGPU_SHADER knob
- * and the per-program compile-once cache; this file builds without LLVM
+ * (compile once: jit_queue.c); this file builds without LLVM
  * (jit_compile then always declines, jit/jit_none.c).
  */
 #include <pthread.h>
@@ -46,29 +46,11 @@ jit_requested(void)
 	return jit_env_value;
 }
 
-/* One lock for all programs: a compile happens once per program. */
-static pthread_mutex_t jit_compile_lock = PTHREAD_MUTEX_INITIALIZER;
-
-const struct jit_program *
-jit_program_get(struct ir_program *p)
-{
-	if (!jit_requested())
-		return NULL;
-	if (__atomic_load_n(&p->jit_tried, __ATOMIC_ACQUIRE))
-		return p->jit;
-	pthread_mutex_lock(&jit_compile_lock);
-	if (!p->jit_tried) {
-		p->jit = jit_compile(p, 0);
-		__atomic_store_n(&p->jit_tried, true, __ATOMIC_RELEASE);
-	}
-	pthread_mutex_unlock(&jit_compile_lock);
-	return p->jit;
-}
-
 void
 ir_exec_set_jit(struct ir_exec *e, const struct jit_program *jp)
 {
 	e->jit = jp;
+	e->jit_pinned = true;   /* no switch to the program's code later */
 }
 
 void

@@ -218,13 +218,15 @@ swgpu_shader_create(swgpu_context *ctx, const swgpu_shader_info *info,
 		shader_free(s);
 		return SWGPU_ERR(debug, SWGPU_ERR_NO_HOST_MEMORY, "registry");
 	}
-	/* SWGPU_SHADER=jit: compiled here, at pipeline creation, with the
-	 * specialization constants already folded by the translator, not
-	 * at the first dispatch (ir_exec_create's lazy path stays for
-	 * programs made otherwise); the disk cache (jit/jit_cache.h) makes
-	 * this cheap from the second run on. A decline is logged there and
-	 * the program interpreted. */
-	jit_program_get(s->prog);
+	/* SWGPU_SHADER=jit: compile once, requested here, at pipeline
+	 * creation, with the specialization constants already folded by
+	 * the translator: code a cache has (this process's, the
+	 * application's VkPipelineCache through binary_lookup, the disk:
+	 * jit/jit_cache.h) is loaded now; else it is compiled in the
+	 * background and the program interpreted until it is ready
+	 * (jit_queue.c). A decline is logged there and the program
+	 * interpreted. */
+	jit_program_request(s->prog, info->binary_lookup, info->binary_user);
 	*out = s;
 	return SWGPU_OK;
 fail_msg:
@@ -283,4 +285,36 @@ swgpu_shader_query_properties(const swgpu_shader *s,
 	props->writes_depth = p->io.frag_depth_reg != 0;
 	props->discards = p->io.discards;
 	props->early_fragment_tests = p->io.early_fragment_tests;
+	props->code_source = (swgpu_shader_code_source)p->jit_source;
+}
+
+bool
+swgpu_shader_binary_key(const swgpu_shader *s, uint8_t key[16])
+{
+	const struct ir_program *p;
+
+	if (!s || !jit_requested())
+		return false;
+	p = s->prog;
+	/* keyed at creation; a program tried without code has none */
+	if (!p->jit_keyed ||
+	    (__atomic_load_n(&p->jit_tried, __ATOMIC_ACQUIRE) && !p->jit))
+		return false;
+	memcpy(key, p->jit_key, 16);
+	return true;
+}
+
+void *
+swgpu_shader_binary_get(const uint8_t key[16], size_t *size)
+{
+	if (!key || !size || !jit_requested())
+		return NULL;
+	jit_wait_key(key);
+	return jit_binary_get(key, size);
+}
+
+bool
+swgpu_shader_cache_uuid(uint8_t uuid[16])
+{
+	return uuid && jit_available() && jit_cache_uuid(uuid);
 }

@@ -642,13 +642,14 @@ ir_program_free(struct ir_program *p)
 {
 	if (!p)
 		return;
+	/* first: a background compile in flight still reads p */
+	jit_program_release(p);
 	free(p->code);
 	free(p->blocks);
 	free(p->table);
 	free(p->const_regs);
 	free(p->const_vals);
 	free(p->buffers);
-	jit_program_free(p->jit);
 	free(p);
 }
 

@@ -74,8 +74,8 @@ fnv128_str(u128 h, const char *s)
 	return fnv128(h, s, strlen(s) + 1);
 }
 
-static uint64_t
-fnv64(const void *data, size_t n)
+uint64_t
+jit_cache_checksum(const void *data, size_t n)
 {
 	const uint8_t *p = data;
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -150,6 +150,23 @@ build_id_init(void)
 		swgpu_log("jit: the driver has no GNU build id; the shader "
 		          "cache keys on its build time");
 	}
+}
+
+/* No CPU here: reading it would initialize LLVM at device enumeration;
+ * entries of another CPU never match a key of this one anyway. */
+void
+jit_cache_build_uuid(uint8_t uuid[16])
+{
+	u128 h = fnv128_init();
+
+	pthread_once(&build_id_once, build_id_init);
+	h = fnv128_str(h, "swgpu pipeline cache");
+	h = fnv128_u32(h, JIT_COMPILER_VERSION);
+	h = fnv128_u32(h, JIT_ENTRY_VERSION);
+	h = fnv128_str(h, LLVM_VERSION_STRING);
+	h = fnv128(h, build_id, build_id_len);
+	for (int i = 0; i < 16; i++)
+		uuid[i] = (uint8_t)(h >> (8 * i));
 }
 
 /* ---- the key ---- */
@@ -274,6 +291,13 @@ knob_init(void)
 	cache_dir = strdup(buf);
 }
 
+void
+jit_cache_fini(void)
+{
+	free(cache_dir);
+	cache_dir = NULL;
+}
+
 const char *
 jit_cache_dir(void)
 {
@@ -290,15 +314,7 @@ jit_cache_max_bytes(void)
 
 /* ---- entries ---- */
 
-#define ENTRY_MAGIC 0x434a5753u  /* "SWJC" */
-#define ENTRY_VERSION 1u
-
-struct entry_header {
-	uint32_t magic, version;
-	uint8_t key[16];
-	uint64_t size;               /* payload bytes */
-	uint64_t checksum;           /* fnv64 of the payload */
-};
+#define entry_header jit_entry_header
 
 static void
 entry_path(char *out, size_t n, const char *dir,
@@ -338,7 +354,7 @@ jit_cache_load(const char *dir, const struct jit_cache_key *key,
 		entry_reject(path, "truncated (no header)");
 		goto miss;
 	}
-	if (h.magic != ENTRY_MAGIC || h.version != ENTRY_VERSION ||
+	if (h.magic != JIT_ENTRY_MAGIC || h.version != JIT_ENTRY_VERSION ||
 	    memcmp(h.key, key->b, 16)) {
 		entry_reject(path, "not an entry of this format or key");
 		goto miss;
@@ -352,7 +368,7 @@ jit_cache_load(const char *dir, const struct jit_cache_key *key,
 		entry_reject(path, "unreadable");
 		goto miss;
 	}
-	if (fnv64(data, h.size) != h.checksum) {
+	if (jit_cache_checksum(data, h.size) != h.checksum) {
 		entry_reject(path, "corrupt (checksum mismatch)");
 		goto miss;
 	}
@@ -387,8 +403,8 @@ lru_cmp(const void *a, const void *b)
 }
 
 /* Delete least recently used entries of dir (ours: 32 hex + ".o")
- * until they total at most max_bytes. */
-static void
+ * until they total at most max_bytes; the total left. */
+static uint64_t
 evict(const char *dir, uint64_t max_bytes)
 {
 	DIR *d = opendir(dir);
@@ -398,7 +414,7 @@ evict(const char *dir, uint64_t max_bytes)
 	struct dirent *de;
 
 	if (!d)
-		return;
+		return 0;
 	while ((de = readdir(d))) {
 		char path[4200];
 		struct stat st;
@@ -447,6 +463,33 @@ evict(const char *dir, uint64_t max_bytes)
 		}
 	}
 	free(e);
+	return total;
+}
+
+/* The directory's size as this process last saw it, plus what it has
+ * stored since: eviction scans the whole directory (readdir + stat of
+ * every entry; a shared cache holds thousands), so a store scans only
+ * when the estimate passes the cap, on the first store, or every
+ * SCAN_EVERY stores (other processes write into the directory too). */
+#define SCAN_EVERY 64u
+static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
+static char scan_dir[4096];
+static uint64_t scan_bytes;
+static uint32_t scan_stores;
+
+static void
+evict_if_needed(const char *dir, uint64_t max_bytes, uint64_t added)
+{
+	pthread_mutex_lock(&scan_lock);
+	if (strcmp(scan_dir, dir) || scan_bytes + added > max_bytes ||
+	    ++scan_stores >= SCAN_EVERY) {
+		scan_bytes = evict(dir, max_bytes);
+		snprintf(scan_dir, sizeof(scan_dir), "%s", dir);
+		scan_stores = 0;
+	} else {
+		scan_bytes += added;
+	}
+	pthread_mutex_unlock(&scan_lock);
 }
 
 bool
@@ -456,8 +499,8 @@ jit_cache_store(const char *dir, const struct jit_cache_key *key,
 	static uint32_t seq;
 	char path[4200], tmp[4300];
 	struct entry_header h = {
-		.magic = ENTRY_MAGIC, .version = ENTRY_VERSION,
-		.size = size, .checksum = fnv64(data, size),
+		.magic = JIT_ENTRY_MAGIC, .version = JIT_ENTRY_VERSION,
+		.size = size, .checksum = jit_cache_checksum(data, size),
 	};
 	FILE *f;
 	bool ok;
@@ -484,6 +527,6 @@ jit_cache_store(const char *dir, const struct jit_cache_key *key,
 		return false;
 	}
 	jit_cache_stat_add(&jit_cache_counters.disk_stores);
-	evict(dir, max_bytes);
+	evict_if_needed(dir, max_bytes, sizeof(h) + size);
 	return true;
 }

@@ -68,6 +68,51 @@ void *jit_cache_load(const char *dir, const struct jit_cache_key *key,
 bool jit_cache_store(const char *dir, const struct jit_cache_key *key,
                      const void *data, size_t size, uint64_t max_bytes);
 
+/* An entry: this header, then size bytes of object file. The disk
+ * cache's files and the blobs of application caches (VkPipelineCache,
+ * swgpu_shader_binary_get) have this one format. */
+#define JIT_ENTRY_MAGIC 0x434a5753u  /* "SWJC" */
+#define JIT_ENTRY_VERSION 1u
+struct jit_entry_header {
+	uint32_t magic, version;
+	uint8_t key[16];
+	uint64_t size;               /* payload bytes */
+	uint64_t checksum;           /* jit_cache_checksum of the payload */
+};
+
+/* FNV-1a 64 of n bytes. */
+uint64_t jit_cache_checksum(const void *data, size_t n);
+
+/* A malloc'ed entry (header + obj) for key, *blob_size set; NULL when
+ * out of memory. */
+void *jit_entry_wrap(const struct jit_cache_key *key, const void *obj,
+                     size_t size, size_t *blob_size);
+
+/* NULL if blob is a sound entry for key (*obj, *obj_size: its payload,
+ * inside blob), else why not. */
+const char *jit_entry_check(const struct jit_cache_key *key,
+                            const void *blob, size_t blob_size,
+                            const void **obj, size_t *obj_size);
+
+/* ---- the process's in-memory cache (jit_cache_mem.c) ----
+ * Every object compiled or loaded in this process, by key, least
+ * recently used ones dropped past SWGPU_SHADER_MEM_CACHE_MB (default
+ * 64): a program compiled twice in one process (two pipelines of one
+ * shader) compiles once, and swgpu_shader_binary_get finds the code of
+ * any live or recent shader. */
+void jit_mem_put(const struct jit_cache_key *key, const void *obj,
+                 size_t size);
+/* A malloc'ed copy of key's object (*size set), or NULL. */
+void *jit_mem_get(const struct jit_cache_key *key, size_t *size);
+/* Free the memory cache (driver unload, jit_unload). */
+void jit_mem_fini(void);
+/* Free the knobs' strings (driver unload, jit_unload). */
+void jit_cache_fini(void);
+
+/* pipelineCacheUUID: the compiler version, entry format, LLVM version
+ * and driver build, hashed. */
+void jit_cache_build_uuid(uint8_t uuid[16]);
+
 /* Counters of this process (atomic), for tests and debugging. */
 struct jit_cache_stats {
 	uint64_t compiles;       /* LLVM emissions + optimizations */
@@ -76,6 +121,12 @@ struct jit_cache_stats {
 	uint64_t disk_corrupt;   /* entries ignored as corrupt */
 	uint64_t disk_stores;
 	uint64_t evictions;
+	uint64_t mem_hits;       /* programs loaded from the memory cache */
+	uint64_t app_hits;       /* ... from an application's blob */
+	uint64_t app_rejects;    /* application blobs that failed a check
+	                            or did not load */
+	uint64_t async_queued;   /* compiles sent to the background */
+	uint64_t async_cancelled;  /* ... dropped: program freed first */
 };
 void jit_cache_stats_get(struct jit_cache_stats *out);
 

@@ -299,17 +299,83 @@ jit_engine_load_object(const void *obj, size_t size)
 	return e;
 }
 
-void *
-jit_engine_cached(const struct jit_cache_key *key)
+/* An application blob for key (io->lookup), checked: its object, or
+ * NULL (a rejection is logged and counted). */
+static void *
+app_cached(const struct jit_cache_key *key, struct jit_compile_io *io)
 {
-	const char *dir = jit_cache_dir();
+	size_t blob_size = 0, size = 0;
+	const void *blob, *obj;
+	const char *why;
+	void *e;
+
+	if (!io || !io->lookup)
+		return NULL;
+	blob = io->lookup(io->user, key->b, &blob_size);
+	if (!blob)
+		return NULL;
+	why = jit_entry_check(key, blob, blob_size, &obj, &size);
+	if (why) {
+		jit_cache_stat_add(&jit_cache_counters.app_rejects);
+		swgpu_log("jit: the application's cached code (%zu bytes) is "
+		          "%s; compiling the shader", blob_size, why);
+		return NULL;
+	}
+	e = jit_engine_load_object(obj, size);
+	if (!e) {
+		jit_cache_stat_add(&jit_cache_counters.app_rejects);
+		swgpu_log("jit: the application's cached code does not load; "
+		          "compiling the shader");
+		return NULL;
+	}
+	jit_cache_stat_add(&jit_cache_counters.app_hits);
+	jit_mem_put(key, obj, size);
+	return e;
+}
+
+void *
+jit_engine_cached(const struct jit_cache_key *key, struct jit_compile_io *io)
+{
+	const char *dir;
 	size_t size = 0;
 	void *obj, *e;
 
-	if (!dir || !(obj = jit_cache_load(dir, key, &size)))
+	if (io) {
+		io->have_key = true;
+		memcpy(io->key, key->b, 16);
+	}
+	/* the application's blob first (so that a hit in its cache is
+	 * reported as one), then this process's own code, then the disk */
+	e = app_cached(key, io);
+	if (e) {
+		io->source = JIT_SRC_APP;
+		return e;
+	}
+	obj = jit_mem_get(key, &size);
+	if (obj) {
+		e = jit_engine_load_object(obj, size);
+		free(obj);
+		if (e) {
+			jit_cache_stat_add(&jit_cache_counters.mem_hits);
+			if (io)
+				io->source = JIT_SRC_MEMORY;
+			return e;
+		}
+	}
+	dir = jit_cache_dir();
+	if (!dir || !(obj = jit_cache_load(dir, key, &size))) {
+		if (io && io->cache_only)
+			io->missed = true;
 		return NULL;
+	}
 	e = jit_engine_load_object(obj, size);
+	if (e)
+		jit_mem_put(key, obj, size);
 	free(obj);
+	if (e && io)
+		io->source = JIT_SRC_DISK;
+	if (!e && io && io->cache_only)
+		io->missed = true;
 	if (e && swgpu_debug_env()) {
 		char hex[33];
 
@@ -320,7 +386,8 @@ jit_engine_cached(const struct jit_cache_key *key)
 }
 
 void *
-jit_engine_build(LLVMModuleRef mod, const struct jit_cache_key *key)
+jit_engine_build(LLVMModuleRef mod, const struct jit_cache_key *key,
+                 struct jit_compile_io *io)
 {
 	const char *dir = jit_cache_dir();
 	size_t size = 0;
@@ -330,10 +397,13 @@ jit_engine_build(LLVMModuleRef mod, const struct jit_cache_key *key)
 	if (!obj)
 		return NULL;
 	jit_cache_stat_add(&jit_cache_counters.compiles);
+	jit_mem_put(key, obj, size);
 	if (dir && key)
 		jit_cache_store(dir, key, obj, size, jit_cache_max_bytes());
 	e = jit_engine_load_object(obj, size);
 	free(obj);
+	if (e && io)
+		io->source = JIT_SRC_COMPILED;
 	return e;
 }
 
@@ -406,4 +476,42 @@ jit_engine_max_instrs(void)
 {
 	pthread_once(&max_instrs_once, max_instrs_init);
 	return max_instrs;
+}
+
+void *
+jit_binary_get(const uint8_t key[16], size_t *size)
+{
+	struct jit_cache_key k;
+	size_t obj_size = 0;
+	void *obj, *blob;
+
+	memcpy(k.b, key, 16);
+	obj = jit_mem_get(&k, &obj_size);
+	if (!obj)
+		return NULL;
+	blob = jit_entry_wrap(&k, obj, obj_size, size);
+	free(obj);
+	return blob;
+}
+
+bool
+jit_cache_uuid(uint8_t uuid[16])
+{
+	jit_cache_build_uuid(uuid);
+	return true;
+}
+
+void
+jit_unload(void)
+{
+	pthread_mutex_lock(&pool_lock);
+	while (pool) {
+		struct jit_engine *e = pool;
+
+		pool = e->next;
+		free(e);             /* its JITDylib stays in the session */
+	}
+	pthread_mutex_unlock(&pool_lock);
+	jit_mem_fini();
+	jit_cache_fini();
 }

@@ -38,14 +38,19 @@ void *jit_engine_emit(LLVMModuleRef mod, size_t *size);
  * jit_engine_lookup / jit_engine_free, or NULL (logged). */
 void *jit_engine_load_object(const void *obj, size_t size);
 
-/* The engine of the disk cache's object for key, or NULL (miss, cache
- * off, or an unusable entry: logged). */
-void *jit_engine_cached(const struct jit_cache_key *key);
+/* The engine of a cached object for key: io's application blob
+ * (checked), then the process's memory cache, then the disk cache; NULL on a
+ * miss everywhere (an unusable entry is logged). io (may be NULL) gets
+ * the key, the source, and missed when io->cache_only. */
+struct jit_compile_io;
+void *jit_engine_cached(const struct jit_cache_key *key,
+                        struct jit_compile_io *io);
 
 /* Native code for the optimized mod (consumed): emitted to an object,
- * stored in the disk cache under key (unless NULL or the cache is off),
- * loaded. NULL (logged) on an error. */
-void *jit_engine_build(LLVMModuleRef mod, const struct jit_cache_key *key);
+ * kept in the memory cache, stored in the disk cache under key (unless
+ * the cache is off), loaded. NULL (logged) on an error. */
+void *jit_engine_build(LLVMModuleRef mod, const struct jit_cache_key *key,
+                       struct jit_compile_io *io);
 
 /* The address of function name in engine; 0 (logged) on an error. */
 uint64_t jit_engine_lookup(void *engine, const char *name);

@@ -586,6 +586,13 @@ log_plan(const struct ir_program *p, const struct jit_program *jp)
 struct jit_program *
 jit_compile(const struct ir_program *p, uint32_t lanes)
 {
+	return jit_compile_io(p, lanes, NULL);
+}
+
+struct jit_program *
+jit_compile_io(const struct ir_program *p, uint32_t lanes,
+               struct jit_compile_io *io)
+{
 	struct jit_program *jp;
 
 	if (!jit_llvm_init())
@@ -620,14 +627,16 @@ jit_compile(const struct ir_program *p, uint32_t lanes)
 	struct jit_cache_key key;
 
 	jit_cache_key_make(p, lanes, &key);
-	jp->engine = jit_engine_cached(&key);
+	jp->engine = jit_engine_cached(&key, io);
+	if (!jp->engine && io && io->cache_only)
+		goto fail;   /* pcache: the caller compiles later */
 	if (!jp->engine) {
 		LLVMContextRef ctx = LLVMContextCreate();
 		LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(
 			"swgpu_shader", ctx);
 
 		if (emit_module(p, jp, ctx, mod) && jit_engine_optimize(mod))
-			jp->engine = jit_engine_build(mod, &key);
+			jp->engine = jit_engine_build(mod, &key, io);
 		else
 			LLVMDisposeModule(mod);
 		LLVMContextDispose(ctx);

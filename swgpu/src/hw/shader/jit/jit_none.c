@@ -2,6 +2,7 @@
 /* The shader compiler in a build without LLVM (jit.h): nothing is ever
  * compiled, SWGPU_SHADER=jit logs once and interprets (jit_run.c). */
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hw/shader/jit.h"
 #include "hw/shader/jit_run.h"
@@ -30,4 +31,34 @@ void
 jit_engine_free(void *engine)
 {
 	(void)engine;
+}
+
+struct jit_program *
+jit_compile_io(const struct ir_program *p, uint32_t lanes,
+               struct jit_compile_io *io)
+{
+	(void)p;
+	(void)lanes;
+	(void)io;
+	return NULL;
+}
+
+void *
+jit_binary_get(const uint8_t key[16], size_t *size)
+{
+	(void)key;
+	(void)size;
+	return NULL;
+}
+
+bool
+jit_cache_uuid(uint8_t uuid[16])
+{
+	(void)uuid;
+	return false;
+}
+
+void
+jit_unload(void)
+{
 }

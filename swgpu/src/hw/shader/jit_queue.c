@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Compile once, and in the background (jit.h; docs/ARCHITECTURE.md,
+ * "Shader compiler", "Compile once"). A program's code is requested
+ * when its shader is created (jit_program_request): code any cache has
+ * (this process's memory, the application's VkPipelineCache blob, the
+ * disk) is loaded there and then, in well under a millisecond; a program
+ * no cache has is queued for the compile thread, and the program is
+ * interpreted until its code is ready: an execution state picks it up
+ * at its next workgroup (ir_exec_run, jit_program_ready) — the two back
+ * ends share the register file at every block boundary. With
+ * SWGPU_JIT_ASYNC=0 the compile runs in jit_program_request instead
+ * (tests use it: they must run the compiled code).
+ *
+ * One compile thread, started when a job is queued and ending when the
+ * queue is empty; it compiles under jit_compile_lock, as the lazy path
+ * of jit_program_get does (programs made without swgpu_shader_create).
+ * Freeing a program takes its job off the queue (unless an application
+ * cache wants its code: then the job moves to the front and is waited
+ * for), or waits for the compile in flight (jit_program_release);
+ * unloading the driver drops the queue and joins the thread.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <swgpu/swgpu.h>
+
+#include "jit.h"
+#include "util/util.h"
+
+struct jit_job {
+	struct ir_program *p;
+	struct jit_job *next;
+	bool running;
+	/* an application cache wants the code (the shader had a
+	 * binary_lookup): freeing the program compiles it first, so that
+	 * the cache's data still gets it */
+	bool keep;
+};
+
+/* One lock for the lazy compiles (and the compile thread's). */
+static pthread_mutex_t jit_compile_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The queue: jobs in order, queued and the running one. */
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t job_done = PTHREAD_COND_INITIALIZER;
+static struct jit_job *queue;
+static bool thread_running;     /* the compile thread has work */
+static bool thread_joinable;    /* a thread was started, not joined */
+static pthread_t thread;
+static bool unloading;
+
+/* jit_cache_stats counters live with the LLVM side; these two are this
+ * file's, read through jit_queue_stats. */
+static uint64_t queued_count, cancelled_count;
+
+static bool async_value = true;
+static pthread_once_t async_once = PTHREAD_ONCE_INIT;
+
+static void
+async_init(void)
+{
+	const char *s = getenv("SWGPU_JIT_ASYNC");
+
+	if (s && !strcmp(s, "0"))
+		async_value = false;
+}
+
+bool
+jit_async(void)
+{
+	pthread_once(&async_once, async_init);
+	return async_value;
+}
+
+void
+jit_queue_stats(uint64_t *queued, uint64_t *cancelled)
+{
+	pthread_mutex_lock(&queue_lock);
+	*queued = queued_count;
+	*cancelled = cancelled_count;
+	pthread_mutex_unlock(&queue_lock);
+}
+
+/* Publish p's code: jit before jit_tried (readers load jit_tried with
+ * acquire, then jit). */
+static void
+publish(struct ir_program *p, struct jit_program *jp,
+        const struct jit_compile_io *io)
+{
+	if (io && io->have_key && !p->jit_keyed) {
+		memcpy(p->jit_key, io->key, sizeof(p->jit_key));
+		p->jit_keyed = true;
+	}
+	p->jit = jp;
+	__atomic_store_n(&p->jit_tried, true, __ATOMIC_RELEASE);
+}
+
+static void *
+compile_thread(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&queue_lock);
+	for (;;) {
+		struct jit_job *j = queue;
+
+		while (j && j->running)
+			j = j->next;
+		if (!j || unloading)
+			break;
+		j->running = true;
+		pthread_mutex_unlock(&queue_lock);
+
+		struct jit_compile_io io = { 0 };
+		struct jit_program *jp;
+
+		pthread_mutex_lock(&jit_compile_lock);
+		jp = jit_compile_io(j->p, 0, &io);
+		pthread_mutex_unlock(&jit_compile_lock);
+
+		pthread_mutex_lock(&queue_lock);
+		publish(j->p, jp, &io);
+		j->p->jit_job = NULL;
+		for (struct jit_job **pp = &queue; *pp; pp = &(*pp)->next)
+			if (*pp == j) {
+				*pp = j->next;
+				break;
+			}
+		free(j);
+		pthread_cond_broadcast(&job_done);
+	}
+	thread_running = false;
+	pthread_mutex_unlock(&queue_lock);
+	return NULL;
+}
+
+/* Caller holds queue_lock: make sure the compile thread runs. */
+static void
+thread_kick(void)
+{
+	if (thread_running)
+		return;
+	if (thread_joinable) {
+		/* the last thread left its loop (thread_running false):
+		 * it only has to return */
+		pthread_join(thread, NULL);
+		thread_joinable = false;
+	}
+	if (pthread_create(&thread, NULL, compile_thread, NULL)) {
+		swgpu_log("jit: cannot start the compile thread; queued "
+		          "shaders are compiled on first use");
+		return;
+	}
+	thread_running = thread_joinable = true;
+}
+
+void
+jit_program_request(struct ir_program *p,
+                    const void *(*lookup)(void *, const uint8_t *,
+                                          size_t *),
+                    void *user)
+{
+	struct jit_compile_io io = {
+		.cache_only = jit_async(), .lookup = lookup, .user = user,
+	};
+	struct jit_program *jp;
+	struct jit_job *j;
+
+	if (!jit_requested())
+		return;
+	/* p is not shared yet: nobody else reads its fields */
+	if (!io.cache_only)
+		pthread_mutex_lock(&jit_compile_lock);
+	jp = jit_compile_io(p, 0, &io);
+	if (!io.cache_only)
+		pthread_mutex_unlock(&jit_compile_lock);
+	if (jp || !io.missed) {
+		/* loaded, compiled, or declined */
+		static const uint8_t source[] = {
+			[JIT_SRC_NONE] = SWGPU_SHADER_CODE_NONE,
+			[JIT_SRC_COMPILED] = SWGPU_SHADER_CODE_COMPILED,
+			[JIT_SRC_MEMORY] = SWGPU_SHADER_CODE_PROCESS_CACHE,
+			[JIT_SRC_APP] = SWGPU_SHADER_CODE_APP_CACHE,
+			[JIT_SRC_DISK] = SWGPU_SHADER_CODE_DISK_CACHE,
+		};
+		p->jit_source = jp ? source[io.source] : SWGPU_SHADER_CODE_NONE;
+		publish(p, jp, &io);
+		return;
+	}
+	if (io.have_key) {
+		memcpy(p->jit_key, io.key, sizeof(p->jit_key));
+		p->jit_keyed = true;
+	}
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return;                /* compiled on first use instead */
+	j->p = p;
+	j->keep = lookup != NULL;
+	pthread_mutex_lock(&queue_lock);
+	if (unloading) {
+		pthread_mutex_unlock(&queue_lock);
+		free(j);
+		return;
+	}
+	struct jit_job **tail = &queue;
+
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = j;
+	p->jit_job = j;
+	p->jit_source = SWGPU_SHADER_CODE_COMPILING;
+	queued_count++;
+	thread_kick();
+	pthread_mutex_unlock(&queue_lock);
+}
+
+const struct jit_program *
+jit_program_ready(const struct ir_program *p)
+{
+	if (!__atomic_load_n(&p->jit_tried, __ATOMIC_ACQUIRE))
+		return NULL;
+	return p->jit;
+}
+
+const struct jit_program *
+jit_program_get(struct ir_program *p)
+{
+	bool queued;
+
+	if (!jit_requested())
+		return NULL;
+	if (__atomic_load_n(&p->jit_tried, __ATOMIC_ACQUIRE))
+		return p->jit;
+	/* compiling in the background: interpret until it is done */
+	pthread_mutex_lock(&queue_lock);
+	queued = p->jit_job != NULL;
+	pthread_mutex_unlock(&queue_lock);
+	if (queued)
+		return NULL;
+	pthread_mutex_lock(&jit_compile_lock);
+	if (!p->jit_tried) {
+		struct jit_compile_io io = { 0 };
+		struct jit_program *jp = jit_compile_io(p, 0, &io);
+
+		publish(p, jp, &io);
+	}
+	pthread_mutex_unlock(&jit_compile_lock);
+	return p->jit;
+}
+
+void
+jit_program_release(struct ir_program *p)
+{
+	pthread_mutex_lock(&queue_lock);
+	if (p->jit_job && p->jit_job->keep && !p->jit_job->running &&
+	    thread_running && !unloading) {
+		/* wanted by a cache: to the front of the queue, waited for */
+		struct jit_job *j = p->jit_job, **pp;
+
+		for (struct jit_job **q = &queue; *q; q = &(*q)->next)
+			if (*q == j) {
+				*q = j->next;
+				break;
+			}
+		pp = &queue;
+		while (*pp && (*pp)->running)
+			pp = &(*pp)->next;
+		j->next = *pp;
+		*pp = j;
+		while (p->jit_job)
+			pthread_cond_wait(&job_done, &queue_lock);
+	}
+	while (p->jit_job && p->jit_job->running)
+		pthread_cond_wait(&job_done, &queue_lock);
+	if (p->jit_job) {
+		/* still queued: never compiled */
+		for (struct jit_job **pp = &queue; *pp; pp = &(*pp)->next)
+			if (*pp == p->jit_job) {
+				*pp = p->jit_job->next;
+				break;
+			}
+		free(p->jit_job);
+		p->jit_job = NULL;
+		cancelled_count++;
+		pthread_cond_broadcast(&job_done);
+	}
+	pthread_mutex_unlock(&queue_lock);
+	jit_program_free(p->jit);
+	p->jit = NULL;
+}
+
+void
+jit_wait_key(const uint8_t key[16])
+{
+	pthread_mutex_lock(&queue_lock);
+	for (;;) {
+		const struct jit_job *j = queue;
+
+		while (j && !(j->p->jit_keyed &&
+		              !memcmp(j->p->jit_key, key, 16)))
+			j = j->next;
+		if (!j)
+			break;
+		if (!thread_running) {
+			/* no thread (it could not start): nobody would
+			 * wake us */
+			break;
+		}
+		pthread_cond_wait(&job_done, &queue_lock);
+	}
+	pthread_mutex_unlock(&queue_lock);
+}
+
+/* The driver is unloaded (vkDestroyInstance's dlclose, process exit;
+ * queue_fini below): the compile thread must not run on in unmapped
+ * code. Queued jobs are dropped (their programs, if ever used again,
+ * compile lazily), the compile in flight finishes and the thread is
+ * joined. */
+void
+jit_queue_shutdown(void)
+{
+	pthread_mutex_lock(&queue_lock);
+	unloading = true;
+	for (struct jit_job **pp = &queue; *pp;) {
+		struct jit_job *j = *pp;
+
+		if (j->running) {
+			pp = &j->next;
+			continue;
+		}
+		*pp = j->next;
+		j->p->jit_job = NULL;
+		free(j);
+		cancelled_count++;
+	}
+	pthread_cond_broadcast(&job_done);
+	bool join = thread_joinable;
+
+	thread_joinable = false;
+	pthread_mutex_unlock(&queue_lock);
+	if (join)
+		pthread_join(thread, NULL);
+	/* no compile can run now: what the LLVM side keeps for the
+	 * process goes too (leak checkers see it once unmapped) */
+	jit_unload();
+}
+
+__attribute__((destructor)) static void
+queue_fini(void)
+{
+	jit_queue_shutdown();
+}
