@@ -159,10 +159,15 @@ var_prim_set(struct var_prim *vp, const struct gfx_vlayout *vl,
  */
 static void
 fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
-              struct gfx_exec *e, uint32_t nq, float *iw)
+              struct gfx_exec *e, uint32_t nq, float *iw, bool need_iw)
 {
 	const struct gfx_vlayout *vl = &d->vl;
 	lane_t *reg[GFX_MAX_VARYINGS];
+
+	/* a shader without varyings that does not read FragCoord needs
+	 * none of it */
+	if (!vl->nvar && !need_iw)
+		return;
 #if defined(__SSE2__)
 	struct var_prim vp;   /* only the nvar entries are ever read */
 
@@ -269,12 +274,13 @@ fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
 	const struct gfx_program *fs = d->fs;
 	const uint32_t n = 4 * nq;
 	float iw[GFX_LANES];
+	const bool frag_coord = builtin_used(fs, IR_REG_FRAG_COORD) ||
+	                        builtin_used(fs, IR_REG_FRAG_COORD + 1) ||
+	                        builtin_used(fs, IR_REG_FRAG_COORD + 2) ||
+	                        builtin_used(fs, IR_REG_FRAG_COORD + 3);
 
-	fill_varyings(t, d, e, nq, iw);
-	if (builtin_used(fs, IR_REG_FRAG_COORD) ||
-	    builtin_used(fs, IR_REG_FRAG_COORD + 1) ||
-	    builtin_used(fs, IR_REG_FRAG_COORD + 2) ||
-	    builtin_used(fs, IR_REG_FRAG_COORD + 3)) {
+	fill_varyings(t, d, e, nq, iw, frag_coord);
+	if (frag_coord) {
 		lane_t *fx = gfx_exec_reg(e, IR_REG_FRAG_COORD);
 		lane_t *fy = gfx_exec_reg(e, IR_REG_FRAG_COORD + 1);
 		lane_t *fz = gfx_exec_reg(e, IR_REG_FRAG_COORD + 2);
@@ -420,10 +426,11 @@ gfx_frag_flush(struct gfx_thread *t, const struct gfx_draw *d)
 	}
 
 	uint8_t qmask[GFX_BATCH_QUADS];
+	const bool lanes_drop = d->fs->io->discards || smask || a2c;
 	for (uint32_t q = 0; q < nq; q++) {
 		const struct gfx_quad *qd = &t->quad[q];
 		uint32_t m = qd->mask;
-		if (d->fs->io->discards || smask || a2c)
+		if (lanes_drop)
 			for (uint32_t i = 0; i < 4; i++) {
 				uint32_t l = 4 * q + i;
 				if (t->discarded[l] ||

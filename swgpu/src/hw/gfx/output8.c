@@ -1,23 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Colour output to 8-bit RGBA/BGRA targets (UNORM and sRGB), all four
- * channels written and no logic op: the common case, done a whole
- * fragment batch at a time and channel by channel, so every blend factor
- * and op costs one short loop over the batch's lanes instead of a branch
- * per pixel:
+ * channels written and no logic op: the common case, a whole fragment
+ * batch at a time. UNORM goes to the fused per-quad kernels of
+ * output8_unorm.c / output8_avx2.c. sRGB is done channel by channel, so
+ * every blend factor and op costs one short loop over the batch's lanes
+ * instead of a branch per pixel:
  *   1. the destination of every lane (when blending) into float arrays
- *      (UNORM: i / 255; sRGB: linearized), by table;
+ *      (linearized; alpha i / 255), by table;
  *   2. for each channel: source and destination factors as lane arrays
  *      (blend.c's factor(), same float operations), then the op;
- *   3. back to bytes: UNORM rounds v * 255 to nearest in double, where
- *      the product of a float is exact (the format encoder's rounding:
- *      the only tie a float has is 0.5 -> 127.5); sRGB takes the smallest
- *      code whose upper threshold, linearized, lies above the value (the
- *      format encoder's rule).
+ *   3. back to bytes: the colour takes the smallest code whose upper
+ *      threshold, linearized, lies above the value (the format encoder's
+ *      rule); alpha rounds v * 255 to nearest in double, where the
+ *      product of a float is exact (the format encoder's rounding: the
+ *      only tie a float has is 0.5 -> 127.5).
  * The bytes are exactly those output.c's per-pixel path (the format
  * encoder and gfx_blend) writes.
  */
 #include "hw/gfx/gfx_internal.h"
+#include "hw/gfx/output8_unorm.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -27,7 +29,7 @@
 
 #define N GFX_LANES
 
-static float unorm8_decode[256];
+static float unorm8_table[256];
 static float srgb_decode[256];
 static double srgb_upper[256];
 static uint8_t srgb_start[1025];   /* encode(i / 1024): a lower bound */
@@ -38,7 +40,7 @@ static void
 tables_init(void)
 {
 	for (uint32_t i = 0; i < 256; i++) {
-		unorm8_decode[i] = (float)((double)i / 255.0);
+		unorm8_table[i] = (float)((double)i / 255.0);
 		srgb_decode[i] = (float)format_srgb_to_linear((double)i / 255.0);
 		srgb_upper[i] = format_srgb_to_linear(((double)i + 0.5) /
 		                                      255.0);
@@ -218,31 +220,52 @@ blend_lanes(struct lanes *x, const struct swgpu_blend_attachment *b,
 	}
 }
 
-#if defined(__SSE2__)
-/* Four lanes of the four channels to the 16 bytes of a quad (UNORM). */
-static inline __m128i
-pack_quad_unorm(const float *const o[4], uint32_t l, const uint32_t sh[4])
+/* UNORM: the fused kernels of output8_unorm.c / output8_avx2.c. */
+static void
+unorm_batch(const struct gfx_thread *t, const struct gfx_draw *d,
+            const struct gfx_color_target *rt, const uint8_t *qmask,
+            const lane_t *const src[4], const lane_t *const src1[4],
+            const uint32_t ci[4])
 {
-	const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
-	const __m128d k = _mm_set1_pd(255.0), half = _mm_set1_pd(0.5);
-	__m128i res = _mm_setzero_si128();
+	struct out8_job j;
+	bool whole[GFX_BATCH_QUADS];
 
-	for (int c = 0; c < 4; c++) {
-		/* NaN -> 0: max returns its second operand */
-		__m128 v = _mm_min_ps(_mm_max_ps(_mm_loadu_ps(o[c] + l), zero),
-		                      one);
-		__m128d lo = _mm_cvtps_pd(v);
-		__m128d hi = _mm_cvtps_pd(_mm_movehl_ps(v, v));
-		__m128i ilo = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(lo, k),
-		                                          half));
-		__m128i ihi = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(hi, k),
-		                                          half));
-		res = _mm_or_si128(res, _mm_slli_epi32(
-			_mm_unpacklo_epi64(ilo, ihi), (int)sh[c]));
+	j.nq = t->nquads_out;
+	j.qmask = qmask;
+	j.whole = whole;
+	/* gfx_texel with the plane in locals (4 bytes a pixel): stores
+	 * into j would otherwise reload them for every quad */
+	uint8_t *const base = rt->pl.base;
+	const int32_t ox = rt->pl.ox, oy = rt->pl.oy;
+	const int32_t x1 = rt->pl_x1, y1 = rt->pl_y1;
+	const uint64_t pitch = rt->pl.row_pitch, lpitch = rt->pl.layer_pitch;
+	for (uint32_t q = 0; q < j.nq; q++) {
+		const struct gfx_quad *qd = &t->quad[q];
+		const int32_t x = qd->x, y = qd->y;
+		whole[q] = false;
+		if (!qmask[q])
+			continue;
+		uint8_t *p0 = base + qd->prim->layer * lpitch +
+		              (uint64_t)(y - oy) * pitch + (uint64_t)(x - ox) * 4;
+		j.row[q][0] = p0;
+		j.row[q][1] = p0 + pitch;
+		whole[q] = x >= ox && y >= oy && x + 1 < x1 && y + 1 < y1;
 	}
-	return res;
+	for (uint32_t c = 0; c < 4; c++) {
+		j.src[c] = &src[c][0].f;
+		j.src1[c] = src1[0] ? &src1[c][0].f : NULL;
+		j.k[c] = clamp01(d->blend_const[c]);
+		j.sh[c] = 8 * ci[c];
+	}
+	j.blend = rt->blend;
+	j.b = rt->b;
+	j.rt = rt;
+	j.blend_const = d->blend_const;
+	if (out8_have_avx2())
+		out8_run_avx2(&j);
+	else
+		out8_run_sse2(&j);
 }
-#endif
 
 void
 gfx_output_batch8(const struct gfx_thread *t, const struct gfx_draw *d,
@@ -255,11 +278,14 @@ gfx_output_batch8(const struct gfx_thread *t, const struct gfx_draw *d,
 	const bool srgb = rt->srgb;
 	const uint32_t ci[4] = { bgra ? 2u : 0u, 1u, bgra ? 0u : 2u, 3u };
 	uint8_t *px[GFX_BATCH_QUADS][4];
-	bool whole[GFX_BATCH_QUADS];
 	static __thread struct lanes x;
 	float out_buf[4][N];
 	const float *o[4];
 
+	if (!srgb) {
+		unorm_batch(t, d, rt, qmask, src, src1, ci);
+		return;
+	}
 	pthread_once(&tables_once, tables_init);
 	x.n = 4 * nq;
 	/* Pixel addresses; a quad at an edge of an odd-sized area may have
@@ -267,7 +293,6 @@ gfx_output_batch8(const struct gfx_thread *t, const struct gfx_draw *d,
 	 * touched. */
 	for (uint32_t q = 0; q < nq; q++) {
 		const struct gfx_quad *qd = &t->quad[q];
-		whole[q] = false;
 		if (!qmask[q])
 			continue;
 		uint8_t *p0 = gfx_texel(&rt->pl, qd->x, qd->y, qd->prim->layer);
@@ -275,37 +300,17 @@ gfx_output_batch8(const struct gfx_thread *t, const struct gfx_draw *d,
 		px[q][1] = p0 + 4;
 		px[q][2] = p0 + rt->pl.row_pitch;
 		px[q][3] = px[q][2] + 4;
-		whole[q] = qd->x >= rt->pl.ox && qd->y >= rt->pl.oy &&
-		           qd->x + 1 < rt->pl_x1 && qd->y + 1 < rt->pl_y1;
 	}
 	if (rt->blend) {
-		const float *dec = srgb ? srgb_decode : unorm8_decode;
 		for (uint32_t q = 0; q < nq; q++) {
 			const uint32_t m = qmask[q];
-#if defined(__SSE2__)
-			if (m && whole[q] && !srgb) {
-				/* i / 255 in float, as the table (exact) */
-				__m128i dpx = _mm_unpacklo_epi64(
-					_mm_loadl_epi64((const void *)px[q][0]),
-					_mm_loadl_epi64((const void *)px[q][2]));
-				for (uint32_t c = 0; c < 4; c++) {
-					__m128i ch = _mm_and_si128(
-						_mm_srli_epi32(dpx, (int)(8 * ci[c])),
-						_mm_set1_epi32(0xff));
-					_mm_storeu_ps(x.d[c] + 4 * q,
-					              _mm_div_ps(_mm_cvtepi32_ps(ch),
-					                         _mm_set1_ps(255.0f)));
-				}
-				continue;
-			}
-#endif
 			for (uint32_t i = 0; i < 4; i++) {
 				const uint32_t l = 4 * q + i;
 				const uint8_t *p = m & (1u << i) ? px[q][i]
 				                                 : NULL;
 				for (uint32_t c = 0; c < 4; c++)
-					x.d[c][l] = p ? (c == 3 ? unorm8_decode
-					                        : dec)[p[ci[c]]]
+					x.d[c][l] = p ? (c == 3 ? unorm8_table
+					                        : srgb_decode)[p[ci[c]]]
 					              : 0.0f;
 			}
 		}
@@ -325,40 +330,17 @@ gfx_output_batch8(const struct gfx_thread *t, const struct gfx_draw *d,
 		for (uint32_t c = 0; c < 4; c++)
 			o[c] = &src[c][0].f;
 	}
-#if defined(__SSE2__)
-	const uint32_t sh[4] = { 8 * ci[0], 8 * ci[1], 8 * ci[2], 8 * ci[3] };
-#endif
 	for (uint32_t q = 0; q < nq; q++) {
 		const uint32_t m = qmask[q];
 		if (!m)
 			continue;
-#if defined(__SSE2__)
-		if (whole[q] && !srgb) {
-			__m128i res = pack_quad_unorm(o, 4 * q, sh);
-			if (m != 0xf) {
-				__m128i dpx = _mm_unpacklo_epi64(
-					_mm_loadl_epi64((const void *)px[q][0]),
-					_mm_loadl_epi64((const void *)px[q][2]));
-				const __m128i keep = _mm_set_epi32(
-					m & 8 ? 0 : -1, m & 4 ? 0 : -1,
-					m & 2 ? 0 : -1, m & 1 ? 0 : -1);
-				res = _mm_or_si128(_mm_andnot_si128(keep, res),
-				                   _mm_and_si128(keep, dpx));
-			}
-			_mm_storel_epi64((void *)px[q][0], res);
-			_mm_storel_epi64((void *)px[q][2],
-			                 _mm_unpackhi_epi64(res, res));
-			continue;
-		}
-#endif
 		for (uint32_t i = 0; i < 4; i++) {
 			if (!(m & (1u << i)))
 				continue;
 			const uint32_t l = 4 * q + i;
 			uint8_t *p = px[q][i];
 			for (uint32_t c = 0; c < 4; c++)
-				p[ci[c]] = srgb && c < 3 ? srgb8(o[c][l])
-				                         : unorm8(o[c][l]);
+				p[ci[c]] = c < 3 ? srgb8(o[c][l]) : unorm8(o[c][l]);
 		}
 	}
 }

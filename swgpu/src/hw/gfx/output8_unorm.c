@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fused UNORM path of output8.c (see output8_unorm.h): SSE2 kernel
+ * (one quad per vector), the scalar pixel path for edge quads and
+ * builds without SSE2, and the run-time choice of the AVX2 kernel.
+ */
+#include "hw/gfx/output8_unorm.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+void
+out8_quad_scalar(const struct out8_job *j, uint32_t q)
+{
+	for (uint32_t i = 0; i < 4; i++) {
+		if (!(j->qmask[q] & (1u << i)))
+			continue;
+		const uint32_t l = 4 * q + i;
+		uint8_t *p = j->row[q][i >> 1] + 4 * (i & 1);
+		uint32_t px;
+		float s[4], s1[4], dst[4], o[4];
+
+		memcpy(&px, p, 4);
+		for (uint32_t c = 0; c < 4; c++) {
+			s[c] = j->src[c][l];
+			s1[c] = j->src1[0] ? j->src1[c][l] : 0.0f;
+			dst[c] = (float)((px >> j->sh[c]) & 0xffu) / 255.0f;
+		}
+		if (j->blend)
+			gfx_blend(j->rt, j->blend_const, s, s1, dst, o);
+		else
+			memcpy(o, s, sizeof(o));
+		px = 0;
+		for (uint32_t c = 0; c < 4; c++) {
+			const float v = o[c] > 0.0f ? (o[c] < 1.0f ? o[c] : 1.0f)
+			                            : 0.0f;   /* NaN -> 0 */
+			px |= unorm8_encode(v) << j->sh[c];
+		}
+		memcpy(p, &px, 4);
+	}
+}
+
+#if defined(__SSE2__)
+#define W 4u
+#define VF __m128
+#define VI __m128i
+#define LDF(p) _mm_loadu_ps(p)
+#define ADDF(a, b) _mm_add_ps(a, b)
+#define SUBF(a, b) _mm_sub_ps(a, b)
+#define MULF(a, b) _mm_mul_ps(a, b)
+#define MINF(a, b) _mm_min_ps(a, b)
+#define MAXF(a, b) _mm_max_ps(a, b)
+#define SET1F(v) _mm_set1_ps(v)
+#define ZEROF() _mm_setzero_ps()
+#define CVTTF(a) _mm_cvttps_epi32(a)
+#define CVTIF(a) _mm_cvtepi32_ps(a)
+#define CMPGE(a, b) _mm_castps_si128(_mm_cmpge_ps(a, b))
+#define CMPLT(a, b) _mm_castps_si128(_mm_cmplt_ps(a, b))
+#define ADDI(a, b) _mm_add_epi32(a, b)
+#define SUBI(a, b) _mm_sub_epi32(a, b)
+#define ANDI(a, b) _mm_and_si128(a, b)
+#define ORI(a, b) _mm_or_si128(a, b)
+#define ANDNOTI(a, b) _mm_andnot_si128(a, b)
+#define SLLI(a, n) _mm_slli_epi32(a, (int)(n))
+#define SRLI(a, n) _mm_srli_epi32(a, (int)(n))
+#define SET1I(v) _mm_set1_epi32(v)
+/* i / 255 in float (= the decode table's (float)(i / 255.0)) */
+#define DECODE(i) _mm_div_ps(_mm_cvtepi32_ps(i), _mm_set1_ps(255.0f))
+#define KERN(name) sse2_##name
+
+static inline __m128i
+sse2_ldpx(const struct out8_job *j, uint32_t q)
+{
+	return _mm_unpacklo_epi64(_mm_loadl_epi64((const void *)j->row[q][0]),
+	                          _mm_loadl_epi64((const void *)j->row[q][1]));
+}
+
+static inline void
+sse2_stpx(const struct out8_job *j, uint32_t q, __m128i v)
+{
+	_mm_storel_epi64((void *)j->row[q][0], v);
+	_mm_storel_epi64((void *)j->row[q][1], _mm_unpackhi_epi64(v, v));
+}
+
+static inline __m128i
+sse2_keep(const struct out8_job *j, uint32_t q)
+{
+	const uint32_t m = j->qmask[q];
+	return _mm_set_epi32(m & 8 ? 0 : -1, m & 4 ? 0 : -1, m & 2 ? 0 : -1,
+	                     m & 1 ? 0 : -1);
+}
+
+#define LDPX(j, q) sse2_ldpx(j, q)
+#define STPX(j, q, v) sse2_stpx(j, q, v)
+#define KEEPMASK(j, q) sse2_keep(j, q)
+#define KPARTIAL(j, q) ((j)->qmask[q] != 0xf)
+
+#include "hw/gfx/output8_kern.h"
+#endif
+
+void
+out8_run_sse2(const struct out8_job *j)
+{
+#if defined(__SSE2__)
+	sse2_run(j);
+#else
+	for (uint32_t q = 0; q < j->nq; q++)
+		if (j->qmask[q])
+			out8_quad_scalar(j, q);
+#endif
+}
+
+static bool have_avx2;
+static pthread_once_t avx2_once = PTHREAD_ONCE_INIT;
+
+static void
+avx2_probe(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	/* SWGPU_GFX_AVX2=0: the SSE2 kernel (same bytes; for comparing) */
+	const char *e = getenv("SWGPU_GFX_AVX2");
+	__builtin_cpu_init();
+	have_avx2 = __builtin_cpu_supports("avx2") && !(e && e[0] == '0');
+#endif
+}
+
+bool
+out8_have_avx2(void)
+{
+	pthread_once(&avx2_once, avx2_probe);
+	return __atomic_load_n(&have_avx2, __ATOMIC_RELAXED);
+}
+
+bool
+out8_use_avx2(bool on)
+{
+	bool cpu = false;
+
+	pthread_once(&avx2_once, avx2_probe);
+#if defined(__x86_64__) || defined(__i386__)
+	cpu = __builtin_cpu_supports("avx2");
+#endif
+	__atomic_store_n(&have_avx2, on && cpu, __ATOMIC_RELAXED);
+	return on && cpu;
+}
