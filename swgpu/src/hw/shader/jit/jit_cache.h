@@ -36,7 +36,7 @@
  * ops compiled, a different segment plan, calling convention, passes):
  * old cache entries must then miss. jitcore and jitops engineers: this
  * constant is yours too. */
-#define JIT_COMPILER_VERSION 2u
+#define JIT_COMPILER_VERSION 3u   /* 3: jitops2 frame calls */
 
 struct jit_cache_key {
 	uint8_t b[16];
