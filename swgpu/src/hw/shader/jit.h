@@ -10,8 +10,10 @@
  * terminator. Each segment becomes one native function working on the
  * interpreter's register file in place, so between any two segments,
  * and at every block boundary, the whole state is the interpreter's:
- * what the compiler does not support (atomics, images, subgroups, ...)
- * runs in the interpreter between compiled segments, and preemption and
+ * what the compiler does not support runs in the interpreter between
+ * compiled segments (atomics, images, sampling, subgroups, derivatives
+ * and discards are compiled as calls of the interpreter on the whole
+ * frame, jit/jit_frame_op.h), and preemption and
  * the watchdog see the same state with either back end. Loops of per-
  * lane blocks run as one function (jit/jit_loop.c) that returns to the
  * scheduler at block boundaries once JIT_LOOP_BUDGET blocks have run
@@ -48,6 +50,11 @@ struct jit_frame {
 	uint32_t *pc, *prev;       /* per lane block index, previous block */
 	uint32_t width;            /* lanes, a multiple of the vector length */
 	uint32_t steps;            /* out: blocks a loop function ran */
+	/* For swgpu_jit_frame_op only (jit/jit_frame_op.h): compiled code
+	 * passes the frame back to the interpreter, which runs an
+	 * instruction on this execution state with the dispatch d. */
+	struct ir_exec *e;
+	uint32_t full;             /* the block runs on every lane */
 };
 
 /* One compiled segment: runs instructions [first, end) of its block on

@@ -87,6 +87,7 @@ jit_exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 	struct jit_frame f = {
 		.regs = e->regs, .mask = e->mask, .d = d, .shared = e->shared,
 		.pc = e->pc, .prev = e->prev, .width = e->width,
+		.e = e, .full = full,
 	};
 	uint32_t ii = 0;
 

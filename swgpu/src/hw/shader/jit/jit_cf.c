@@ -9,7 +9,7 @@
  *    it, IR_PC_DONE when they all return, else INTERP_HINT_NONE. A
  *    conditional branch's hint needs every chunk: two i1 flags (some
  *    active lane taken / not taken) are carried through the loop.
- * IR_KILL (discards) stays in the interpreter.
+ * IR_KILL (discards) is a frame call (jit_frame_op.c), not emitted here.
  */
 #include "hw/shader/interp_util.h"
 #include "jit_emit.h"

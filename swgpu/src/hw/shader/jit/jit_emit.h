@@ -40,6 +40,9 @@ enum {
 	JIT_MEM_SH_R = 4, JIT_MEM_SH_W = 8,     /* shared memory */
 	JIT_MEM_REGS = 16,                      /* IR_LDX / IR_STX */
 	JIT_MEM_FENCE = 32,                     /* IR_FENCE: a phase alone */
+	JIT_MEM_FRAME = 64,                     /* a call of the interpreter
+	                                           (jit_frame_op.h), with
+	                                           JIT_MEM_FENCE */
 };
 
 /* The operands a memory instruction reads as register values, bit 0 a,

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "jit_ext.h"
+#include "jit_frame_op.h"
 
 /* Source registers of a lane-call op (-1: not one). */
 static int
@@ -340,17 +341,20 @@ jit_ext_emit(struct jit_ctx *c, const struct ir_instr *in,
 LLVMErrorRef
 jit_ext_define_symbols(LLVMOrcLLJITRef j, LLVMOrcJITDylibRef jd)
 {
-	LLVMOrcCSymbolMapPair sym = {
-		.Name = LLVMOrcLLJITMangleAndIntern(j, JIT_LANES_SYMBOL),
-		.Sym = {
-			.Address = (LLVMOrcExecutorAddress)(uintptr_t)
-			           &swgpu_jit_lanes,
-			.Flags = { .GenericFlags =
-			           LLVMJITSymbolGenericFlagsExported |
-			           LLVMJITSymbolGenericFlagsCallable },
-		},
+	const LLVMJITSymbolFlags flags = {
+		.GenericFlags = LLVMJITSymbolGenericFlagsExported |
+		                LLVMJITSymbolGenericFlagsCallable,
 	};
-	LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(&sym, 1);
+	LLVMOrcCSymbolMapPair sym[2] = {
+		{ .Name = LLVMOrcLLJITMangleAndIntern(j, JIT_LANES_SYMBOL),
+		  .Sym = { .Address = (LLVMOrcExecutorAddress)(uintptr_t)
+		                      &swgpu_jit_lanes, .Flags = flags } },
+		/* jit_frame_op.h: the interpreter on the whole frame */
+		{ .Name = LLVMOrcLLJITMangleAndIntern(j, JIT_FRAME_OP_SYMBOL),
+		  .Sym = { .Address = (LLVMOrcExecutorAddress)(uintptr_t)
+		                      &swgpu_jit_frame_op, .Flags = flags } },
+	};
+	LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(sym, 2);
 	LLVMErrorRef err = LLVMOrcJITDylibDefine(jd, mu);
 
 	if (err)

@@ -30,8 +30,9 @@ LLVMValueRef jit_ext_emit(struct jit_ctx *c, const struct ir_instr *in,
  * jit_ext_emit value is NULL) or an op not ours. */
 uint32_t jit_ext_results(const struct ir_instr *in);
 
-/* Define swgpu_jit_lanes in jd, a JITDylib of j (jit_engine.c calls it
- * for every program's JITDylib). */
+/* Define swgpu_jit_lanes and swgpu_jit_frame_op (jit_frame_op.h) in
+ * jd, a JITDylib of j (jit_engine.c calls it for every program's
+ * JITDylib). */
 LLVMErrorRef jit_ext_define_symbols(LLVMOrcLLJITRef j, LLVMOrcJITDylibRef jd);
 
 /* Name of the lane-call entry point in compiled code. */

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "hw/shader/interp_util.h"
+#include "hw/shader/jit.h"
 #include "jit_ext.h"
+#include "jit_frame_op.h"
 
 void
 swgpu_jit_lanes(uint32_t *io, uint32_t lanes, uint32_t op, uint32_t aux2,
@@ -40,4 +42,27 @@ swgpu_jit_lanes(uint32_t *io, uint32_t lanes, uint32_t op, uint32_t aux2,
 	e.regs = (lane_t *)(void *)io;
 	e.mask = mask;
 	interp_exec_range(&e, NULL, 0, true, 0, 1);
+}
+
+/*
+ * The frame call (jit_frame_op.h): instruction ii of block blk over the
+ * whole frame, by the interpreter, exactly as interp_exec_block would
+ * run it at this point of the block (the segment stored every register
+ * before the call and reloads after it).
+ */
+uint32_t
+swgpu_jit_frame_op(struct jit_frame *f, uint32_t blk, uint32_t ii)
+{
+	struct ir_exec *e = f->e;
+	uint32_t hint = interp_exec_range(e, f->d, blk, f->full != 0, ii,
+	                                  ii + 1);
+
+	/* jit_run.c's store_mask: helper lanes (made by IR_DEMOTE, here
+	 * or before) write no memory */
+	if (e->helpers) {
+		for (uint32_t l = 0; l < e->width; l++)
+			e->live_mask[l] = e->mask[l] && e->live[l];
+		f->store_mask = e->live_mask;
+	}
+	return hint;
 }

@@ -35,6 +35,7 @@
 #include "jit_cache.h"
 #include "jit_emit.h"
 #include "jit_engine.h"
+#include "jit_frame_op.h"
 #include "util/util.h"
 
 /* The operands of in read as register values (bit 0 a .. bit 3 d) when
@@ -64,6 +65,8 @@ jit_instr_uses(const struct ir_program *p, const struct ir_instr *in,
 		*cls = JIT_MEM_FENCE;
 		return 0;
 	}
+	if (jit_frame_op_is(in))      /* jitops2: interpreter calls */
+		return jit_frame_op_sources(in, cls);
 	return jit_mem_sources(p, in, cls);
 }
 
@@ -310,6 +313,13 @@ emit_phase(struct seg_state *s, const struct ir_instr *code, uint32_t n,
 		LLVMBuildFence(b, LLVMAtomicOrderingSequentiallyConsistent,
 		               false, "");
 		return NULL;
+	}
+	if (jit_frame_op_is(&code[0])) {
+		/* jitops2: one call of the interpreter (a phase alone) */
+		LLVMDeleteBasicBlock(loop);
+		LLVMDeleteBasicBlock(done);
+		return jit_frame_op_emit(s, &code[0], blk, (uint32_t)(code -
+			s->p->code - s->p->blocks[blk].first));
 	}
 	LLVMBuildBr(b, loop);
 	LLVMPositionBuilderAtEnd(b, loop);
