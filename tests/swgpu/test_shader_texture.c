@@ -6,7 +6,7 @@
  *  - the LOD: implicit from known quad derivatives (isotropic: the
  *    larger axis), with a Bias (the sum clamped to maxSamplerLodBias),
  *    from Grad, explicit, projective, with MinLod, clamped to the view's
- *    levels; textureQueryLod's (lambda', d_l); NEAREST and LINEAR mipmap
+ *    levels; textureQueryLod's (d_l, lambda') (GLSL's order); NEAREST and LINEAR mipmap
  *    modes, magnification vs minification filters; texelFetch; a
  *    ConstOffset;
  *  - a cube map's LOD from direction derivatives moved onto the face;
@@ -131,8 +131,8 @@ test_lod(void **state)
 		assert_float_equal(OUT(e, io, 1, 0, l), biased[q], 0.0);
 		assert_float_equal(OUT(e, io, 2, 0, l), impl[q], 0.0);
 		assert_float_equal(OUT(e, io, 3, 0, l), lod[q], 0.0);
-		assert_float_equal(OUT(e, io, 4, 0, l), lambda[q], 1e-5);
-		assert_float_equal(OUT(e, io, 4, 1, l), impl[q], 0.0);
+		assert_float_equal(OUT(e, io, 4, 0, l), impl[q], 0.0);
+		assert_float_equal(OUT(e, io, 4, 1, l), lambda[q], 1e-5);
 		assert_float_equal(OUT(e, io, 5, 0, l), impl[q], 0.0);
 		assert_float_equal(OUT(e, io, 6, 0, l), clamped[q], 0.0);
 		for (uint32_t c = 0; c < 4; c++)
@@ -164,8 +164,8 @@ test_lod(void **state)
 		if (!live[l])
 			continue;
 		assert_float_equal(OUT(e, io, 0, 0, l), dl, 1e-5);
-		assert_float_equal(OUT(e, io, 4, 0, l), lambda[q], 1e-5);
-		assert_float_equal(OUT(e, io, 4, 1, l), dl, 1e-5);
+		assert_float_equal(OUT(e, io, 4, 0, l), dl, 1e-5);
+		assert_float_equal(OUT(e, io, 4, 1, l), lambda[q], 1e-5);
 	}
 	for (uint32_t l = 0; l < 4; l++) {
 		/* u * 8 - 0.5 between texel centres */
@@ -242,7 +242,9 @@ test_cube_lod(void **state)
 		assert_float_equal(OUT(e, io, 0, 0, l), right3 ? 0 : want[l / 4],
 		                   0.0);
 		assert_float_equal(OUT(e, io, 0, 1, l), 4.0, 0.0);  /* +z */
-		assert_float_equal(OUT(e, io, 1, 0, l), lambda_p, 1e-5);
+		assert_float_equal(OUT(e, io, 1, 0, l),
+		                   right3 ? 0 : want[l / 4], 0.0);
+		assert_float_equal(OUT(e, io, 1, 1, l), lambda_p, 1e-5);
 	}
 	free(mem);
 	ir_exec_destroy(e);

@@ -548,8 +548,11 @@ interp_sample(struct ir_exec *e, const struct ir_dispatch *d,
 			lod_select(ss, bb->img->levels, s.unnorm, lambda_base,
 			           OPND(7, l).f, OPND(8, l).f, &lod);
 			if (mode == IR_SMP_LOD_QUERY) {
-				v[0].f = lod.lambda_prime;
-				v[1].f = lod.dl;
+				/* (level accessed, LOD): GLSL's
+				 * textureQueryLod order, which the CTS
+				 * and every driver follow */
+				v[0].f = lod.dl;
+				v[1].f = lod.lambda_prime;
 			} else if (in->aux2 & IR_SMP_GATHER) {
 				for (uint32_t k = 0; k < 4; k++) {
 					offs[k][0] = OPND(16 + 2 * k, l).i;
