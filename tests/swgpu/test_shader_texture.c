@@ -496,6 +496,70 @@ test_dref(void **state)
 	ir_program_free(p);
 }
 
+/* ------------------------------------------------------------------ */
+/* Border colour                                                        */
+/* ------------------------------------------------------------------ */
+
+/* CLAMP_TO_BORDER replaces the texel before conversion to RGBA: on R8
+ * the border's G and B read 0 and A reads 1 whatever the border colour
+ * (the CTS's pipeline.sampler.border_swizzle rule); RGBA32F keeps all
+ * four. textureLod (location 3) at uv (-0.5, -0.5), off the image. */
+static void
+test_border_components(void **state)
+{
+	const swgpu_descriptor_type t =
+		SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER;
+	struct ir_program *p = ss_translate(sh_fs_lod_spv,
+	                                    sizeof(sh_fs_lod_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, &t,
+	                                    1, 0);
+	const struct ir_io *io = &p->io;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	static const struct {
+		uint32_t format, border;  /* VkBorderColor */
+		float want[4];
+	} cases[] = {
+		{ SWGPU_FORMAT_R8_UNORM, 4, { 1, 0, 0, 1 } },   /* white */
+		{ SWGPU_FORMAT_R8_UNORM, 0, { 0, 0, 0, 1 } },   /* transparent */
+		{ SWGPU_FORMAT_R8G8_UNORM, 4, { 1, 1, 0, 1 } },
+		{ SWGPU_FORMAT_R32G32B32A32_SFLOAT, 4, { 1, 1, 1, 1 } },
+		{ SWGPU_FORMAT_R32G32B32A32_SFLOAT, 0, { 0, 0, 0, 0 } },
+	};
+
+	(void)state;
+	for (uint32_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ir_image_binding im;
+		uint64_t size = ss_image(&im, 1, cases[i].format, 4, 4, 1, 1);
+		void *mem = calloc(1, size);
+
+		im.has_sampler = true;
+		im.sampler = (struct swgpu_sampler_state){
+			.filter = 0,
+			.address = 3u | 3u << 8 | 3u << 16 |
+			           cases[i].border << 24,
+			.lod = NO_MAX_LOD };
+		ss_bind_image(d, p, 0, mem, size, &im);
+		for (uint32_t l = 0; l < 8; l++) {
+			IN(e, io, 0, 0, l) = -0.5f;
+			IN(e, io, 0, 1, l) = -0.5f;
+			IN(e, io, 1, 0, l) = IN(e, io, 1, 1, l) = 0.0f;
+			IN(e, io, 1, 2, l) = IN(e, io, 1, 3, l) = 0.0f;
+			IN(e, io, 2, 0, l) = 0.0f;
+			IN(e, io, 3, 0, l) = 0.0f;
+		}
+		assert_true(ir_exec_run_batch(e, d, 8, NULL, NULL));
+		for (uint32_t l = 0; l < 8; l++)
+			for (uint32_t c = 0; c < 4; c++)
+				assert_float_equal(OUT(e, io, 3, c, l),
+				                   cases[i].want[c], 0.0);
+		free(mem);
+	}
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
 int
 main(void)
 {
@@ -504,6 +568,7 @@ main(void)
 		cmocka_unit_test(test_cube_lod),
 		cmocka_unit_test(test_gather),
 		cmocka_unit_test(test_dref),
+		cmocka_unit_test(test_border_components),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

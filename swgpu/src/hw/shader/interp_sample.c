@@ -75,14 +75,22 @@ depth_compare(const struct smp *s, lane_t v[4])
 	v[0].f = pass ? 1.0f : 0.0f;
 }
 
+/* The border colour replaces the texel before "Conversion to RGBA": a
+ * component the format lacks reads 0 (R, G, B) or 1 (A), as for any
+ * texel of the format, and the view's swizzle applies after. */
 static void
 border(const struct smp *s, lane_t v[4])
 {
 	uint32_t b = s->ss->address >> 24;
 	bool opaque = b >= 2, white = b >= 4;
+	const swgpu_format_info *fi = s->bb->img->fmt;
+	bool reduce = fi && !(fi->caps & SWGPU_FORMAT_CAP_COMPRESSED);
 
 	for (uint32_t c = 0; c < 4; c++) {
 		bool one = white || (opaque && c == 3);
+
+		if (reduce && !fi->bit_width[c])
+			one = c == 3;
 
 		if (s->fl)
 			v[c].f = one ? 1.0f : 0.0f;
