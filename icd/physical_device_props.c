@@ -15,6 +15,8 @@
 #include "icd.h"
 #include "pipeline.h"
 
+#include <swgpu/swgpu_packet.h>
+
 #ifndef ICD_VERSION_MAJOR
 #define ICD_VERSION_MAJOR 0
 #define ICD_VERSION_MINOR 0
@@ -119,7 +121,7 @@ icd_physical_device_init_limits(struct icd_physical_device *pdev,
 	l->maxDrawIndirectCount = 1;
 	/* The bias is packed as 8.8 fixed point (sampler.c): +-16 as
 	 * lavapipe, far inside it. */
-	l->maxSamplerLodBias = 16.0f;
+	l->maxSamplerLodBias = SWGPU_SAMPLER_MAX_LOD_BIAS; /* what the engine clamps to */
 	l->maxSamplerAnisotropy = 1.0f;
 	l->maxViewports = 1;
 	l->maxViewportDimensions[0] = 4096;

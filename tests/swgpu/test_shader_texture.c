@@ -4,9 +4,11 @@
  * batch runner of stage.h, resources bound straight into the dispatch),
  * against hand-computed expectations:
  *  - the LOD: implicit from known quad derivatives (isotropic: the
- *    larger axis), with a Bias (the sum clamped to maxSamplerLodBias),
- *    from Grad, explicit, projective, with MinLod, clamped to the view's
- *    levels; textureQueryLod's (d_l, lambda') (GLSL's order); NEAREST and LINEAR mipmap
+ *    larger axis), with a Bias (quad 5: lambda -2 plus a bias of 5,
+ *    below maxSamplerLodBias 16, reads level 3), from Grad, explicit,
+ *    projective, with MinLod, clamped to the view's levels;
+ *    textureQueryLod's (d_l, lambda') (GLSL's order); NEAREST and
+ *    LINEAR mipmap
  *    modes, magnification vs minification filters; texelFetch; a
  *    ConstOffset;
  *  - a cube map's LOD from direction derivatives moved onto the face;
@@ -108,7 +110,7 @@ test_lod(void **state)
 	/* NEAREST mipmap: nearest(d) = ceil(d + 0.5) - 1 of the clamped
 	 * lambda, per quad */
 	static const float impl[6] = { 0, 1, 2, 2, 3, 0 };
-	static const float biased[6] = { 1, 2, 3, 3, 3, 0 };
+	static const float biased[6] = { 1, 2, 3, 3, 3, 3 };
 	static const float lod[6] = { 0, 1, 1, 2, 2, 3 };
 	static const float clamped[6] = { 0, 1, 2, 2, 3, 3 };
 

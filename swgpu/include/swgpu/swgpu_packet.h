@@ -448,7 +448,7 @@ struct swgpu_sampler_state {
 	 ((uint32_t)(vk_compare_op) & 7u) << SWGPU_SAMPLER_COMPARE_OP_SHIFT)
 /* maxSamplerLodBias: the sampler's bias plus a shader's Bias operand is
  * clamped to +-this before it is added to the LOD. */
-#define SWGPU_SAMPLER_MAX_LOD_BIAS 2.0f
+#define SWGPU_SAMPLER_MAX_LOD_BIAS 16.0f
 
 /*
  * SAMPLED_IMAGE / STORAGE_IMAGE / COMBINED_IMAGE_SAMPLER: one subresource
