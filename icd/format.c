@@ -353,7 +353,12 @@ icd_format_features(VkFormat format, VkImageTiling tiling)
 	 * depth or stencil); LINEAR filtering on the same formats. */
 	if (swgpu_shader_descriptor_type_supported(
 		    SWGPU_DESCRIPTOR_SAMPLED_IMAGE)) {
-		bool sampled = true;
+		/* Not the SCALED formats: the spec requires no sampling of
+		 * them, lavapipe offers none, and the CTS samples them with
+		 * an integer sampled type where the spec's numeric format
+		 * says float, so no behaviour would be portable. */
+		bool sampled = f.desc->numeric != ICD_NUMERIC_USCALED &&
+		               f.desc->numeric != ICD_NUMERIC_SSCALED;
 
 		for (uint32_t p = 0; p < f.plane_count; p++)
 			sampled = sampled && swgpu_format_shader_sampled(

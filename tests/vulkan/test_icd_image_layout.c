@@ -34,6 +34,34 @@ is_r64(VkFormat f)
 	return f >= VK_FORMAT_R64_UINT && f <= VK_FORMAT_R64G64B64A64_SFLOAT;
 }
 
+/* USCALED / SSCALED: blitted, not sampled (icd/format.c says why). */
+static bool
+is_scaled(VkFormat f)
+{
+	switch (f) {
+	case VK_FORMAT_R8_USCALED: case VK_FORMAT_R8_SSCALED:
+	case VK_FORMAT_R8G8_USCALED: case VK_FORMAT_R8G8_SSCALED:
+	case VK_FORMAT_R8G8B8_USCALED: case VK_FORMAT_R8G8B8_SSCALED:
+	case VK_FORMAT_B8G8R8_USCALED: case VK_FORMAT_B8G8R8_SSCALED:
+	case VK_FORMAT_R8G8B8A8_USCALED: case VK_FORMAT_R8G8B8A8_SSCALED:
+	case VK_FORMAT_B8G8R8A8_USCALED: case VK_FORMAT_B8G8R8A8_SSCALED:
+	case VK_FORMAT_A8B8G8R8_USCALED_PACK32:
+	case VK_FORMAT_A8B8G8R8_SSCALED_PACK32:
+	case VK_FORMAT_A2R10G10B10_USCALED_PACK32:
+	case VK_FORMAT_A2R10G10B10_SSCALED_PACK32:
+	case VK_FORMAT_A2B10G10R10_USCALED_PACK32:
+	case VK_FORMAT_A2B10G10R10_SSCALED_PACK32:
+	case VK_FORMAT_R16_USCALED: case VK_FORMAT_R16_SSCALED:
+	case VK_FORMAT_R16G16_USCALED: case VK_FORMAT_R16G16_SSCALED:
+	case VK_FORMAT_R16G16B16_USCALED: case VK_FORMAT_R16G16B16_SSCALED:
+	case VK_FORMAT_R16G16B16A16_USCALED:
+	case VK_FORMAT_R16G16B16A16_SSCALED:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static const VkFormatFeatureFlags transfer =
 	VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
 static const VkFormatFeatureFlags blit =
@@ -207,12 +235,16 @@ test_formats(struct vkh *h, struct vkh_device *d)
 			                VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
 			                VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT))
 			             == 0);
-			/* (not the 64-bit channels: R64*) */
+			/* (not the 64-bit channels: R64*; not the SCALED formats) */
 			VKH_CHECK_MSG(h, !(p.optimalTilingFeatures &
 			                   VK_FORMAT_FEATURE_BLIT_SRC_BIT) ==
 			                 !(p.optimalTilingFeatures &
 			                   VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) ||
-			              is_r64(f), "format %d", f);
+			              is_r64(f) || is_scaled(f), "format %d", f);
+			VKH_CHECK_MSG(h, !is_scaled(f) ||
+			                 !(p.optimalTilingFeatures &
+			                   VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT),
+			              "format %d", f);
 			VKH_CHECK(h, (p.optimalTilingFeatures & transfer) ==
 			             transfer);
 			n_colour++;
