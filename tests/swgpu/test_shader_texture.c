@@ -562,6 +562,67 @@ test_border_components(void **state)
 	ir_program_free(p);
 }
 
+/* LINEAR filtering of SNORM texels at the ends of the range (R -1, G
+ * +1): float weights summing past 1 (e.g. u = 0.0200195 on this 7-texel
+ * axis) must not take the result out of [-1, 1] (the CTS's
+ * texture.conversion.snorm_clamp_linear). */
+static void
+test_snorm_linear_range(void **state)
+{
+	const swgpu_descriptor_type t =
+		SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER;
+	struct ir_program *p = ss_translate(sh_fs_lod_spv,
+	                                    sizeof(sh_fs_lod_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, &t,
+	                                    1, 0);
+	const struct ir_io *io = &p->io;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	struct ir_image_binding im;
+	uint64_t size = ss_image(&im, 1, SWGPU_FORMAT_R8G8_SNORM, 7, 5, 1, 1);
+	uint8_t *mem = calloc(1, size);
+	uint32_t outside = 0;
+
+	(void)state;
+	for (uint32_t y = 0; y < 5; y++)
+		for (uint32_t x = 0; x < 7; x++) {
+			uint8_t *tx = ss_texel(&im, mem, 0, 0, x, y);
+
+			tx[0] = 0x81;   /* -127: -1.0 */
+			tx[1] = 0x7f;   /* +1.0 */
+		}
+	im.has_sampler = true;
+	im.sampler = (struct swgpu_sampler_state){
+		.filter = SWGPU_SAMPLER_MAG_LINEAR | SWGPU_SAMPLER_MIN_LINEAR,
+		.address = CLAMP_ALL, .lod = NO_MAX_LOD };
+	ss_bind_image(d, p, 0, mem, size, &im);
+	for (uint32_t run = 0; run < 256; run++) {
+		for (uint32_t l = 0; l < W; l++) {
+			const uint32_t k = run * W + l;
+
+			IN(e, io, 0, 0, l) = (float)(k % 4096) / 4096.0f;
+			IN(e, io, 0, 1, l) = (float)(k * 7 % 61) / 61.0f;
+			IN(e, io, 1, 0, l) = IN(e, io, 1, 1, l) = 0.0f;
+			IN(e, io, 1, 2, l) = IN(e, io, 1, 3, l) = 0.0f;
+			IN(e, io, 2, 0, l) = 0.0f;
+			IN(e, io, 3, 0, l) = 0.0f;
+		}
+		assert_true(ir_exec_run_batch(e, d, W, NULL, NULL));
+		for (uint32_t l = 0; l < W; l++) {
+			const float r = OUT(e, io, 3, 0, l);
+			const float g = OUT(e, io, 3, 1, l);
+
+			outside += r < -1.0f || g > 1.0f;
+			assert_true(r <= -0.98f && g >= 0.98f);
+		}
+	}
+	assert_int_equal(outside, 0);
+	free(mem);
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
 int
 main(void)
 {
@@ -571,6 +632,7 @@ main(void)
 		cmocka_unit_test(test_gather),
 		cmocka_unit_test(test_dref),
 		cmocka_unit_test(test_border_components),
+		cmocka_unit_test(test_snorm_linear_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

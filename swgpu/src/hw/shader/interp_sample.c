@@ -428,6 +428,21 @@ lambda_from_derivs(const struct smp *s, const float dir[3],
 }
 
 /* Filtered sample of the levels lod selects. */
+/* Filtering weights rounded in float may sum past 1: a filtered SNORM
+ * value stays in [-1, 1] as each texel is (the CTS's
+ * texture.conversion.snorm_clamp_linear). UNORM is not clamped yet: the
+ * fast path (interp_sample_fast.c) must clamp the same way first, the
+ * two are compared bit for bit. */
+static void
+clamp_normalized(const swgpu_format_info *fi, float res[4])
+{
+	if (!fi || fi->numeric != SWGPU_NUMERIC_SNORM)
+		return;
+	for (uint32_t k = 0; k < 4; k++)
+		res[k] = res[k] < -1.0f ? -1.0f
+		         : res[k] > 1.0f ? 1.0f : res[k];
+}
+
 static void
 filter_lane(const struct smp *s, const float c[3], const struct smp_lod *lod,
             lane_t out[4])
@@ -442,6 +457,8 @@ filter_lane(const struct smp *s, const float c[3], const struct smp_lod *lod,
 			res[k] = (1.0f - lod->delta) * res[k] +
 			         lod->delta * res2[k];
 	}
+	if (s->fl && !s->dref)
+		clamp_normalized(s->bb->img->fmt, res);
 	if (s->dref) {
 		/* the comparison result as the depth aspect's (D, 0, 0, 1) */
 		out[0].f = res[0];
