@@ -37,6 +37,10 @@ gfx_raster_tri(struct gfx_thread *t, const struct gfx_draw *d,
 	struct gfx_rect r = p->bbox;
 	const int64_t one = GFX_SUBPIXEL_ONE, half = GFX_SUBPIXEL_ONE / 2;
 
+	if (d->samples > 1) {
+		gfx_raster_tri_ms(t, d, p, tile);
+		return;
+	}
 	if (r.x0 < tile->x0)
 		r.x0 = tile->x0;
 	if (r.y0 < tile->y0)
