@@ -508,6 +508,31 @@ GFX_SCENE_TEST(alpha_coverage, 1, 0, NULL)
 
 /* ---- copies, clears, vkCmdResolveImage ---- */
 
+/* img from layout from to layout to, every access before and after. */
+static void
+relayout(VkCommandBuffer cb, const struct gfx_image *img,
+         VkImageLayout from, VkImageLayout to)
+{
+	const VkImageMemoryBarrier2 ib = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+		.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+		.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
+		.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+		.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT |
+		                 VK_ACCESS_2_MEMORY_WRITE_BIT,
+		.oldLayout = from, .newLayout = to,
+		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.image = img->image,
+		.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+	};
+	const VkDependencyInfo di = {
+		.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+		.imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &ib,
+	};
+	vkCmdPipelineBarrier2(cb, &di);
+}
+
 static bool
 copy_clear_render(struct gfx_ctx *c, struct gfx_out *o)
 {
@@ -536,18 +561,29 @@ copy_clear_render(struct gfx_ctx *c, struct gfx_out *o)
 		const VkImageSubresourceLayers l0 = {
 			VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 };
 		VkCommandBuffer cb = gfx_begin(c);
-		vkCmdClearColorImage(cb, a.image, VK_IMAGE_LAYOUT_GENERAL,
-		                     &blue, 1, &all);
-		gfx_barrier(cb);
+		relayout(cb, &a, VK_IMAGE_LAYOUT_GENERAL,
+		         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+		vkCmdClearColorImage(cb, a.image,
+		                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &blue,
+		                     1, &all);
+		relayout(cb, &a, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+		         VK_IMAGE_LAYOUT_GENERAL);
 		begin_ms(cb, &a, NULL, NULL, NULL, 0, true);
 		ok = draw_in(c, cb, pipe, v, 6, &vb);
 		vkCmdEndRendering(cb);
-		gfx_barrier(cb);
+		relayout(cb, &a, VK_IMAGE_LAYOUT_GENERAL,
+		         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+		relayout(cb, &b, VK_IMAGE_LAYOUT_GENERAL,
+		         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
 		const VkImageCopy cp = { l0, { 0, 0, 0 }, l0, { 0, 0, 0 },
 		                         { SW, SH, 1 } };
-		vkCmdCopyImage(cb, a.image, VK_IMAGE_LAYOUT_GENERAL, b.image,
-		               VK_IMAGE_LAYOUT_GENERAL, 1, &cp);
-		gfx_barrier(cb);
+		vkCmdCopyImage(cb, a.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+		               b.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+		               &cp);
+		relayout(cb, &a, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+		         VK_IMAGE_LAYOUT_GENERAL);
+		relayout(cb, &b, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+		         VK_IMAGE_LAYOUT_GENERAL);
 		begin_ms(cb, &b, NULL, NULL, NULL, 0, true);
 		const VkClearAttachment ca = {
 			VK_IMAGE_ASPECT_COLOR_BIT, 0,
@@ -555,11 +591,19 @@ copy_clear_render(struct gfx_ctx *c, struct gfx_out *o)
 		const VkClearRect cr = { { { 0, 48 }, { SW, 16 } }, 0, 1 };
 		vkCmdClearAttachments(cb, 1, &ca, 1, &cr);
 		vkCmdEndRendering(cb);
-		gfx_barrier(cb);
+		relayout(cb, &b, VK_IMAGE_LAYOUT_GENERAL,
+		         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+		relayout(cb, &res, VK_IMAGE_LAYOUT_GENERAL,
+		         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
 		const VkImageResolve rv = { l0, { 0, 0, 0 }, l0, { 0, 0, 0 },
 		                            { SW, SH, 1 } };
-		vkCmdResolveImage(cb, b.image, VK_IMAGE_LAYOUT_GENERAL,
-		                  res.image, VK_IMAGE_LAYOUT_GENERAL, 1, &rv);
+		vkCmdResolveImage(cb, b.image,
+		                  VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, res.image,
+		                  VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &rv);
+		relayout(cb, &b, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+		         VK_IMAGE_LAYOUT_GENERAL);
+		relayout(cb, &res, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+		         VK_IMAGE_LAYOUT_GENERAL);
 		ok = gfx_submit(c, cb) && ok && gfx_read(c, &res, NULL, o);
 		vkh_buffer_destroy(c->d, &vb);
 	}
