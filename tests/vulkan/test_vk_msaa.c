@@ -27,6 +27,10 @@
  *                   there, vkCmdResolveImage to a single-sampled one
  *   render_pass     a render pass with a 4-sample colour attachment and
  *                   pResolveAttachments (vkCreateRenderPass2)
+ *   occlusion       a precise occlusion query around the octagon fan at
+ *                   4 samples counts covered samples: between the
+ *                   samples strictly inside and those not strictly
+ *                   outside, and equal to lavapipe's
  *   bad_resolve     a resolve into a multisampled image (render pass 2
  *                   and dynamic rendering): the layer's VUID, then
  *                   swgpu refuses the render pass / command buffer
@@ -782,6 +786,81 @@ render_pass_check(struct gfx_ctx *c, const struct gfx_out *o)
 
 GFX_SCENE_TEST(render_pass, 1, 0, NULL)
 
+/* ---- occlusion queries count samples ---- */
+
+static bool
+occlusion_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	struct vtx v[40];
+	uint32_t n = shape_vertices(v);
+	struct gfx_image t, res;
+	struct gfx_pipe p;
+	struct vkh_buffer vb = { 0 };
+	VkPipeline pipe = VK_NULL_HANDLE;
+	VkQueryPool pool = VK_NULL_HANDLE;
+	const VkQueryPoolCreateInfo qci = {
+		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+		.queryType = VK_QUERY_TYPE_OCCLUSION, .queryCount = 1,
+	};
+	bool ok;
+
+	ok = ms_color(c, VK_SAMPLE_COUNT_4_BIT, &t) && px_target(c, &res) &&
+	     px_pipe_init(c, &p) &&
+	     vkCreateQueryPool(c->dev, &qci, NULL, &pool) == VK_SUCCESS;
+	if (ok) {
+		p.samples = VK_SAMPLE_COUNT_4_BIT;
+		pipe = gfx_pipeline(c, &p);
+		ok = pipe != VK_NULL_HANDLE;
+	}
+	if (ok) {
+		VkCommandBuffer cb = gfx_begin(c);
+		vkCmdResetQueryPool(cb, pool, 0, 1);
+		begin_ms(cb, &t, &res, NULL, NULL, 0, false);
+		vkCmdBeginQuery(cb, pool, 0, VK_QUERY_CONTROL_PRECISE_BIT);
+		ok = draw_in(c, cb, pipe, v, n, &vb);
+		vkCmdEndQuery(cb, pool, 0);
+		vkCmdEndRendering(cb);
+		ok = gfx_submit(c, cb) && ok && gfx_read(c, &res, NULL, o);
+		ok = ok && vkGetQueryPoolResults(
+			c->dev, pool, 0, 1, sizeof(o->values[0]), &o->values[0],
+			sizeof(o->values[0]),
+			VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) ==
+			VK_SUCCESS;
+		o->nvalues = 1;
+		vkh_buffer_destroy(c->d, &vb);
+	}
+	vkDestroyQueryPool(c->dev, pool, NULL);
+	vkDestroyPipeline(c->dev, pipe, NULL);
+	px_pipe_finish(c, &p);
+	gfx_image_destroy(c, &t);
+	gfx_image_destroy(c, &res);
+	if (!ok && !c->h->failures)
+		vkh_fail(c->h, __FILE__, __LINE__, "%s: setup", c->driver);
+	return ok;
+}
+
+static void
+occlusion_check(struct gfx_ctx *c, const struct gfx_out *o)
+{
+	uint64_t in = 0, maybe = 0;
+
+	for (uint32_t y = 0; y < SH; y++)
+		for (uint32_t x = 0; x < SW; x++)
+			for (uint32_t s = 0; s < 4; s++) {
+				int side = oct_side(x + pos16[2][s][0] / 16.0,
+				                    y + pos16[2][s][1] / 16.0);
+				in += side > 0;
+				maybe += side >= 0;
+			}
+	if (o->values[0] < in || o->values[0] > maybe)
+		vkh_fail(c->h, __FILE__, __LINE__,
+		         "%s: %llu samples passed, want %llu..%llu", c->driver,
+		         (unsigned long long)o->values[0],
+		         (unsigned long long)in, (unsigned long long)maybe);
+}
+
+GFX_SCENE_TEST(occlusion, 1, 0, NULL)
+
 /* ---- bad input ---- */
 
 static void
@@ -828,7 +907,8 @@ test_bad_resolve(struct vkh *h, struct vkh_device *d)
 static const struct vkh_test tests[] = {
 	GFX_TEST(coverage_2), GFX_TEST(coverage_4), GFX_TEST(coverage_8),
 	GFX_TEST(depth), GFX_TEST(depth_minmax), GFX_TEST(alpha_coverage),
-	GFX_TEST(copy_clear), GFX_TEST(render_pass), GFX_TEST(bad_resolve),
+	GFX_TEST(copy_clear), GFX_TEST(render_pass), GFX_TEST(occlusion),
+	GFX_TEST(bad_resolve),
 };
 
 int
