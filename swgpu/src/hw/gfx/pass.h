@@ -32,9 +32,10 @@ gfx_att_samples(const struct swgpu_attachment *a)
 bool gfx_resolve_mode_ok(uint32_t format, uint32_t mode);
 /* The resolves of the pass's attachments that have a resolve target,
  * over its render area and layers (multiview: the views' layers);
- * false: a page fault. VA read lock held. */
+ * false: a page fault. VA read lock held. pool: the engine's raster
+ * threads (NULL: the caller alone). */
 bool gfx_pass_resolve(struct exec_env *env, const struct pkt *p,
-                      const struct swgpu_pass *ps);
+                      const struct swgpu_pass *ps, struct gfx_pool *pool);
 
 /* Everything about a pass that does not need memory; false with a
  * reason in why. */

@@ -10,7 +10,9 @@
  * encodes the mean (round to nearest even, as every encode); MIN and MAX
  * (depth, stencil, integer colour) compare decoded values. 8-bit UNORM
  * RGBA/BGRA averages take an integer path computing the same result:
- * the mean of n bytes rounded to nearest even.
+ * the mean of n bytes rounded to nearest even. With a worker pool the
+ * work is split into bands of rows run on every raster thread (each
+ * texel written by one thread).
  */
 #include "hw/gfx/pass.h"
 
@@ -102,17 +104,18 @@ resolve_texel(const struct gfx_plane *src, uint32_t mode, uint32_t cls,
 	src->encode(src->fi, &acc, dst);
 }
 
-/* Resolve rect r of layer `layer` of src (mapped from layer 0) into dst
- * (mapped from layer 0, single-sampled). */
+/* Resolve rows [y0, y1) of rect r of layer `layer` of src (mapped from
+ * layer 0) into dst (mapped from layer 0, single-sampled). */
 static void
-resolve_layer(const struct gfx_plane *src, const struct gfx_plane *dst,
-              const struct gfx_rect *r, uint32_t layer, uint32_t mode)
+resolve_rows(const struct gfx_plane *src, const struct gfx_plane *dst,
+             const struct gfx_rect *r, int32_t y0, int32_t y1,
+             uint32_t layer, uint32_t mode)
 {
 	const uint32_t S = src->samples;
 	const uint32_t cls = swgpu_format_blit_class(src->format);
 	const uint8_t *s[8];
 
-	for (int32_t y = r->y0; y < r->y1; y++)
+	for (int32_t y = y0; y < y1; y++)
 		for (int32_t x = r->x0; x < r->x1; x++) {
 			for (uint32_t k = 0; k < S; k++)
 				s[k] = gfx_texel(src, x, y, layer * S + k);
@@ -121,13 +124,44 @@ resolve_layer(const struct gfx_plane *src, const struct gfx_plane *dst,
 		}
 }
 
-bool
-gfx_pass_resolve(struct exec_env *env, const struct pkt *p,
-                 const struct swgpu_pass *ps)
-{
+#define RESOLVE_BAND 16   /* rows per pool task */
+
+struct resolve_job {
+	const struct swgpu_pass *ps;
 	struct gfx_rect fb;
+	uint32_t nl, bands;       /* layers; bands of rows per layer */
 	struct gfx_plane src[SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2];
 	struct gfx_plane dst[SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2];
+};
+
+/* Task item: band (item % bands) of layer (item / bands), every
+ * attachment. */
+static void
+resolve_task(void *ctx, uint32_t item, uint32_t thread)
+{
+	const struct resolve_job *j = ctx;
+	const uint32_t l = item / j->bands;
+	const int32_t y0 = j->fb.y0 + (int32_t)(item % j->bands) * RESOLVE_BAND;
+	const int32_t y1 = y0 + RESOLVE_BAND < j->fb.y1 ? y0 + RESOLVE_BAND
+	                                                : j->fb.y1;
+
+	(void)thread;
+	if (j->ps->view_mask && !((j->ps->view_mask >> l) & 1u))
+		return;
+	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++)
+		if (j->src[i].base)
+			resolve_rows(&j->src[i], &j->dst[i], &j->fb, y0, y1, l,
+			             gfx_pass_attachment(j->ps, i)->resolve_mode);
+}
+
+bool
+gfx_pass_resolve(struct exec_env *env, const struct pkt *p,
+                 const struct swgpu_pass *ps, struct gfx_pool *pool)
+{
+	struct resolve_job job;
+	struct gfx_rect fb;
+	struct gfx_plane *src = job.src, *dst = job.dst;
+	bool any = false;
 	const uint32_t nl = ps->view_mask ? gfx_view_end(ps->view_mask)
 	                                  : ps->layer_count;
 
@@ -147,15 +181,19 @@ gfx_pass_resolve(struct exec_env *env, const struct pkt *p,
 		if (!gfx_plane_map(env, p, a, &fb, 0, nl, &src[i]) ||
 		    !gfx_plane_map(env, p, &ra, &fb, 0, nl, &dst[i]))
 			return false;
+		any |= src[i].base != NULL;
 	}
-	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++) {
-		const struct swgpu_attachment *a = gfx_pass_attachment(ps, i);
-		if (!src[i].base)
-			continue;
-		for (uint32_t l = 0; l < nl; l++)
-			if (!ps->view_mask || ((ps->view_mask >> l) & 1u))
-				resolve_layer(&src[i], &dst[i], &fb, l,
-				              a->resolve_mode);
+	if (!any || fb.x0 >= fb.x1 || fb.y0 >= fb.y1 || !nl)
+		return true;
+	job.ps = ps;
+	job.fb = fb;
+	job.nl = nl;
+	job.bands = (uint32_t)(fb.y1 - fb.y0 + RESOLVE_BAND - 1) / RESOLVE_BAND;
+	if (pool) {
+		gfx_pool_run(pool, nl * job.bands, resolve_task, &job);
+	} else {
+		for (uint32_t k = 0; k < nl * job.bands; k++)
+			resolve_task(&job, k, 0);
 	}
 	return true;
 }

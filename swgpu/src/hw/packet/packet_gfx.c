@@ -97,7 +97,7 @@ exec_end_pass(struct exec_env *env, const uint32_t *pk, uint32_t len,
 		                   "no pass open");
 	g->pass_open = false;
 	vaspace_read_lock(env->vs);
-	bool ok = gfx_pass_resolve(env, p, &g->pass);
+	bool ok = gfx_pass_resolve(env, p, &g->pass, g->pool);
 	vaspace_read_unlock(env->vs);
 	return ok;
 }
@@ -130,7 +130,7 @@ exec_resolve(struct exec_env *env, const uint32_t *pk, uint32_t len,
 			                   "resolve with a load op not LOAD");
 	}
 	vaspace_read_lock(env->vs);
-	bool ok = gfx_pass_resolve(env, p, &ps);
+	bool ok = gfx_pass_resolve(env, p, &ps, g->pool);
 	vaspace_read_unlock(env->vs);
 	return ok;
 }
