@@ -13,8 +13,9 @@
  *               standard location
  *   mask        the pipeline's sample mask writes only its samples
  *   a2c         alpha to coverage keeps floor(alpha S + 0.5) samples
- *   resolve     colour AVERAGE / SAMPLE_ZERO and depth MIN / MAX /
- *               AVERAGE at END_PASS, and the RESOLVE packet
+ *   resolve     colour AVERAGE / SAMPLE_ZERO, depth MIN / MAX /
+ *               AVERAGE and stencil SAMPLE_ZERO / MIN / MAX at END_PASS,
+ *               and the RESOLVE packet
  *   bad         mismatched sample counts, resolve of a single-sampled
  *               attachment, a bad resolve mode: BAD_PACKET faults
  */
@@ -384,6 +385,55 @@ test_color_resolve(void **state)
 	color_resolve(SWGPU_RESOLVE_AVERAGE, true, 128);
 }
 
+/* S8 of 4 samples cleared to 3; stencil REPLACE 7 through sample mask
+ * 0x2 on the left half: sample 1 holds 7 there. */
+static void
+stencil_resolve(uint32_t mode, uint8_t want_left, uint8_t want_right)
+{
+	struct fx f;
+	struct ms_image sb;
+	struct gt_image res;
+	struct vtx3 v[6];
+
+	fx_init(&f);
+	sb = ms_image(&f.t, SWGPU_FORMAT_S8_UINT, 4);
+	res = gt_image(&f.t, SWGPU_FORMAT_S8_UINT, W, H);
+	ms_attachment(&sb, &f.pass.stencil, SWGPU_LOAD_CLEAR,
+	              (const uint32_t[4]){ 3, 0, 0, 0 });
+	f.pass.stencil.resolve_va = res.mem.va;
+	f.pass.stencil.resolve_row_pitch = res.pitch;
+	f.pass.stencil.resolve_layer_pitch = res.pitch * H;
+	f.pass.stencil.resolve_mode = mode;
+	f.t.no_fs = true;
+	struct swgpu_raster_state *rs = &f.ps.state;
+	rs->rasterization_samples = 4;
+	rs->sample_mask = 0x2;
+	rs->stencil_test = 1;
+	rs->front.compare_op = SWGPU_COMPARE_ALWAYS;
+	rs->front.pass_op = 2;            /* REPLACE */
+	rs->front.reference = 7;
+	rs->front.write_mask = 0xff;
+	rs->back = rs->front;
+	quad(v, 0, 0, W / 2, H, 0.5f, ONE4, NULL);
+	assert_true(fx_draw(&f, v, 6));
+	for (uint32_t y = 0; y < H; y++)
+		for (uint32_t x = 0; x < W; x++) {
+			assert_int_equal(*ms_px(&sb, x, y, 1), x < W / 2 ? 7 : 3);
+			assert_int_equal(*ms_px(&sb, x, y, 0), 3);
+			assert_int_equal(*gt_px(&res, x, y),
+			                 x < W / 2 ? want_left : want_right);
+		}
+	gt_fini(&f.t);
+}
+
+static void
+test_stencil_resolve(void **state)
+{
+	stencil_resolve(SWGPU_RESOLVE_SAMPLE_ZERO, 3, 3);
+	stencil_resolve(SWGPU_RESOLVE_MIN, 3, 3);
+	stencil_resolve(SWGPU_RESOLVE_MAX, 7, 3);
+}
+
 static void
 test_bad(void **state)
 {
@@ -455,6 +505,7 @@ main(void)
 		cmocka_unit_test(test_sample_mask),
 		cmocka_unit_test(test_alpha_to_coverage),
 		cmocka_unit_test(test_color_resolve),
+		cmocka_unit_test(test_stencil_resolve),
 		cmocka_unit_test(test_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
