@@ -630,6 +630,23 @@ void gfx_raster_tri_ms(struct gfx_thread *t, const struct gfx_draw *d,
 void gfx_raster_point_ms(struct gfx_thread *t, const struct gfx_draw *d,
                          const struct gfx_prim *p,
                          const struct gfx_rect *tile);
+/* Pixels (bit i) of the 2x2 quad at (x, y) inside [r). */
+static inline uint32_t
+gfx_quad_rect_mask(const struct gfx_rect *r, int32_t x, int32_t y)
+{
+	uint32_t m = 0xf;
+
+	if (x < r->x0)
+		m &= ~0x5u;
+	if (x + 1 >= r->x1)
+		m &= ~0xau;
+	if (y < r->y0)
+		m &= ~0x3u;
+	if (y + 1 >= r->y1)
+		m &= ~0xcu;
+	return m;
+}
+
 /* A pixel mask (bit i: pixel i of a quad) as every sample covered. */
 static inline uint32_t
 gfx_ms_full_cov(uint32_t mask, uint32_t samples)

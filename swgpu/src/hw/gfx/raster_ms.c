@@ -35,23 +35,6 @@ clip_to_tile(const struct gfx_prim *p, const struct gfx_rect *tile,
 	return r->x0 < r->x1 && r->y0 < r->y1;
 }
 
-/* Pixels of the quad at (x, y) inside r. */
-static uint32_t
-rect_mask(const struct gfx_rect *r, int32_t x, int32_t y)
-{
-	uint32_t m = 0xf;
-
-	if (x < r->x0)
-		m &= ~0x5u;
-	if (x + 1 >= r->x1)
-		m &= ~0xau;
-	if (y < r->y0)
-		m &= ~0x3u;
-	if (y + 1 >= r->y1)
-		m &= ~0xcu;
-	return m;
-}
-
 void
 gfx_raster_tri_ms(struct gfx_thread *t, const struct gfx_draw *d,
                   const struct gfx_prim *p, const struct gfx_rect *tile)
@@ -89,7 +72,7 @@ gfx_raster_tri_ms(struct gfx_thread *t, const struct gfx_draw *d,
 			const int32_t ey1 = by + BLOCK < r.y1 ? by + BLOCK : r.y1;
 			for (int32_t y = by; y < ey1; y += 2)
 				for (int32_t x = bx; x < ex1; x += 2) {
-					const uint32_t m = rect_mask(&r, x, y);
+					const uint32_t m = gfx_quad_rect_mask(&r, x, y);
 					if (accept) {
 						if (m)
 							gfx_frag_quad_ms(t, d, p, x, y,
@@ -130,7 +113,7 @@ gfx_raster_point_ms(struct gfx_thread *t, const struct gfx_draw *d,
 		return;
 	for (int32_t y = r.y0 & ~1; y < r.y1; y += 2)
 		for (int32_t x = r.x0 & ~1; x < r.x1; x += 2) {
-			const uint32_t m = rect_mask(&r, x, y);
+			const uint32_t m = gfx_quad_rect_mask(&r, x, y);
 			uint32_t cov = 0;
 			for (uint32_t i = 0; i < 4; i++) {
 				if (!(m & (1u << i)))
