@@ -161,6 +161,8 @@ void bench_compute_scan(struct bench_vk *vk, const struct bench_opts *o,
 void bench_compute_alu(struct bench_vk *vk, const struct bench_opts *o,
                        struct bench_buffer *rb);
 bool bench_gfx(struct bench_vk *vk, const struct bench_opts *o);
+/* bench_gfx_msaa.c: the multisampled figures (group gfx). */
+bool bench_gfx_msaa(struct bench_vk *vk, const struct bench_opts *o);
 /* bench_share.c: a small dispatch's latency beside another VkDevice's
  * endless or long dispatch (issue 20 item 7). */
 void bench_share(struct bench_vk *vk, const struct bench_opts *o);

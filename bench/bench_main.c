@@ -111,6 +111,8 @@ run_driver(const struct bench_opts *o, bool with_host)
 		bench_compute(&vk, o);
 	if (bench_figure_wanted(o, "gfx"))
 		bench_gfx(&vk, o);
+	if (bench_figure_wanted(o, "gfx"))
+		bench_gfx_msaa(&vk, o);
 	if (bench_figure_wanted(o, "share"))
 		bench_share(&vk, o);
 	snprintf(driver, sizeof(driver), "%s", vk.driver);

@@ -26,9 +26,10 @@
  * Layouts: the image layout parameters are accepted and ignored: every
  * layout is the same bytes (image.c), so nothing is converted.
  *
- * vkCmdResolveImage(2) keep the weak default (a logged "not supported"):
- * no multisampled image can be created (sampleCounts is 1 everywhere), so
- * there is never anything to resolve.
+ * Multisampled images (image.c): a copy between two of them moves the
+ * layers' sample slices as one box of layers x samples slices; clears
+ * clear every slice; buffer copies and blits of them are invalid and
+ * refused. vkCmdResolveImage(2): cmd_resolve.c.
  */
 #include <swgpu/swgpu_format.h>
 #include <swgpu/swgpu_packet.h>
@@ -92,8 +93,9 @@ image_pitched(const struct icd_image *img, const struct icd_image_plane *pl,
 	struct swgpu_pitched s;
 
 	s.row_pitch = l->row_pitch;
+	/* multisampled: the third axis walks sample slices (image.c) */
 	s.slice_pitch = img->type == VK_IMAGE_TYPE_3D ? l->depth_pitch :
-	                                                pl->array_pitch;
+	                                                pl->sample_pitch;
 	s.va = img->va + icd_image_subresource_offset(pl, mip, layer) +
 	       (uint64_t)off.z * l->depth_pitch +
 	       (uint64_t)(off.y / (int32_t)pl->block_h) * l->row_pitch +
@@ -143,6 +145,11 @@ copy_buffer_image(struct icd_cmd_buffer *cb, struct icd_buffer *buf,
 
 	if (!pl)
 		return;
+	if (img->samples > 1) {
+		cmd_fail(cb, cmd, "multisampled image (copy it to another "
+		         "image or resolve it)");
+		return;
+	}
 	layers = layer_count(img, sub->baseArrayLayer, sub->layerCount);
 	/* 0 means tightly packed to the extent; lengths are in texels
 	 * (multiples of the block extent), the buffer holds whole blocks. */
@@ -271,7 +278,12 @@ copy_image_aspect(struct icd_cmd_buffer *cb, struct icd_image *src,
 	rows = div_up(r->extent.height, sp->block_h);
 	slices = src->type == VK_IMAGE_TYPE_3D ? r->extent.depth :
 	         layer_count(src, r->srcSubresource.baseArrayLayer,
-	                     r->srcSubresource.layerCount);
+	                     r->srcSubresource.layerCount) * src->samples;
+	if (src->samples != dst->samples) {
+		cmd_fail(cb, cmd, "source and destination sample counts "
+		         "differ");
+		return;
+	}
 	s = image_pitched(src, sp, r->srcSubresource.mipLevel,
 	                  r->srcSubresource.baseArrayLayer, r->srcOffset);
 	d = image_pitched(dst, dp, r->dstSubresource.mipLevel,
@@ -375,6 +387,10 @@ blit_image(struct icd_cmd_buffer *cb, struct icd_image *src,
 
 	if (filter != VK_FILTER_NEAREST && filter != VK_FILTER_LINEAR) {
 		cmd_fail(cb, cmd, "only NEAREST and LINEAR filters exist");
+		return;
+	}
+	if (src->samples > 1 || dst->samples > 1) {
+		cmd_fail(cb, cmd, "multisampled image (resolve it instead)");
 		return;
 	}
 	for (int i = 0; i < 3; i++) {
@@ -494,12 +510,13 @@ clear_plane(struct icd_cmd_buffer *cb, const struct icd_image *img,
 			.va = img->va + icd_image_subresource_offset(
 				pl, m, range->baseArrayLayer),
 			.row_pitch = l->row_pitch,
-			.slice_pitch = is3d ? l->depth_pitch : pl->array_pitch,
+			.slice_pitch = is3d ? l->depth_pitch : pl->sample_pitch,
 		};
 		uint32_t w = icd_image_mip_extent(img->extent.width, m);
 		uint32_t h = icd_image_mip_extent(img->extent.height, m);
+		/* every sample slice of the layers (image.c) */
 		uint32_t d = is3d ? icd_image_mip_extent(img->extent.depth, m) :
-		                    layers;
+		                    layers * img->samples;
 		uint32_t *p = icd_cmd_emit(cb, SWGPU_LEN_CLEAR_BOX);
 
 		if (!p)

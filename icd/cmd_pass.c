@@ -160,7 +160,34 @@ put_attachment(struct swgpu_attachment *a, const struct icd_view_surface *s,
 	a->load_op = load;
 	a->store_op = store;
 	memcpy(a->clear, clear, sizeof(a->clear));
-	a->samples = 1;
+	a->samples = s->samples ? s->samples : 1;
+}
+
+/* The resolve target of attachment a: surface r (va 0: none) with the
+ * Vulkan resolve mode (ICD_RESOLVE_COLOR: the format's colour mode). */
+#define ICD_RESOLVE_COLOR ((VkResolveModeFlagBits)0x40000000)
+static void
+put_resolve(struct swgpu_attachment *a, const struct icd_view_surface *r,
+            VkResolveModeFlagBits mode)
+{
+	if (!a->va || !r->va || mode == VK_RESOLVE_MODE_NONE)
+		return;
+	a->resolve_va = r->va;
+	a->resolve_row_pitch = r->row_pitch;
+	a->resolve_layer_pitch = r->layer_pitch;
+	if (mode == ICD_RESOLVE_COLOR) {
+		/* render pass colour resolves: the average, one sample of
+		 * integer formats */
+		const uint32_t cls = swgpu_format_blit_class(a->format);
+		mode = cls == SWGPU_BLIT_CLASS_UINT || cls == SWGPU_BLIT_CLASS_SINT
+		       ? VK_RESOLVE_MODE_SAMPLE_ZERO_BIT
+		       : VK_RESOLVE_MODE_AVERAGE_BIT;
+	}
+	a->resolve_mode = mode == VK_RESOLVE_MODE_AVERAGE_BIT
+	                  ? SWGPU_RESOLVE_AVERAGE
+	                  : mode == VK_RESOLVE_MODE_MIN_BIT ? SWGPU_RESOLVE_MIN
+	                  : mode == VK_RESOLVE_MODE_MAX_BIT ? SWGPU_RESOLVE_MAX
+	                  : SWGPU_RESOLVE_SAMPLE_ZERO;
 }
 
 /* CLEAR_BOX encodings of a clear value. */
@@ -231,7 +258,9 @@ clear_layers(struct icd_cmd_buffer *cb, const struct icd_pass_state *ps,
 	if (!s->va || !fi || !ps->area.extent.width ||
 	    !ps->area.extent.height || !layers)
 		return;
-	dst.va = s->va + (uint64_t)layer0 * s->layer_pitch +
+	/* multisampled: each layer's sample slices (image.c) */
+	const uint32_t S = s->samples ? s->samples : 1;
+	dst.va = s->va + (uint64_t)layer0 * S * s->layer_pitch +
 	         (uint64_t)ps->area.offset.y * s->row_pitch +
 	         (uint64_t)ps->area.offset.x * fi->block_bytes;
 	dst.row_pitch = s->row_pitch;
@@ -240,7 +269,7 @@ clear_layers(struct icd_cmd_buffer *cb, const struct icd_pass_state *ps,
 	if (p)
 		swgpu_emit_clear_box(p, &dst, s->format,
 		                     ps->area.extent.width,
-		                     ps->area.extent.height, layers, value);
+		                     ps->area.extent.height, layers * S, value);
 }
 
 /* CLEAR_BOX of the render area of surface s over the layers rendered:
@@ -377,6 +406,9 @@ begin_subpass(struct icd_cmd_buffer *cb, struct icd_gfx_state *g)
 		                                    SWGPU_LOAD_LOAD,
 		               ra->last_use == s ? store_op(ra->store_op) :
 		                                   SWGPU_STORE_STORE, clear);
+		if (sp->resolve[j] < rp->attachment_count)
+			put_resolve(&pass.color[j], &ps->att[sp->resolve[j]].color,
+			            ICD_RESOLVE_COLOR);
 	}
 	if (sp->depth_stencil < rp->attachment_count) {
 		uint32_t a = sp->depth_stencil;
@@ -395,6 +427,14 @@ begin_subpass(struct icd_cmd_buffer *cb, struct icd_gfx_state *g)
 		               ra->last_use == s ?
 		               store_op(ra->stencil_store_op) :
 		               SWGPU_STORE_STORE, clear);
+		if (sp->ds_resolve < rp->attachment_count) {
+			const struct icd_pass_attachment *r =
+				&ps->att[sp->ds_resolve];
+			put_resolve(&pass.depth, &r->depth,
+			            sp->depth_resolve_mode);
+			put_resolve(&pass.stencil, &r->stencil,
+			            sp->stencil_resolve_mode);
+		}
 	}
 	emit_begin_pass(cb, g, &pass);
 }
@@ -577,11 +617,6 @@ rendering_attachment(struct swgpu_attachment *out,
 	memset(out, 0, sizeof(*out));
 	if (!ai || ai->imageView == VK_NULL_HANDLE)
 		return true;
-	if (ai->resolveMode != VK_RESOLVE_MODE_NONE) {
-		icd_log("vkCmdBeginRendering: resolves need multisampled "
-		        "attachments (not supported)");
-		return false;
-	}
 	if (!icd_image_view_surface(ai->imageView, aspect, &s))
 		return true;
 	if (aspect == VK_IMAGE_ASPECT_COLOR_BIT)
@@ -593,6 +628,23 @@ rendering_attachment(struct swgpu_attachment *out,
 	put_attachment(out, &s,
 	               resuming ? SWGPU_LOAD_LOAD : load_op(ai->loadOp),
 	               store_op(ai->storeOp), clear);
+	if (ai->resolveMode != VK_RESOLVE_MODE_NONE &&
+	    ai->resolveImageView != VK_NULL_HANDLE) {
+		struct icd_view_surface r;
+		if (s.samples <= 1) {
+			icd_log("vkCmdBeginRendering: a resolve of a "
+			        "single-sampled attachment");
+			return false;
+		}
+		if (icd_image_view_surface(ai->resolveImageView, aspect, &r)) {
+			if (r.samples > 1) {
+				icd_log("vkCmdBeginRendering: a resolve into a "
+				        "multisampled image");
+				return false;
+			}
+			put_resolve(out, &r, ai->resolveMode);
+		}
+	}
 	return true;
 }
 

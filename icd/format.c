@@ -430,6 +430,51 @@ icd_log2_floor(uint32_t v)
 	 VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT | \
 	 VK_IMAGE_CREATE_EXTENDED_USAGE_BIT)
 
+/* Sample counts of an image (the rules of VkImageFormatProperties):
+ * only 2D optimal non-cube images of an attachment format get more than
+ * one, and every usage narrows them to its limit. */
+static VkSampleCountFlags
+image_sample_counts(struct icd_physical_device *pdev, const struct icd_format *f,
+                    VkFormatFeatureFlags2 feat, VkImageType type,
+                    VkImageTiling tiling, VkImageUsageFlags usage,
+                    VkImageCreateFlags flags)
+{
+	const VkPhysicalDeviceLimits *l = &pdev->properties.limits;
+	const uint32_t cls = swgpu_format_blit_class(f->planes[0].swgpu_format);
+	const bool integer = cls == SWGPU_BLIT_CLASS_UINT ||
+	                     cls == SWGPU_BLIT_CLASS_SINT;
+	VkSampleCountFlags c = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_2_BIT |
+	                       VK_SAMPLE_COUNT_4_BIT | VK_SAMPLE_COUNT_8_BIT;
+
+	if (!icd_physical_device_has_graphics(pdev) ||
+	    type != VK_IMAGE_TYPE_2D || tiling != VK_IMAGE_TILING_OPTIMAL ||
+	    (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) ||
+	    !(feat & (VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT |
+	              VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT)))
+		return VK_SAMPLE_COUNT_1_BIT;
+	if (f->aspects & VK_IMAGE_ASPECT_COLOR_BIT) {
+		c &= integer ? pdev->properties_1x.v12
+		               .framebufferIntegerColorSampleCounts
+		             : l->framebufferColorSampleCounts;
+		if (usage & VK_IMAGE_USAGE_SAMPLED_BIT)
+			c &= integer ? l->sampledImageIntegerSampleCounts
+			             : l->sampledImageColorSampleCounts;
+	}
+	if (f->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) {
+		c &= l->framebufferDepthSampleCounts;
+		if (usage & VK_IMAGE_USAGE_SAMPLED_BIT)
+			c &= l->sampledImageDepthSampleCounts;
+	}
+	if (f->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) {
+		c &= l->framebufferStencilSampleCounts;
+		if (usage & VK_IMAGE_USAGE_SAMPLED_BIT)
+			c &= l->sampledImageStencilSampleCounts;
+	}
+	if (usage & VK_IMAGE_USAGE_STORAGE_BIT)
+		c &= l->storageImageSampleCounts;
+	return c;
+}
+
 VkResult
 icd_image_format_properties(struct icd_physical_device *pdev,
                             VkFormat format, VkImageType type,
@@ -499,8 +544,8 @@ icd_image_format_properties(struct icd_physical_device *pdev,
 	if (props->maxMipLevels > ICD_MAX_MIP_LEVELS)
 		props->maxMipLevels = ICD_MAX_MIP_LEVELS;
 	props->maxArrayLayers = layers;
-	/* No multisampling: resolves are not offered either. */
-	props->sampleCounts = VK_SAMPLE_COUNT_1_BIT;
+	props->sampleCounts = image_sample_counts(pdev, &f, feat, type, tiling,
+	                                          usage, flags);
 	/* 2 GiB: the spec's minimum, and below every heap. */
 	props->maxResourceSize = UINT64_C(1) << 31;
 	return VK_SUCCESS;

@@ -302,6 +302,9 @@ struct icd_image {
 		uint32_t swgpu_format;       /* enum swgpu_format, 0 = none */
 		VkDeviceSize offset;         /* from the image's start */
 		VkDeviceSize array_pitch;    /* bytes between array layers */
+		VkDeviceSize sample_pitch;   /* bytes between the sample
+		                                slices of a layer: array_pitch
+		                                / samples (image.c) */
 		struct icd_subresource_layout mips[ICD_MAX_MIP_LEVELS];
 	} planes[2];
 	VkDeviceSize size;

@@ -29,6 +29,14 @@
  *     formats: rows of 4x4 etc. blocks, partial edge blocks rounded up).
  *     The row pitch is the row's bytes rounded up to
  *     ICD_IMAGE_ROW_PITCH_ALIGN; the depth pitch is row_pitch * block rows.
+ *   - Multisampled (S samples, one mip level, 2D): sample s of layer L is
+ *     slice L * S + s, each slice laid out like a layer of the
+ *     single-sampled image (sample_pitch apart, = that image's
+ *     array_pitch), so array_pitch = S * sample_pitch and the image is S
+ *     times the single-sampled size. The layers [a, b) of a copy or a
+ *     clear are the contiguous slices [a S, b S): one box of (b - a) S
+ *     slices at sample_pitch; attachments hand the engine sample_pitch as
+ *     their layer pitch (the engine's slices, swgpu_packet.h).
  */
 #include "format.h"
 #include "image.h"
@@ -74,7 +82,8 @@ icd_plane_layout(struct icd_image *img, struct icd_image_plane *pl,
 		l->size = l->depth_pitch * d;
 		layer += l->size;
 	}
-	pl->array_pitch = icd_align(layer, ICD_RESOURCE_ALIGNMENT);
+	pl->sample_pitch = icd_align(layer, ICD_RESOURCE_ALIGNMENT);
+	pl->array_pitch = pl->sample_pitch * img->samples;
 	*offset = pl->offset + pl->array_pitch * img->array_layers;
 }
 
@@ -139,7 +148,7 @@ icd_image_init(struct icd_physical_device *pdev, struct icd_image *img,
 	img->extent = ci->extent;
 	img->mip_levels = ci->mipLevels;
 	img->array_layers = ci->arrayLayers;
-	img->samples = ci->samples;
+	img->samples = ci->samples;   /* before icd_plane_layout */
 	img->tiling = ci->tiling;
 	img->usage = ci->usage;
 	img->stencil_usage = su && (f.aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ?

@@ -300,6 +300,10 @@ view_surfaces(struct icd_image_view *v, const struct icd_image *img,
 		o->layer_pitch = slices ? l->depth_pitch : pl->array_pitch;
 		o->va = img->va + pl->offset + l->offset +
 		        range->baseArrayLayer * o->layer_pitch;
+		/* the engine's slices: layer * samples + sample (image.c) */
+		o->samples = img->samples;
+		if (!slices)
+			o->layer_pitch = pl->sample_pitch;
 		o->row_pitch = l->row_pitch;
 		o->format = pi >= 0 ? f.planes[pi].swgpu_format :
 		                      pl->swgpu_format;

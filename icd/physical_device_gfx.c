@@ -8,8 +8,13 @@
  * device configured without one (SWGPU_GRAPHICS_ENGINES=0) keeps the
  * spec's minimums and FALSE.
  *
- * Not offered yet (later issues): multisampling (every sample count is
- * 1), tessellation and geometry shaders (so neither multiview with
+ * Multisampling: 1, 2, 4 and 8 samples for colour (integer too),
+ * depth/stencil and no-attachment framebuffers and for sampled images
+ * (storage: 1), the standard locations (hw/gfx/sample_pos.h), colour
+ * resolves AVERAGE / SAMPLE_ZERO, depth resolves SAMPLE_ZERO / AVERAGE /
+ * MIN / MAX and stencil SAMPLE_ZERO / MIN / MAX, independently.
+ *
+ * Not offered yet (later issues): tessellation and geometry shaders (so neither multiview with
  * them), wide lines, sample
  * rate shading (the shaders run, the 4 samples it comes with do not),
  * alpha to one, pipeline statistics queries.
@@ -22,6 +27,9 @@ static void
 gfx_limits(VkPhysicalDeviceLimits *l)
 {
 	const VkSampleCountFlags one = VK_SAMPLE_COUNT_1_BIT;
+	const VkSampleCountFlags ms = VK_SAMPLE_COUNT_1_BIT |
+		VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT |
+		VK_SAMPLE_COUNT_8_BIT;
 
 	/* Vertex input: SET_VERTEX_BUFFERS bindings and pipeline
 	 * attributes; offsets and strides are 32-bit in the packets, the
@@ -56,15 +64,16 @@ gfx_limits(VkPhysicalDeviceLimits *l)
 	l->maxFramebufferWidth = SWGPU_GFX_MAX_FRAMEBUFFER_DIM;
 	l->maxFramebufferHeight = SWGPU_GFX_MAX_FRAMEBUFFER_DIM;
 	l->maxFramebufferLayers = SWGPU_GFX_MAX_FRAMEBUFFER_LAYERS;
-	/* One sample per pixel: multisampling is a later issue. */
-	l->framebufferColorSampleCounts = one;
-	l->framebufferDepthSampleCounts = one;
-	l->framebufferStencilSampleCounts = one;
-	l->framebufferNoAttachmentsSampleCounts = one;
-	l->sampledImageColorSampleCounts = one;
-	l->sampledImageIntegerSampleCounts = one;
-	l->sampledImageDepthSampleCounts = one;
-	l->sampledImageStencilSampleCounts = one;
+	/* Sample slices of every attachment (BEGIN_PASS samples, the
+	 * rasterizer's per-sample coverage, hw/gfx/raster_ms.c). */
+	l->framebufferColorSampleCounts = ms;
+	l->framebufferDepthSampleCounts = ms;
+	l->framebufferStencilSampleCounts = ms;
+	l->framebufferNoAttachmentsSampleCounts = ms;
+	l->sampledImageColorSampleCounts = ms;
+	l->sampledImageIntegerSampleCounts = ms;
+	l->sampledImageDepthSampleCounts = ms;
+	l->sampledImageStencilSampleCounts = ms;
 	l->storageImageSampleCounts = one;
 	l->maxSampleMaskWords = 1;
 	/* interpolateAtOffset (sampleRateShading): any offset works (the
@@ -88,7 +97,7 @@ gfx_limits(VkPhysicalDeviceLimits *l)
 	l->lineWidthRange[1] = SWGPU_GFX_MAX_LINE_WIDTH;
 	l->lineWidthGranularity = 0.0f;
 	l->strictLines = VK_FALSE;
-	/* The one sample is at the pixel centre, the standard location. */
+	/* The spec's standard sample locations (hw/gfx/sample_pos.h). */
 	l->standardSampleLocations = VK_TRUE;
 	/* TIMESTAMP runs on the graphics engines as on every other. */
 	l->timestampComputeAndGraphics = VK_TRUE;
@@ -166,20 +175,27 @@ icd_physical_device_init_gfx(struct icd_physical_device *pdev)
 		return;
 	gfx_limits(&pdev->properties.limits);
 	gfx_features(&pdev->features);
-	/* The shader engine executes per-sample shading with one sample
-	 * (SampleId 0, SamplePosition (0.5, 0.5), interpolateAt*), but the
-	 * feature waits for the 4 samples the spec's required limits pair
-	 * with it (issue 21): users of sampleRateShading (the CTS's
-	 * implicit_sample_shading among them) render 4-sample images
-	 * without asking. */
-	pdev->features.core.sampleRateShading =
-		swgpu_shader_capability_supported(
-			SpvCapabilitySampleRateShading) &&
-		(pdev->properties.limits.framebufferColorSampleCounts &
-		 VK_SAMPLE_COUNT_4_BIT);
-	/* The depth resolve modes need multisampling: none. */
+	/* Per-sample shading (sampleShadingEnable, SampleId, Sample
+	 * inputs) is the fragment-shading side of issue 21 (frag_shade.c):
+	 * until it runs the shader per sample, not offered. */
+	pdev->features.core.sampleRateShading = VK_FALSE;
+	/* hw/gfx/resolve.c: depth SAMPLE_ZERO, AVERAGE, MIN, MAX; stencil
+	 * SAMPLE_ZERO, MIN, MAX; each attachment's mode on its own. */
 	pdev->properties_1x.v12.supportedDepthResolveModes =
-		VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+		VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_AVERAGE_BIT |
+		VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
+	pdev->properties_1x.v12.supportedStencilResolveModes =
+		VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_MIN_BIT |
+		VK_RESOLVE_MODE_MAX_BIT;
+	pdev->properties_1x.v12.independentResolveNone = VK_TRUE;
+	pdev->properties_1x.v12.independentResolve = VK_TRUE;
+	pdev->properties_1x.v12.framebufferIntegerColorSampleCounts =
+		VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_2_BIT |
+		VK_SAMPLE_COUNT_4_BIT | VK_SAMPLE_COUNT_8_BIT;
+	/* Every pipeline of a subpass without attachments may pick its own
+	 * count (the engine takes the pipeline's when nothing is
+	 * attached). */
+	pdev->features.core.variableMultisampleRate = VK_TRUE;
 }
 
 /* Feature structs of the graphics extensions outside core 1.3

@@ -208,24 +208,34 @@ stencil_face(struct swgpu_stencil_face *f, const VkStencilOpState *s)
 	};
 }
 
-/* Multisample state with one sample: alpha to coverage and alpha to one
- * are the engine's (keep the sample when output 0's alpha >= 0.5; then
- * alpha 1). */
+/* Multisample state as the engine's (swgpu_raster_state): sample count,
+ * sample mask (all samples without pSampleMask), alpha to coverage (the
+ * lowest floor(alpha S + 0.5) samples) and alpha to one, sample shading
+ * (the fragment-shading side). */
 static VkResult
 multisample(const VkPipelineMultisampleStateCreateInfo *ms,
             struct swgpu_raster_state *st)
 {
 	if (!ms)
 		return VK_SUCCESS;
-	if (ms->rasterizationSamples != VK_SAMPLE_COUNT_1_BIT)
+	switch (ms->rasterizationSamples) {
+	case VK_SAMPLE_COUNT_1_BIT:
+	case VK_SAMPLE_COUNT_2_BIT:
+	case VK_SAMPLE_COUNT_4_BIT:
+	case VK_SAMPLE_COUNT_8_BIT:
+		break;
+	default:
 		return icd_error(VK_ERROR_FEATURE_NOT_PRESENT, "%u samples: "
-		                 "multisampling is not supported",
-		                 ms->rasterizationSamples);
+		                 "not 1, 2, 4 or 8", ms->rasterizationSamples);
+	}
+	st->rasterization_samples = (uint32_t)ms->rasterizationSamples;
+	st->sample_mask = ms->pSampleMask ? ms->pSampleMask[0] : 0xffffffffu;
 	st->alpha_to_coverage = ms->alphaToCoverageEnable != VK_FALSE;
 	st->alpha_to_one = ms->alphaToOneEnable != VK_FALSE;
-	if (ms->pSampleMask && !(ms->pSampleMask[0] & 1))
-		return icd_error(VK_ERROR_FEATURE_NOT_PRESENT, "a sample mask "
-		                 "without sample 0 is not supported");
+	st->sample_shading = ms->sampleShadingEnable != VK_FALSE;
+	st->min_sample_shading = ms->minSampleShading < 0.0f ? 0.0f
+	                         : ms->minSampleShading > 1.0f ? 1.0f
+	                         : ms->minSampleShading;
 	return VK_SUCCESS;
 }
 

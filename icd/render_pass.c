@@ -7,12 +7,15 @@
  * vkCreateRenderPass is turned into the VkRenderPassCreateInfo2 form
  * first, so one builder serves both. Multiview: each subpass keeps its
  * view mask (VkRenderPassMultiviewCreateInfo or the 2 form's viewMask);
- * correlation masks are hints and need nothing. Multisampling is not
- * offered yet: a render pass asking for it is refused with a log line,
- * as are view masks beyond maxMultiviewViewCount, a mix of multiview
+ * correlation masks are hints and need nothing. Refused with a log
+ * line: view masks beyond maxMultiviewViewCount, a mix of multiview
  * and non-multiview subpasses, and subpass or attachment counts beyond
  * the device's limits (the spec's valid usage; the validation layer
- * names them).
+ * names them). Multisampling: attachments of 1, 2, 4 or 8 samples;
+ * pResolveAttachments and VkSubpassDescriptionDepthStencilResolve keep
+ * their indices and modes per subpass, resolved at the subpass's
+ * END_PASS (cmd_pass.c); a resolve into a multisampled attachment or
+ * from a single-sampled one is refused.
  */
 #include <stdlib.h>
 
@@ -54,8 +57,12 @@ render_pass_check(const VkRenderPassCreateInfo2 *ci)
 		const VkAttachmentDescription2 *d = &ci->pAttachments[i];
 		struct icd_format f;
 
-		if (d->samples != VK_SAMPLE_COUNT_1_BIT)
-			return "multisampled attachments are not supported";
+		if (d->samples != VK_SAMPLE_COUNT_1_BIT &&
+		    d->samples != VK_SAMPLE_COUNT_2_BIT &&
+		    d->samples != VK_SAMPLE_COUNT_4_BIT &&
+		    d->samples != VK_SAMPLE_COUNT_8_BIT)
+			return "an attachment's sample count is not 1, 2, 4 "
+			       "or 8";
 		if (!icd_format_get(d->format, &f))
 			return "an attachment format is not supported";
 	}
@@ -72,23 +79,40 @@ render_pass_check(const VkRenderPassCreateInfo2 *ci)
 		if (sd->colorAttachmentCount > ICD_MAX_COLOR_ATTACHMENTS)
 			return "a subpass has more colour attachments than "
 			       "maxColorAttachments";
-		for (uint32_t j = 0; j < sd->colorAttachmentCount; j++)
-			if (sd->pResolveAttachments &&
-			    sd->pResolveAttachments[j].attachment !=
-			    VK_ATTACHMENT_UNUSED)
-				return "resolve attachments need multisampled "
-				       "colour attachments (not supported)";
-		if (icd_find_struct(sd->pNext,
-			VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE)) {
-			const VkSubpassDescriptionDepthStencilResolve *r =
-				icd_find_struct(sd->pNext,
-				VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE);
-
-			if (r->pDepthStencilResolveAttachment &&
-			    r->pDepthStencilResolveAttachment->attachment !=
-			    VK_ATTACHMENT_UNUSED)
-				return "depth/stencil resolves need "
-				       "multisampling (not supported)";
+		for (uint32_t j = 0; j < sd->colorAttachmentCount; j++) {
+			uint32_t c = sd->pColorAttachments[j].attachment;
+			uint32_t r = sd->pResolveAttachments
+			             ? sd->pResolveAttachments[j].attachment
+			             : VK_ATTACHMENT_UNUSED;
+			if (r == VK_ATTACHMENT_UNUSED)
+				continue;
+			if (r >= ci->attachmentCount ||
+			    c >= ci->attachmentCount ||
+			    ci->pAttachments[c].samples ==
+			    VK_SAMPLE_COUNT_1_BIT ||
+			    ci->pAttachments[r].samples !=
+			    VK_SAMPLE_COUNT_1_BIT)
+				return "a resolve attachment is not a "
+				       "single-sampled target of a "
+				       "multisampled colour attachment";
+		}
+		const VkSubpassDescriptionDepthStencilResolve *dr =
+			icd_find_struct(sd->pNext,
+			VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE);
+		if (dr && dr->pDepthStencilResolveAttachment &&
+		    dr->pDepthStencilResolveAttachment->attachment !=
+		    VK_ATTACHMENT_UNUSED) {
+			uint32_t r = dr->pDepthStencilResolveAttachment->attachment;
+			uint32_t d = ref_index(sd->pDepthStencilAttachment);
+			if (r >= ci->attachmentCount ||
+			    d >= ci->attachmentCount ||
+			    ci->pAttachments[d].samples ==
+			    VK_SAMPLE_COUNT_1_BIT ||
+			    ci->pAttachments[r].samples !=
+			    VK_SAMPLE_COUNT_1_BIT)
+				return "the depth/stencil resolve attachment "
+				       "is not a single-sampled target of a "
+				       "multisampled depth/stencil attachment";
 		}
 	}
 	return NULL;
@@ -149,7 +173,21 @@ render_pass_build(struct icd_device *dev, const VkRenderPassCreateInfo2 *ci,
 		for (uint32_t j = 0; j < sd->colorAttachmentCount; j++) {
 			sp->color[j] = sd->pColorAttachments[j].attachment;
 			note_use(rp, sp->color[j], s);
+			sp->resolve[j] = sd->pResolveAttachments
+			                 ? sd->pResolveAttachments[j].attachment
+			                 : VK_ATTACHMENT_UNUSED;
+			note_use(rp, sp->resolve[j], s);
 		}
+		const VkSubpassDescriptionDepthStencilResolve *dr =
+			icd_find_struct(sd->pNext,
+			VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE);
+		sp->ds_resolve = dr ? ref_index(dr->pDepthStencilResolveAttachment)
+		                    : VK_ATTACHMENT_UNUSED;
+		sp->depth_resolve_mode = dr ? dr->depthResolveMode
+		                            : VK_RESOLVE_MODE_NONE;
+		sp->stencil_resolve_mode = dr ? dr->stencilResolveMode
+		                              : VK_RESOLVE_MODE_NONE;
+		note_use(rp, sp->ds_resolve, s);
 		sp->depth_stencil = ref_index(sd->pDepthStencilAttachment);
 		note_use(rp, sp->depth_stencil, s);
 		sp->input_count = sd->inputAttachmentCount;

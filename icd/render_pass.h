@@ -40,6 +40,12 @@ struct icd_subpass {
 	const uint32_t *input;                       /* [input_count] */
 	uint32_t view_mask;     /* multiview: bit v renders view v into
 	                           layer v of every attachment; 0: none */
+	/* resolves at the end of the subpass (or ATTACHMENT_UNUSED):
+	 * colour j into resolve[j], depth/stencil into ds_resolve with
+	 * its modes (VK_RESOLVE_MODE_NONE: that aspect not resolved) */
+	uint32_t resolve[ICD_MAX_COLOR_ATTACHMENTS];
+	uint32_t ds_resolve;
+	VkResolveModeFlagBits depth_resolve_mode, stencil_resolve_mode;
 };
 
 struct icd_render_pass {
@@ -70,7 +76,9 @@ ICD_DEFINE_HANDLE_CASTS(icd_framebuffer, VkFramebuffer,
 struct icd_view_surface {
 	uint64_t va;            /* texel (0, 0) of the first layer */
 	uint64_t row_pitch;
-	uint64_t layer_pitch;   /* 2D views of 3D images: the slice pitch */
+	uint64_t layer_pitch;   /* 2D views of 3D images: the slice pitch;
+	                           multisampled: of the sample slices */
+	uint32_t samples;       /* the image's */
 	uint32_t format;        /* enum swgpu_format of the plane */
 	uint32_t width, height; /* of the view's base level */
 	uint32_t layers;

@@ -600,8 +600,14 @@ test_pipeline_state(void **state)
 	ci.pDepthStencilState = &ds;
 	ci.pColorBlendState = &cbs;
 	rs.rasterizerDiscardEnable = VK_FALSE;
-	/* Not offered: more samples, a dynamic state of an extension. */
+	/* 4 samples reach the engine; 16 are not offered, nor a dynamic
+	 * state of an extension. */
 	ms.rasterizationSamples = VK_SAMPLE_COUNT_4_BIT;
+	assert_int_equal(icd_graphics_pipeline_fill_state(&ps, &ci),
+	                 VK_SUCCESS);
+	assert_int_equal(st->rasterization_samples, 4);
+	assert_int_equal(st->sample_mask, 0xffffffffu);
+	ms.rasterizationSamples = VK_SAMPLE_COUNT_16_BIT;
 	assert_int_equal(icd_graphics_pipeline_fill_state(&ps, &ci),
 	                 VK_ERROR_FEATURE_NOT_PRESENT);
 	ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;

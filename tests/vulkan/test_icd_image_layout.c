@@ -149,7 +149,11 @@ test_formats(struct vkh *h, struct vkh_device *d)
 		VKH_CHECK(h, ifp.sampleCounts & VK_SAMPLE_COUNT_1_BIT);
 		if (!h->is_swgpu)
 			continue;
-		VKH_CHECK(h, ifp.sampleCounts == VK_SAMPLE_COUNT_1_BIT);
+		/* 2D optimal images of attachment formats: 1, 2, 4, 8 */
+		VKH_CHECK(h, ifp.sampleCounts == VK_SAMPLE_COUNT_1_BIT ||
+		             ifp.sampleCounts == (VK_SAMPLE_COUNT_1_BIT |
+		             VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT |
+		             VK_SAMPLE_COUNT_8_BIT));
 		/* Plus only the 64-bit-only bits: storage without format,
 		 * depth comparison. */
 		VKH_CHECK(h, (p3.optimalTilingFeatures & ~only2) == opt &&
@@ -366,11 +370,18 @@ test_image_limits(struct vkh *h, struct vkh_device *d)
 	                 VK_IMAGE_TILING_OPTIMAL,
 	                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, 0, &p) ==
 	             VK_ERROR_FORMAT_NOT_SUPPORTED);
-	/* Attachments: one sample only (multisampling is not offered). */
+	/* Attachments: 1, 2, 4 and 8 samples; storage: 1. */
 	VKH_CHECK(h, ifp(h, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
 	                 VK_IMAGE_TILING_OPTIMAL,
 	                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0, &p) ==
 	             VK_SUCCESS);
+	VKH_CHECK(h, p.sampleCounts == (VK_SAMPLE_COUNT_1_BIT |
+	             VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT |
+	             VK_SAMPLE_COUNT_8_BIT));
+	VKH_CHECK(h, ifp(h, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
+	                 VK_IMAGE_TILING_OPTIMAL,
+	                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+	                 VK_IMAGE_USAGE_STORAGE_BIT, 0, &p) == VK_SUCCESS);
 	VKH_CHECK(h, p.sampleCounts == VK_SAMPLE_COUNT_1_BIT);
 	VKH_CHECK(h, ifp(h, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
 	                 VK_IMAGE_TILING_OPTIMAL, tu,

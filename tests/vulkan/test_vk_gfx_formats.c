@@ -146,11 +146,14 @@ test_mandatory(struct vkh *h, struct vkh_device *d)
 		              "format %d: no VERTEX_BUFFER", vertex_formats[i]);
 	}
 	if (h->is_swgpu) {
-		/* One sample only: multisampling is a later issue. */
+		/* 1, 2, 4 and 8 samples (issue 21). */
+		const VkSampleCountFlags ms = VK_SAMPLE_COUNT_1_BIT |
+			VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT |
+			VK_SAMPLE_COUNT_8_BIT;
 		VKH_CHECK(h, h->props.limits.framebufferColorSampleCounts ==
-		             VK_SAMPLE_COUNT_1_BIT);
+		             ms);
 		VKH_CHECK(h, h->props.limits.framebufferDepthSampleCounts ==
-		             VK_SAMPLE_COUNT_1_BIT);
+		             ms);
 		VKH_CHECK(h, h->props.limits.maxColorAttachments == 8);
 		VKH_CHECK(h, h->props.limits.subPixelPrecisionBits == 8);
 	}

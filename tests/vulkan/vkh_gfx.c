@@ -168,11 +168,20 @@ bool
 gfx_image(struct gfx_ctx *c, VkFormat format, uint32_t w, uint32_t h,
           uint32_t layers, VkImageUsageFlags usage, struct gfx_image *out)
 {
+	return gfx_image_ms(c, format, w, h, layers, VK_SAMPLE_COUNT_1_BIT,
+	                    usage, out);
+}
+
+bool
+gfx_image_ms(struct gfx_ctx *c, VkFormat format, uint32_t w, uint32_t h,
+             uint32_t layers, VkSampleCountFlagBits samples,
+             VkImageUsageFlags usage, struct gfx_image *out)
+{
 	VkImageCreateInfo ci = {
 		.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
 		.imageType = VK_IMAGE_TYPE_2D, .format = format,
 		.extent = { w, h, 1 }, .mipLevels = 1, .arrayLayers = layers,
-		.samples = VK_SAMPLE_COUNT_1_BIT,
+		.samples = samples,
 		.tiling = VK_IMAGE_TILING_OPTIMAL,
 		.usage = usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
 		         VK_IMAGE_USAGE_TRANSFER_DST_BIT,
@@ -383,7 +392,9 @@ gfx_pipeline(struct gfx_ctx *c, const struct gfx_pipe *p)
 	};
 	VkPipelineMultisampleStateCreateInfo ms = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-		.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+		.rasterizationSamples = p->samples ? p->samples
+		                                   : VK_SAMPLE_COUNT_1_BIT,
+		.pSampleMask = p->sample_mask,
 		.sampleShadingEnable = p->min_sample_shading > 0.0f,
 		.minSampleShading = p->min_sample_shading,
 		.alphaToCoverageEnable = p->alpha_to_coverage,

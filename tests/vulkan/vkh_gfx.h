@@ -89,6 +89,10 @@ bool gfx_has_graphics(const struct vkh *h);
 bool gfx_image(struct gfx_ctx *c, VkFormat format, uint32_t w, uint32_t h,
                uint32_t layers, VkImageUsageFlags usage,
                struct gfx_image *out);
+/* The same with samples per texel (one layer, one level). */
+bool gfx_image_ms(struct gfx_ctx *c, VkFormat format, uint32_t w, uint32_t h,
+                  uint32_t layers, VkSampleCountFlagBits samples,
+                  VkImageUsageFlags usage, struct gfx_image *out);
 void gfx_image_destroy(struct gfx_ctx *c, struct gfx_image *img);
 /* A view of one layer of img (aspects: 0 = all of the image's). */
 VkImageView gfx_view(struct gfx_ctx *c, const struct gfx_image *img,
@@ -136,6 +140,8 @@ struct gfx_pipe {
 	const void *vertex_input_next;      /* pVertexInputState pNext */
 	float min_sample_shading;           /* > 0: sample shading on */
 	VkBool32 alpha_to_coverage, alpha_to_one;   /* multisample state */
+	VkSampleCountFlagBits samples;      /* 0: 1 */
+	const VkSampleMask *sample_mask;    /* NULL: all */
 	uint32_t view_mask;     /* dynamic rendering: multiview's views */
 };
 

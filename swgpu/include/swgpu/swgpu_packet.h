@@ -630,6 +630,12 @@ swgpu_write_buffer_descriptor(void *dst, uint32_t type, uint64_t va,
  *                  depth and stencil tests. One query open at a time.
  *   QUERY_END (0x3b), 3 dwords: 1-2: the same VA: writes the count as a
  *                  64-bit value once every earlier draw completed.
+ *   RESOLVE (0x3c), 3 dwords: 1-2: VA of a struct swgpu_pass (8-aligned,
+ *                  readable) with no pass open (else BAD_PACKET): only
+ *                  the resolves of its attachments run, over its render
+ *                  area and layers, as END_PASS would (vkCmdResolveImage:
+ *                  the attachment and resolve VAs point at the offsets'
+ *                  texels). Load ops must be LOAD.
  *
  * A draw needs an open pass and a pipeline (else BAD_PACKET "draw with no
  * pipeline"); its vertex and index reads are bounded by the buffers'
@@ -646,7 +652,24 @@ swgpu_write_buffer_descriptor(void *dst, uint32_t type, uint64_t va,
  * pixel centres at (x + 0.5, y + 0.5), the top-left fill rule, so
  * triangles sharing an edge cover each pixel once; depth is interpolated
  * linearly in screen space, varyings perspective-correctly unless flat or
- * noperspective; one sample per pixel (samples must be 1 for now).
+ * noperspective.
+ *
+ * Multisampling: an attachment with S = 2, 4 or 8 samples stores sample
+ * s of layer L as slice L * S + s, each slice laid out like a layer of
+ * a single-sampled attachment (row_pitch; layer_pitch is the slice
+ * pitch). Every attachment of a pass has the same sample count (else
+ * BAD_PACKET at BEGIN_PASS). Samples sit at the Vulkan standard sample
+ * locations; a triangle covers the samples whose locations pass its
+ * edge functions (top-left rule per sample), points the samples inside
+ * their square; lines cover every sample of the pixels the
+ * single-sample line rule lights (lines are not exact with S > 1). The
+ * fragment shader runs once per covered pixel at its centre; depth is
+ * interpolated, tested and written per sample, colour written and
+ * blended per covered sample; the pipeline's sample_mask and
+ * alpha-to-coverage (k = floor(alpha * S + 0.5) samples, the lowest k
+ * indices) and the shader's SampleMask output remove samples;
+ * occlusion queries count samples. Load ops and CLEAR_ATTACHMENTS clear
+ * every sample.
  */
 enum swgpu_graphics_opcode {
 	SWGPU_OP_BEGIN_PASS = 0x30,
@@ -661,6 +684,7 @@ enum swgpu_graphics_opcode {
 	SWGPU_OP_DRAW_INDIRECT = 0x39,
 	SWGPU_OP_QUERY_BEGIN = 0x3a,
 	SWGPU_OP_QUERY_END = 0x3b,
+	SWGPU_OP_RESOLVE = 0x3c,
 };
 
 #define SWGPU_LEN_BEGIN_PASS 3u
@@ -674,6 +698,7 @@ enum swgpu_graphics_opcode {
 #define SWGPU_LEN_DRAW_INDEXED 8u
 #define SWGPU_LEN_DRAW_INDIRECT 10u
 #define SWGPU_LEN_QUERY 3u
+#define SWGPU_LEN_RESOLVE 3u
 
 /* DRAW_INDIRECT header flags. */
 #define SWGPU_DRAW_INDEXED (1u << 0)
@@ -709,8 +734,27 @@ struct swgpu_attachment {
 	uint32_t load_op;          /* enum swgpu_load_op */
 	uint32_t store_op;         /* enum swgpu_store_op */
 	uint32_t clear[4];         /* CLEAR_BOX encoding */
-	uint32_t samples;          /* 1 (0 means 1) */
-	uint32_t reserved[15];     /* resolve targets later; 0 */
+	uint32_t samples;          /* 1, 2, 4 or 8 (0 means 1) */
+	/* Resolve target (resolve_va 0: none): END_PASS (and RESOLVE)
+	 * resolve the render area of every layer of this multisampled
+	 * attachment into a single-sampled surface of resolve_format (the
+	 * attachment's format, or for depth/stencil the same plane). */
+	uint32_t resolve_mode;     /* enum swgpu_resolve_mode */
+	uint64_t resolve_va;
+	uint64_t resolve_row_pitch;
+	uint64_t resolve_layer_pitch;
+	uint32_t reserved[8];      /* 0 */
+};
+
+/* How samples become one value. AVERAGE: float/UNORM/SNORM colour and
+ * depth (integer formats: BAD_PACKET); MIN/MAX: depth and stencil, and
+ * integer colour; SAMPLE_ZERO: any format. */
+enum swgpu_resolve_mode {
+	SWGPU_RESOLVE_NONE = 0,
+	SWGPU_RESOLVE_SAMPLE_ZERO = 1,
+	SWGPU_RESOLVE_AVERAGE = 2,
+	SWGPU_RESOLVE_MIN = 3,
+	SWGPU_RESOLVE_MAX = 4,
 };
 
 struct swgpu_pass {
@@ -820,7 +864,18 @@ struct swgpu_raster_state {
 	 * 0 or 1 each. */
 	uint32_t alpha_to_coverage;
 	uint32_t alpha_to_one;
-	uint32_t reserved[14];     /* 0 */
+	/* Multisampling (see "Multisampling" above): rasterization_samples
+	 * 1, 2, 4 or 8, equal to the samples of every attachment of the
+	 * pass (else BAD_PACKET at the draw); 0 means 1 sample with
+	 * sample_mask ignored; sample_mask ANDed with each fragment's
+	 * coverage (bit s: sample s);
+	 * sample_shading 0/1 and min_sample_shading in [0, 1]: run the
+	 * fragment shader per sample (the fragment-shading side). */
+	uint32_t rasterization_samples;
+	uint32_t sample_mask;
+	uint32_t sample_shading;
+	float min_sample_shading;
+	uint32_t reserved[10];     /* 0 */
 };
 
 /* swgpu_pipeline_state.dynamic_mask: which swgpu_raster_state fields

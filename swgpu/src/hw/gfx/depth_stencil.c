@@ -321,15 +321,16 @@ depth_only_d16_quad(const struct gfx_draw *d, const struct gfx_viewport *vp,
  * the attachment's format decided once per quad. Same results as the
  * general path below. */
 static uint32_t
-depth_only(const struct gfx_draw *d, const struct gfx_prim *p, int32_t x,
-           int32_t y, uint32_t mask, const float *z)
+depth_only(const struct gfx_draw *d, const struct gfx_prim *p,
+           uint32_t slice, int32_t x, int32_t y, uint32_t mask,
+           const float *z)
 {
 	const struct gfx_viewport *vp = &d->vp[p->viewport];
 	const uint32_t op = d->depth_op, fmt = d->depth.format;
 	uint8_t *row[2];
 	uint32_t pass = 0;
 
-	row[0] = gfx_texel(&d->depth, x, y, p->layer);
+	row[0] = gfx_texel(&d->depth, x, y, slice);
 	row[1] = row[0] + d->depth.row_pitch;
 #if defined(__SSE2__)
 	if (mask == 0xf && fmt == SWGPU_FORMAT_D32_SFLOAT)
@@ -371,9 +372,18 @@ uint32_t
 gfx_depth_stencil(const struct gfx_draw *d, const struct gfx_prim *p,
                   int32_t x, int32_t y, uint32_t mask, const float *z)
 {
+	return gfx_depth_stencil_slice(d, p, p->layer * d->samples, x, y,
+	                               mask, z);
+}
+
+uint32_t
+gfx_depth_stencil_slice(const struct gfx_draw *d, const struct gfx_prim *p,
+                        uint32_t slice, int32_t x, int32_t y, uint32_t mask,
+                        const float *z)
+{
 	if (d->depth_test && !d->stencil_test && !d->depth_bounds &&
 	    x >= d->depth.ox && y >= d->depth.oy)
-		return depth_only(d, p, x, y, mask, z);
+		return depth_only(d, p, slice, x, y, mask, z);
 	const bool has_depth = d->depth.base != NULL;
 	const bool has_stencil = d->stencil.base != NULL;
 	const struct gfx_stencil_face *f = &d->face[p->face];
@@ -384,10 +394,10 @@ gfx_depth_stencil(const struct gfx_draw *d, const struct gfx_prim *p,
 		if (!(mask & (1u << l)))
 			continue;
 		int32_t px = x + (int32_t)(l & 1), py = y + (int32_t)(l >> 1);
-		uint8_t *dp = has_depth ? gfx_texel(&d->depth, px, py, p->layer)
+		uint8_t *dp = has_depth ? gfx_texel(&d->depth, px, py, slice)
 		                        : NULL;
 		uint8_t *sp = has_stencil ? gfx_texel(&d->stencil, px, py,
-		                                      p->layer)
+		                                      slice)
 		                          : NULL;
 		uint32_t stored = dp ? depth_load(d->depth.format, dp) : 0;
 

@@ -159,6 +159,11 @@ gfx_packet_describe(const uint32_t *pk, uint32_t len, char *buf, size_t size)
 	case SWGPU_OP_END_PASS:
 		put(&o, "end of pass");
 		break;
+	case SWGPU_OP_RESOLVE:
+		NEED(3);
+		put(&o, "resolve pass 0x%llx",
+		    (unsigned long long)swgpu_pkt_get64(pk + 1));
+		break;
 	case SWGPU_OP_CLEAR_ATTACHMENTS:
 		NEED(13);
 		put(&o, "attachment %u value %08x %08x %08x %08x, %u rect(s), "

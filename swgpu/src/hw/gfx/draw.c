@@ -117,7 +117,7 @@ check_state(const struct swgpu_raster_state *rs, uint32_t ncolor)
 		rs->primitive_restart, rs->rasterizer_discard, rs->depth_clamp,
 		rs->depth_bias_enable, rs->depth_test, rs->depth_write,
 		rs->depth_bounds_test, rs->stencil_test, rs->logic_op_enable,
-		rs->alpha_to_coverage, rs->alpha_to_one,
+		rs->alpha_to_coverage, rs->alpha_to_one, rs->sample_shading,
 	};
 
 	for (uint32_t i = 0; i < SWGPU_ARRAY_SIZE(bools); i++)
@@ -125,6 +125,12 @@ check_state(const struct swgpu_raster_state *rs, uint32_t ncolor)
 			return "boolean field not 0 or 1";
 	if (rs->topology > SWGPU_TOPOLOGY_TRIANGLE_STRIP_ADJ)
 		return "bad topology";
+	if (rs->rasterization_samples > 8 ||
+	    (rs->rasterization_samples & (rs->rasterization_samples - 1)))
+		return "rasterization samples not 1, 2, 4 or 8";
+	if (!(rs->min_sample_shading >= 0.0f &&
+	      rs->min_sample_shading <= 1.0f))
+		return "min sample shading outside [0, 1]";
 	if (rs->polygon_mode > 2)
 		return "bad polygon mode";
 	if (rs->cull_mode > 3)
@@ -168,6 +174,37 @@ bad(struct exec_env *env, const struct pkt *p, const char *what)
 {
 	return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, 0, "draw: %s",
 	                   what);
+}
+
+/* Samples per pixel: the pipeline's, equal to the attachments' (the
+ * pass validated that they agree among themselves). */
+static bool
+prepare_samples(struct exec_env *env, const struct pkt *p,
+                struct gfx_draw *d)
+{
+	const struct swgpu_raster_state *rs = &d->rs;
+	const uint32_t rast = rs->rasterization_samples
+	                      ? rs->rasterization_samples : 1u;
+	uint32_t att = 0;
+
+	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++) {
+		const struct swgpu_attachment *a =
+			gfx_pass_attachment(&d->g->pass, i);
+		if (a)
+			att = gfx_att_samples(a);
+	}
+	if (att && att != rast)
+		return bad(env, p, "rasterization samples differ from the "
+		                   "attachments' sample count");
+	d->samples = rast;
+	d->sample_mask = rs->rasterization_samples
+	                 ? rs->sample_mask & ((1u << rast) - 1u) : 1u;
+	d->sample_shading = rs->sample_shading != 0;
+	d->min_sample_shading = rs->min_sample_shading;
+	/* a sample mask without sample 0 at one sample: nothing covered */
+	if (!d->sample_mask)
+		d->discard = true;
+	return true;
 }
 
 static bool
@@ -551,6 +588,8 @@ gfx_draw_prepare(struct exec_env *env, const struct pkt *p,
 	if (!prepare_vertex_input(env, p, d))
 		return false;
 	prepare_layout(d);
+	if (!prepare_samples(env, p, d))
+		return false;
 	if (!prepare_targets(env, p, d))
 		return false;
 	if (!prepare_viewports(env, p, d))

@@ -389,6 +389,10 @@ gfx_frag_flush(struct gfx_thread *t, const struct gfx_draw *d)
 		return;
 	}
 	t->fragments += n;
+	if (d->samples > 1) {      /* per-sample outputs: frag_ms.c */
+		gfx_frag_ms_output(t, d, e, nq);
+		return;
+	}
 
 	const lane_t *color[SWGPU_GFX_MAX_COLOR_ATTACHMENTS][4];
 	const lane_t *color1[4] = { NULL, NULL, NULL, NULL };

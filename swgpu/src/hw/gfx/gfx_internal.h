@@ -153,7 +153,8 @@ struct gfx_rect {
 struct gfx_plane {
 	uint8_t *base;             /* pixel (ox, oy) of layer 0; NULL: none */
 	int32_t ox, oy;
-	uint64_t row_pitch, layer_pitch;
+	uint64_t row_pitch, layer_pitch;  /* layer_pitch: of a slice */
+	uint32_t samples;          /* slices per layer (1, 2, 4, 8) */
 	uint32_t bpp;
 	uint32_t format;
 	const swgpu_format_info *fi;
@@ -315,6 +316,11 @@ struct gfx_draw {
 	bool fs_writes_depth;
 	bool alpha_to_coverage;    /* keep lanes whose output 0 alpha >= 0.5 */
 	bool alpha_to_one;         /* then every output's alpha = 1 */
+	/* multisampling (MSAA-IFACE / frag_ms.c) */
+	uint32_t samples;          /* 1, 2, 4, 8: slices per layer */
+	uint32_t sample_mask;      /* pipeline mask & ((1 << samples) - 1) */
+	bool sample_shading;
+	float min_sample_shading;
 	/* failure of any thread (__atomic): a fault ends the draw */
 	uint32_t failed;           /* 0, or a swgpu_fault_kind */
 	const char *fail_msg;      /* set by the thread that failed it */
@@ -457,6 +463,9 @@ struct gfx_quad {
 	int32_t x, y;              /* top-left pixel, both even */
 	uint8_t mask;              /* covered: bit 0 (x, y), 1 (x+1, y),
 	                              2 (x, y+1), 3 (x+1, y+1) */
+	uint8_t sample;            /* per-sample shading: SampleId */
+	uint32_t cov;              /* samples > 1: bits [8i, 8i + S) are
+	                              the covered samples of pixel i */
 	const struct gfx_prim *prim;
 };
 
@@ -468,6 +477,7 @@ struct gfx_thread {
 	/* fragment batch */
 	uint32_t nquads;
 	uint32_t nquads_out;       /* quads of the batch being written */
+	uint32_t out_sample;       /* sample the colour output writes */
 	struct gfx_quad quad[GFX_BATCH_QUADS];
 	float z[GFX_LANES];        /* depth of each lane (bias applied) */
 	uint8_t live[GFX_LANES];
@@ -560,6 +570,11 @@ float gfx_depth_at(const struct gfx_draw *d, const struct gfx_prim *p,
 uint32_t gfx_depth_stencil(const struct gfx_draw *d, const struct gfx_prim *p,
                            int32_t x, int32_t y, uint32_t mask,
                            const float *z);
+/* The same on one sample's slice (layer * samples + sample). */
+uint32_t gfx_depth_stencil_slice(const struct gfx_draw *d,
+                                 const struct gfx_prim *p, uint32_t slice,
+                                 int32_t x, int32_t y, uint32_t mask,
+                                 const float *z);
 /* Depth value as stored: z converted to the depth format and back. */
 float gfx_depth_quantize(uint32_t format, float z);
 
@@ -592,6 +607,58 @@ void gfx_output_batch8(const struct gfx_thread *t, const struct gfx_draw *d,
                        const struct gfx_color_target *rt,
                        const uint8_t *qmask, const lane_t *const src[4],
                        const lane_t *const src1[4]);
+
+/* frag_ms.c (samples > 1, see /MSAA-IFACE in docs/ARCHITECTURE.md):
+ * a quad with sample coverage cov (bits [8i, 8i + S) for pixel i) from
+ * the raster: sample mask, per-sample depth and early tests, then into
+ * the batch; gfx_frag_ms_output is gfx_frag_flush's tail after the
+ * shader ran: coverage from the shader, late tests, per-sample colour. */
+void gfx_frag_quad_ms(struct gfx_thread *t, const struct gfx_draw *d,
+                      const struct gfx_prim *p, int32_t x, int32_t y,
+                      uint32_t cov);
+void gfx_frag_ms_output(struct gfx_thread *t, const struct gfx_draw *d,
+                        struct gfx_exec *e, uint32_t nq);
+/* Queue one quad (batch flushed when full): cov as above, sample its
+ * SampleId; mask = pixels with coverage. */
+void gfx_frag_queue(struct gfx_thread *t, const struct gfx_draw *d,
+                    const struct gfx_prim *p, int32_t x, int32_t y,
+                    uint32_t cov, uint32_t sample, const float z[4]);
+/* raster_ms.c: the multisampled rasterization of triangles and points
+ * (lines: every sample of the pixels the single-sample rule lights). */
+void gfx_raster_tri_ms(struct gfx_thread *t, const struct gfx_draw *d,
+                       const struct gfx_prim *p, const struct gfx_rect *tile);
+void gfx_raster_point_ms(struct gfx_thread *t, const struct gfx_draw *d,
+                         const struct gfx_prim *p,
+                         const struct gfx_rect *tile);
+/* Pixels (bit i) of the 2x2 quad at (x, y) inside [r). */
+static inline uint32_t
+gfx_quad_rect_mask(const struct gfx_rect *r, int32_t x, int32_t y)
+{
+	uint32_t m = 0xf;
+
+	if (x < r->x0)
+		m &= ~0x5u;
+	if (x + 1 >= r->x1)
+		m &= ~0xau;
+	if (y < r->y0)
+		m &= ~0x3u;
+	if (y + 1 >= r->y1)
+		m &= ~0xcu;
+	return m;
+}
+
+/* A pixel mask (bit i: pixel i of a quad) as every sample covered. */
+static inline uint32_t
+gfx_ms_full_cov(uint32_t mask, uint32_t samples)
+{
+	const uint32_t all = (1u << samples) - 1u;
+	uint32_t cov = 0;
+
+	for (uint32_t i = 0; i < 4; i++)
+		if (mask & (1u << i))
+			cov |= all << (8 * i);
+	return cov;
+}
 
 /* Pipeline tasks (one gfx_pool_run each, ctx the draw): vertex
  * shading of GFX_LANES vertices (vertex_shade.c), geometry of

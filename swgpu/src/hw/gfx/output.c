@@ -125,7 +125,8 @@ gfx_output_batch(const struct gfx_thread *t, const struct gfx_draw *d,
 			}
 			gfx_output_pixel(d, rt, qd->x + (int32_t)(i & 1),
 			                 qd->y + (int32_t)(i >> 1),
-			                 qd->prim->layer, s,
+			                 qd->prim->layer * d->samples +
+			                 t->out_sample, s,
 			                 src1[0] ? s1 : NULL);
 		}
 	}

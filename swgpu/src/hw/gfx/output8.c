@@ -235,10 +235,13 @@ unorm_batch(const struct gfx_thread *t, const struct gfx_draw *d,
 	j.whole = whole;
 	/* gfx_texel with the plane in locals (4 bytes a pixel): stores
 	 * into j would otherwise reload them for every quad */
-	uint8_t *const base = rt->pl.base;
 	const int32_t ox = rt->pl.ox, oy = rt->pl.oy;
 	const int32_t x1 = rt->pl_x1, y1 = rt->pl_y1;
-	const uint64_t pitch = rt->pl.row_pitch, lpitch = rt->pl.layer_pitch;
+	const uint64_t pitch = rt->pl.row_pitch;
+	/* multisampled: sample out_sample of each layer's slices */
+	const uint64_t lpitch = rt->pl.layer_pitch * d->samples;
+	uint8_t *const base = rt->pl.base +
+	                      t->out_sample * rt->pl.layer_pitch;
 	for (uint32_t q = 0; q < j.nq; q++) {
 		const struct gfx_quad *qd = &t->quad[q];
 		const int32_t x = qd->x, y = qd->y;
@@ -295,7 +298,9 @@ gfx_output_batch8(const struct gfx_thread *t, const struct gfx_draw *d,
 		const struct gfx_quad *qd = &t->quad[q];
 		if (!qmask[q])
 			continue;
-		uint8_t *p0 = gfx_texel(&rt->pl, qd->x, qd->y, qd->prim->layer);
+		uint8_t *p0 = gfx_texel(&rt->pl, qd->x, qd->y,
+		                        qd->prim->layer * d->samples +
+		                        t->out_sample);
 		px[q][0] = p0;
 		px[q][1] = p0 + 4;
 		px[q][2] = p0 + rt->pl.row_pitch;

@@ -37,14 +37,31 @@ check_attachment(const struct swgpu_pass *ps,
 		return "layer count out of range";
 	if (a->row_pitch < (uint64_t)a->width * fi->block_bytes)
 		return "row pitch below the row's bytes";
-	if (ps->layer_count > 1 &&
+	const uint32_t S = gfx_att_samples(a);
+	if (S != 1 && S != 2 && S != 4 && S != 8)
+		return "sample count not 1, 2, 4 or 8";
+	if ((ps->layer_count > 1 || S > 1) &&
 	    a->layer_pitch < a->row_pitch * a->height)
 		return "layer pitch below the layer's bytes";
 	if (a->load_op > SWGPU_LOAD_DONT_CARE ||
 	    a->store_op > SWGPU_STORE_NONE)
 		return "bad load or store op";
-	if (a->samples > 1)
-		return "more than one sample";
+	if (a->resolve_va) {
+		if (S == 1)
+			return "resolve of a single-sampled attachment";
+		if (a->resolve_mode < SWGPU_RESOLVE_SAMPLE_ZERO ||
+		    a->resolve_mode > SWGPU_RESOLVE_MAX)
+			return "bad resolve mode";
+		if (!gfx_resolve_mode_ok(a->format, a->resolve_mode))
+			return "resolve mode not allowed for the format";
+		if (a->resolve_row_pitch < (uint64_t)a->width * fi->block_bytes ||
+		    (ps->layer_count > 1 &&
+		     a->resolve_layer_pitch < a->resolve_row_pitch * a->height))
+			return "resolve pitch below the row's or layer's bytes";
+	} else if (a->resolve_mode || a->resolve_row_pitch ||
+	           a->resolve_layer_pitch) {
+		return "resolve fields without a resolve target";
+	}
 	for (uint32_t i = 0; i < SWGPU_ARRAY_SIZE(a->reserved); i++)
 		if (a->reserved[i])
 			return "reserved field not 0";
@@ -91,6 +108,19 @@ gfx_pass_validate(const struct swgpu_pass *ps, char *why, size_t why_size)
 			                       GFX_ATT_STENCIL);
 		}
 	}
+	/* one sample count for the whole pass */
+	uint32_t samples = 0;
+	for (uint32_t i = 0; !err && i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2;
+	     i++) {
+		const struct swgpu_attachment *a = gfx_pass_attachment(ps, i);
+		if (!a)
+			continue;
+		if (samples && gfx_att_samples(a) != samples) {
+			err = "sample count differs from another attachment's";
+			which = i;
+		}
+		samples = gfx_att_samples(a);
+	}
 	if (err && why)
 		snprintf(why, why_size, "pass %s%u: %s",
 		         which < 8 ? "colour " : which == 8 ? "depth " : "stencil ",
@@ -125,10 +155,12 @@ gfx_plane_map(struct exec_env *env, const struct pkt *p,
 	memset(pl, 0, sizeof(*pl));
 	if (r->x0 >= r->x1 || r->y0 >= r->y1 || !nlayers)
 		return true;
-	uint64_t start = a->va + layer0 * a->layer_pitch +
+	/* multisampled: the S slices of each layer */
+	const uint32_t S = gfx_att_samples(a);
+	uint64_t start = a->va + (uint64_t)layer0 * S * a->layer_pitch +
 	                 (uint64_t)r->y0 * a->row_pitch +
 	                 (uint64_t)r->x0 * bpp;
-	uint64_t size = (uint64_t)(nlayers - 1) * a->layer_pitch +
+	uint64_t size = ((uint64_t)nlayers * S - 1) * a->layer_pitch +
 	                (uint64_t)(r->y1 - r->y0 - 1) * a->row_pitch +
 	                (uint64_t)(r->x1 - r->x0) * bpp;
 	const uint32_t access = SWGPU_VA_READ | SWGPU_VA_WRITE;
@@ -142,6 +174,7 @@ gfx_plane_map(struct exec_env *env, const struct pkt *p,
 	pl->oy = r->y0;
 	pl->row_pitch = a->row_pitch;
 	pl->layer_pitch = a->layer_pitch;
+	pl->samples = S;
 	pl->bpp = bpp;
 	pl->format = a->format;
 	pl->fi = fi;
@@ -207,7 +240,7 @@ gfx_plane_clear(const struct gfx_plane *pl, const struct gfx_rect *r,
 		return;
 	format_clear_value(pl->fi, value, &t);
 	pl->encode(pl->fi, &t, texel);
-	fill_plane(pl, r, nlayers, texel);
+	fill_plane(pl, r, nlayers * pl->samples, texel);   /* every sample */
 }
 
 /* Clear rect r of the plane (mapped from layer 0): every layer of the
@@ -225,7 +258,7 @@ clear_view_layers(const struct gfx_plane *pl, const struct gfx_rect *r,
 			continue;
 		struct gfx_plane one = *pl;
 		if (one.base)
-			one.base += v * one.layer_pitch;
+			one.base += v * one.samples * one.layer_pitch;
 		gfx_plane_clear(&one, r, 1, value);
 	}
 }

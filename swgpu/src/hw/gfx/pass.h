@@ -21,6 +21,22 @@ gfx_view_end(uint32_t view_mask)
 	return view_mask ? 32u - (uint32_t)__builtin_clz(view_mask) : 0u;
 }
 
+/* Samples of an attachment (0 means 1). */
+static inline uint32_t
+gfx_att_samples(const struct swgpu_attachment *a)
+{
+	return a->samples ? a->samples : 1u;
+}
+
+/* resolve.c: a resolve mode is defined for the format. */
+bool gfx_resolve_mode_ok(uint32_t format, uint32_t mode);
+/* The resolves of the pass's attachments that have a resolve target,
+ * over its render area and layers (multiview: the views' layers);
+ * false: a page fault. VA read lock held. pool: the engine's raster
+ * threads (NULL: the caller alone). */
+bool gfx_pass_resolve(struct exec_env *env, const struct pkt *p,
+                      const struct swgpu_pass *ps, struct gfx_pool *pool);
+
 /* Everything about a pass that does not need memory; false with a
  * reason in why. */
 bool gfx_pass_validate(const struct swgpu_pass *ps, char *why,

@@ -24,6 +24,18 @@
 
 #include <math.h>
 
+/* Multisampled: the pixel rule's pixels with every sample covered (not
+ * the spec's exact multisample line rectangle; documented). */
+static inline void
+line_quad(struct gfx_thread *t, const struct gfx_draw *d,
+          const struct gfx_prim *p, int32_t x, int32_t y, uint32_t mask)
+{
+	if (d->samples > 1)
+		gfx_frag_quad_ms(t, d, p, x, y, gfx_ms_full_cov(mask, d->samples));
+	else
+		gfx_frag_quad(t, d, p, x, y, mask);
+}
+
 /* A bound on the segment parameter t: (num + e1 e + e2 e^2) / den with
  * den > 0, e the infinitesimal of the perturbation. */
 struct tbound {
@@ -127,7 +139,7 @@ line_pixel(struct gfx_thread *t, const struct gfx_draw *d,
 	int32_t qx = x & ~1, qy = y & ~1;
 
 	if (o->mask && (qx != o->qx || qy != o->qy)) {
-		gfx_frag_quad(t, d, p, o->qx, o->qy, o->mask);
+		line_quad(t, d, p, o->qx, o->qy, o->mask);
 		o->mask = 0;
 	}
 	o->qx = qx;
@@ -184,5 +196,5 @@ gfx_raster_line(struct gfx_thread *t, const struct gfx_draw *d,
 		}
 	}
 	if (o.mask)
-		gfx_frag_quad(t, d, p, o.qx, o.qy, o.mask);
+		line_quad(t, d, p, o.qx, o.qy, o.mask);
 }

@@ -13,6 +13,10 @@ gfx_raster_point(struct gfx_thread *t, const struct gfx_draw *d,
 {
 	struct gfx_rect r = p->bbox;
 
+	if (d->samples > 1) {
+		gfx_raster_point_ms(t, d, p, tile);
+		return;
+	}
 	if (r.x0 < tile->x0)
 		r.x0 = tile->x0;
 	if (r.y0 < tile->y0)

@@ -11,23 +11,6 @@
  */
 #include "hw/gfx/gfx_internal.h"
 
-/* Mask of the quad's pixels inside [r) (columns and rows). */
-static uint32_t
-rect_mask(const struct gfx_rect *r, int32_t x, int32_t y)
-{
-	uint32_t m = 0xf;
-
-	if (x < r->x0)
-		m &= ~0x5u;
-	if (x + 1 >= r->x1)
-		m &= ~0xau;
-	if (y < r->y0)
-		m &= ~0x3u;
-	if (y + 1 >= r->y1)
-		m &= ~0xcu;
-	return m;
-}
-
 #define BLOCK 8
 
 void
@@ -37,6 +20,10 @@ gfx_raster_tri(struct gfx_thread *t, const struct gfx_draw *d,
 	struct gfx_rect r = p->bbox;
 	const int64_t one = GFX_SUBPIXEL_ONE, half = GFX_SUBPIXEL_ONE / 2;
 
+	if (d->samples > 1) {
+		gfx_raster_tri_ms(t, d, p, tile);
+		return;
+	}
 	if (r.x0 < tile->x0)
 		r.x0 = tile->x0;
 	if (r.y0 < tile->y0)
@@ -93,7 +80,7 @@ gfx_raster_tri(struct gfx_thread *t, const struct gfx_draw *d,
 				for (int k = 0; k < 3; k++)
 					e[k] = e0[k] + sy[k] * (y - by);
 				for (int32_t x = bx; x < ex1; x += 2) {
-					uint32_t m = rect_mask(&r, x, y);
+					uint32_t m = gfx_quad_rect_mask(&r, x, y);
 					if (!accept) {
 						uint32_t c = 0;
 						for (int k = 0; k < 3; k++) {

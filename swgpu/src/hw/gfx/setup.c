@@ -73,6 +73,15 @@ pixel_span(int64_t lo, int64_t hi, int32_t *first, int32_t *end)
 	*end = (int32_t)(floor_div(hi - half, GFX_SUBPIXEL_ONE) + 1);
 }
 
+/* Multisampled: pixels that [lo, hi] touches at all (any of their
+ * sample locations may lie inside). */
+static void
+pixel_span_any(int64_t lo, int64_t hi, int32_t *first, int32_t *end)
+{
+	*first = (int32_t)floor_div(lo, GFX_SUBPIXEL_ONE);
+	*end = (int32_t)(floor_div(hi, GFX_SUBPIXEL_ONE) + 1);
+}
+
 static bool
 clip_bbox(struct gfx_rect *r, const struct gfx_rect *sc)
 {
@@ -182,8 +191,13 @@ gfx_setup_tri(const struct gfx_draw *d, const lane_t *const vin[3],
 		ymin = Y[k] < ymin ? Y[k] : ymin;
 		ymax = Y[k] > ymax ? Y[k] : ymax;
 	}
-	pixel_span(xmin, xmax, &p->bbox.x0, &p->bbox.x1);
-	pixel_span(ymin, ymax, &p->bbox.y0, &p->bbox.y1);
+	if (d->samples > 1) {
+		pixel_span_any(xmin, xmax, &p->bbox.x0, &p->bbox.x1);
+		pixel_span_any(ymin, ymax, &p->bbox.y0, &p->bbox.y1);
+	} else {
+		pixel_span(xmin, xmax, &p->bbox.x0, &p->bbox.x1);
+		pixel_span(ymin, ymax, &p->bbox.y0, &p->bbox.y1);
+	}
 	if (!clip_bbox(&p->bbox, &d->scissor[vpi]))
 		return false;
 	/* Barycentrics of vertices 1 and 2 from the edge functions (their
@@ -352,6 +366,13 @@ gfx_setup_point(const struct gfx_draw *d, const lane_t *v, uint32_t prim_id,
 	p->bbox.x1 = (int32_t)ceilf(p->px1 - 0.5f);
 	p->bbox.y0 = (int32_t)ceilf(p->py0 - 0.5f);
 	p->bbox.y1 = (int32_t)ceilf(p->py1 - 0.5f);
+	if (d->samples > 1) {
+		/* pixels the square touches: samples anywhere inside them */
+		p->bbox.x0 = (int32_t)floorf(p->px0);
+		p->bbox.x1 = (int32_t)floorf(p->px1) + 1;
+		p->bbox.y0 = (int32_t)floorf(p->py0);
+		p->bbox.y1 = (int32_t)floorf(p->py1) + 1;
+	}
 	if (!clip_bbox(&p->bbox, &d->scissor[vpi]))
 		return false;
 	p->rx = s[0];

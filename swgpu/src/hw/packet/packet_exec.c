@@ -528,6 +528,9 @@ static const struct op_desc op_table[SWGPU_OP_COUNT] = {
 	[SWGPU_OP_QUERY_END] = {
 		.name = "QUERY_END", .len = SWGPU_LEN_QUERY,
 		.exec = exec_query_end },
+	[SWGPU_OP_RESOLVE] = {
+		.name = "RESOLVE", .len = SWGPU_LEN_RESOLVE,
+		.exec = exec_resolve },
 };
 
 static const struct op_desc *

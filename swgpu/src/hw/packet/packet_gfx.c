@@ -96,7 +96,43 @@ exec_end_pass(struct exec_env *env, const uint32_t *pk, uint32_t len,
 		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, 0,
 		                   "no pass open");
 	g->pass_open = false;
-	return true;
+	vaspace_read_lock(env->vs);
+	bool ok = gfx_pass_resolve(env, p, &g->pass, g->pool);
+	vaspace_read_unlock(env->vs);
+	return ok;
+}
+
+/* RESOLVE: a pass's resolves alone (vkCmdResolveImage). */
+bool
+exec_resolve(struct exec_env *env, const uint32_t *pk, uint32_t len,
+             const struct pkt *p, uint32_t depth)
+{
+	struct gfx_state *g = gfx_of(env, p);
+	struct swgpu_pass ps;
+	char why[96];
+
+	if (!g)
+		return false;
+	if (g->pass_open)
+		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, 0,
+		                   "resolve inside a pass");
+	if (!read_struct(env, p, swgpu_pkt_get64(pk + 1), 8, &ps, sizeof(ps),
+	                 "resolve pass"))
+		return false;
+	if (!gfx_pass_validate(&ps, why, sizeof(why)))
+		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET,
+		                   swgpu_pkt_get64(pk + 1), "%s", why);
+	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++) {
+		const struct swgpu_attachment *a = gfx_pass_attachment(&ps, i);
+		if (a && a->load_op != SWGPU_LOAD_LOAD)
+			return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET,
+			                   swgpu_pkt_get64(pk + 1),
+			                   "resolve with a load op not LOAD");
+	}
+	vaspace_read_lock(env->vs);
+	bool ok = gfx_pass_resolve(env, p, &ps, g->pool);
+	vaspace_read_unlock(env->vs);
+	return ok;
 }
 
 bool

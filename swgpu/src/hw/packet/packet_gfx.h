@@ -21,5 +21,6 @@ GFX_EXEC_FN(exec_draw_indexed);
 GFX_EXEC_FN(exec_draw_indirect);
 GFX_EXEC_FN(exec_query_begin);
 GFX_EXEC_FN(exec_query_end);
+GFX_EXEC_FN(exec_resolve);
 
 #endif
