@@ -153,14 +153,17 @@ engine_poll(struct swgpu_engine *eng)
 		return hwq_has_work(eng, ENGINE_HWQ_PRIO) ||
 		       main_has_work(eng);
 
+	spin_enter();
 	do {
 		if (hwq_has_work(eng, ENGINE_HWQ_PRIO) ||
 		    main_has_work(eng)) {
+			spin_leave();
 			spin_budget_feedback(&eng->idle_spin, true);
 			return true;
 		}
 		cpu_relax();
 	} while (swgpu_now_ns() < end);
+	spin_leave();
 	spin_budget_feedback(&eng->idle_spin, false);
 	return false;
 }
@@ -242,9 +245,11 @@ ring_sem_wait(struct swgpu_engine *eng, const uint32_t *pkt)
 	uint64_t now = swgpu_now_ns();
 	uint64_t spin_end = spin_cpu_contended(now) ? now :
 		swgpu_add_sat(now, (uint64_t)dev->cfg.spin_us * 1000u);
+	spin_enter();
 	while (!seqno_passed(engine_hwq_fence_read(other, h), value) &&
 	       swgpu_now_ns() < spin_end && !atomic_load(&dev->abort))
 		cpu_relax();
+	spin_leave();
 	while (!seqno_passed(engine_hwq_fence_read(other, h), value)) {
 		if (atomic_load(&dev->abort))
 			return true;

@@ -228,6 +228,7 @@ swgpu_queue_wait(swgpu_queue *q, uint64_t seqno, uint64_t deadline_ns)
 		}
 		if (now < spin_end) {
 			pthread_mutex_unlock(&dev->lock);
+			spin_enter();
 			while (atomic_load_explicit(&q->completed,
 			                            memory_order_acquire) <
 			               seqno &&
@@ -236,6 +237,7 @@ swgpu_queue_wait(swgpu_queue *q, uint64_t seqno, uint64_t deadline_ns)
 			       !atomic_load_explicit(&dev->closing,
 			                             memory_order_relaxed))
 				;
+			spin_leave();
 			spin_budget_feedback(&dev->host_spin,
 			                     atomic_load_explicit(
 			                             &q->completed,

@@ -366,6 +366,7 @@ swgpu_syncobj_wait(swgpu_syncobj *const *objs, const uint64_t *values,
 			uint64_t serial = atomic_load_explicit(
 				&dev->event_serial, memory_order_acquire);
 			pthread_mutex_unlock(&dev->lock);
+			spin_enter();
 			while (atomic_load_explicit(&dev->event_serial,
 			                            memory_order_acquire) ==
 			               serial &&
@@ -374,6 +375,7 @@ swgpu_syncobj_wait(swgpu_syncobj *const *objs, const uint64_t *values,
 			       !atomic_load_explicit(&dev->closing,
 			                             memory_order_relaxed))
 				cpu_relax();
+			spin_leave();
 			/* Something completed while we polled: a hit. */
 			spin_budget_feedback(&dev->host_spin,
 			                     atomic_load_explicit(

@@ -9,9 +9,16 @@
  * (a few microseconds). More runnable threads than CPUs means a spinner
  * takes the CPU from a thread that wants it — possibly the very thread
  * it waits for, which on Linux (EEVDF) also spends the spinner's lag, so
- * that it waits a whole time slice once it is preempted. The machine
- * then counts as contended for SPIN_HOLD_NS after the last sample that
- * said so: instantaneous samples flicker, a busy machine stays busy.
+ * that it waits a whole time slice once it is preempted.
+ *
+ * Our own spinners (spin_active_threads: a host waiter polling for its
+ * fence, an engine polling its ring) are not work that wants the CPU,
+ * so they are subtracted; counting them made a quiet 2-core machine look
+ * contended whenever one third thread (a kworker, a shell) ran, and the
+ * round trip went from ~3 to ~25 us (docs/PERFORMANCE.md, 2026-12-05).
+ * A single contended sample can still be one passing thread, so two
+ * samples in a row must say so; the machine then counts as contended for
+ * SPIN_HOLD_NS after the last one: a busy machine stays busy.
  *
  * Without /proc (or with SWGPU_SPIN_LOAD=0) nothing is ever contended and
  * the budgets behave as before.
@@ -36,6 +43,9 @@ static _Atomic uint64_t next_sample_ns;
 static _Atomic uint64_t contended_until_ns;
 static atomic_int load_fd = -1;        /* -2: disabled / no /proc */
 static _Atomic long cpu_count;
+static atomic_bool last_sample_contended;
+
+_Atomic int spin_active_threads;
 
 /* Runnable threads now, or -1. */
 static long
@@ -91,15 +101,24 @@ spin_cpu_contended(uint64_t now_ns)
 		    &next_sample_ns, &next, now_ns + SPIN_SAMPLE_NS,
 		    memory_order_relaxed, memory_order_relaxed)) {
 		long running = runnable_now();
+		long others = running - atomic_load_explicit(
+			&spin_active_threads, memory_order_relaxed);
+		bool busy = others > atomic_load_explicit(
+			&cpu_count, memory_order_relaxed);
 
 		if (running < 0) {
 			/* Never again: no /proc or turned off. */
 			atomic_store_explicit(&next_sample_ns, UINT64_MAX,
 			                      memory_order_relaxed);
-		} else if (running > atomic_load_explicit(
-				   &cpu_count, memory_order_relaxed)) {
-			atomic_store_explicit(&contended_until_ns,
-			                      now_ns + SPIN_HOLD_NS,
+		} else {
+			/* Only the sampler (the CAS winner) gets here. */
+			if (busy && atomic_load_explicit(
+					    &last_sample_contended,
+					    memory_order_relaxed))
+				atomic_store_explicit(&contended_until_ns,
+				                      now_ns + SPIN_HOLD_NS,
+				                      memory_order_relaxed);
+			atomic_store_explicit(&last_sample_contended, busy,
 			                      memory_order_relaxed);
 		}
 	}

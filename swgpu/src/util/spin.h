@@ -46,9 +46,30 @@ spin_budget_init(struct spin_budget *b, uint64_t max_ns)
 	b->max_ns = max_ns;
 }
 
-/* True while more threads are runnable than there are CPUs (sampled
+/* True while more threads are runnable than there are CPUs, not
+ * counting this process's threads that are inside a spin loop (sampled
  * every few ms, process-wide; spin.c). now_ns: swgpu_now_ns(). */
 bool spin_cpu_contended(uint64_t now_ns);
+
+/* This process's threads inside a poll loop now (spin_enter/leave): the
+ * contention test does not count them as other work, else a waiter
+ * spinning beside an engine spinning on its ring make a quiet 2-core
+ * machine look contended (issue 20 item 8, measured 10x on round trips). */
+extern _Atomic int spin_active_threads;
+
+static inline void
+spin_enter(void)
+{
+	atomic_fetch_add_explicit(&spin_active_threads, 1,
+	                          memory_order_relaxed);
+}
+
+static inline void
+spin_leave(void)
+{
+	atomic_fetch_sub_explicit(&spin_active_threads, 1,
+	                          memory_order_relaxed);
+}
 
 /* Short scheduler slices for the calling thread (best effort, spin.c):
  * its wake-ups preempt busy threads sooner. */
