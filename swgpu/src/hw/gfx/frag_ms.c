@@ -17,6 +17,7 @@
 #include "hw/gfx/gfx_internal.h"
 #include "hw/gfx/sample_pos.h"
 
+#include <math.h>
 #include <string.h>
 
 /* A per-sample mask m (bit s) repeated for the four pixels. */
@@ -128,6 +129,27 @@ gfx_frag_quad_ms(struct gfx_thread *t, const struct gfx_draw *d,
 			z[l] = p->zc + p->zx * (px - p->rx) +
 			       p->zy * (py - p->ry) + p->bias;
 		}
+	if (d->sample_shading) {
+		/* sample shading (msaa21s): ceil(minSampleShading * S)
+		 * invocations per pixel, rounded up to a power of two so
+		 * each one covers an equal run of S / rate samples; the
+		 * invocation's SampleId is the first of its run */
+		uint32_t rate = (uint32_t)ceilf(d->min_sample_shading *
+		                                (float)d->samples);
+		uint32_t r2 = 1;
+		while (r2 < rate && r2 < d->samples)
+			r2 <<= 1;
+		if (r2 > 1) {
+			const uint32_t run = d->samples / r2;
+			for (uint32_t s = 0; s < d->samples; s += run) {
+				const uint32_t sub = cov &
+					spread4(((1u << run) - 1u) << s);
+				if (sub)
+					gfx_frag_queue(t, d, p, x, y, sub, s, z);
+			}
+			return;
+		}
+	}
 	gfx_frag_queue(t, d, p, x, y, cov, 0, z);
 }
 

@@ -20,6 +20,7 @@
  * space.
  */
 #include "hw/gfx/gfx_internal.h"
+#include "hw/gfx/sample_pos.h"
 
 #include <string.h>
 #if defined(__SSE2__)
@@ -328,19 +329,29 @@ fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
 	if (builtin_used(fs, IR_REG_SAMPLE_ID)) {
 		lane_t *r = gfx_exec_reg(e, IR_REG_SAMPLE_ID);
 		for (uint32_t l = 0; l < n; l++)
-			r[l].u = 0;
+			r[l].u = d->samples > 1 ? t->quad[l / 4].sample : 0;
 	}
 	if (builtin_used(fs, IR_REG_SAMPLE_MASK_IN)) {
+		/* multisampled: the samples this invocation covers (its
+		 * pixel's byte of the quad's coverage, hw/gfx/frag_ms.c) */
 		lane_t *r = gfx_exec_reg(e, IR_REG_SAMPLE_MASK_IN);
 		for (uint32_t l = 0; l < n; l++)
-			r[l].u = t->live[l];
+			r[l].u = d->samples > 1
+			         ? (t->quad[l / 4].cov >> (8 * (l & 3))) & 0xffu
+			         : t->live[l];
 	}
 	if (builtin_used(fs, IR_REG_SAMPLE_POSITION) ||
 	    builtin_used(fs, IR_REG_SAMPLE_POSITION + 1)) {
 		lane_t *a = gfx_exec_reg(e, IR_REG_SAMPLE_POSITION);
 		lane_t *b = gfx_exec_reg(e, IR_REG_SAMPLE_POSITION + 1);
-		for (uint32_t l = 0; l < n; l++)
-			a[l].f = b[l].f = 0.5f;
+		for (uint32_t l = 0; l < n; l++) {
+			const uint32_t smp =
+				d->samples > 1 ? t->quad[l / 4].sample : 0;
+			a[l].f = d->samples > 1 ? gfx_sample_x(d->samples, smp)
+			                        : 0.5f;
+			b[l].f = d->samples > 1 ? gfx_sample_y(d->samples, smp)
+			                        : 0.5f;
+		}
 	}
 	if (builtin_used(fs, IR_REG_PRIMITIVE_ID)) {
 		lane_t *r = gfx_exec_reg(e, IR_REG_PRIMITIVE_ID);
