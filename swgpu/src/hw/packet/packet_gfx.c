@@ -55,25 +55,36 @@ read_struct(struct exec_env *env, const struct pkt *p, uint64_t va,
 /* Passes                                                              */
 /* ------------------------------------------------------------------ */
 
+/* The pass a BEGIN_PASS or RESOLVE packet points at, read and checked. */
+static bool
+read_pass(struct exec_env *env, const uint32_t *pk, const struct pkt *p,
+          struct swgpu_pass *ps, const char *what)
+{
+	char why[96];
+
+	if (!read_struct(env, p, swgpu_pkt_get64(pk + 1), 8, ps, sizeof(*ps),
+	                 what))
+		return false;
+	if (!gfx_pass_validate(ps, why, sizeof(why)))
+		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET,
+		                   swgpu_pkt_get64(pk + 1), "%s", why);
+	return true;
+}
+
 bool
 exec_begin_pass(struct exec_env *env, const uint32_t *pk, uint32_t len,
                 const struct pkt *p, uint32_t depth)
 {
 	struct gfx_state *g = gfx_of(env, p);
 	struct swgpu_pass ps;
-	char why[96];
 
 	if (!g)
 		return false;
 	if (g->pass_open)
 		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, 0,
 		                   "a pass is already open");
-	if (!read_struct(env, p, swgpu_pkt_get64(pk + 1), 8, &ps, sizeof(ps),
-	                 "pass"))
+	if (!read_pass(env, pk, p, &ps, "pass"))
 		return false;
-	if (!gfx_pass_validate(&ps, why, sizeof(why)))
-		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET,
-		                   swgpu_pkt_get64(pk + 1), "%s", why);
 	vaspace_read_lock(env->vs);
 	bool ok = gfx_pass_begin(env, p, &ps);
 	vaspace_read_unlock(env->vs);
@@ -109,19 +120,14 @@ exec_resolve(struct exec_env *env, const uint32_t *pk, uint32_t len,
 {
 	struct gfx_state *g = gfx_of(env, p);
 	struct swgpu_pass ps;
-	char why[96];
 
 	if (!g)
 		return false;
 	if (g->pass_open)
 		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET, 0,
 		                   "resolve inside a pass");
-	if (!read_struct(env, p, swgpu_pkt_get64(pk + 1), 8, &ps, sizeof(ps),
-	                 "resolve pass"))
+	if (!read_pass(env, pk, p, &ps, "resolve pass"))
 		return false;
-	if (!gfx_pass_validate(&ps, why, sizeof(why)))
-		return raise_fault(env, p, SWGPU_FAULT_BAD_PACKET,
-		                   swgpu_pkt_get64(pk + 1), "%s", why);
 	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++) {
 		const struct swgpu_attachment *a = gfx_pass_attachment(&ps, i);
 		if (a && a->load_op != SWGPU_LOAD_LOAD)
