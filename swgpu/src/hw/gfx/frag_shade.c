@@ -39,6 +39,23 @@ builtin_used(const struct gfx_program *fs, uint32_t reg)
 	return (fs->builtins_used >> reg) & 1u;
 }
 
+/* Where in its pixel a quad's invocation evaluates inputs and FragCoord:
+ * its sample's location when every sample has its own invocation
+ * (draw.c shading_run 1), else the pixel's centre. */
+static inline float
+shading_x(const struct gfx_draw *d, const struct gfx_quad *q)
+{
+	return d->samples > 1 && d->shading_run == 1
+	       ? gfx_sample_x(d->samples, q->sample) : 0.5f;
+}
+
+static inline float
+shading_y(const struct gfx_draw *d, const struct gfx_quad *q)
+{
+	return d->samples > 1 && d->shading_run == 1
+	       ? gfx_sample_y(d->samples, q->sample) : 0.5f;
+}
+
 void
 gfx_frag_quad(struct gfx_thread *t, const struct gfx_draw *d,
               const struct gfx_prim *p, int32_t x, int32_t y, uint32_t mask)
@@ -179,8 +196,10 @@ fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
 		reg[j] = gfx_exec_reg(e, vl->var_fs_reg[j]);
 	for (uint32_t q = 0; q < nq; q++) {
 		const struct gfx_prim *p = t->quad[q].prim;
-		const float x0 = (float)t->quad[q].x + 0.5f - p->rx;
-		const float y0 = (float)t->quad[q].y + 0.5f - p->ry;
+		const float x0 = (float)t->quad[q].x +
+		                 shading_x(d, &t->quad[q]) - p->rx;
+		const float y0 = (float)t->quad[q].y +
+		                 shading_y(d, &t->quad[q]) - p->ry;
 #if defined(__SSE2__)
 		if (vp.p != p)
 			var_prim_set(&vp, vl, p);
@@ -293,8 +312,10 @@ fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
 			if (d->depth_clamp)
 				z = z < vp->zmin ? vp->zmin
 				    : z > vp->zmax ? vp->zmax : z;
-			fx[l].f = (float)(q->x + (int32_t)(l & 1)) + 0.5f;
-			fy[l].f = (float)(q->y + (int32_t)((l >> 1) & 1)) + 0.5f;
+			fx[l].f = (float)(q->x + (int32_t)(l & 1)) +
+			          shading_x(d, q);
+			fy[l].f = (float)(q->y + (int32_t)((l >> 1) & 1)) +
+			          shading_y(d, q);
 			fz[l].f = z;
 			fw[l].f = iw[l];
 		}
