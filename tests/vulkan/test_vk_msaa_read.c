@@ -13,10 +13,17 @@
  *                rendering, then a second pass texelFetch'es each of its
  *                samples (sampler2DMS): red the mask; green
  *                textureSamples x 16 + 1 when textureSize is 64x64
+ *   interp_4     a full-screen quad at 4 samples, shaded once per pixel,
+ *                whose input holds the pixel coordinates: the fractions
+ *                of interpolateAtSample(v, 2) (sample 2's standard
+ *                location, (2, 10) / 16) and interpolateAtOffset(v,
+ *                (-0.25, 0.125)) (the centre moved: (4, 10) / 16),
+ *                resolved (AVERAGE of equal samples)
  *
  * The masks are exact: samples strictly inside the shape covered,
  * strictly outside not, and equal to lavapipe's bit for bit.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "gfx_scene_util.h"
@@ -25,6 +32,8 @@
 #include "gfx_fullscreen_vs.spv.h"
 #include "gfx_ms_fetch_fs.spv.h"
 #include "gfx_ms_input_fs.spv.h"
+#include "gfx_ms_interp_fs.spv.h"
+#include "gfx_smooth_vs.spv.h"
 
 /* One descriptor (input attachment or combined image sampler) at
  * binding 0 of set 0, for the fragment stage. */
@@ -371,9 +380,84 @@ FETCH(2)
 FETCH(4)
 FETCH(8)
 
+/* ---- interp_4: interpolateAtSample / AtOffset ---- */
+
+static bool
+interp_4_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	struct gfx_image ms, res;
+	struct gfx_pipe p;
+	struct vkh_buffer vb = { 0 };
+	VkPipeline pipe = VK_NULL_HANDLE;
+	struct vtx v[6];
+	bool ok = false;
+
+	quad(v, 0, 0, SW, SH, 0.5f, (const float[4]){ 0, 0, 0, 1 });
+	for (int i = 0; i < 6; i++) {
+		v[i].r = v[i].x / SW;
+		v[i].g = v[i].y / SH;
+	}
+	if (!gfx_image_ms(c, VK_FORMAT_R8G8B8A8_UNORM, SW, SH, 1,
+	                  VK_SAMPLE_COUNT_4_BIT,
+	                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, &ms) ||
+	    !px_target(c, &res))
+		return false;
+	gfx_pipe_init(&p, gfx_shader(c, gfx_smooth_vs_spv,
+	                             sizeof(gfx_smooth_vs_spv)),
+	              gfx_shader(c, gfx_ms_interp_fs_spv,
+	                         sizeof(gfx_ms_interp_fs_spv)),
+	              VK_FORMAT_R8G8B8A8_UNORM, SW, SH);
+	px_vertex_input(&p);
+	p.samples = VK_SAMPLE_COUNT_4_BIT;
+	pipe = gfx_pipeline(c, &p);
+	if (pipe) {
+		VkCommandBuffer cb = gfx_begin(c);
+
+		begin_ms(cb, &ms, &res, NULL, NULL, 0, false);
+		ok = draw_in(c, cb, pipe, v, 6, &vb);
+		vkCmdEndRendering(cb);
+		ok = gfx_submit(c, cb) && ok && gfx_read(c, &res, NULL, o);
+	}
+	if (vb.buffer)
+		vkh_buffer_destroy(c->d, &vb);
+	vkDestroyPipeline(c->dev, pipe, NULL);
+	vkDestroyShaderModule(c->dev, p.vs, NULL);
+	vkDestroyShaderModule(c->dev, p.fs, NULL);
+	gfx_image_destroy(c, &ms);
+	gfx_image_destroy(c, &res);
+	if (!ok && !c->h->failures)
+		vkh_fail(c->h, __FILE__, __LINE__, "%s: setup", c->driver);
+	return ok;
+}
+
+/* Every pixel: sample 2 at (2, 10) / 16, the centre + (-0.25, 0.125) at
+ * (4, 10) / 16, as UNORM8 (+-1: the input is interpolated in float). */
+static void
+interp_4_check(struct gfx_ctx *c, const struct gfx_out *o)
+{
+	static const uint8_t want[4] = { 32, 159, 64, 159 };
+
+	for (uint32_t y = 0; y < SH; y++)
+		for (uint32_t x = 0; x < SW; x++) {
+			const uint8_t *t = gfx_texel(o, x, y);
+			for (int i = 0; i < 4; i++)
+				if (abs(t[i] - want[i]) > 1) {
+					vkh_fail(c->h, __FILE__, __LINE__,
+					         "%s: pixel (%u, %u) = %u %u %u "
+					         "%u, want %u %u %u %u", c->driver,
+					         x, y, t[0], t[1], t[2], t[3],
+					         want[0], want[1], want[2],
+					         want[3]);
+					return;
+				}
+		}
+}
+
+GFX_SCENE_TEST(interp_4, 1, 0, NULL)
+
 static const struct vkh_test tests[] = {
 	GFX_TEST(input_4), GFX_TEST(fetch_2), GFX_TEST(fetch_4),
-	GFX_TEST(fetch_8),
+	GFX_TEST(fetch_8), GFX_TEST(interp_4),
 };
 
 int

@@ -352,6 +352,11 @@ fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
 		for (uint32_t l = 0; l < n; l++)
 			r[l].u = d->samples > 1 ? t->quad[l / 4].sample : 0;
 	}
+	if (builtin_used(fs, IR_REG_SAMPLE_COUNT)) {
+		lane_t *r = gfx_exec_reg(e, IR_REG_SAMPLE_COUNT);
+		for (uint32_t l = 0; l < n; l++)
+			r[l].u = d->samples;
+	}
 	if (builtin_used(fs, IR_REG_SAMPLE_MASK_IN)) {
 		/* multisampled: the samples this invocation covers (its
 		 * pixel's byte of the quad's coverage, hw/gfx/frag_ms.c) */

@@ -303,7 +303,9 @@ enum ir_builtin_reg {
 	IR_REG_VIEW_INDEX = 59,
 	IR_REG_LAYER = 60,         /* fragment input Layer */
 	IR_REG_VIEWPORT_INDEX = 61,/* fragment input ViewportIndex */
-	IR_REG_FIRST_FREE = 62,    /* builtins_used is a 64-bit mask */
+	IR_REG_SAMPLE_COUNT = 62,  /* fragment: the draw's rasterization
+	                              samples (interpolateAtSample) */
+	IR_REG_FIRST_FREE = 63,    /* builtins_used is a 64-bit mask */
 };
 
 /*
