@@ -19,6 +19,11 @@
  *                location, (2, 10) / 16) and interpolateAtOffset(v,
  *                (-0.25, 0.125)) (the centre moved: (4, 10) / 16),
  *                resolved (AVERAGE of equal samples)
+ *   centroid_4   a triangle at 4 samples, shaded once per pixel, with a
+ *                Centroid input holding the pixel coordinates: the point
+ *                it was evaluated at lies in the triangle and the pixel
+ *                (the shader tests both), so after the AVERAGE resolve
+ *                red = green = alpha = covered samples / 4 everywhere
  *
  * The masks are exact: samples strictly inside the shape covered,
  * strictly outside not, and equal to lavapipe's bit for bit.
@@ -31,6 +36,7 @@
 
 #include "gfx_fullscreen_vs.spv.h"
 #include "gfx_ms_fetch_fs.spv.h"
+#include "gfx_ms_centroid_fs.spv.h"
 #include "gfx_ms_input_fs.spv.h"
 #include "gfx_ms_interp_fs.spv.h"
 #include "gfx_smooth_vs.spv.h"
@@ -382,20 +388,24 @@ FETCH(8)
 
 /* ---- interp_4: interpolateAtSample / AtOffset ---- */
 
+/* Draw n vertices of v (colour: (x / 64, y / 64) at each) with
+ * gfx_smooth_vs and fs at 4 samples, shaded once per pixel, and resolve
+ * (AVERAGE) into o. */
 static bool
-interp_4_render(struct gfx_ctx *c, struct gfx_out *o)
+smooth_4_render(struct gfx_ctx *c, struct gfx_out *o, struct vtx *v,
+                uint32_t n, const uint32_t *fs, size_t fs_size)
 {
 	struct gfx_image ms, res;
 	struct gfx_pipe p;
 	struct vkh_buffer vb = { 0 };
 	VkPipeline pipe = VK_NULL_HANDLE;
-	struct vtx v[6];
 	bool ok = false;
 
-	quad(v, 0, 0, SW, SH, 0.5f, (const float[4]){ 0, 0, 0, 1 });
-	for (int i = 0; i < 6; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		v[i].r = v[i].x / SW;
 		v[i].g = v[i].y / SH;
+		v[i].b = 0;
+		v[i].a = 1;
 	}
 	if (!gfx_image_ms(c, VK_FORMAT_R8G8B8A8_UNORM, SW, SH, 1,
 	                  VK_SAMPLE_COUNT_4_BIT,
@@ -404,9 +414,8 @@ interp_4_render(struct gfx_ctx *c, struct gfx_out *o)
 		return false;
 	gfx_pipe_init(&p, gfx_shader(c, gfx_smooth_vs_spv,
 	                             sizeof(gfx_smooth_vs_spv)),
-	              gfx_shader(c, gfx_ms_interp_fs_spv,
-	                         sizeof(gfx_ms_interp_fs_spv)),
-	              VK_FORMAT_R8G8B8A8_UNORM, SW, SH);
+	              gfx_shader(c, fs, fs_size), VK_FORMAT_R8G8B8A8_UNORM,
+	              SW, SH);
 	px_vertex_input(&p);
 	p.samples = VK_SAMPLE_COUNT_4_BIT;
 	pipe = gfx_pipeline(c, &p);
@@ -414,7 +423,7 @@ interp_4_render(struct gfx_ctx *c, struct gfx_out *o)
 		VkCommandBuffer cb = gfx_begin(c);
 
 		begin_ms(cb, &ms, &res, NULL, NULL, 0, false);
-		ok = draw_in(c, cb, pipe, v, 6, &vb);
+		ok = draw_in(c, cb, pipe, v, n, &vb);
 		vkCmdEndRendering(cb);
 		ok = gfx_submit(c, cb) && ok && gfx_read(c, &res, NULL, o);
 	}
@@ -428,6 +437,16 @@ interp_4_render(struct gfx_ctx *c, struct gfx_out *o)
 	if (!ok && !c->h->failures)
 		vkh_fail(c->h, __FILE__, __LINE__, "%s: setup", c->driver);
 	return ok;
+}
+
+static bool
+interp_4_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	struct vtx v[6];
+
+	quad(v, 0, 0, SW, SH, 0.5f, (const float[4]){ 0, 0, 0, 1 });
+	return smooth_4_render(c, o, v, 6, gfx_ms_interp_fs_spv,
+	                       sizeof(gfx_ms_interp_fs_spv));
 }
 
 /* Every pixel: sample 2 at (2, 10) / 16, the centre + (-0.25, 0.125) at
@@ -455,9 +474,50 @@ interp_4_check(struct gfx_ctx *c, const struct gfx_out *o)
 
 GFX_SCENE_TEST(interp_4, 1, 0, NULL)
 
+/* ---- centroid_4: the Centroid decoration ---- */
+
+static bool
+centroid_4_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	/* the shader's triangle T (gfx_ms_centroid_fs.frag) */
+	struct vtx v[3] = {
+		{ 3.3125f, 2.125f, 0.5f, 0, 0, 0, 0 },
+		{ 60.75f, 11.875f, 0.5f, 0, 0, 0, 0 },
+		{ 17.25f, 58.625f, 0.5f, 0, 0, 0, 0 },
+	};
+
+	return smooth_4_render(c, o, v, 3, gfx_ms_centroid_fs_spv,
+	                       sizeof(gfx_ms_centroid_fs_spv));
+}
+
+/* Red (in the triangle) and green (in the pixel) equal alpha (the
+ * covered fraction) in every pixel; some pixels are partly covered. */
+static void
+centroid_4_check(struct gfx_ctx *c, const struct gfx_out *o)
+{
+	uint32_t partial = 0;
+
+	for (uint32_t y = 0; y < SH; y++)
+		for (uint32_t x = 0; x < SW; x++) {
+			const uint8_t *t = gfx_texel(o, x, y);
+			partial += t[3] > 1 && t[3] < 254;
+			if (abs(t[0] - t[3]) > 1 || abs(t[1] - t[3]) > 1) {
+				vkh_fail(c->h, __FILE__, __LINE__, "%s: pixel "
+				         "(%u, %u) = %u %u %u %u: the centroid "
+				         "is outside the triangle or pixel",
+				         c->driver, x, y, t[0], t[1], t[2],
+				         t[3]);
+				return;
+			}
+		}
+	VKH_CHECK(c->h, partial > 50);
+}
+
+GFX_SCENE_TEST(centroid_4, 1, 0, NULL)
+
 static const struct vkh_test tests[] = {
 	GFX_TEST(input_4), GFX_TEST(fetch_2), GFX_TEST(fetch_4),
-	GFX_TEST(fetch_8), GFX_TEST(interp_4),
+	GFX_TEST(fetch_8), GFX_TEST(interp_4), GFX_TEST(centroid_4),
 };
 
 int

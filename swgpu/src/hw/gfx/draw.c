@@ -540,10 +540,14 @@ prepare_fragment_ops(struct gfx_draw *d)
 	            (d->fs && ((d->fs->builtins_used >>
 	                        (IR_REG_FRAG_COORD + 2)) & 1u));
 	d->smooth_inputs = false;
+	d->centroid_inputs = false;
 	for (uint32_t j = 0; j < d->vl.nvar; j++)
 		if ((d->vl.var_interp[j] & IR_INTERP_MODE_MASK) !=
-		    IR_INTERP_FLAT)
+		    IR_INTERP_FLAT) {
 			d->smooth_inputs = true;
+			if (d->vl.var_interp[j] & IR_INTERP_CENTROID)
+				d->centroid_inputs = true;
+		}
 }
 
 static bool

@@ -303,6 +303,7 @@ struct gfx_draw {
 	bool early_tests;
 	bool need_z;               /* fragment depth is used */
 	bool smooth_inputs;        /* a varying is not flat */
+	bool centroid_inputs;      /* a varying is Centroid, not flat */
 	bool zs_active;            /* a depth, bounds or stencil test runs */
 	bool depth_test, depth_write, depth_bounds, stencil_test;
 	uint32_t depth_op;
