@@ -69,6 +69,20 @@ TIER3_GROUPS = [
 	("fragment_operations.", 1),
 	("clipping.", 1),
 	("query_pool.occlusion_query.", 1),
+	# Issue 21 item 4: the groups of the fourth deqp-vk build.
+	# multiview whole; texture (the sampler in fragment and compute
+	# shaders: filtering, mipmaps, compressed, shadow, swizzle) and
+	# pipeline.monolithic (465,366 cases) sampled; glsl below.
+	("multiview.", 1),
+	("texture.", 16),
+	("pipeline.monolithic.", 256),
+]
+# Groups of tier 3 taken only where a name component says the case runs
+# in the vertex or fragment stage (glsl.*: <case>_vertex,
+# <case>_fragment, ....vertex.<case>, ....fragment.<case>), as
+# (prefix, regex, N); the compute-stage cases of glsl are not in a tier.
+TIER3_STAGE_GROUPS = [
+	("glsl.", re.compile(r"[._](vertex|fragment)([._]|$)"), 16),
 ]
 
 
@@ -168,6 +182,10 @@ def classify(case):
 	for g, n in TIER3_GROUPS:
 		if name.startswith(g):
 			return "tier3" if in_sample(name, n) else None
+	for g, stage, n in TIER3_STAGE_GROUPS:
+		if name.startswith(g):
+			ok = stage.search(name[len(g):]) and in_sample(name, n)
+			return "tier3" if ok else None
 	if needs_graphics_capability(name):
 		return "tier3"
 	for g in TIER1_GROUPS:

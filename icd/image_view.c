@@ -260,6 +260,13 @@ view_descriptor(struct swgpu_descriptor_image *d, const struct icd_image *img,
 	                 l->depth_pitch : pl->array_pitch;
 	/* The VkImageViewType values are the engine's view types. */
 	d->view_type = (uint32_t)ci->viewType;
+	if (img->samples > 1) {
+		/* The engine reads sample s of layer L at slice L*S + s
+		 * (swgpu_packet.h, image.c). */
+		d->slice_pitch = pl->sample_pitch;
+		d->view_type |= (uint32_t)__builtin_ctz(img->samples)
+		                << SWGPU_DESCRIPTOR_SAMPLES_SHIFT;
+	}
 }
 
 /* The render-target surfaces of the view: one per stored aspect it

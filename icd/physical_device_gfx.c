@@ -175,10 +175,11 @@ icd_physical_device_init_gfx(struct icd_physical_device *pdev)
 		return;
 	gfx_limits(&pdev->properties.limits);
 	gfx_features(&pdev->features);
-	/* Per-sample shading (sampleShadingEnable, SampleId, Sample
-	 * inputs) is the fragment-shading side of issue 21 (frag_shade.c):
-	 * until it runs the shader per sample, not offered. */
-	pdev->features.core.sampleRateShading = VK_FALSE;
+	/* Per-sample shading: minSampleShading runs, SampleId /
+	 * SamplePosition / Sample inputs forcing an invocation per sample
+	 * with inputs and FragCoord at its location (hw/gfx/draw.c,
+	 * frag_shade.c); interpolateAtSample / AtOffset (xlate_glsl.c). */
+	pdev->features.core.sampleRateShading = VK_TRUE;
 	/* hw/gfx/resolve.c: depth SAMPLE_ZERO, AVERAGE, MIN, MAX; stencil
 	 * SAMPLE_ZERO, MIN, MAX; each attachment's mode on its own. */
 	pdev->properties_1x.v12.supportedDepthResolveModes =

@@ -139,6 +139,11 @@ gt_programs(struct gt *t)
 		.io = &t->fs_io, .host = fs_host, .user = t,
 		.nregs = GT_NREGS, .builtins_used = ~0ull >> 2,
 	};
+	/* Reading SampleId or SamplePosition makes a multisampled draw
+	 * shade per sample: only tests that ask for them claim them. */
+	if (!t->fs_sample_builtins)
+		t->fsp.builtins_used &= ~((1ull << IR_REG_SAMPLE_ID) |
+		                          (3ull << IR_REG_SAMPLE_POSITION));
 	gfx_state_set_test_programs(t->g, &t->vsp, t->no_fs ? NULL : &t->fsp);
 }
 

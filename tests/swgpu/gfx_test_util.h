@@ -75,6 +75,8 @@ struct gt {
 	bool dual;                     /* FS writes Index 1 = input loc 2 */
 	bool early;                    /* FS declares EarlyFragmentTests */
 	gt_frag_fn frag;               /* NULL: colour = input location 1 */
+	bool fs_sample_builtins;       /* the fs reads SampleId and
+	                                  SamplePosition (per-sample) */
 	bool frag_no_discard;          /* frag never discards (early tests
 	                                  stay allowed) */
 	bool input_attachment;         /* FS "reads an input attachment" */

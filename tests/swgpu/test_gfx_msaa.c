@@ -21,6 +21,7 @@
  */
 #include "gfx_frag_util.h"
 
+#include "hw/gfx/describe.h"
 #include "hw/gfx/sample_pos.h"
 
 /* A multisampled image: slice s is rows [s H, s H + H). */
@@ -462,6 +463,12 @@ test_bad(void **state)
 	gt_vertices(&f.t, &v[0].pos[0], 6, NA);
 	gt_draw(&f.t, 6, 1);
 	gt_expect_fault(&f.t, SWGPU_FAULT_BAD_PACKET, SWGPU_OP_DRAW);
+	/* the state dump shows both sample counts */
+	char text[4096];
+	gfx_state_describe(f.t.g, text, sizeof(text));
+	assert_non_null(strstr(text, "R8G8B8A8_UNORM 16x16"));
+	assert_non_null(strstr(text, " 4 samples"));
+	assert_non_null(strstr(text, "multisample: 2 samples, mask 0x3"));
 	/* rasterization samples 3 */
 	f.ps.state.rasterization_samples = 3;
 	gt_begin_pass(&f.t, &f.pass);

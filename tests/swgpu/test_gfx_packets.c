@@ -7,6 +7,7 @@
  * bad packet
  * faulting with its kind and opcode and leaving memory untouched.
  */
+#include "hw/gfx/describe.h"
 #include "gfx_test_util.h"
 
 #include <string.h>
@@ -314,6 +315,13 @@ test_multiview(void **state)
 	uint64_t c;
 	memcpy(&c, qp, 8);
 	assert_int_equal(c, 2 * 64);
+	/* a job that faults inside the pass: its dump shows the view mask */
+	gt_begin_pass(&p.t, &p.pass);
+	gt_draw(&p.t, 6, 1);   /* no pipeline bound in this job */
+	gt_expect_fault(&p.t, SWGPU_FAULT_BAD_PACKET, SWGPU_OP_DRAW);
+	char text[4096];
+	gfx_state_describe(p.t.g, text, sizeof(text));
+	assert_non_null(strstr(text, "4 layer(s), view mask 0xa"));
 	gt_fini(&p.t);
 }
 

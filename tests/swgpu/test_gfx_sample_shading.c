@@ -1,18 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Per-sample shading in the graphics engine (hw/gfx/frag_ms.c split,
- * hw/gfx/frag_shade.c built-ins), 4 samples, a host fragment program
- * writing (SampleId, SamplePosition.x, SamplePosition.y, SampleMaskIn)
- * to an R32G32B32A32_SFLOAT attachment; every sample of every pixel is
- * checked against the standard sample locations:
+ * Per-sample shading in the graphics engine (hw/gfx/draw.c run length,
+ * hw/gfx/frag_ms.c split, hw/gfx/frag_shade.c built-ins), 4 samples, a
+ * host fragment program writing (SampleId, SamplePosition.x,
+ * SamplePosition.y, SampleMaskIn) — or, one that does not read the
+ * sample built-ins, (FragCoord.x, FragCoord.y fractions, 0,
+ * SampleMaskIn) — to an R32G32B32A32_SFLOAT attachment; every sample of
+ * every pixel is checked against the standard sample locations:
  *   per_sample   minSampleShading 1: sample s holds (s, pos(s), 1 << s)
+ *   per_sample_coord  the same: FragCoord at sample s's location
  *   half_rate    minSampleShading 0.5: two invocations per pixel, each
- *                covering a run of two samples (SampleId the first)
+ *                covering a run of two samples, FragCoord at the centre
  *   off          no sample shading: one invocation per pixel (and
- *                triangle), SampleId 0 at sample 0's position,
- *                SampleMaskIn the samples it covers
+ *                triangle) at the centre, SampleMaskIn the samples it
+ *                covers
+ *   forced       no sample shading, but the shader reads SampleId and
+ *                SamplePosition: per sample, as per_sample (spec)
  */
 #include "gfx_frag_util.h"
+
+#include <math.h>
 
 #include "hw/gfx/sample_pos.h"
 
@@ -41,10 +48,36 @@ frag_builtins(struct gt *t, struct gfx_exec *e, uint32_t n,
 	}
 }
 
-/* Draw a full-screen quad with the given sample shading; check that
- * sample s of every pixel holds invocation (first, mask) of its run. */
 static void
-run(uint32_t shading, float min_shading, uint32_t run_len)
+frag_coord(struct gt *t, struct gfx_exec *e, uint32_t n, const uint8_t *live,
+           uint8_t *discarded)
+{
+	(void)t;
+	(void)live;
+	(void)discarded;
+	const lane_t *fx = gfx_exec_reg(e, IR_REG_FRAG_COORD);
+	const lane_t *fy = gfx_exec_reg(e, IR_REG_FRAG_COORD + 1);
+	const lane_t *mi = gfx_exec_reg(e, IR_REG_SAMPLE_MASK_IN);
+	lane_t *o[4];
+
+	for (uint32_t c = 0; c < 4; c++)
+		o[c] = gfx_exec_reg(e, GT_OUT(0, c));
+	for (uint32_t l = 0; l < n; l++) {
+		o[0][l].f = fx[l].f - floorf(fx[l].f);
+		o[1][l].f = fy[l].f - floorf(fy[l].f);
+		o[2][l].f = 0.0f;
+		o[3][l].f = (float)mi[l].u;
+	}
+}
+
+/* Draw a full-screen quad with the given sample shading; check that
+ * sample s of every pixel holds invocation (first, mask) of its run:
+ * with sample_builtins the program reads SampleId/SamplePosition, else
+ * FragCoord (the sample's location when run_len is 1, else the pixel's
+ * centre). */
+static void
+run(uint32_t shading, float min_shading, uint32_t run_len,
+    bool sample_builtins)
 {
 	struct fx f;
 	struct vtx3 v[6];
@@ -62,7 +95,8 @@ run(uint32_t shading, float min_shading, uint32_t run_len)
 	f.ps.state.sample_mask = 0xff;
 	f.ps.state.sample_shading = shading;
 	f.ps.state.min_sample_shading = min_shading;
-	f.t.frag = frag_builtins;
+	f.t.frag = sample_builtins ? frag_builtins : frag_coord;
+	f.t.fs_sample_builtins = sample_builtins;
 	f.t.frag_no_discard = true;
 	full_quad(v, 0.5f, one, NULL);
 	assert_true(fx_draw(&f, v, 6));
@@ -70,9 +104,14 @@ run(uint32_t shading, float min_shading, uint32_t run_len)
 		for (uint32_t x = 0; x < W; x++)
 			for (uint32_t s = 0; s < S; s++) {
 				const uint32_t first = s - s % run_len;
+				const bool at = run_len == 1;
 				const float want[4] = {
-					(float)first, gfx_sample_x(S, first),
-					gfx_sample_y(S, first),
+					sample_builtins ? (float)first
+					: at ? gfx_sample_x(S, first) : 0.5f,
+					sample_builtins ? gfx_sample_x(S, first)
+					: at ? gfx_sample_y(S, first) : 0.5f,
+					sample_builtins ? gfx_sample_y(S, first)
+					: 0.0f,
 					(float)(((1u << run_len) - 1u) << first),
 				};
 				/* the quad's two triangles share the
@@ -102,21 +141,35 @@ static void
 test_per_sample(void **state)
 {
 	(void)state;
-	run(1, 1.0f, 1);
+	run(1, 1.0f, 1, true);
+}
+
+static void
+test_per_sample_coord(void **state)
+{
+	(void)state;
+	run(1, 1.0f, 1, false);
 }
 
 static void
 test_half_rate(void **state)
 {
 	(void)state;
-	run(1, 0.5f, 2);
+	run(1, 0.5f, 2, false);
 }
 
 static void
 test_off(void **state)
 {
 	(void)state;
-	run(0, 0.0f, S);
+	run(0, 0.0f, S, false);
+}
+
+static void
+test_forced(void **state)
+{
+	(void)state;
+	run(0, 0.0f, 1, true);
 }
 
 int
@@ -124,8 +177,10 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_per_sample),
+		cmocka_unit_test(test_per_sample_coord),
 		cmocka_unit_test(test_half_rate),
 		cmocka_unit_test(test_off),
+		cmocka_unit_test(test_forced),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -397,9 +397,11 @@ test_fs_input_attachment(void **state)
 
 /* Per-sample shading with one sample: the built-ins are registers the
  * pipeline fills (SampleId 0, SamplePosition (0.5, 0.5), SampleMaskIn
- * the coverage); the Sample-decorated input is an input like any other;
- * interpolateAtOffset moves along the input's fine derivatives (exact
- * for a noperspective input), AtCentroid and AtSample are the centre.
+ * the coverage, FragCoord the pixel centre, the sample count 1); the
+ * Sample-decorated input is an input like any other; interpolateAtOffset
+ * and AtSample move from FragCoord's point in the pixel along the
+ * input's fine derivatives (exact for a noperspective input): with one
+ * sample AtSample is the centre; AtCentroid is the evaluation point.
  * ClipDistance[3] / CullDistance[2] are input register ranges in ir_io
  * (kept whole: one element read at a dynamic index). */
 static void
@@ -430,6 +432,8 @@ test_fs_sample_and_distances(void **state)
 	assert_true(p->builtins_used & (1ull << IR_REG_SAMPLE_ID));
 	assert_true(p->builtins_used & (1ull << IR_REG_SAMPLE_MASK_IN));
 	assert_true(p->builtins_used & (1ull << IR_REG_SAMPLE_POSITION));
+	assert_true(p->builtins_used & (1ull << IR_REG_SAMPLE_COUNT));
+	assert_true(p->builtins_used & (1ull << IR_REG_FRAG_COORD));
 	for (uint32_t l = 0; l < n; l++) {
 		for (uint32_t c = 0; c < 4; c++)
 			ss_lane(e, io->in_reg[0][c], l)->f = (float)c;
@@ -447,6 +451,11 @@ test_fs_sample_and_distances(void **state)
 		ss_lane(e, IR_REG_SAMPLE_MASK_IN, l)->u = 1;
 		ss_lane(e, IR_REG_SAMPLE_POSITION, l)->f = 0.5f;
 		ss_lane(e, IR_REG_SAMPLE_POSITION + 1, l)->f = 0.5f;
+		ss_lane(e, IR_REG_SAMPLE_COUNT, l)->u = 1;
+		ss_lane(e, IR_REG_FRAG_COORD, l)->f =
+			(float)ss_quad_x(l) + 0.5f;
+		ss_lane(e, IR_REG_FRAG_COORD + 1, l)->f =
+			(float)ss_quad_y(l) + 0.5f;
 	}
 	assert_true(ir_exec_run_batch(e, d, n, NULL, NULL));
 	for (uint32_t l = 0; l < n; l++) {

@@ -466,7 +466,17 @@ struct swgpu_sampler_state {
  * element_size is the block's bytes. format bits 16-27 are the view's
  * component swizzle (VkComponentSwizzle r | g << 3 | b << 6 | a << 9;
  * 0 is identity). Storage images have one level and no swizzle.
+ *
+ * Multisampled images (view types 2D and 2D array, one level): view_type
+ * bits 16-19 hold log2 of the sample count S (0: single-sampled).
+ * Sample s of layer L is slice L * S + s, slice_pitch is the pitch
+ * between slices (one sample of one layer) and layers counts layers:
+ * the storage of a multisampled image (ARCHITECTURE.md "Multisampling").
+ * OpImageFetch / OpImageRead with a Sample operand read one slice; a
+ * sample >= S reads zeros.
  */
+#define SWGPU_DESCRIPTOR_SAMPLES_SHIFT 16u
+#define SWGPU_DESCRIPTOR_SAMPLES_MASK (0xfu << SWGPU_DESCRIPTOR_SAMPLES_SHIFT)
 #define SWGPU_IMAGE_ROW_PITCH_ALIGN 16u
 struct swgpu_descriptor_image {
 	uint32_t type;

@@ -65,6 +65,9 @@ static void
 attachment(struct out *o, const char *what, const struct swgpu_attachment *a)
 {
 	static const char *const load[] = { "LOAD", "CLEAR", "DONT_CARE" };
+	static const char *const resolve[] = {
+		"NONE", "SAMPLE_ZERO", "AVERAGE", "MIN", "MAX",
+	};
 
 	if (!a->va)
 		return;
@@ -72,6 +75,13 @@ attachment(struct out *o, const char *what, const struct swgpu_attachment *a)
 	    (unsigned long long)a->va, fmt_name(a->format), a->width,
 	    a->height, (unsigned long long)a->row_pitch,
 	    a->load_op < 3 ? load[a->load_op] : "?");
+	if (a->samples > 1)
+		put(o, " %u samples", a->samples);
+	if (a->resolve_va)
+		put(o, " resolve %s to va 0x%llx pitch %llu",
+		    a->resolve_mode < 5 ? resolve[a->resolve_mode] : "?",
+		    (unsigned long long)a->resolve_va,
+		    (unsigned long long)a->resolve_row_pitch);
 }
 
 void
@@ -87,6 +97,8 @@ gfx_state_describe(const struct gfx_state *g, char *buf, size_t size)
 		put(&o, "      pass: area %d,%d %ux%u, %u layer(s)", ps->area_x,
 		    ps->area_y, ps->area_width, ps->area_height,
 		    ps->layer_count);
+		if (ps->view_mask)
+			put(&o, ", view mask 0x%x", ps->view_mask);
 		for (uint32_t i = 0; i < ps->color_count && i < 8; i++) {
 			char what[16];
 			snprintf(what, sizeof(what), "colour %u", i);
@@ -114,6 +126,13 @@ gfx_state_describe(const struct gfx_state *g, char *buf, size_t size)
 		    rs->depth_test, compare_name(rs->depth_compare),
 		    rs->depth_write, rs->stencil_test, rs->blend[0].enable,
 		    (unsigned long long)p->dynamic_mask);
+		if (rs->rasterization_samples > 1)
+			put(&o, "      multisample: %u samples, mask 0x%x, sample "
+			    "shading %u (min %g), alpha to coverage %u, alpha "
+			    "to one %u\n", rs->rasterization_samples,
+			    rs->sample_mask, rs->sample_shading,
+			    (double)rs->min_sample_shading,
+			    rs->alpha_to_coverage, rs->alpha_to_one);
 	} else {
 		put(&o, "      pipeline: none\n");
 	}

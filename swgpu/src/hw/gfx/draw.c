@@ -178,6 +178,22 @@ bad(struct exec_env *env, const struct pkt *p, const char *what)
 
 /* Samples per pixel: the pipeline's, equal to the attachments' (the
  * pass validated that they agree among themselves). */
+/* Does the fragment shader ask for an invocation per sample? */
+static bool
+fs_per_sample(const struct gfx_program *fs)
+{
+	if (!fs)
+		return false;
+	if ((fs->builtins_used >> IR_REG_SAMPLE_ID) & 1u ||
+	    (fs->builtins_used >> IR_REG_SAMPLE_POSITION) & 3u)
+		return true;
+	for (uint32_t loc = 0; loc < IR_MAX_LOCATIONS; loc++)
+		for (uint32_t c = 0; c < 4; c++)
+			if (fs->io->in_interp[loc][c] & IR_INTERP_SAMPLE)
+				return true;
+	return false;
+}
+
 static bool
 prepare_samples(struct exec_env *env, const struct pkt *p,
                 struct gfx_draw *d)
@@ -201,6 +217,24 @@ prepare_samples(struct exec_env *env, const struct pkt *p,
 	                 ? rs->sample_mask & ((1u << rast) - 1u) : 1u;
 	d->sample_shading = rs->sample_shading != 0;
 	d->min_sample_shading = rs->min_sample_shading;
+	/* A shader reading SampleId or SamplePosition, or with an input
+	 * decorated Sample, runs once per sample (spec: as with
+	 * minSampleShading 1). */
+	if (d->samples > 1 && fs_per_sample(d->fs)) {
+		d->sample_shading = true;
+		d->min_sample_shading = 1.0f;
+	}
+	/* Samples per invocation: ceil(minSampleShading * S) invocations
+	 * rounded up to a power of two, so each covers an equal run. */
+	d->shading_run = d->samples;
+	if (d->sample_shading) {
+		uint32_t rate = (uint32_t)ceilf(d->min_sample_shading *
+		                                (float)d->samples);
+		uint32_t r2 = 1;
+		while (r2 < rate && r2 < d->samples)
+			r2 <<= 1;
+		d->shading_run = d->samples / r2;
+	}
 	/* a sample mask without sample 0 at one sample: nothing covered */
 	if (!d->sample_mask)
 		d->discard = true;
@@ -506,10 +540,14 @@ prepare_fragment_ops(struct gfx_draw *d)
 	            (d->fs && ((d->fs->builtins_used >>
 	                        (IR_REG_FRAG_COORD + 2)) & 1u));
 	d->smooth_inputs = false;
+	d->centroid_inputs = false;
 	for (uint32_t j = 0; j < d->vl.nvar; j++)
 		if ((d->vl.var_interp[j] & IR_INTERP_MODE_MASK) !=
-		    IR_INTERP_FLAT)
+		    IR_INTERP_FLAT) {
 			d->smooth_inputs = true;
+			if (d->vl.var_interp[j] & IR_INTERP_CENTROID)
+				d->centroid_inputs = true;
+		}
 }
 
 static bool

@@ -129,26 +129,29 @@ gfx_frag_quad_ms(struct gfx_thread *t, const struct gfx_draw *d,
 			z[l] = p->zc + p->zx * (px - p->rx) +
 			       p->zy * (py - p->ry) + p->bias;
 		}
-	if (d->sample_shading) {
-		/* sample shading (msaa21s): ceil(minSampleShading * S)
-		 * invocations per pixel, rounded up to a power of two so
-		 * each one covers an equal run of S / rate samples; the
-		 * invocation's SampleId is the first of its run */
-		uint32_t rate = (uint32_t)ceilf(d->min_sample_shading *
-		                                (float)d->samples);
-		uint32_t r2 = 1;
-		while (r2 < rate && r2 < d->samples)
-			r2 <<= 1;
-		if (r2 > 1) {
-			const uint32_t run = d->samples / r2;
-			for (uint32_t s = 0; s < d->samples; s += run) {
-				const uint32_t sub = cov &
-					spread4(((1u << run) - 1u) << s);
-				if (sub)
-					gfx_frag_queue(t, d, p, x, y, sub, s, z);
+	if (d->shading_run < d->samples) {
+		/* sample shading: an invocation per run of shading_run
+		 * samples (draw.c); its SampleId is the first of its run;
+		 * one sample per invocation: depth (FragCoord.z) at it */
+		const uint32_t run = d->shading_run;
+		for (uint32_t s = 0; s < d->samples; s += run) {
+			const uint32_t sub = cov &
+				spread4(((1u << run) - 1u) << s);
+			float zs[4];
+			if (!sub)
+				continue;
+			for (uint32_t l = 0; l < 4; l++) {
+				const float px = (float)(x + (int32_t)(l & 1)) +
+				                 gfx_sample_x(d->samples, s);
+				const float py = (float)(y + (int32_t)(l >> 1)) +
+				                 gfx_sample_y(d->samples, s);
+				zs[l] = run > 1 || !d->need_z ? z[l] :
+				        p->zc + p->zx * (px - p->rx) +
+				        p->zy * (py - p->ry) + p->bias;
 			}
-			return;
+			gfx_frag_queue(t, d, p, x, y, sub, s, zs);
 		}
+		return;
 	}
 	gfx_frag_queue(t, d, p, x, y, cov, 0, z);
 }

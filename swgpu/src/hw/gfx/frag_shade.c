@@ -39,6 +39,23 @@ builtin_used(const struct gfx_program *fs, uint32_t reg)
 	return (fs->builtins_used >> reg) & 1u;
 }
 
+/* Where in its pixel a quad's invocation evaluates inputs and FragCoord:
+ * its sample's location when every sample has its own invocation
+ * (draw.c shading_run 1), else the pixel's centre. */
+static inline float
+shading_x(const struct gfx_draw *d, const struct gfx_quad *q)
+{
+	return d->samples > 1 && d->shading_run == 1
+	       ? gfx_sample_x(d->samples, q->sample) : 0.5f;
+}
+
+static inline float
+shading_y(const struct gfx_draw *d, const struct gfx_quad *q)
+{
+	return d->samples > 1 && d->shading_run == 1
+	       ? gfx_sample_y(d->samples, q->sample) : 0.5f;
+}
+
 void
 gfx_frag_quad(struct gfx_thread *t, const struct gfx_draw *d,
               const struct gfx_prim *p, int32_t x, int32_t y, uint32_t mask)
@@ -179,8 +196,10 @@ fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
 		reg[j] = gfx_exec_reg(e, vl->var_fs_reg[j]);
 	for (uint32_t q = 0; q < nq; q++) {
 		const struct gfx_prim *p = t->quad[q].prim;
-		const float x0 = (float)t->quad[q].x + 0.5f - p->rx;
-		const float y0 = (float)t->quad[q].y + 0.5f - p->ry;
+		const float x0 = (float)t->quad[q].x +
+		                 shading_x(d, &t->quad[q]) - p->rx;
+		const float y0 = (float)t->quad[q].y +
+		                 shading_y(d, &t->quad[q]) - p->ry;
 #if defined(__SSE2__)
 		if (vp.p != p)
 			var_prim_set(&vp, vl, p);
@@ -267,6 +286,65 @@ fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
 	}
 }
 
+/*
+ * Centroid inputs of a multisampled triangle, where one invocation
+ * covers several samples: a lane whose pixel the triangle covers only in
+ * part may have its centre outside it, so those inputs are evaluated
+ * again at the lowest covered sample of its run (a point of both the
+ * pixel and the triangle, as the spec asks). Fully covered lanes and
+ * helpers keep the centre; per-sample invocations already sit on a
+ * covered sample.
+ */
+static void
+fix_centroid(struct gfx_thread *t, const struct gfx_draw *d,
+             struct gfx_exec *e, uint32_t nq)
+{
+	const struct gfx_vlayout *vl = &d->vl;
+
+	for (uint32_t q = 0; q < nq; q++) {
+		const struct gfx_quad *qd = &t->quad[q];
+		const struct gfx_prim *p = qd->prim;
+		const uint32_t run = ((1u << d->shading_run) - 1u) << qd->sample;
+
+		if (p->kind != GFX_PRIM_TRI)
+			continue;
+		for (uint32_t i = 0; i < 4; i++) {
+			const uint32_t cov = (qd->cov >> (8 * i)) & run;
+			if (!cov || cov == run)
+				continue;
+			const uint32_t s = (uint32_t)__builtin_ctz(cov);
+			const float px = (float)(qd->x + (int32_t)(i & 1)) +
+			                 gfx_sample_x(d->samples, s) - p->rx;
+			const float py = (float)(qd->y + (int32_t)(i >> 1)) +
+			                 gfx_sample_y(d->samples, s) - p->ry;
+			const float a = p->l1x * px + p->l1y * py + p->l1c;
+			const float b = p->l2x * px + p->l2y * py + p->l2c;
+			float b1 = a, b2 = b;
+			if (!p->affine) {
+				const float w0 = (1.0f - a - b) * p->iw[0];
+				const float w1 = a * p->iw[1], w2 = b * p->iw[2];
+				const float sw = w0 + w1 + w2;
+				const float inv = sw != 0.0f ? 1.0f / sw : 0.0f;
+				b1 = w1 * inv;
+				b2 = w2 * inv;
+			}
+			for (uint32_t j = 0; j < vl->nvar; j++) {
+				const uint32_t m = vl->var_interp[j];
+				const uint32_t w = vl->var_off + j;
+				if (!(m & IR_INTERP_CENTROID) ||
+				    (m & IR_INTERP_MODE_MASK) == IR_INTERP_FLAT)
+					continue;
+				const bool np = (m & IR_INTERP_MODE_MASK) ==
+				                IR_INTERP_NOPERSPECTIVE;
+				const float v0 = p->v[0][w].f;
+				gfx_exec_reg(e, vl->var_fs_reg[j])[4 * q + i].f =
+					v0 + (np ? a : b1) * (p->v[1][w].f - v0) +
+					(np ? b : b2) * (p->v[2][w].f - v0);
+			}
+		}
+	}
+}
+
 /* Interpolated inputs and built-ins of every lane. */
 static void
 fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
@@ -281,6 +359,8 @@ fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
 	                        builtin_used(fs, IR_REG_FRAG_COORD + 3);
 
 	fill_varyings(t, d, e, nq, iw, frag_coord);
+	if (d->centroid_inputs && d->samples > 1 && d->shading_run > 1)
+		fix_centroid(t, d, e, nq);
 	if (frag_coord) {
 		lane_t *fx = gfx_exec_reg(e, IR_REG_FRAG_COORD);
 		lane_t *fy = gfx_exec_reg(e, IR_REG_FRAG_COORD + 1);
@@ -293,8 +373,10 @@ fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
 			if (d->depth_clamp)
 				z = z < vp->zmin ? vp->zmin
 				    : z > vp->zmax ? vp->zmax : z;
-			fx[l].f = (float)(q->x + (int32_t)(l & 1)) + 0.5f;
-			fy[l].f = (float)(q->y + (int32_t)((l >> 1) & 1)) + 0.5f;
+			fx[l].f = (float)(q->x + (int32_t)(l & 1)) +
+			          shading_x(d, q);
+			fy[l].f = (float)(q->y + (int32_t)((l >> 1) & 1)) +
+			          shading_y(d, q);
 			fz[l].f = z;
 			fw[l].f = iw[l];
 		}
@@ -330,6 +412,11 @@ fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
 		lane_t *r = gfx_exec_reg(e, IR_REG_SAMPLE_ID);
 		for (uint32_t l = 0; l < n; l++)
 			r[l].u = d->samples > 1 ? t->quad[l / 4].sample : 0;
+	}
+	if (builtin_used(fs, IR_REG_SAMPLE_COUNT)) {
+		lane_t *r = gfx_exec_reg(e, IR_REG_SAMPLE_COUNT);
+		for (uint32_t l = 0; l < n; l++)
+			r[l].u = d->samples;
 	}
 	if (builtin_used(fs, IR_REG_SAMPLE_MASK_IN)) {
 		/* multisampled: the samples this invocation covers (its

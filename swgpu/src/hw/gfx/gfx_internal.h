@@ -303,6 +303,7 @@ struct gfx_draw {
 	bool early_tests;
 	bool need_z;               /* fragment depth is used */
 	bool smooth_inputs;        /* a varying is not flat */
+	bool centroid_inputs;      /* a varying is Centroid, not flat */
 	bool zs_active;            /* a depth, bounds or stencil test runs */
 	bool depth_test, depth_write, depth_bounds, stencil_test;
 	uint32_t depth_op;
@@ -321,6 +322,10 @@ struct gfx_draw {
 	uint32_t sample_mask;      /* pipeline mask & ((1 << samples) - 1) */
 	bool sample_shading;
 	float min_sample_shading;
+	/* samples one fragment shader invocation covers: S without sample
+	 * shading, 1 when each sample has its own (inputs and FragCoord
+	 * then at the sample's location) */
+	uint32_t shading_run;
 	/* failure of any thread (__atomic): a fault ends the draw */
 	uint32_t failed;           /* 0, or a swgpu_fault_kind */
 	const char *fail_msg;      /* set by the thread that failed it */

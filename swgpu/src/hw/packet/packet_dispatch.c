@@ -85,6 +85,7 @@ bind_image(struct exec_env *env, const struct pkt *p,
 	memcpy(&format, raw + 4, 4);
 	memset(im, 0, sizeof(*im));
 	im->levels = 1;
+	im->samples = 1;
 	if (b->kind == IR_RES_SAMPLER) {
 		struct swgpu_descriptor_sampler t;
 
@@ -129,6 +130,11 @@ bind_image(struct exec_env *env, const struct pkt *p,
 		memcpy(&t, raw, sizeof(t));
 		if (!t.va)
 			return true;
+		/* Multisampled: log2 of the sample count (swgpu_packet.h). */
+		uint32_t log2_samples = (t.view_type &
+		                         SWGPU_DESCRIPTOR_SAMPLES_MASK) >>
+		                        SWGPU_DESCRIPTOR_SAMPLES_SHIFT;
+		t.view_type &= ~SWGPU_DESCRIPTOR_SAMPLES_MASK;
 		if (sampled) {
 			/* Level count and swizzle (swgpu_packet.h). */
 			im->levels = (t.view_type >> 8) & 0xff;
@@ -146,6 +152,22 @@ bind_image(struct exec_env *env, const struct pkt *p,
 		im->height = t.height;
 		im->depth = t.depth;
 		im->layers = t.layers;
+		if (log2_samples) {
+			if (log2_samples > 3 || im->levels != 1 ||
+			    (t.view_type != 1 && t.view_type != 5))
+				return raise_fault(env, p,
+					SWGPU_FAULT_BAD_PACKET, dva,
+					"image descriptor at 0x%llx: %u "
+					"samples on view type %u with %u "
+					"levels (1, 2, 4 or 8 samples of a "
+					"2D (array) view with one level)",
+					(unsigned long long)dva,
+					1u << log2_samples, t.view_type,
+					im->levels);
+			im->samples = 1u << log2_samples;
+			/* every sample is a slice (swgpu_packet.h) */
+			im->layers = t.layers * im->samples;
+		}
 		im->row_pitch = t.row_pitch;
 		im->slice_pitch = t.slice_pitch;
 		im->elem = t.element_size;

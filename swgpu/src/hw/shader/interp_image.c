@@ -124,11 +124,12 @@ level_texel(const struct ir_buffer_binding *bb, const struct img_level *lv,
 	return bb->ptr + off;
 }
 
-/* Address of the texel at (x, y, z) of level, or NULL outside the view:
- * the coordinates as OpImageRead/Write/Fetch give them. */
+/* Address of the texel at (x, y, z) of level (multisampled: of sample
+ * `sample`), or NULL outside the view: the coordinates as
+ * OpImageRead/Write/Fetch give them. */
 static uint8_t *
 texel_at(const struct ir_buffer_binding *bb, uint32_t x, uint32_t y,
-         uint32_t z, uint32_t level)
+         uint32_t z, uint32_t level, uint32_t sample)
 {
 	const struct ir_image_binding *im = bb->img;
 	struct img_level lv;
@@ -154,6 +155,13 @@ texel_at(const struct ir_buffer_binding *bb, uint32_t x, uint32_t y,
 	default:                        /* 3D, 2D array, cube (array) */
 		slice = z;
 		break;
+	}
+	if (im->samples > 1) {
+		/* 2D (array) only (bind_image): sample s of layer L is
+		 * slice L * samples + s */
+		if (sample >= im->samples || slice >= im->layers / im->samples)
+			return NULL;
+		slice = slice * im->samples + sample;
 	}
 	image_level(im, level, &lv);
 	return level_texel(bb, &lv, x, y, slice);
@@ -287,6 +295,8 @@ size_component(const struct ir_buffer_binding *bb, uint32_t c,
 
 	if (c == 3)
 		return im->levels;
+	if (c == 4)
+		return im->samples > 1 ? im->samples : 1;
 	if (level >= im->levels)
 		return 0;
 	image_level(im, level, &lv);
@@ -301,9 +311,11 @@ size_component(const struct ir_buffer_binding *bb, uint32_t c,
 		v[1] = lv.h;
 		v[2] = lv.d;
 		break;
-	case 5:                         /* 2D array */
+	case 5:                         /* 2D array (multisampled: layers
+	                                   count slices) */
 		v[1] = lv.h;
-		v[2] = im->layers;
+		v[2] = im->samples > 1 ? im->layers / im->samples
+		                       : im->layers;
 		break;
 	case 6:                         /* cube array: cubes */
 		v[1] = lv.h;
@@ -336,7 +348,8 @@ interp_image(struct ir_exec *e, const struct ir_dispatch *d,
 			const struct ir_buffer_binding *bb =
 				resource(d, in, Dd[l].u);
 			const uint8_t *src = bb ? texel_at(bb, X[l].u, Y[l].u,
-			                                   Z[l].u, B[l].u) : NULL;
+			                                   Z[l].u, B[l].u,
+			                                   C[l].u) : NULL;
 			lane_t v[4] = { { 0 }, { 0 }, { 0 }, { 0 } };
 
 			if (src) {
@@ -358,7 +371,7 @@ interp_image(struct ir_exec *e, const struct ir_dispatch *d,
 			const struct ir_buffer_binding *bb =
 				resource(d, in, Dd[l].u);
 			uint8_t *dst = bb ? texel_at(bb, X[l].u, Y[l].u,
-			                             Z[l].u, 0) : NULL;
+			                             Z[l].u, 0, 0) : NULL;
 
 			if (dst) {
 				lane_t v[4];
@@ -376,7 +389,7 @@ interp_image(struct ir_exec *e, const struct ir_dispatch *d,
 			const struct ir_buffer_binding *bb =
 				resource(d, in, Dd[l].u);
 			uint8_t *p = bb && bb->img->elem == 4
-			             ? texel_at(bb, X[l].u, Y[l].u, Z[l].u, 0)
+			             ? texel_at(bb, X[l].u, Y[l].u, Z[l].u, 0, 0)
 			             : NULL;
 			uint32_t r = 0;
 

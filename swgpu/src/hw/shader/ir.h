@@ -129,11 +129,12 @@ enum ir_op {
 	/* images and texel buffers (interp_image.c): resource aux + reg d
 	 * (d < imm & 0xffff, the descriptor array's length; 0 means 1),
 	 * texel at the coordinates in the 3 consecutive registers from a */
-	IR_IMGLD,        /* dst..dst+3 = texel of level reg b */
+	IR_IMGLD,        /* dst..dst+3 = texel of level reg b, sample
+	                    reg c (multisampled images; else ignored) */
 	IR_IMGST,        /* texel = b..b+3 */
 	IR_IMGATOM,      /* dst = atomic aux2(texel word, b, c) */
 	IR_IMGSIZE,      /* dst = size component aux2 of level reg b;
-	                    aux2 3: the level count */
+	                    aux2 3: the level count, 4: the sample count */
 	/* sampled images (interp_sample.c): dst..dst+3 = sample at the
 	 * float coordinates a..a+2 (s, t, r), array layer a+3, integer
 	 * texel offsets a+4..a+6, more operands from a+7 on (IR_SMP_*),
@@ -302,7 +303,9 @@ enum ir_builtin_reg {
 	IR_REG_VIEW_INDEX = 59,
 	IR_REG_LAYER = 60,         /* fragment input Layer */
 	IR_REG_VIEWPORT_INDEX = 61,/* fragment input ViewportIndex */
-	IR_REG_FIRST_FREE = 62,    /* builtins_used is a 64-bit mask */
+	IR_REG_SAMPLE_COUNT = 62,  /* fragment: the draw's rasterization
+	                              samples (interpolateAtSample) */
+	IR_REG_FIRST_FREE = 63,    /* builtins_used is a 64-bit mask */
 };
 
 /*
@@ -447,6 +450,8 @@ struct ir_image_binding {
 	uint32_t view_type;        /* VkImageViewType; texel buffer: ~0 */
 	uint32_t width, height, depth, layers;
 	uint32_t levels;           /* >= 1 */
+	uint32_t samples;          /* >= 1; > 1: layers counts slices, sample
+	                              s of layer L is slice L * samples + s */
 	uint8_t swizzle[4];        /* VkComponentSwizzle; 0: identity */
 	bool has_sampler;
 	struct swgpu_sampler_state sampler;

@@ -309,6 +309,7 @@ void xl_image_result(struct xl *x, uint32_t type, uint32_t max,
 struct xl_img_operands {
 	uint32_t mask;
 	uint32_t bias, lod, grad_x, grad_y, offset, offsets, min_lod;
+	uint32_t sample;           /* the Sample operand (multisampled) */
 };
 void xl_image_operands(struct xl *x, const uint32_t *in, uint32_t wc,
                        uint32_t first, struct xl_img_operands *o);

@@ -104,14 +104,13 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityDerivativeControl, SpvCapabilityMinLod,
 	/* subpass inputs read at the fragment's pixel (xlate_image.c) */
 	SpvCapabilityInputAttachment,
-	/* per-sample shading with the engine's one sample per pixel: the
-	 * shader runs once per sample already, SampleId reads 0,
-	 * SamplePosition (0.5, 0.5), SampleMask the coverage (bit 0) and
-	 * Sample-decorated inputs are interpolated at the pixel centre,
-	 * which is the sample (frag_shade.c) */
+	/* per-sample shading: SampleId, SamplePosition and Sample inputs
+	 * make a multisampled draw run the shader per sample, inputs and
+	 * FragCoord at the sample (hw/gfx/draw.c, frag_shade.c) */
 	SpvCapabilitySampleRateShading,
-	/* interpolateAtCentroid/Sample: the centre; interpolateAtOffset:
-	 * along the input's fine derivatives (xlate_glsl.c) */
+	/* interpolateAtSample / AtOffset: from FragCoord's point along the
+	 * input's fine derivatives; AtCentroid: the evaluation point
+	 * (xlate_glsl.c) */
 	SpvCapabilityInterpolationFunction,
 };
 

@@ -7,6 +7,7 @@
  * (InterpolationFunction) too.
  */
 #include "xlate.h"
+#include "hw/gfx/sample_pos.h"
 #include "xlate_vals.h"
 
 #include <string.h>
@@ -323,21 +324,68 @@ glsl_split(struct xl *x, const uint32_t *in, uint32_t wc, uint32_t inst)
 	}
 }
 
+/* Where this invocation's inputs were evaluated, within its pixel: the
+ * fraction of FragCoord.xy (the pixel centre, or the sample's location
+ * when each sample has its own invocation, hw/gfx/frag_shade.c). */
+static void
+eval_point(struct xl *x, uint32_t here[2])
+{
+	for (uint32_t c = 0; c < 2; c++) {
+		x->p->builtins_used |= 1ull << (IR_REG_FRAG_COORD + c);
+		here[c] = xl_emit1(x, IR_FRACT, IR_REG_FRAG_COORD + c, 0, 0);
+	}
+}
+
+/* The standard location (in the pixel) of sample s at the draw's sample
+ * count S: S + s is unique for S = 1, 2, 4, 8 and s < S, so one select
+ * chain over the 15 (S, s) pairs; another s gives some location in the
+ * pixel (the spec leaves it undefined). */
+static void
+sample_location(struct xl *x, uint32_t s, uint32_t at[2])
+{
+	uint32_t idx;
+
+	x->p->builtins_used |= 1ull << IR_REG_SAMPLE_COUNT;
+	idx = xl_emit1(x, IR_IADD, IR_REG_SAMPLE_COUNT, s, 0);
+	for (uint32_t c = 0; c < 2; c++) {
+		float half = 0.5f;
+		uint32_t acc, bits;
+
+		memcpy(&bits, &half, 4);
+		acc = xl_const_reg(x, bits);
+		for (uint32_t S = 1; S <= 8; S <<= 1)
+			for (uint32_t i = 0; i < S; i++) {
+				float v = c ? gfx_sample_y(S, i)
+				            : gfx_sample_x(S, i);
+				uint32_t t = xl_new_regs(x, 1), k;
+
+				memcpy(&bits, &v, 4);
+				k = xl_emit(x, IR_SELIDX, t, idx,
+				            xl_const_reg(x, bits), acc);
+				xl_instr(x, k)->imm = S + i;
+				acc = t;
+			}
+		at[c] = acc;
+	}
+}
+
 /*
- * InterpolateAtCentroid / AtSample / AtOffset with one sample per pixel
- * at its centre: the centroid and the (only) sample are the centre, so
- * the first two are the input's value. AtOffset moves by the offset
- * along the input's fine derivatives: exact for noperspective and flat
- * inputs (linear / constant in screen space), the first-order value of
- * a perspective-correct one. The input registers hold every lane's
- * value, helpers included, so the derivatives are there in any control
- * flow.
+ * InterpolateAtCentroid / AtSample / AtOffset. The input registers hold
+ * each lane's value at its evaluation point (eval_point), helpers
+ * included, so the fine derivatives are there in any control flow; the
+ * value at another point of the pixel is the value plus the move along
+ * them: exact for noperspective and flat inputs (linear / constant in
+ * screen space), the first-order value of a perspective-correct one.
+ * AtSample moves to sample s's standard location, AtOffset to the pixel
+ * centre plus the offset; AtCentroid keeps the evaluation point (the
+ * centre or a covered sample: inside the pixel, though the centre may lie
+ * outside the primitive).
  */
 static void
 glsl_interpolate(struct xl *x, const uint32_t *in, uint32_t wc,
                  uint32_t inst)
 {
-	uint32_t v[MAXV], r[MAXV], n, no, ox, oy;
+	uint32_t v[MAXV], r[MAXV], n, here[2], to[2], d[2];
 	const uint32_t *p;
 
 	if (x->info->stage != SWGPU_SHADER_STAGE_FRAGMENT)
@@ -349,21 +397,33 @@ glsl_interpolate(struct xl *x, const uint32_t *in, uint32_t wc,
 	    xl_type(x, xl_scalar_type(x, in[1]))->width != 32)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "GLSL.std.450 %u of other "
 		        "than 32-bit floats", inst);
-	/* the result is the loaded value (the centre's) ... */
+	/* the result is the loaded value (the evaluation point's) ... */
 	xl_load(x, in[1], in[2], in[5]);
-	if (inst != GLSLstd450InterpolateAtOffset)
+	if (inst == GLSLstd450InterpolateAtCentroid)
 		return;
-	/* ... moved by the offset */
+	/* ... moved to the point asked for */
 	p = xl_val(x, in[2], &n);
 	if (n > MAXV)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "interpolant too large");
 	memcpy(v, p, n * sizeof(*v));
-	p = xl_val(x, in[6], &no);
-	if (no != 2)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG, "offset of %u components",
-		        no);
-	ox = p[0];
-	oy = p[1];
+	if (inst == GLSLstd450InterpolateAtSample) {
+		sample_location(x, xl_val1(x, in[6]), to);
+	} else {
+		uint32_t no, hb;
+		float half = 0.5f;
+
+		p = xl_val(x, in[6], &no);
+		if (no != 2)
+			xl_fail(x, SWGPU_ERR_INVALID_ARG, "offset of %u "
+			        "components", no);
+		memcpy(&hb, &half, 4);
+		for (uint32_t c = 0; c < 2; c++)
+			to[c] = xl_emit1(x, IR_FADD, p[c],
+			                 xl_const_reg(x, hb), 0);
+	}
+	eval_point(x, here);
+	for (uint32_t c = 0; c < 2; c++)
+		d[c] = xl_emit1(x, IR_FSUB, to[c], here[c], 0);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t dx = xl_new_regs(x, 1), dy = xl_new_regs(x, 1);
 
@@ -373,8 +433,8 @@ glsl_interpolate(struct xl *x, const uint32_t *in, uint32_t wc,
 			IR_DY_FINE;
 		r[i] = xl_emit1(x, IR_FADD, v[i],
 		                xl_emit1(x, IR_FADD,
-		                         xl_emit1(x, IR_FMUL, ox, dx, 0),
-		                         xl_emit1(x, IR_FMUL, oy, dy, 0), 0),
+		                         xl_emit1(x, IR_FMUL, d[0], dx, 0),
+		                         xl_emit1(x, IR_FMUL, d[1], dy, 0), 0),
 		                0);
 	}
 	xl_set_regs(x, in, r, n);

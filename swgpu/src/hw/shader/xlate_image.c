@@ -89,10 +89,9 @@ classify(struct xl *x, uint32_t type, uint32_t id, uint8_t *kind,
 	} else if (t->count == SpvDimSubpassData) {
 		/* An input attachment: the ICD writes it as a sampled image
 		 * of the attachment's view; read at the fragment's pixel. */
-		if (x->info->stage != SWGPU_SHADER_STAGE_FRAGMENT || t->nmembers)
+		if (x->info->stage != SWGPU_SHADER_STAGE_FRAGMENT)
 			xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: an input "
-			        "attachment outside a fragment shader or "
-			        "multisampled", id);
+			        "attachment outside a fragment shader", id);
 		*kind = IR_RES_SAMPLED;
 		*desc_type = SWGPU_DESCRIPTOR_SAMPLED_IMAGE;
 		return;
@@ -100,9 +99,14 @@ classify(struct xl *x, uint32_t type, uint32_t id, uint8_t *kind,
 		*desc_type = t->storage == 2 ? SWGPU_DESCRIPTOR_STORAGE_IMAGE :
 		             SWGPU_DESCRIPTOR_SAMPLED_IMAGE;
 	}
-	if (t->nmembers)
+	/* Multisampled: sampled 2D images (OpImageFetch with a Sample,
+	 * size and sample queries); storage ones are not offered
+	 * (storageImageSampleCounts is 1). */
+	if (t->nmembers && (t->count != SpvDim2D ||
+	                    *desc_type == SWGPU_DESCRIPTOR_STORAGE_IMAGE))
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: multisampled "
-		        "images are not supported", id);
+		        "%s images are not supported", id,
+		        t->count != SpvDim2D ? "non-2D" : "storage");
 	if (t->count != SpvDim1D && t->count != SpvDim2D &&
 	    t->count != SpvDim3D && t->count != SpvDimCube)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: image Dim %u "
@@ -269,6 +273,11 @@ image_read(struct xl *x, const uint32_t *in, uint32_t wc)
 	if (o.bias || o.grad_x || o.offsets || o.min_lod)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "image read/fetch %u with "
 		        "sampling operands (mask 0x%x)", in[2], o.mask);
+	/* A multisampled image is read one sample at a time. */
+	if (!xl_type(x, xl_id(x, in[3])->type)->nmembers != !o.sample)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "image read/fetch %u: a "
+		        "Sample operand %s a multisampled image", in[2],
+		        o.sample ? "without" : "is required by");
 	n = xl_type(x, in[1])->scalars;
 	dst = xl_new_regs(x, 4);
 	xyz = coords(x, in[4]);
@@ -294,7 +303,8 @@ image_read(struct xl *x, const uint32_t *in, uint32_t wc)
 			xl_emit(x, IR_IADD, xyz + c, xyz + c, r[c], 0);
 	}
 	xl_emit_img(x, IR_IMGLD, p, dst, xyz,
-	            o.lod ? xl_val1(x, o.lod) : IR_REG_ZERO, 0);
+	            o.lod ? xl_val1(x, o.lod) : IR_REG_ZERO,
+	            o.sample ? xl_val1(x, o.sample) : IR_REG_ZERO);
 	for (uint32_t c = 0; c < n; c++)
 		regs[c] = dst + c;
 	xl_set_val(x, in[2], in[1], regs, n);
@@ -344,6 +354,23 @@ image_size(struct xl *x, const uint32_t *in, uint32_t wc, bool lod,
 		                        0))->aux2 = (uint8_t)(levels ? 3 : c);
 	}
 	xl_set_val(x, in[2], in[1], regs, n);
+}
+
+/* OpImageQuerySamples: component 4 of IR_IMGSIZE. */
+static void
+image_samples(struct xl *x, const uint32_t *in, uint32_t wc)
+{
+	const struct xptr *p;
+	uint32_t reg;
+
+	if (wc < 4)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short OpImageQuerySamples");
+	p = xl_image_of(x, in[3]);
+	xl_image_result(x, in[1], 1, "image sample count");
+	reg = xl_new_regs(x, 1);
+	xl_instr(x, xl_emit_img(x, IR_IMGSIZE, p, reg, 0, IR_REG_ZERO,
+	                        0))->aux2 = 4;
+	xl_set_val(x, in[2], in[1], &reg, 1);
 }
 
 static void
@@ -411,9 +438,8 @@ xl_image_op(struct xl *x, const uint32_t *in, uint32_t wc)
 		xl_sample_op(x, in, wc);
 		return true;
 	case SpvOpImageQuerySamples:
-		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "image instruction %u: "
-		        "multisampled images are not supported",
-		        in[0] & 0xffff);
+		image_samples(x, in, wc);
+		return true;
 	default:
 		return false;
 	}

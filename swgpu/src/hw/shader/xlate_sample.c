@@ -58,6 +58,10 @@ xl_image_operands(struct xl *x, const uint32_t *in, uint32_t wc,
 			o->min_lod = k < wc ? in[k] : 0;
 			k++;
 			break;
+		case SpvImageOperandsSampleMask:
+			o->sample = k < wc ? in[k] : 0;
+			k++;
+			break;
 		case SpvImageOperandsMakeTexelAvailableMask:
 		case SpvImageOperandsMakeTexelVisibleMask:
 			k++;            /* memory scope: accesses are coherent */
@@ -70,8 +74,7 @@ xl_image_operands(struct xl *x, const uint32_t *in, uint32_t wc,
 			break;
 		default:
 			xl_fail(x, SWGPU_ERR_UNSUPPORTED, "image operand 0x%x "
-			        "is not supported (multisampled images are "
-			        "not)", bit);
+			        "is not supported", bit);
 		}
 		if (k > wc)
 			xl_fail(x, SWGPU_ERR_INVALID_ARG,

@@ -1,0 +1,528 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_vk_msaa_read: fragment shaders reading the samples of
+ * multisampled images, through the loader with validation on; each scene
+ * checked by hand and against a second driver (lavapipe, vkh_gfx.h):
+ *
+ *   input_4      a render pass whose subpass 0 draws the coverage shape
+ *                (msaa_shape.h) into a 4-sample colour attachment and
+ *                whose subpass 1 reads its samples with subpassLoad
+ *                (subpassInputMS): red is the pixel's mask of covered
+ *                samples, green their count x 16
+ *   fetch_2/4/8  the shape drawn into an S-sample image in dynamic
+ *                rendering, then a second pass texelFetch'es each of its
+ *                samples (sampler2DMS): red the mask; green
+ *                textureSamples x 16 + 1 when textureSize is 64x64
+ *   interp_4     a full-screen quad at 4 samples, shaded once per pixel,
+ *                whose input holds the pixel coordinates: the fractions
+ *                of interpolateAtSample(v, 2) (sample 2's standard
+ *                location, (2, 10) / 16) and interpolateAtOffset(v,
+ *                (-0.25, 0.125)) (the centre moved: (4, 10) / 16),
+ *                resolved (AVERAGE of equal samples)
+ *   centroid_4   a triangle at 4 samples, shaded once per pixel, with a
+ *                Centroid input holding the pixel coordinates: the point
+ *                it was evaluated at lies in the triangle and the pixel
+ *                (the shader tests both), so after the AVERAGE resolve
+ *                red = green = alpha = covered samples / 4 everywhere
+ *
+ * The masks are exact: samples strictly inside the shape covered,
+ * strictly outside not, and equal to lavapipe's bit for bit.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gfx_scene_util.h"
+#include "msaa_shape.h"
+
+#include "gfx_fullscreen_vs.spv.h"
+#include "gfx_ms_fetch_fs.spv.h"
+#include "gfx_ms_centroid_fs.spv.h"
+#include "gfx_ms_input_fs.spv.h"
+#include "gfx_ms_interp_fs.spv.h"
+#include "gfx_smooth_vs.spv.h"
+
+/* One descriptor (input attachment or combined image sampler) at
+ * binding 0 of set 0, for the fragment stage. */
+struct one_set {
+	VkDescriptorSetLayout set_layout;
+	VkPipelineLayout layout;
+	VkDescriptorPool pool;
+	VkDescriptorSet set;
+	VkSampler sampler;
+};
+
+static bool
+one_set_init(struct gfx_ctx *c, struct one_set *os, VkDescriptorType type,
+             VkImageView view)
+{
+	VkDescriptorSetLayoutBinding b = {
+		0, type, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL };
+	VkDescriptorSetLayoutCreateInfo lci = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+		.bindingCount = 1, .pBindings = &b,
+	};
+	VkPipelineLayoutCreateInfo plci = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+		.setLayoutCount = 1, .pSetLayouts = &os->set_layout,
+	};
+	VkDescriptorPoolSize ps = { type, 1 };
+	VkDescriptorPoolCreateInfo dpci = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+		.maxSets = 1, .poolSizeCount = 1, .pPoolSizes = &ps,
+	};
+	VkSamplerCreateInfo sci = {
+		.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+		.magFilter = VK_FILTER_NEAREST, .minFilter = VK_FILTER_NEAREST,
+		.addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+		.addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+		.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+	};
+	VkDescriptorSetAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+		.descriptorSetCount = 1, .pSetLayouts = &os->set_layout,
+	};
+	VkDescriptorImageInfo ii = { VK_NULL_HANDLE, view,
+	                             VK_IMAGE_LAYOUT_GENERAL };
+	VkWriteDescriptorSet w = {
+		.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+		.dstBinding = 0, .descriptorCount = 1,
+		.descriptorType = type, .pImageInfo = &ii,
+	};
+
+	memset(os, 0, sizeof(*os));
+	if (type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER &&
+	    vkCreateSampler(c->dev, &sci, NULL, &os->sampler) != VK_SUCCESS)
+		return false;
+	ii.sampler = os->sampler;
+	if (vkCreateDescriptorSetLayout(c->dev, &lci, NULL,
+	                                &os->set_layout) != VK_SUCCESS ||
+	    vkCreatePipelineLayout(c->dev, &plci, NULL, &os->layout) !=
+	    VK_SUCCESS ||
+	    vkCreateDescriptorPool(c->dev, &dpci, NULL, &os->pool) !=
+	    VK_SUCCESS)
+		return false;
+	ai.descriptorPool = os->pool;
+	if (vkAllocateDescriptorSets(c->dev, &ai, &os->set) != VK_SUCCESS)
+		return false;
+	w.dstSet = os->set;
+	vkUpdateDescriptorSets(c->dev, 1, &w, 0, NULL);
+	return true;
+}
+
+static void
+one_set_finish(struct gfx_ctx *c, struct one_set *os)
+{
+	vkDestroyDescriptorPool(c->dev, os->pool, NULL);
+	vkDestroyPipelineLayout(c->dev, os->layout, NULL);
+	vkDestroyDescriptorSetLayout(c->dev, os->set_layout, NULL);
+	vkDestroySampler(c->dev, os->sampler, NULL);
+}
+
+/* The pipeline of the reading pass: a full-screen triangle and fs. */
+static VkPipeline
+reader_pipeline(struct gfx_ctx *c, struct gfx_pipe *q, const uint32_t *fs,
+                size_t size, VkPipelineLayout layout, VkRenderPass rp)
+{
+	gfx_pipe_init(q, gfx_shader(c, gfx_fullscreen_vs_spv,
+	                            sizeof(gfx_fullscreen_vs_spv)),
+	              gfx_shader(c, fs, size), VK_FORMAT_R8G8B8A8_UNORM,
+	              SW, SH);
+	q->layout = layout;
+	q->render_pass = rp;
+	q->subpass = rp ? 1 : 0;
+	return gfx_pipeline(c, q);
+}
+
+static void
+reader_finish(struct gfx_ctx *c, struct gfx_pipe *q, VkPipeline pipe)
+{
+	vkDestroyPipeline(c->dev, pipe, NULL);
+	vkDestroyShaderModule(c->dev, q->vs, NULL);
+	vkDestroyShaderModule(c->dev, q->fs, NULL);
+}
+
+/* Every pixel's red byte is its coverage mask (msaa_shape.h) and its
+ * green byte green(mask). */
+static void
+read_check(struct gfx_ctx *c, const struct gfx_out *o, uint32_t S,
+           bool count_green)
+{
+	coverage_check(c, o, S);
+	for (uint32_t y = 0; y < SH; y++)
+		for (uint32_t x = 0; x < SW; x++) {
+			const uint8_t *t = gfx_texel(o, x, y);
+			uint32_t want = count_green ?
+			        16u * (uint32_t)__builtin_popcount(t[0]) :
+			        16u * S + 1u;
+			if (t[1] != want) {
+				vkh_fail(c->h, __FILE__, __LINE__, "%s: pixel "
+				         "(%u, %u) green %u, want %u",
+				         c->driver, x, y, t[1], want);
+				return;
+			}
+		}
+}
+
+/* ---- input_4: subpassLoad of each sample ---- */
+
+static VkRenderPass
+input_render_pass(struct gfx_ctx *c)
+{
+	VkAttachmentDescription att[2] = {
+		{ 0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_4_BIT,
+		  VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_DONT_CARE,
+		  VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+		  VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_GENERAL,
+		  VK_IMAGE_LAYOUT_GENERAL },
+		{ 0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT,
+		  VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_STORE,
+		  VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+		  VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_GENERAL,
+		  VK_IMAGE_LAYOUT_GENERAL },
+	};
+	VkAttachmentReference ms = { 0, VK_IMAGE_LAYOUT_GENERAL };
+	VkAttachmentReference out = { 1, VK_IMAGE_LAYOUT_GENERAL };
+	VkSubpassDescription sub[2] = {
+		{ .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+		  .colorAttachmentCount = 1, .pColorAttachments = &ms },
+		{ .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+		  .inputAttachmentCount = 1, .pInputAttachments = &ms,
+		  .colorAttachmentCount = 1, .pColorAttachments = &out },
+	};
+	VkSubpassDependency dep = {
+		0, 1, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+		VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+		VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+		VK_ACCESS_INPUT_ATTACHMENT_READ_BIT,
+		VK_DEPENDENCY_BY_REGION_BIT,
+	};
+	VkRenderPassCreateInfo rpci = {
+		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+		.attachmentCount = 2, .pAttachments = att,
+		.subpassCount = 2, .pSubpasses = sub,
+		.dependencyCount = 1, .pDependencies = &dep,
+	};
+	VkRenderPass rp = VK_NULL_HANDLE;
+
+	if (vkCreateRenderPass(c->dev, &rpci, NULL, &rp) != VK_SUCCESS)
+		return VK_NULL_HANDLE;
+	return rp;
+}
+
+static bool
+input_4_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	struct vtx v[MSAA_COVERAGE_VERTICES];
+	uint32_t n = coverage_shape(v);
+	struct gfx_image ms, out;
+	struct gfx_pipe p, q;
+	struct one_set os;
+	struct vkh_buffer vb = { 0 };
+	VkPipeline draw = VK_NULL_HANDLE, reader = VK_NULL_HANDLE;
+	VkFramebuffer fb = VK_NULL_HANDLE;
+	VkRenderPass rp;
+	bool ok = false;
+
+	memset(&q, 0, sizeof(q));
+	memset(&os, 0, sizeof(os));
+	if (!gfx_image_ms(c, VK_FORMAT_R8G8B8A8_UNORM, SW, SH, 1,
+	                  VK_SAMPLE_COUNT_4_BIT,
+	                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+	                  VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT, &ms) ||
+	    !px_target(c, &out) || !px_pipe_init(c, &p))
+		return false;
+	rp = input_render_pass(c);
+	VkImageView views[2] = { ms.view, out.view };
+	VkFramebufferCreateInfo fci = {
+		.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+		.renderPass = rp, .attachmentCount = 2, .pAttachments = views,
+		.width = SW, .height = SH, .layers = 1,
+	};
+	if (!rp || vkCreateFramebuffer(c->dev, &fci, NULL, &fb) != VK_SUCCESS ||
+	    !one_set_init(c, &os, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT,
+	                  ms.view))
+		goto out;
+	p.samples = VK_SAMPLE_COUNT_4_BIT;
+	p.render_pass = rp;
+	draw = gfx_pipeline(c, &p);
+	reader = reader_pipeline(c, &q, gfx_ms_input_fs_spv,
+	                         sizeof(gfx_ms_input_fs_spv), os.layout, rp);
+	if (draw && reader) {
+		VkClearValue clear[2] = { { .color = { .float32 = { 0 } } } };
+		VkRenderPassBeginInfo bi = {
+			.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+			.renderPass = rp, .framebuffer = fb,
+			.renderArea = { { 0, 0 }, { SW, SH } },
+			.clearValueCount = 2, .pClearValues = clear,
+		};
+		VkCommandBuffer cb = gfx_begin(c);
+
+		vkCmdBeginRenderPass(cb, &bi, VK_SUBPASS_CONTENTS_INLINE);
+		ok = draw_in(c, cb, draw, v, n, &vb);
+		vkCmdNextSubpass(cb, VK_SUBPASS_CONTENTS_INLINE);
+		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, reader);
+		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS,
+		                        os.layout, 0, 1, &os.set, 0, NULL);
+		vkCmdDraw(cb, 3, 1, 0, 0);
+		vkCmdEndRenderPass(cb);
+		ok = gfx_submit(c, cb) && ok && gfx_read(c, &out, NULL, o);
+	}
+out:
+	if (vb.buffer)
+		vkh_buffer_destroy(c->d, &vb);
+	vkDestroyPipeline(c->dev, draw, NULL);
+	reader_finish(c, &q, reader);
+	vkDestroyFramebuffer(c->dev, fb, NULL);
+	vkDestroyRenderPass(c->dev, rp, NULL);
+	one_set_finish(c, &os);
+	px_pipe_finish(c, &p);
+	gfx_image_destroy(c, &ms);
+	gfx_image_destroy(c, &out);
+	if (!ok && !c->h->failures)
+		vkh_fail(c->h, __FILE__, __LINE__, "%s: setup", c->driver);
+	return ok;
+}
+
+static void
+input_4_check(struct gfx_ctx *c, const struct gfx_out *o)
+{
+	read_check(c, o, 4, true);
+}
+
+GFX_SCENE_TEST(input_4, 0, 0, NULL)
+
+/* ---- fetch_S: texelFetch of each sample ---- */
+
+static bool
+fetch_render(struct gfx_ctx *c, struct gfx_out *o, uint32_t S)
+{
+	struct vtx v[MSAA_COVERAGE_VERTICES];
+	uint32_t n = coverage_shape(v);
+	struct gfx_image ms, out;
+	struct gfx_pipe p, q;
+	struct one_set os;
+	struct vkh_buffer vb = { 0 };
+	VkPipeline draw = VK_NULL_HANDLE, reader = VK_NULL_HANDLE;
+	bool ok = false;
+
+	memset(&q, 0, sizeof(q));
+	memset(&os, 0, sizeof(os));
+	if (!gfx_image_ms(c, VK_FORMAT_R8G8B8A8_UNORM, SW, SH, 1,
+	                  (VkSampleCountFlagBits)S,
+	                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+	                  VK_IMAGE_USAGE_SAMPLED_BIT, &ms) ||
+	    !px_target(c, &out) || !px_pipe_init(c, &p))
+		return false;
+	if (!one_set_init(c, &os, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+	                  ms.view))
+		goto out;
+	p.samples = (VkSampleCountFlagBits)S;
+	draw = gfx_pipeline(c, &p);
+	reader = reader_pipeline(c, &q, gfx_ms_fetch_fs_spv,
+	                         sizeof(gfx_ms_fetch_fs_spv), os.layout,
+	                         VK_NULL_HANDLE);
+	if (draw && reader) {
+		VkMemoryBarrier mb = {
+			.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+			.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+			.dstAccessMask = VK_ACCESS_SHADER_READ_BIT,
+		};
+		VkCommandBuffer cb = gfx_begin(c);
+
+		begin_ms(cb, &ms, NULL, NULL, NULL, 0, false);
+		ok = draw_in(c, cb, draw, v, n, &vb);
+		vkCmdEndRendering(cb);
+		vkCmdPipelineBarrier(cb,
+		                     VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+		                     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 1,
+		                     &mb, 0, NULL, 0, NULL);
+		begin_ms(cb, &out, NULL, NULL, NULL, 0, false);
+		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, reader);
+		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS,
+		                        os.layout, 0, 1, &os.set, 0, NULL);
+		vkCmdDraw(cb, 3, 1, 0, 0);
+		vkCmdEndRendering(cb);
+		ok = gfx_submit(c, cb) && ok && gfx_read(c, &out, NULL, o);
+	}
+out:
+	if (vb.buffer)
+		vkh_buffer_destroy(c->d, &vb);
+	vkDestroyPipeline(c->dev, draw, NULL);
+	reader_finish(c, &q, reader);
+	one_set_finish(c, &os);
+	px_pipe_finish(c, &p);
+	gfx_image_destroy(c, &ms);
+	gfx_image_destroy(c, &out);
+	if (!ok && !c->h->failures)
+		vkh_fail(c->h, __FILE__, __LINE__, "%s: setup", c->driver);
+	return ok;
+}
+
+/* Whether RGBA8 images that are colour attachments and sampled take S
+ * samples. */
+static bool
+has_sampled(const struct vkh *h, VkSampleCountFlagBits S)
+{
+	VkImageFormatProperties p;
+
+	return vkGetPhysicalDeviceImageFormatProperties(
+		       h->phys, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
+		       VK_IMAGE_TILING_OPTIMAL,
+		       VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+		       VK_IMAGE_USAGE_SAMPLED_BIT, 0, &p) == VK_SUCCESS &&
+	       (p.sampleCounts & S);
+}
+
+#define FETCH(S)                                                            \
+	static bool fetch_##S##_render(struct gfx_ctx *c, struct gfx_out *o)\
+	{ return fetch_render(c, o, S); }                                   \
+	static void fetch_##S##_check(struct gfx_ctx *c,                    \
+	                              const struct gfx_out *o)              \
+	{ read_check(c, o, S, false); }                                     \
+	static bool has_##S(const struct vkh *h)                            \
+	{ return has_sampled(h, (VkSampleCountFlagBits)S); }                \
+	GFX_SCENE_TEST(fetch_##S, 0, 0, has_##S)
+FETCH(2)
+FETCH(4)
+FETCH(8)
+
+/* ---- interp_4: interpolateAtSample / AtOffset ---- */
+
+/* Draw n vertices of v (colour: (x / 64, y / 64) at each) with
+ * gfx_smooth_vs and fs at 4 samples, shaded once per pixel, and resolve
+ * (AVERAGE) into o. */
+static bool
+smooth_4_render(struct gfx_ctx *c, struct gfx_out *o, struct vtx *v,
+                uint32_t n, const uint32_t *fs, size_t fs_size)
+{
+	struct gfx_image ms, res;
+	struct gfx_pipe p;
+	struct vkh_buffer vb = { 0 };
+	VkPipeline pipe = VK_NULL_HANDLE;
+	bool ok = false;
+
+	for (uint32_t i = 0; i < n; i++) {
+		v[i].r = v[i].x / SW;
+		v[i].g = v[i].y / SH;
+		v[i].b = 0;
+		v[i].a = 1;
+	}
+	if (!gfx_image_ms(c, VK_FORMAT_R8G8B8A8_UNORM, SW, SH, 1,
+	                  VK_SAMPLE_COUNT_4_BIT,
+	                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, &ms) ||
+	    !px_target(c, &res))
+		return false;
+	gfx_pipe_init(&p, gfx_shader(c, gfx_smooth_vs_spv,
+	                             sizeof(gfx_smooth_vs_spv)),
+	              gfx_shader(c, fs, fs_size), VK_FORMAT_R8G8B8A8_UNORM,
+	              SW, SH);
+	px_vertex_input(&p);
+	p.samples = VK_SAMPLE_COUNT_4_BIT;
+	pipe = gfx_pipeline(c, &p);
+	if (pipe) {
+		VkCommandBuffer cb = gfx_begin(c);
+
+		begin_ms(cb, &ms, &res, NULL, NULL, 0, false);
+		ok = draw_in(c, cb, pipe, v, n, &vb);
+		vkCmdEndRendering(cb);
+		ok = gfx_submit(c, cb) && ok && gfx_read(c, &res, NULL, o);
+	}
+	if (vb.buffer)
+		vkh_buffer_destroy(c->d, &vb);
+	vkDestroyPipeline(c->dev, pipe, NULL);
+	vkDestroyShaderModule(c->dev, p.vs, NULL);
+	vkDestroyShaderModule(c->dev, p.fs, NULL);
+	gfx_image_destroy(c, &ms);
+	gfx_image_destroy(c, &res);
+	if (!ok && !c->h->failures)
+		vkh_fail(c->h, __FILE__, __LINE__, "%s: setup", c->driver);
+	return ok;
+}
+
+static bool
+interp_4_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	struct vtx v[6];
+
+	quad(v, 0, 0, SW, SH, 0.5f, (const float[4]){ 0, 0, 0, 1 });
+	return smooth_4_render(c, o, v, 6, gfx_ms_interp_fs_spv,
+	                       sizeof(gfx_ms_interp_fs_spv));
+}
+
+/* Every pixel: sample 2 at (2, 10) / 16, the centre + (-0.25, 0.125) at
+ * (4, 10) / 16, as UNORM8 (+-1: the input is interpolated in float). */
+static void
+interp_4_check(struct gfx_ctx *c, const struct gfx_out *o)
+{
+	static const uint8_t want[4] = { 32, 159, 64, 159 };
+
+	for (uint32_t y = 0; y < SH; y++)
+		for (uint32_t x = 0; x < SW; x++) {
+			const uint8_t *t = gfx_texel(o, x, y);
+			for (int i = 0; i < 4; i++)
+				if (abs(t[i] - want[i]) > 1) {
+					vkh_fail(c->h, __FILE__, __LINE__,
+					         "%s: pixel (%u, %u) = %u %u %u "
+					         "%u, want %u %u %u %u", c->driver,
+					         x, y, t[0], t[1], t[2], t[3],
+					         want[0], want[1], want[2],
+					         want[3]);
+					return;
+				}
+		}
+}
+
+GFX_SCENE_TEST(interp_4, 1, 0, NULL)
+
+/* ---- centroid_4: the Centroid decoration ---- */
+
+static bool
+centroid_4_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	/* the shader's triangle T (gfx_ms_centroid_fs.frag) */
+	struct vtx v[3] = {
+		{ 3.3125f, 2.125f, 0.5f, 0, 0, 0, 0 },
+		{ 60.75f, 11.875f, 0.5f, 0, 0, 0, 0 },
+		{ 17.25f, 58.625f, 0.5f, 0, 0, 0, 0 },
+	};
+
+	return smooth_4_render(c, o, v, 3, gfx_ms_centroid_fs_spv,
+	                       sizeof(gfx_ms_centroid_fs_spv));
+}
+
+/* Red (in the triangle) and green (in the pixel) equal alpha (the
+ * covered fraction) in every pixel; some pixels are partly covered. */
+static void
+centroid_4_check(struct gfx_ctx *c, const struct gfx_out *o)
+{
+	uint32_t partial = 0;
+
+	for (uint32_t y = 0; y < SH; y++)
+		for (uint32_t x = 0; x < SW; x++) {
+			const uint8_t *t = gfx_texel(o, x, y);
+			partial += t[3] > 1 && t[3] < 254;
+			if (abs(t[0] - t[3]) > 1 || abs(t[1] - t[3]) > 1) {
+				vkh_fail(c->h, __FILE__, __LINE__, "%s: pixel "
+				         "(%u, %u) = %u %u %u %u: the centroid "
+				         "is outside the triangle or pixel",
+				         c->driver, x, y, t[0], t[1], t[2],
+				         t[3]);
+				return;
+			}
+		}
+	VKH_CHECK(c->h, partial > 50);
+}
+
+GFX_SCENE_TEST(centroid_4, 1, 0, NULL)
+
+static const struct vkh_test tests[] = {
+	GFX_TEST(input_4), GFX_TEST(fetch_2), GFX_TEST(fetch_4),
+	GFX_TEST(fetch_8), GFX_TEST(interp_4), GFX_TEST(centroid_4),
+};
+
+int
+main(int argc, char **argv)
+{
+	return vkh_run_tests(argc, argv, "test_vk_msaa_read", tests,
+	                     sizeof(tests) / sizeof(tests[0]));
+}
