@@ -33,6 +33,7 @@
 #include "sh_fs_dual.spv.h"
 #include "sh_fs_io.spv.h"
 #include "sh_fs_sample.spv.h"
+#include "sh_fs_sample_static.spv.h"
 #include "sh_fs_stencil_export.spv.h"
 #include "sh_fs_store.spv.h"
 #include "sh_fs_subpass.spv.h"
@@ -484,6 +485,22 @@ test_fs_sample_and_distances(void **state)
 	ir_program_free(p);
 }
 
+/* "gl_SampleID; gl_SamplePosition;" loads nothing, yet it is a static use
+ * that makes the shader run per sample (hw/gfx/draw.c fs_per_sample). */
+static void
+test_fs_sample_static_use(void **state)
+{
+	struct ir_program *p = ss_translate(sh_fs_sample_static_spv,
+	                                    sizeof(sh_fs_sample_static_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, NULL,
+	                                    0, 0);
+
+	(void)state;
+	assert_true(p->builtins_used & (1ull << IR_REG_SAMPLE_ID));
+	assert_true(p->builtins_used & (1ull << IR_REG_SAMPLE_POSITION));
+	ir_program_free(p);
+}
+
 static void
 test_fs_unsupported(void **state)
 {
@@ -597,6 +614,7 @@ main(void)
 		cmocka_unit_test(test_fs_image_store),
 		cmocka_unit_test(test_fs_input_attachment),
 		cmocka_unit_test(test_fs_sample_and_distances),
+		cmocka_unit_test(test_fs_sample_static_use),
 		cmocka_unit_test(test_fs_unsupported),
 		cmocka_unit_test(test_fs_public_api),
 	};

@@ -426,6 +426,13 @@ xl_io_var(struct xl *x, uint32_t id, uint32_t pointee, uint32_t storage,
 	}
 	if (input && d->builtin) {
 		builtin_input(x, id, d->builtin - 1, pointee, ptr);
+		/* SampleId / SamplePosition in the interface are a static
+		 * use ("gl_SampleID;" loads nothing) and make the shader run
+		 * per sample (hw/gfx/draw.c): count them as read */
+		if (x->info->stage == SWGPU_SHADER_STAGE_FRAGMENT &&
+		    (d->builtin - 1 == SpvBuiltInSampleId ||
+		     d->builtin - 1 == SpvBuiltInSamplePosition))
+			xl_io_mark_read(x, ptr, NULL, 0);
 		return;
 	}
 	if (x->info->stage == SWGPU_SHADER_STAGE_COMPUTE)
