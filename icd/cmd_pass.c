@@ -9,8 +9,8 @@
  * renders to: an attachment's load op applies in the first subpass that
  * uses it, its store op in the last; in between it is LOAD and STORE. An
  * attachment first used other than as a colour or depth/stencil target
- * (an input attachment) with a CLEAR load op is cleared by CLEAR_BOX
- * packets over the render area before that subpass begins. Input
+ * (an input or resolve attachment) with a CLEAR load op is cleared by
+ * CLEAR_BOX packets over the render area before that subpass begins. Input
  * attachments are read through their descriptors, as images.
  *
  * Multiview: the pass carries the subpass's (or rendering's) view mask
@@ -371,9 +371,13 @@ begin_subpass(struct icd_cmd_buffer *cb, struct icd_gfx_state *g)
 
 		for (uint32_t j = 0; j < sp->color_count; j++)
 			target = target || sp->color[j] == a;
-		used = target;
+		used = target || a == sp->ds_resolve;
 		for (uint32_t j = 0; j < sp->input_count; j++)
 			used = used || sp->input[j] == a;
+		/* a resolve attachment's load op applies too (an aspect
+		 * whose resolve mode is NONE keeps what it loads) */
+		for (uint32_t j = 0; j < sp->color_count; j++)
+			used = used || sp->resolve[j] == a;
 		if (!used || ra->first_use > s)
 			continue;
 		if (ra->first_use == s && !target)
