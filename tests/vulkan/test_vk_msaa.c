@@ -31,6 +31,10 @@
  *                   4 samples counts covered samples: between the
  *                   samples strictly inside and those not strictly
  *                   outside, and equal to lavapipe's
+ *   ds_resolve_none a render pass 2 depth/stencil resolve, depth
+ *                   SAMPLE_ZERO and stencil NONE, into an attachment
+ *                   whose load ops clear it: stencil keeps the clear
+ *                   value (a resolve attachment's load ops apply)
  *   bad_resolve     a resolve into a multisampled image (render pass 2
  *                   and dynamic rendering): the layer's VUID, then
  *                   swgpu refuses the render pass / command buffer
@@ -736,11 +740,190 @@ test_bad_resolve(struct vkh *h, struct vkh_device *d)
 	gfx_forget_layout(c.dev);
 }
 
+/* ---- ds_resolve_none: a resolve attachment's load ops ---- */
+
+/* A render pass 2 with a 4-sample D32_SFLOAT_S8_UINT attachment (cleared
+ * to depth 1, stencil 0) resolved into a single-sampled one whose load
+ * ops CLEAR it to depth 0.25, stencil 7: depth SAMPLE_ZERO, stencil
+ * NONE. */
+static VkRenderPass
+ds_resolve_pass(struct gfx_ctx *c)
+{
+	VkAttachmentDescription2 att[2] = {
+		{ .sType = VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2,
+		  .format = VK_FORMAT_D32_SFLOAT_S8_UINT,
+		  .samples = VK_SAMPLE_COUNT_4_BIT,
+		  .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+		  .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+		  .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+		  .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+		  .initialLayout = VK_IMAGE_LAYOUT_GENERAL,
+		  .finalLayout = VK_IMAGE_LAYOUT_GENERAL },
+		{ .sType = VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2,
+		  .format = VK_FORMAT_D32_SFLOAT_S8_UINT,
+		  .samples = VK_SAMPLE_COUNT_1_BIT,
+		  .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+		  .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+		  .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+		  .stencilStoreOp = VK_ATTACHMENT_STORE_OP_STORE,
+		  .initialLayout = VK_IMAGE_LAYOUT_GENERAL,
+		  .finalLayout = VK_IMAGE_LAYOUT_GENERAL },
+	};
+	const VkAttachmentReference2 dref = {
+		.sType = VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2,
+		.attachment = 0, .layout = VK_IMAGE_LAYOUT_GENERAL,
+		.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT |
+		              VK_IMAGE_ASPECT_STENCIL_BIT,
+	};
+	const VkAttachmentReference2 rref = {
+		.sType = VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2,
+		.attachment = 1, .layout = VK_IMAGE_LAYOUT_GENERAL,
+		.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT |
+		              VK_IMAGE_ASPECT_STENCIL_BIT,
+	};
+	const VkSubpassDescriptionDepthStencilResolve dsr = {
+		.sType =
+		  VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE,
+		.depthResolveMode = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT,
+		.stencilResolveMode = VK_RESOLVE_MODE_NONE,
+		.pDepthStencilResolveAttachment = &rref,
+	};
+	const VkSubpassDescription2 sd = {
+		.sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2,
+		.pNext = &dsr,
+		.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+		.pDepthStencilAttachment = &dref,
+	};
+	const VkRenderPassCreateInfo2 ci = {
+		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2,
+		.attachmentCount = 2, .pAttachments = att,
+		.subpassCount = 1, .pSubpasses = &sd,
+	};
+	VkRenderPass rp = VK_NULL_HANDLE;
+
+	if (vkCreateRenderPass2(c->dev, &ci, NULL, &rp) != VK_SUCCESS)
+		return VK_NULL_HANDLE;
+	return rp;
+}
+
+/* A quad at depth 0.5 over [16, 48)^2 (no colour, no fragment shader). */
+static bool
+ds_resolve_none_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	struct gfx_image ds, res;
+	struct gfx_pipe p;
+	struct vkh_buffer vb = { 0 };
+	VkPipeline pipe = VK_NULL_HANDLE;
+	VkFramebuffer fb = VK_NULL_HANDLE;
+	VkRenderPass rp = VK_NULL_HANDLE;
+	VkShaderModule fs;
+	struct vtx v[6];
+	bool ok = false;
+
+	quad(v, 16, 16, 48, 48, 0.5f, WHITE);
+	if (!gfx_image_ms(c, VK_FORMAT_D32_SFLOAT_S8_UINT, SW, SH, 1,
+	                  VK_SAMPLE_COUNT_4_BIT,
+	                  VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, &ds) ||
+	    !gfx_image(c, VK_FORMAT_D32_SFLOAT_S8_UINT, SW, SH, 1,
+	               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, &res) ||
+	    !px_pipe_init(c, &p))
+		return false;
+	rp = ds_resolve_pass(c);
+	VkImageView views[2] = { ds.view, res.view };
+	VkFramebufferCreateInfo fci = {
+		.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+		.renderPass = rp, .attachmentCount = 2, .pAttachments = views,
+		.width = SW, .height = SH, .layers = 1,
+	};
+	fs = p.fs;
+	p.fs = VK_NULL_HANDLE;
+	p.ncolor = 0;
+	p.samples = VK_SAMPLE_COUNT_4_BIT;
+	p.render_pass = rp;
+	p.ds.depthTestEnable = VK_TRUE;
+	p.ds.depthWriteEnable = VK_TRUE;
+	p.ds.depthCompareOp = VK_COMPARE_OP_LESS;
+	if (rp && vkCreateFramebuffer(c->dev, &fci, NULL, &fb) == VK_SUCCESS)
+		pipe = gfx_pipeline(c, &p);
+	if (pipe) {
+		VkClearValue clear[2] = {
+			{ .depthStencil = { 1.0f, 0 } },
+			{ .depthStencil = { 0.25f, 7 } },
+		};
+		VkRenderPassBeginInfo bi = {
+			.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+			.renderPass = rp, .framebuffer = fb,
+			.renderArea = { { 0, 0 }, { SW, SH } },
+			.clearValueCount = 2, .pClearValues = clear,
+		};
+		VkCommandBuffer cb = gfx_begin(c);
+
+		vkCmdBeginRenderPass(cb, &bi, VK_SUBPASS_CONTENTS_INLINE);
+		ok = draw_in(c, cb, pipe, v, 6, &vb);
+		vkCmdEndRenderPass(cb);
+		ok = gfx_submit(c, cb) && ok && gfx_read(c, NULL, &res, o);
+	}
+	p.fs = fs;
+	if (vb.buffer)
+		vkh_buffer_destroy(c->d, &vb);
+	vkDestroyPipeline(c->dev, pipe, NULL);
+	vkDestroyFramebuffer(c->dev, fb, NULL);
+	vkDestroyRenderPass(c->dev, rp, NULL);
+	px_pipe_finish(c, &p);
+	gfx_image_destroy(c, &ds);
+	gfx_image_destroy(c, &res);
+	if (!ok && !c->h->failures)
+		vkh_fail(c->h, __FILE__, __LINE__, "%s: setup", c->driver);
+	return ok;
+}
+
+/* Depth resolved (sample 0): 0.5 in the quad, 1 outside; stencil not
+ * resolved: the resolve attachment's clear value 7 everywhere. */
+static void
+ds_resolve_none_check(struct gfx_ctx *c, const struct gfx_out *o)
+{
+	for (uint32_t y = 0; y < SH; y++)
+		for (uint32_t x = 0; x < SW; x++) {
+			const bool in = x >= 16 && x < 48 && y >= 16 && y < 48;
+			const float d = o->depth[y * SW + x];
+			const uint8_t st = o->stencil[y * SW + x];
+			if (d != (in ? 0.5f : 1.0f) || st != 7) {
+				vkh_fail(c->h, __FILE__, __LINE__, "%s: (%u, %u) "
+				         "depth %g stencil %u, want %g and 7",
+				         c->driver, x, y, (double)d, st,
+				         in ? 0.5 : 1.0);
+				return;
+			}
+		}
+}
+
+/* Resolving one aspect and not the other needs independentResolveNone
+ * (lavapipe does not offer it). */
+static bool
+has_resolve_none(const struct vkh *h)
+{
+	VkPhysicalDeviceDepthStencilResolveProperties r = {
+		.sType =
+		  VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES,
+	};
+	VkPhysicalDeviceProperties2 p = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+		.pNext = &r,
+	};
+
+	vkGetPhysicalDeviceProperties2(h->phys, &p);
+	return r.independentResolveNone &&
+	       (r.supportedDepthResolveModes &
+	        VK_RESOLVE_MODE_SAMPLE_ZERO_BIT);
+}
+
+GFX_SCENE_TEST(ds_resolve_none, 0, 0, has_resolve_none)
+
 static const struct vkh_test tests[] = {
 	GFX_TEST(coverage_2), GFX_TEST(coverage_4), GFX_TEST(coverage_8),
 	GFX_TEST(depth), GFX_TEST(depth_minmax), GFX_TEST(alpha_coverage),
 	GFX_TEST(copy_clear), GFX_TEST(render_pass), GFX_TEST(occlusion),
-	GFX_TEST(bad_resolve),
+	GFX_TEST(bad_resolve), GFX_TEST(ds_resolve_none),
 };
 
 int
