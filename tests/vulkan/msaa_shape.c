@@ -115,19 +115,26 @@ coverage_check(struct gfx_ctx *c, const struct gfx_out *o, uint32_t S)
 	VKH_CHECK(c->h, inside > 1000 * S);
 }
 
-/* Whether RGBA8 colour attachments take S samples. */
+/* Whether RGBA8 images of this usage take S samples. */
 bool
-has_samples(const struct vkh *h, VkSampleCountFlagBits S)
+has_samples_usage(const struct vkh *h, VkSampleCountFlagBits S,
+                  VkImageUsageFlags usage)
 {
 	VkImageFormatProperties p;
 
 	return vkGetPhysicalDeviceImageFormatProperties(
 		       h->phys, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
-		       VK_IMAGE_TILING_OPTIMAL,
-		       VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
-		       VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-		       VK_IMAGE_USAGE_TRANSFER_DST_BIT, 0, &p) == VK_SUCCESS &&
+		       VK_IMAGE_TILING_OPTIMAL, usage, 0, &p) == VK_SUCCESS &&
 	       (p.sampleCounts & S);
+}
+
+/* Whether RGBA8 colour attachments take S samples. */
+bool
+has_samples(const struct vkh *h, VkSampleCountFlagBits S)
+{
+	return has_samples_usage(h, S, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+	                               VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+	                               VK_IMAGE_USAGE_TRANSFER_DST_BIT);
 }
 
 /* Dynamic rendering on S-sample colour (and depth) images cleared, with

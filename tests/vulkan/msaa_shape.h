@@ -28,7 +28,10 @@ uint32_t coverage_shape(struct vtx *v);
  * not covered or strictly outside that is. */
 void coverage_check(struct gfx_ctx *c, const struct gfx_out *o, uint32_t S);
 
-/* Whether RGBA8 colour attachments take S samples. */
+/* Whether RGBA8 images of this usage take S samples; colour
+ * attachments that are also transfer sources and destinations. */
+bool has_samples_usage(const struct vkh *h, VkSampleCountFlagBits S,
+                       VkImageUsageFlags usage);
 bool has_samples(const struct vkh *h, VkSampleCountFlagBits S);
 
 /* Dynamic rendering on S-sample colour (and depth) images, cleared

@@ -363,14 +363,8 @@ out:
 static bool
 has_sampled(const struct vkh *h, VkSampleCountFlagBits S)
 {
-	VkImageFormatProperties p;
-
-	return vkGetPhysicalDeviceImageFormatProperties(
-		       h->phys, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
-		       VK_IMAGE_TILING_OPTIMAL,
-		       VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
-		       VK_IMAGE_USAGE_SAMPLED_BIT, 0, &p) == VK_SUCCESS &&
-	       (p.sampleCounts & S);
+	return has_samples_usage(h, S, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+	                               VK_IMAGE_USAGE_SAMPLED_BIT);
 }
 
 #define FETCH(S)                                                            \
