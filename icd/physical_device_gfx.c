@@ -26,7 +26,6 @@
 static void
 gfx_limits(VkPhysicalDeviceLimits *l)
 {
-	const VkSampleCountFlags one = VK_SAMPLE_COUNT_1_BIT;
 	const VkSampleCountFlags ms = VK_SAMPLE_COUNT_1_BIT |
 		VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT |
 		VK_SAMPLE_COUNT_8_BIT;
@@ -74,7 +73,9 @@ gfx_limits(VkPhysicalDeviceLimits *l)
 	l->sampledImageIntegerSampleCounts = ms;
 	l->sampledImageDepthSampleCounts = ms;
 	l->sampledImageStencilSampleCounts = ms;
-	l->storageImageSampleCounts = one;
+	/* Multisampled storage images: imageLoad / imageStore / image
+	 * atomics of one sample (xlate_image.c, interp_image.c). */
+	l->storageImageSampleCounts = ms;
 	l->maxSampleMaskWords = 1;
 	/* interpolateAtOffset (sampleRateShading): any offset works (the
 	 * input's derivatives, xlate_glsl.c); the spec's minimum range
@@ -180,6 +181,7 @@ icd_physical_device_init_gfx(struct icd_physical_device *pdev)
 	 * with inputs and FragCoord at its location (hw/gfx/draw.c,
 	 * frag_shade.c); interpolateAtSample / AtOffset (xlate_glsl.c). */
 	pdev->features.core.sampleRateShading = VK_TRUE;
+	pdev->features.core.shaderStorageImageMultisample = VK_TRUE;
 	/* hw/gfx/resolve.c: depth SAMPLE_ZERO, AVERAGE, MIN, MAX; stencil
 	 * SAMPLE_ZERO, MIN, MAX; each attachment's mode on its own. */
 	pdev->properties_1x.v12.supportedDepthResolveModes =

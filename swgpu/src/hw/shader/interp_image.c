@@ -338,6 +338,7 @@ interp_image(struct ir_exec *e, const struct ir_dispatch *d,
 	lane_t *D = regs + (size_t)in->dst * W;
 	const lane_t *X = regs + (size_t)in->a * W;
 	const lane_t *Y = X + W, *Z = Y + W;
+	const lane_t *S = Z + W;     /* IR_IMGATOM's sample */
 	const lane_t *B = regs + (size_t)in->b * W;
 	const lane_t *C = regs + (size_t)in->c * W;
 	const lane_t *Dd = regs + (size_t)in->d * W;
@@ -371,7 +372,8 @@ interp_image(struct ir_exec *e, const struct ir_dispatch *d,
 			const struct ir_buffer_binding *bb =
 				resource(d, in, Dd[l].u);
 			uint8_t *dst = bb ? texel_at(bb, X[l].u, Y[l].u,
-			                             Z[l].u, 0, 0) : NULL;
+			                             Z[l].u, 0, C[l].u)
+			                  : NULL;
 
 			if (dst) {
 				lane_t v[4];
@@ -389,7 +391,8 @@ interp_image(struct ir_exec *e, const struct ir_dispatch *d,
 			const struct ir_buffer_binding *bb =
 				resource(d, in, Dd[l].u);
 			uint8_t *p = bb && bb->img->elem == 4
-			             ? texel_at(bb, X[l].u, Y[l].u, Z[l].u, 0, 0)
+			             ? texel_at(bb, X[l].u, Y[l].u, Z[l].u, 0,
+			                        S[l].u)
 			             : NULL;
 			uint32_t r = 0;
 

@@ -131,8 +131,9 @@ enum ir_op {
 	 * texel at the coordinates in the 3 consecutive registers from a */
 	IR_IMGLD,        /* dst..dst+3 = texel of level reg b, sample
 	                    reg c (multisampled images; else ignored) */
-	IR_IMGST,        /* texel = b..b+3 */
-	IR_IMGATOM,      /* dst = atomic aux2(texel word, b, c) */
+	IR_IMGST,        /* texel = b..b+3, sample reg c */
+	IR_IMGATOM,      /* dst = atomic aux2(texel word, b, c); the
+	                    sample in register a + 3 */
 	IR_IMGSIZE,      /* dst = size component aux2 of level reg b;
 	                    aux2 3: the level count, 4: the sample count */
 	/* sampled images (interp_sample.c): dst..dst+3 = sample at the

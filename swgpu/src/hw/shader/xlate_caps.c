@@ -104,6 +104,9 @@ static const uint32_t supported_caps[] = {
 	SpvCapabilityDerivativeControl, SpvCapabilityMinLod,
 	/* subpass inputs read at the fragment's pixel (xlate_image.c) */
 	SpvCapabilityInputAttachment,
+	/* multisampled storage images, arrayed too: imageLoad /
+	 * imageStore / image atomics of one sample (xlate_image.c) */
+	SpvCapabilityStorageImageMultisample, SpvCapabilityImageMSArray,
 	/* per-sample shading: SampleId, SamplePosition and Sample inputs
 	 * make a multisampled draw run the shader per sample, inputs and
 	 * FragCoord at the sample (hw/gfx/draw.c, frag_shade.c) */

@@ -99,14 +99,12 @@ classify(struct xl *x, uint32_t type, uint32_t id, uint8_t *kind,
 		*desc_type = t->storage == 2 ? SWGPU_DESCRIPTOR_STORAGE_IMAGE :
 		             SWGPU_DESCRIPTOR_SAMPLED_IMAGE;
 	}
-	/* Multisampled: sampled 2D images (OpImageFetch with a Sample,
-	 * size and sample queries); storage ones are not offered
-	 * (storageImageSampleCounts is 1). */
-	if (t->nmembers && (t->count != SpvDim2D ||
-	                    *desc_type == SWGPU_DESCRIPTOR_STORAGE_IMAGE))
+	/* Multisampled: 2D images only (OpImageFetch / OpImageRead /
+	 * OpImageWrite / OpImageTexelPointer with a Sample, size and
+	 * sample queries). */
+	if (t->nmembers && t->count != SpvDim2D)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: multisampled "
-		        "%s images are not supported", id,
-		        t->count != SpvDim2D ? "non-2D" : "storage");
+		        "non-2D images are not supported", id);
 	if (t->count != SpvDim1D && t->count != SpvDim2D &&
 	    t->count != SpvDim3D && t->count != SpvDimCube)
 		xl_fail(x, SWGPU_ERR_UNSUPPORTED, "variable %u: image Dim %u "
@@ -218,11 +216,12 @@ xl_image_of(struct xl *x, uint32_t id)
 }
 
 /* Three consecutive registers holding the coordinates of id (an integer
- * scalar or vector of up to 3 components; missing ones 0). */
+ * scalar or vector of up to 3 components; missing ones 0), then `extra`
+ * more registers for the caller. */
 static uint32_t
-coords(struct xl *x, uint32_t id)
+coords_plus(struct xl *x, uint32_t id, uint32_t extra)
 {
-	uint32_t n, base = xl_new_regs(x, 3);
+	uint32_t n, base = xl_new_regs(x, 3 + extra);
 	const uint32_t *r = xl_val(x, id, &n);
 
 	if (n < 1 || n > 3 || xl_type(x, xl_scalar_type(x, xl_id(x,
@@ -232,6 +231,12 @@ coords(struct xl *x, uint32_t id)
 	for (uint32_t c = 0; c < 3; c++)
 		xl_emit(x, IR_MOV, base + c, c < n ? r[c] : IR_REG_ZERO, 0, 0);
 	return base;
+}
+
+static uint32_t
+coords(struct xl *x, uint32_t id)
+{
+	return coords_plus(x, id, 0);
 }
 
 uint32_t
@@ -258,12 +263,34 @@ xl_image_result(struct xl *x, uint32_t type, uint32_t max, const char *what)
 		        "32-bit components", what, type, max);
 }
 
+/* The register of an image access's Sample operand (IR_REG_ZERO when
+ * it has none): required on multisampled images, refused on the
+ * others. */
+static uint32_t
+sample_of(struct xl *x, bool ms, uint32_t sample_id, uint32_t result_id)
+{
+	if (ms != (sample_id != 0))
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "image access %u: a Sample "
+		        "operand %s a multisampled image", result_id,
+		        sample_id ? "without" : "is required by");
+	return sample_id ? xl_val1(x, sample_id) : IR_REG_ZERO;
+}
+
+/* The same for an access to the image object image_id. */
+static uint32_t
+sample_operand(struct xl *x, uint32_t image_id, uint32_t sample_id,
+               uint32_t result_id)
+{
+	return sample_of(x, xl_type(x, xl_id(x, image_id)->type)->nmembers
+	                    != 0, sample_id, result_id);
+}
+
 static void
 image_read(struct xl *x, const uint32_t *in, uint32_t wc)
 {
 	const struct xptr *p;
 	struct xl_img_operands o;
-	uint32_t dst, regs[4], n, xyz;
+	uint32_t dst, regs[4], n, xyz, sample;
 
 	if (wc < 5)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "short image read");
@@ -274,10 +301,7 @@ image_read(struct xl *x, const uint32_t *in, uint32_t wc)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "image read/fetch %u with "
 		        "sampling operands (mask 0x%x)", in[2], o.mask);
 	/* A multisampled image is read one sample at a time. */
-	if (!xl_type(x, xl_id(x, in[3])->type)->nmembers != !o.sample)
-		xl_fail(x, SWGPU_ERR_INVALID_ARG, "image read/fetch %u: a "
-		        "Sample operand %s a multisampled image", in[2],
-		        o.sample ? "without" : "is required by");
+	sample = sample_operand(x, in[3], o.sample, in[2]);
 	n = xl_type(x, in[1])->scalars;
 	dst = xl_new_regs(x, 4);
 	xyz = coords(x, in[4]);
@@ -303,8 +327,7 @@ image_read(struct xl *x, const uint32_t *in, uint32_t wc)
 			xl_emit(x, IR_IADD, xyz + c, xyz + c, r[c], 0);
 	}
 	xl_emit_img(x, IR_IMGLD, p, dst, xyz,
-	            o.lod ? xl_val1(x, o.lod) : IR_REG_ZERO,
-	            o.sample ? xl_val1(x, o.sample) : IR_REG_ZERO);
+	            o.lod ? xl_val1(x, o.lod) : IR_REG_ZERO, sample);
 	for (uint32_t c = 0; c < n; c++)
 		regs[c] = dst + c;
 	xl_set_val(x, in[2], in[1], regs, n);
@@ -314,7 +337,8 @@ static void
 image_write(struct xl *x, const uint32_t *in, uint32_t wc)
 {
 	const struct xptr *p;
-	uint32_t n, base, xyz;
+	struct xl_img_operands o;
+	uint32_t n, base, xyz, sample;
 	const uint32_t *r;
 
 	if (wc < 4)
@@ -323,13 +347,19 @@ image_write(struct xl *x, const uint32_t *in, uint32_t wc)
 	if (!p->writable)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "write to a uniform texel "
 		        "buffer");
+	xl_image_operands(x, in, wc, 4, &o);
+	if (o.bias || o.lod || o.grad_x || o.offset || o.offsets ||
+	    o.min_lod)
+		xl_fail(x, SWGPU_ERR_INVALID_ARG, "OpImageWrite with "
+		        "sampling operands (mask 0x%x)", o.mask);
+	sample = sample_operand(x, in[1], o.sample, 0);
 	xyz = coords(x, in[2]);
 	xl_image_result(x, xl_id(x, in[3])->type, 4, "image write");
 	r = xl_val(x, in[3], &n);
 	base = xl_new_regs(x, 4);
 	for (uint32_t c = 0; c < 4; c++)
 		xl_emit(x, IR_MOV, base + c, c < n ? r[c] : IR_REG_ZERO, 0, 0);
-	xl_emit_img(x, IR_IMGST, p, 0, xyz, base, 0);
+	xl_emit_img(x, IR_IMGST, p, 0, xyz, base, sample);
 }
 
 /* OpImageQuerySize, OpImageQuerySizeLod (lod: its level operand) and
@@ -392,7 +422,16 @@ texel_pointer(struct xl *x, const uint32_t *in, uint32_t wc)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG,
 		        "atomic on a uniform texel buffer");
 	p.space = XS_TEXEL;
-	p.off = coords(x, in[4]);
+	/* x, y, z and the sample: IR_IMGATOM reads off .. off + 3 */
+	p.off = coords_plus(x, in[4], 1);
+	/* The Sample operand is always there; it must be 0 unless the
+	 * image is multisampled. */
+	const struct xtype *it = xl_type(x, p.type);
+	if (it->op == SpvOpTypeArray || it->op == SpvOpTypeRuntimeArray)
+		it = xl_type(x, it->elem);
+	const bool ms = it->op == SpvOpTypeImage && it->nmembers != 0;
+	xl_emit(x, IR_MOV, p.off + 3,
+	        ms ? sample_of(x, true, in[5], in[2]) : IR_REG_ZERO, 0, 0);
 	p.type = pt->elem;
 	xl_set_ptr(x, in[2], in[1], &p, XK_PTR);
 }
