@@ -13,7 +13,10 @@
  *    at each vector length, 4, 8 and 16 lanes.
  *  - Real shaders of the test suite (vkcube's lit fragment shader, a
  *    control-flow one, the derivative test's) translated and run as
- *    fragment batches on random inputs with helper lanes.
+ *    fragment batches on random inputs with helper lanes: the registers
+ *    the engine reads the same as translated (compiled loops keep only
+ *    live registers, hw/shader/ir_live.h), every register marked as a
+ *    hand-built program.
  *  - SWGPU_SHADER=jit makes execution states use compiled code; a
  *    program with nothing compilable is declined (NULL), not an error.
  * In a build without LLVM the compiler declines everything and the
@@ -26,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/shader/ir_live.h"
 #include "hw/shader/jit.h"
 #include "sh_fs_cube_light.spv.h"
 #include "sh_fs_deriv.spv.h"
@@ -449,6 +453,21 @@ run_fragment(const struct ir_program *p, const struct jit_program *jp,
 	*out = e;
 }
 
+/* The registers seen[r] of every lane bit for bit the same. */
+static void
+compare_seen_regs(struct ir_exec *ei, struct ir_exec *ej, uint32_t nregs,
+                  const uint8_t *seen, const char *what, uint64_t seed)
+{
+	for (uint32_t r = 0; r < nregs; r++)
+		for (uint32_t l = 0; seen[r] && l < W; l++)
+			if (ir_exec_reg(ei, r)[l].u != ir_exec_reg(ej, r)[l].u)
+				fail_msg("%s, seed %#llx: register %u lane %u: "
+				         "interpreter %#x, compiled %#x", what,
+				         (unsigned long long)seed, r, l,
+				         ir_exec_reg(ei, r)[l].u,
+				         ir_exec_reg(ej, r)[l].u);
+}
+
 static void
 same_fragment_results(const char *name, const uint32_t *code, size_t size,
                       uint32_t ntex)
@@ -469,16 +488,34 @@ same_fragment_results(const char *name, const uint32_t *code, size_t size,
 	printf("%s: %u of %u instructions compiled, %u lanes a vector\n",
 	       name, jp->compiled, jp->total, jp->lanes);
 	assert_true(jp->compiled > 0);
-	for (uint64_t seed = 1; seed <= 32; seed++) {
-		struct ir_exec *ei, *ej;
-		uint64_t s = seed * 0x9e3779b97f4a7c15ull;
+	/* as translated, what the engine reads (compiled loops keep only
+	 * live registers, hw/shader/ir_live.h); then, marked as a
+	 * hand-built program, every register */
+	uint8_t *seen = malloc(p->nregs);
 
-		run_fragment(p, NULL, s, &ei);
-		run_fragment(p, jp, s, &ej);
-		compare_regs(ei, ej, p->nregs, W, name, s, NULL);
-		ir_exec_destroy(ei);
-		ir_exec_destroy(ej);
+	assert_non_null(seen);
+	assert_true(p->outputs_only);
+	ir_live_exit_regs(p, seen);
+	for (int whole = 0; whole < 2; whole++) {
+		if (whole) {
+			jit_program_free(jp);
+			p->outputs_only = false;
+			memset(seen, 1, p->nregs);
+			jp = jit_compile(p, 0);
+			assert_non_null(jp);
+		}
+		for (uint64_t seed = 1; seed <= 32; seed++) {
+			struct ir_exec *ei, *ej;
+			uint64_t s = seed * 0x9e3779b97f4a7c15ull;
+
+			run_fragment(p, NULL, s, &ei);
+			run_fragment(p, jp, s, &ej);
+			compare_seen_regs(ei, ej, p->nregs, seen, name, s);
+			ir_exec_destroy(ei);
+			ir_exec_destroy(ej);
+		}
 	}
+	free(seen);
 	jit_program_free(jp);
 	ir_program_free(p);
 }

@@ -418,6 +418,12 @@ struct ir_program {
 	uint32_t push_bytes;       /* highest push constant byte read + 1 */
 	bool uses_barrier, uses_subgroup, uses_atomics;
 	uint64_t builtins_used;    /* bit r: built-in register r is read */
+	/* What is read of the register file once a lane is done
+	 * (ir_live.h): true (translated SPIR-V) only what the engine reads
+	 * (io, built-ins, constants); false (programs built by hand: tests
+	 * that compare whole register files) every register. Compiled code
+	 * keeps a register up to date in the file only where it is live. */
+	bool outputs_only;
 	/* Compiled code (jit.h), made on first use when SWGPU_SHADER=jit,
 	 * freed with the program; jit_tried (__atomic) says it was tried. */
 	struct jit_program *jit;

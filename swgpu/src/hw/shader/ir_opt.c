@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/shader/ir_live.h"
 #include "hw/shader/ir_opt.h"
 #include "util/util.h"
 
@@ -201,12 +202,6 @@ mark(uint8_t *flag, uint32_t nregs, uint32_t first, uint64_t count,
 }
 
 static void
-mark_range(uint8_t *flag, uint32_t nregs, uint32_t first, uint64_t count)
-{
-	mark(flag, nregs, first, count, false);
-}
-
-static void
 count_range(uint8_t *flag, uint32_t nregs, uint32_t first, uint64_t count)
 {
 	mark(flag, nregs, first, count, true);
@@ -256,36 +251,6 @@ mark_reads(const struct ir_program *p, uint8_t *read)
 			     t < (uint64_t)in->b + 2ull * in->c; t++)
 				count_range(read, n, p->table[t], 1);
 	}
-}
-
-/* Registers the engine fills or reads outside the code. */
-static void
-mark_pinned(const struct ir_program *p, uint8_t *pin)
-{
-	const struct ir_io *io = &p->io;
-	const uint32_t n = p->nregs;
-
-	memset(pin, 0, n);
-	mark_range(pin, n, 0, IR_REG_FIRST_FREE);
-	for (uint32_t l = 0; l < IR_MAX_LOCATIONS; l++)
-		for (uint32_t c = 0; c < 4; c++) {
-			mark_range(pin, n, io->in_reg[l][c], 1);
-			mark_range(pin, n, io->out_reg[l][c], 1);
-		}
-	for (uint32_t c = 0; c < 4; c++)
-		mark_range(pin, n, io->out_index1_reg[c], 1);
-	mark_range(pin, n, io->position_reg, 4);
-	mark_range(pin, n, io->point_size_reg, 1);
-	mark_range(pin, n, io->clip_reg, io->clip_count);
-	mark_range(pin, n, io->cull_reg, io->cull_count);
-	mark_range(pin, n, io->layer_reg, 1);
-	mark_range(pin, n, io->viewport_index_reg, 1);
-	mark_range(pin, n, io->frag_depth_reg, 1);
-	mark_range(pin, n, io->sample_mask_reg, 1);
-	mark_range(pin, n, io->clip_in_reg, io->clip_in_count);
-	mark_range(pin, n, io->cull_in_reg, io->cull_in_count);
-	for (uint32_t i = 0; i < p->nconsts; i++)
-		mark_range(pin, n, p->const_regs[i], 1);
 }
 
 /* MOV r, t where t is read by nothing else and was computed earlier in
@@ -485,7 +450,7 @@ ir_opt_program(struct ir_program *p)
 		goto done;     /* the program runs as translated */
 	for (uint32_t bi = 0; bi < p->nblocks; bi++)
 		propagate_block(p, &p->blocks[bi], &cp);
-	mark_pinned(p, pin);
+	ir_live_engine_regs(p, pin);
 	mark_reads(p, read);
 	for (uint32_t bi = 0; bi < p->nblocks; bi++)
 		retarget_block(p, &p->blocks[bi], read, pin);

@@ -708,6 +708,7 @@ xlate_module(const swgpu_shader_info *info, struct ir_program **out,
 		        SWGPU_SHADER_SUBGROUP_SIZE);
 	x->p->nregs = IR_REG_FIRST_FREE;
 	x->p->stage = info->stage;
+	x->p->outputs_only = true;   /* the engine reads io only */
 	x->p->subgroup_size = info->subgroup_size ? info->subgroup_size :
 	                      SWGPU_SHADER_SUBGROUP_SIZE;
 	x->wg_block_base = UINT32_MAX;

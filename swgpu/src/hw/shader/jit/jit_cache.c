@@ -20,6 +20,7 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm/Config/llvm-config.h>
 
+#include "hw/shader/ir_live.h"
 #include "jit_cache.h"
 #include "util/util.h"
 
@@ -224,6 +225,18 @@ jit_cache_key_make(const struct ir_program *p, uint32_t lanes,
 		(uint32_t)(p->builtins_used >> 32)
 	};
 	h = fnv128(h, scalars, sizeof(scalars));
+	/* what is read after the program decides which registers compiled
+	 * loops keep up to date (ir_live.h) */
+	uint8_t *exit_regs = malloc(p->nregs ? p->nregs : 1);
+
+	h = fnv128_u32(h, p->outputs_only);
+	if (exit_regs) {
+		ir_live_exit_regs(p, exit_regs);
+		h = fnv128(h, exit_regs, p->nregs);
+		free(exit_regs);
+	} else {
+		h = fnv128(h, &p->io, sizeof(p->io));
+	}
 	for (int i = 0; i < 16; i++)
 		key->b[i] = (uint8_t)(h >> (8 * i));
 }

@@ -7,7 +7,8 @@
  * Key: a 128-bit FNV-1a hash over JIT_COMPILER_VERSION, the vector
  * length, LLVM's version, the host CPU's name and features, the driver
  * build (the GNU build id of the binary holding this code) and every
- * field of the IR program the compiled code can depend on. Two compiles
+ * field of the IR program the compiled code can depend on (with the
+ * registers read after it, ir_live_exit_regs). Two compiles
  * with the same key produce the same object bytes.
  *
  * Disk: one file per key, <dir>/<32 hex digits>.o, holding a header
@@ -36,7 +37,7 @@
  * ops compiled, a different segment plan, calling convention, passes):
  * old cache entries must then miss. jitcore and jitops engineers: this
  * constant is yours too. */
-#define JIT_COMPILER_VERSION 5u   /* 3: loops in passes (jitloop), frame calls (jitops2); 4: both; 5: IR_REG_FIRST_FREE 63 (SAMPLE_COUNT) */
+#define JIT_COMPILER_VERSION 6u   /* 3: loops in passes (jitloop), frame calls (jitops2); 4: both; 5: IR_REG_FIRST_FREE 63 (SAMPLE_COUNT); 6: loops carry live registers only (ir_live) */
 
 struct jit_cache_key {
 	uint8_t b[16];

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "hw/shader/ir.h"
+#include "hw/shader/ir_live.h"
 #include "jit_alu.h"
 
 /* The chunk of lanes being emitted: lanes [i, i + lanes). */
@@ -116,6 +117,9 @@ struct seg_state {
 	LLVMValueRef mask_ptr, store_mask_ptr;
 	LLVMValueRef prev_val;     /* lanes' previous blocks (loops), or
 	                              NULL: read frame->prev */
+	/* register liveness (hw/shader/ir_live.h), NULL: every register
+	 * live; compiled loops carry and store only live registers */
+	const struct ir_live *live;
 };
 
 /* jit_llvm.c: the operands in reads as values (bit 0 a .. 3 d), -1 when

@@ -82,6 +82,31 @@ jit_llvm_init(void)
 	return llvm_ready;
 }
 
+static uint64_t dump_level;
+static pthread_once_t dump_once = PTHREAD_ONCE_INIT;
+
+static void
+dump_init(void)
+{
+	if (!swgpu_env_u64("SWGPU_JIT_DUMP", &dump_level))
+		dump_level = 0;
+}
+
+/* SWGPU_JIT_DUMP: mod's LLVM IR on stderr, whole (stderr locked: the
+ * background compile thread and a compile on a submitting thread may
+ * dump at once). */
+static void
+dump_module(LLVMModuleRef mod, const char *when)
+{
+	char *text = LLVMPrintModuleToString(mod);
+
+	flockfile(stderr);
+	fprintf(stderr, "; swgpu jit: LLVM IR %s\n%s; swgpu jit: end\n", when,
+	        text);
+	funlockfile(stderr);
+	LLVMDisposeMessage(text);
+}
+
 /* Verify and optimize mod for the host; false (logged) on an error. */
 bool
 jit_engine_optimize(LLVMModuleRef mod)
@@ -94,6 +119,9 @@ jit_engine_optimize(LLVMModuleRef mod)
 	LLVMTargetMachineRef tm = NULL;
 	bool ok = false;
 
+	pthread_once(&dump_once, dump_init);
+	if (dump_level >= 2)
+		dump_module(mod, "as emitted");
 	if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
 		swgpu_log("jit: invalid LLVM IR: %s; interpreting the shader",
 		          msg);
@@ -120,6 +148,8 @@ jit_engine_optimize(LLVMModuleRef mod)
 		jit_log_error("optimizing", err);
 		goto out;
 	}
+	if (dump_level >= 1)
+		dump_module(mod, "optimized");
 	ok = true;
 out:
 	if (msg)

@@ -27,7 +27,9 @@ bool jit_llvm_init(void);
 void jit_log_error(const char *what, LLVMErrorRef err);
 
 /* Verify mod and run the O2 pipeline for the host CPU on it; false
- * (logged) on an error. */
+ * (logged) on an error. SWGPU_JIT_DUMP=1 prints the optimized module's
+ * LLVM IR on stderr, 2 the emitted one before it too: compiles only (a
+ * cache hit has no IR; SWGPU_SHADER_CACHE=0 to see every shader's). */
 bool jit_engine_optimize(LLVMModuleRef mod);
 
 /* mod as a relocatable object file for the host: malloc'ed bytes and

@@ -495,6 +495,10 @@ emit_module(const struct ir_program *p, struct jit_program *jp,
 	    !s.dirty_list)
 		goto out;
 	find_constants(&s);
+	struct ir_live live;
+
+	if (ir_live_compute(p, &live))
+		s.live = &live;
 	for (uint32_t bi = 0; bi < p->nblocks; bi++)
 		for (uint32_t k = 0; k < jp->blocks[bi].nseg; k++) {
 			const struct jit_seg *sg = &jp->blocks[bi].seg[k];
@@ -515,6 +519,8 @@ emit_module(const struct ir_program *p, struct jit_program *jp,
 				jp->blocks[b].loop_head = UINT32_MAX;
 	}
 	ok = true;
+	if (s.live)
+		ir_live_free(&live);
 out:
 	LLVMDisposeBuilder(s.c.b);
 	free(s.val);

@@ -5,7 +5,12 @@
  * another lane could see) runs as one function that keeps each chunk of
  * `lanes` lanes in native code, its registers in vector registers,
  * until every lane of the chunk has left the loop, then takes the next
- * chunk. Inside, a chunk makes passes over the loop's blocks in order:
+ * chunk. The registers kept so are those live at the loop's block
+ * boundaries (hw/shader/ir_live.h) or read in a block before written
+ * there; a register only one block uses, written before it is read, is
+ * a temporary of that block (an SSA value: no phi, blend, load or
+ * store), so a loop costs its live state, not every register its code
+ * names. Inside, a chunk makes passes over the loop's blocks in order:
  * each block runs (masked) for the lanes of the chunk sitting at it and
  * is skipped when there are none, so a lane branching forward runs its
  * next block in the same pass and one branching back in the next pass;
@@ -28,7 +33,9 @@
  * call returns with the current chunk's registers, pc and prev stored
  * (a block boundary for each lane), the chunks after it untouched: the
  * interpreter's state, from which the scheduler (run_lanes) checks the
- * watchdog and calls again.
+ * watchdog and calls again (or saves the workgroup for a preemption).
+ * The registers not stored are dead there: nothing reads them before
+ * writing them, whichever back end resumes.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -144,11 +151,44 @@ jit_loop_plan(const struct ir_program *p, struct jit_program *jp)
 	}
 }
 
-/* Registers the loop reads or writes (not constants) into list (NONE
- * past MAX_LOOP_REGS); written[r] set for those it writes. */
+/* Is register r live where a call of loop [h, t] may start or end for
+ * some lane: at the entry or the exit of one of its blocks (the exits
+ * include the blocks past the loop its lanes go to and, after a
+ * return, what is read of a finished lane)? Without liveness: yes. */
+static bool
+live_at_loop(const struct seg_state *s, uint32_t h, uint32_t t, uint32_t r)
+{
+	if (!s->live)
+		return true;
+	for (uint32_t b = h; b <= t; b++)
+		if (ir_live_in(s->live, b, r) || ir_live_out(s->live, b, r))
+			return true;
+	return false;
+}
+
+/* live_at_loop remembered per register in memo (0: not asked yet,
+ * 1: live, 2: not). */
+static bool
+live_memo(const struct seg_state *s, uint32_t h, uint32_t t, uint32_t r,
+          uint8_t *memo)
+{
+	if (!memo[r])
+		memo[r] = live_at_loop(s, h, t, r) ? 1 : 2;
+	return memo[r] == 1;
+}
+
+/* The registers the loop carries from block to block (not constants)
+ * into list (NONE past MAX_LOOP_REGS); written[r] set for those it
+ * writes. A register read before it is written in a block is carried
+ * (its value comes from an earlier block or from memory), one live at
+ * the loop's blocks' boundaries too (its value goes on, or back to the
+ * register file at the end); any other is a temporary of one block,
+ * which stays in the block's SSA values: no phi, no blend, no load or
+ * store. wrote: nregs bytes of zeros (left so); memo: nregs bytes of
+ * zeros for live_memo. */
 static uint32_t
 loop_regs(struct seg_state *s, uint32_t h, uint32_t t, uint32_t *list,
-          uint8_t *in_list, uint8_t *written)
+          uint8_t *in_list, uint8_t *written, uint8_t *wrote, uint8_t *memo)
 {
 	const struct ir_program *p = s->p;
 	uint32_t n = 0;
@@ -162,17 +202,23 @@ loop_regs(struct seg_state *s, uint32_t h, uint32_t t, uint32_t *list,
 			list[n++] = r_;                                 \
 		}                                                       \
 	} while (0)
-	for (uint32_t b = h; b <= t; b++)
-		for (uint32_t i = 0; i < p->blocks[b].count; i++) {
-			const struct ir_instr *in =
-				&p->code[p->blocks[b].first + i];
+#define READ(r) do {                                                    \
+		uint32_t rr_ = (r);                                     \
+		if (!wrote[rr_] || live_memo(s, h, t, rr_, memo))       \
+			ADD(rr_);                                       \
+	} while (0)
+	for (uint32_t b = h; b <= t; b++) {
+		const struct ir_block *bl = &p->blocks[b];
+
+		for (uint32_t i = 0; i < bl->count; i++) {
+			const struct ir_instr *in = &p->code[bl->first + i];
 			const uint32_t src[4] = { in->a, in->b, in->c, in->d };
 			unsigned cls;
 			int uses = jit_instr_uses(p, in, &cls);
 
 			for (int q = 0; q < 4; q++)
 				if (uses >> q & 1)
-					ADD(src[q]);
+					READ(src[q]);
 			if (jit_cf_is_terminator(in))
 				continue;
 			if (jit_cf_is_phi(in)) {
@@ -181,17 +227,28 @@ loop_regs(struct seg_state *s, uint32_t h, uint32_t t, uint32_t *list,
 
 				jit_cf_phi_table(p, in, &pairs, &np);
 				for (uint32_t k = 0; k < np; k++)
-					ADD(pairs[2 * k + 1]);
+					READ(pairs[2 * k + 1]);
+				READ(in->dst);   /* lanes of no pair keep it */
 			}
 			/* both registers of a pair (jit_alu_results) */
 			uint32_t nres = jit_alu_sources(in) >= 0
 			                ? jit_alu_results(in) : 1;
 
 			for (uint32_t q = 0; q < nres; q++) {
-				ADD(in->dst + q);
+				if (live_memo(s, h, t, in->dst + q, memo))
+					ADD(in->dst + q);
 				written[in->dst + q] = 1;
+				wrote[in->dst + q] = 1;
 			}
 		}
+		for (uint32_t i = 0; i < bl->count; i++) {
+			const struct ir_instr *in = &p->code[bl->first + i];
+
+			for (uint32_t q = 0; q < 2 && in->dst + q < p->nregs; q++)
+				wrote[in->dst + q] = 0;
+		}
+	}
+#undef READ
 #undef ADD
 	return n;
 }
@@ -367,6 +424,7 @@ jit_loop_emit(struct seg_state *s, const char *name, uint32_t h, uint32_t t)
 	const struct ir_program *p = s->p;
 	uint32_t *regs = calloc(p->nregs, sizeof(*regs));
 	uint8_t *in_list = calloc(p->nregs, 1), *written = calloc(p->nregs, 1);
+	uint8_t *wrote = calloc(p->nregs, 1), *memo = calloc(p->nregs, 1);
 	LLVMValueRef *phi_reg = calloc(p->nregs, sizeof(*phi_reg));
 	LLVMValueRef *init = calloc(p->nregs, sizeof(*init));
 	LLVMValueRef *cur_reg = calloc(p->nregs, sizeof(*cur_reg));
@@ -375,10 +433,10 @@ jit_loop_emit(struct seg_state *s, const char *name, uint32_t h, uint32_t t)
 	uint32_t ninstr = 0;
 	bool ok = false;
 
-	if (!regs || !in_list || !written || !phi_reg || !init || !cur_reg ||
-	    !tmp_a || !tmp_b)
+	if (!regs || !in_list || !written || !wrote || !memo || !phi_reg ||
+	    !init || !cur_reg || !tmp_a || !tmp_b)
 		goto out;
-	uint32_t n = loop_regs(s, h, t, regs, in_list, written);
+	uint32_t n = loop_regs(s, h, t, regs, in_list, written, wrote, memo);
 
 	if (n == NONE)
 		goto out;
@@ -505,6 +563,8 @@ out:
 	free(regs);
 	free(in_list);
 	free(written);
+	free(wrote);
+	free(memo);
 	free(phi_reg);
 	free(init);
 	free(cur_reg);
