@@ -453,6 +453,7 @@ test_fs_sample_and_distances(void **state)
 		ss_lane(e, IR_REG_SAMPLE_POSITION, l)->f = 0.5f;
 		ss_lane(e, IR_REG_SAMPLE_POSITION + 1, l)->f = 0.5f;
 		ss_lane(e, IR_REG_SAMPLE_COUNT, l)->u = 1;
+		ss_lane(e, IR_REG_CENTROID_SAMPLE, l)->u = ~0u;
 		ss_lane(e, IR_REG_FRAG_COORD, l)->f =
 			(float)ss_quad_x(l) + 0.5f;
 		ss_lane(e, IR_REG_FRAG_COORD + 1, l)->f =
@@ -479,6 +480,64 @@ test_fs_sample_and_distances(void **state)
 		                   0.0);
 		assert_int_equal(ss_lane(e, io->out_reg[1][0], l)->i, 0);
 		assert_int_equal(ss_lane(e, io->out_reg[1][1], l)->i, 1);
+	}
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
+/* interpolateAtCentroid at 4 samples: the lane's IR_REG_CENTROID_SAMPLE
+ * (what the pipeline fills: ~0u where the evaluation point is the
+ * centroid, else the lowest covered sample) picks the point, reached from
+ * FragCoord's along the fine derivatives (exact: lin is noperspective,
+ * 1 + 3x + 5y); ~0u keeps the value. AtSample(lin, 0) goes to sample 0 of
+ * 4, (6, 2) / 16, whatever the register says. */
+static void
+test_fs_at_centroid(void **state)
+{
+	static const float pos4[4][2] = {
+		{ 6 / 16.0f, 2 / 16.0f }, { 14 / 16.0f, 6 / 16.0f },
+		{ 2 / 16.0f, 10 / 16.0f }, { 10 / 16.0f, 14 / 16.0f },
+	};
+	struct ir_program *p = ss_translate(sh_fs_sample_spv,
+	                                    sizeof(sh_fs_sample_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, NULL,
+	                                    0, 0);
+	const struct ir_io *io = &p->io;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	const uint32_t n = 8;
+	/* per lane: ~0u, or the sample (lanes 1, 2, 3, 6: samples 0-3) */
+	const uint32_t cs[8] = { ~0u, 0, 1, 2, ~0u, ~0u, 3, ~0u };
+
+	(void)state;
+	assert_non_null(e);
+	assert_true(p->builtins_used & (1ull << IR_REG_CENTROID_SAMPLE));
+	for (uint32_t l = 0; l < n; l++) {
+		ss_lane(e, io->in_reg[2][0], l)->f =
+			1.0f + 3.0f * (float)ss_quad_x(l) +
+			5.0f * (float)ss_quad_y(l);
+		ss_lane(e, IR_REG_SAMPLE_MASK_IN, l)->u = 0xf;
+		ss_lane(e, IR_REG_SAMPLE_COUNT, l)->u = 4;
+		ss_lane(e, IR_REG_CENTROID_SAMPLE, l)->u = cs[l];
+		ss_lane(e, IR_REG_FRAG_COORD, l)->f =
+			(float)ss_quad_x(l) + 0.5f;
+		ss_lane(e, IR_REG_FRAG_COORD + 1, l)->f =
+			(float)ss_quad_y(l) + 0.5f;
+	}
+	assert_true(ir_exec_run_batch(e, d, n, NULL, NULL));
+	for (uint32_t l = 0; l < n; l++) {
+		const float lin = 1.0f + 3.0f * (float)ss_quad_x(l) +
+		                  5.0f * (float)ss_quad_y(l);
+		const float c = cs[l] == ~0u ? lin :
+		        lin + 3.0f * (pos4[cs[l]][0] - 0.5f) +
+		        5.0f * (pos4[cs[l]][1] - 0.5f);
+
+		assert_float_equal(ss_lane(e, io->out_reg[2][1], l)->f, c,
+		                   1e-5);
+		assert_float_equal(ss_lane(e, io->out_reg[2][2], l)->f,
+		                   lin + 3.0f * (pos4[0][0] - 0.5f) +
+		                   5.0f * (pos4[0][1] - 0.5f), 1e-5);
 	}
 	ir_exec_destroy(e);
 	free(d);
@@ -614,6 +673,7 @@ main(void)
 		cmocka_unit_test(test_fs_image_store),
 		cmocka_unit_test(test_fs_input_attachment),
 		cmocka_unit_test(test_fs_sample_and_distances),
+		cmocka_unit_test(test_fs_at_centroid),
 		cmocka_unit_test(test_fs_sample_static_use),
 		cmocka_unit_test(test_fs_unsupported),
 		cmocka_unit_test(test_fs_public_api),

@@ -36,7 +36,7 @@
  * ops compiled, a different segment plan, calling convention, passes):
  * old cache entries must then miss. jitcore and jitops engineers: this
  * constant is yours too. */
-#define JIT_COMPILER_VERSION 5u   /* 3: loops in passes (jitloop), frame calls (jitops2); 4: both; 5: IR_REG_FIRST_FREE 63 (SAMPLE_COUNT) */
+#define JIT_COMPILER_VERSION 6u   /* 3: loops in passes (jitloop), frame calls (jitops2); 4: both; 5: IR_REG_FIRST_FREE 63 (SAMPLE_COUNT); 6: 64 (CENTROID_SAMPLE) */
 
 struct jit_cache_key {
 	uint8_t b[16];
