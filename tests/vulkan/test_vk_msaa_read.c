@@ -35,6 +35,9 @@
  *                sample locations exactly on their edges and caps), read
  *                back with texelFetch: each pixel's mask equals the
  *                spec's rectangle rule computed here, bit for bit
+ *   lines_interp_4  anti-diagonal segments at 4 samples with red 0 -> 1
+ *                along each: every pixel's colour is the one at its
+ *                centre by the spec's projected t, times its coverage
  *
  * The masks are exact: samples strictly inside the shape covered,
  * strictly outside not, and equal to lavapipe's bit for bit.
@@ -53,6 +56,7 @@
 #include "gfx_ms_centroid_fs.spv.h"
 #include "gfx_ms_input_fs.spv.h"
 #include "gfx_ms_interp_fs.spv.h"
+#include "gfx_smooth_fs.spv.h"
 #include "gfx_smooth_vs.spv.h"
 
 /* One descriptor (input attachment or combined image sampler) at
@@ -407,14 +411,26 @@ FETCH(8)
 
 /* ---- interp_4: interpolateAtSample / AtOffset ---- */
 
-/* Draw n vertices of v (colour: (x / 64, y / 64) at each) with
- * gfx_smooth_vs and fs at 4 samples, shaded once per pixel (or with
- * sample shading at min_sample_shading > 0), and resolve (AVERAGE) into
- * o. */
+/* The colour of each of the n vertices of v: (x / 64, y / 64, 0, 1), the
+ * pixel coordinates / 64 where they are interpolated. */
+static void
+pixel_colours(struct vtx *v, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		v[i].r = v[i].x / SW;
+		v[i].g = v[i].y / SH;
+		v[i].b = 0;
+		v[i].a = 1;
+	}
+}
+
+/* Draw n vertices of v (topology) with gfx_smooth_vs and fs at 4
+ * samples, shaded once per pixel (or with sample shading at
+ * min_sample_shading > 0), and resolve (AVERAGE) into o. */
 static bool
-smooth_4_render(struct gfx_ctx *c, struct gfx_out *o, struct vtx *v,
-                uint32_t n, const uint32_t *fs, size_t fs_size,
-                float min_sample_shading)
+smooth_4_render(struct gfx_ctx *c, struct gfx_out *o, const struct vtx *v,
+                uint32_t n, VkPrimitiveTopology topology, const uint32_t *fs,
+                size_t fs_size, float min_sample_shading)
 {
 	struct gfx_image ms, res;
 	struct gfx_pipe p;
@@ -422,12 +438,6 @@ smooth_4_render(struct gfx_ctx *c, struct gfx_out *o, struct vtx *v,
 	VkPipeline pipe = VK_NULL_HANDLE;
 	bool ok = false;
 
-	for (uint32_t i = 0; i < n; i++) {
-		v[i].r = v[i].x / SW;
-		v[i].g = v[i].y / SH;
-		v[i].b = 0;
-		v[i].a = 1;
-	}
 	if (!gfx_image_ms(c, VK_FORMAT_R8G8B8A8_UNORM, SW, SH, 1,
 	                  VK_SAMPLE_COUNT_4_BIT,
 	                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, &ms) ||
@@ -439,6 +449,7 @@ smooth_4_render(struct gfx_ctx *c, struct gfx_out *o, struct vtx *v,
 	              SW, SH);
 	px_vertex_input(&p);
 	p.samples = VK_SAMPLE_COUNT_4_BIT;
+	p.topology = topology;
 	p.min_sample_shading = min_sample_shading;
 	pipe = gfx_pipeline(c, &p);
 	if (pipe) {
@@ -467,7 +478,9 @@ interp_4_render(struct gfx_ctx *c, struct gfx_out *o)
 	struct vtx v[6];
 
 	quad(v, 0, 0, SW, SH, 0.5f, (const float[4]){ 0, 0, 0, 1 });
-	return smooth_4_render(c, o, v, 6, gfx_ms_interp_fs_spv,
+	pixel_colours(v, 6);
+	return smooth_4_render(c, o, v, 6, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+	                       gfx_ms_interp_fs_spv,
 	                       sizeof(gfx_ms_interp_fs_spv), 0.0f);
 }
 
@@ -508,7 +521,9 @@ centroid_4_render(struct gfx_ctx *c, struct gfx_out *o)
 		{ 17.25f, 58.625f, 0.5f, 0, 0, 0, 0 },
 	};
 
-	return smooth_4_render(c, o, v, 3, gfx_ms_centroid_fs_spv,
+	pixel_colours(v, 3);
+	return smooth_4_render(c, o, v, 3, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+	                       gfx_ms_centroid_fs_spv,
 	                       sizeof(gfx_ms_centroid_fs_spv), 0.0f);
 }
 
@@ -586,7 +601,9 @@ at_centroid_render(struct gfx_ctx *c, struct gfx_out *o, const uint32_t *fs,
 	for (int i = 0; i < 3; i++)
 		v[i] = (struct vtx){ (float)tri_u[i][0], (float)tri_u[i][1],
 		                     0.5f, 0, 0, 0, 0 };
-	return smooth_4_render(c, o, v, 3, fs, fs_size, min_ss);
+	pixel_colours(v, 3);
+	return smooth_4_render(c, o, v, 3, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+	                       fs, fs_size, min_ss);
 }
 
 static bool
@@ -785,11 +802,111 @@ LINES(2)
 LINES(4)
 LINES(8)
 
+/* ---- lines_interp_4: attributes of multisampled lines ---- */
+
+/* Short anti-diagonal segments, d = +-(k, -k), in both directions, none
+ * with a sample location within MSAA_LINE_MARGIN of its rectangle's
+ * edges, apart from each other. Off the segment the spec's t (the
+ * projection on it) differs from the major axis's (x alone) by up to
+ * 0.7 / 2k. Anti-diagonal because lavapipe (Mesa 22.3.6) evaluates the
+ * attributes of multisampled lines at the pixel's corner (x + 1, y + 1)
+ * instead of its centre: t off by (dx + dy) / 2|d|^2, zero only for
+ * these (other slopes: test_gfx_msaa, engine level). */
+#define P(v) ((v) / 256.0)
+static const double interp_lines[][2][2] = {
+	{ { P(1256), P(3871) }, { P(3994), P(1133) } },
+	{ { P(7751), P(1451) }, { P(5358), P(3844) } },
+	{ { P(9311), P(3846) }, { P(11748), P(1409) } },
+	{ { P(3533), P(8185) }, { P(1430), P(10288) } },
+	{ { P(6152), P(11535) }, { P(8005), P(9682) } },
+	{ { P(13184), P(9565) }, { P(11361), P(11388) } },
+};
+#undef P
+#define INTERP_NLINES (sizeof(interp_lines) / sizeof(interp_lines[0]))
+
+/* Red 0 -> 1 and green 1 -> 0 from a to b of each segment, at 4
+ * samples, shaded once per pixel (gfx_smooth_fs: the perspective-correct
+ * colour, every w 1), resolved. */
+static bool
+lines_interp_4_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	struct vtx v[2 * INTERP_NLINES];
+
+	for (uint32_t i = 0; i < INTERP_NLINES; i++)
+		for (uint32_t k = 0; k < 2; k++)
+			v[2 * i + k] = (struct vtx){
+				(float)interp_lines[i][k][0],
+				(float)interp_lines[i][k][1], 0.5f,
+				(float)k, (float)(1 - k), 0, 1 };
+	return smooth_4_render(c, o, v, 2 * INTERP_NLINES,
+	                       VK_PRIMITIVE_TOPOLOGY_LINE_LIST,
+	                       gfx_smooth_fs_spv, sizeof(gfx_smooth_fs_spv),
+	                       0.0f);
+}
+
+/* Each pixel, computed here: its n covered samples (the rectangle rule)
+ * hold the colour at the pixel centre p, t = (p - a).(b - a) / |b - a|^2
+ * (the spec's weight for these lines; the major axis alone would give
+ * other values off the segment); resolved: red = t n / 4, green = (1 -
+ * t) n / 4, alpha = n / 4 (+-2: rounding of t and of the average). */
+static void
+lines_interp_4_check(struct gfx_ctx *c, const struct gfx_out *o)
+{
+	uint32_t lit = 0;
+	bool tie = false;
+
+	for (uint32_t y = 0; y < SH; y++)
+		for (uint32_t x = 0; x < SW; x++) {
+			uint32_t n = 0, line = 0;
+			for (uint32_t i = 0; i < INTERP_NLINES; i++)
+				for (uint32_t s = 0; s < 4; s++) {
+					int in = line_rect_side(
+						interp_lines[i][0],
+						interp_lines[i][1],
+						x + pos16[2][s][0] / 16.0,
+						y + pos16[2][s][1] / 16.0, &tie);
+					VKH_CHECK(c->h, in >= 0);
+					if (in > 0) {
+						n++;
+						line = i;
+					}
+				}
+			const double *a = interp_lines[line][0];
+			const double *b = interp_lines[line][1];
+			const double dx = b[0] - a[0], dy = b[1] - a[1];
+			double t = ((x + 0.5 - a[0]) * dx +
+			            (y + 0.5 - a[1]) * dy) / (dx * dx + dy * dy);
+			t = t < 0 ? 0 : t > 1 ? 1 : t;
+			const int want[4] = {
+				(int)round(round(t * 255) * n / 4),
+				(int)round(round((1 - t) * 255) * n / 4), 0,
+				(int)round(255.0 * n / 4),
+			};
+			const uint8_t *got = gfx_texel(o, x, y);
+			lit += n > 0;
+			for (int k = 0; k < 4; k++)
+				if (abs(got[k] - want[k]) > 2) {
+					vkh_fail(c->h, __FILE__, __LINE__,
+					         "%s: pixel (%u, %u) = %u %u %u "
+					         "%u, want %d %d %d %d", c->driver,
+					         x, y, got[0], got[1], got[2],
+					         got[3], want[0], want[1], want[2],
+					         want[3]);
+					return;
+				}
+		}
+	VKH_CHECK(c->h, !tie);
+	VKH_CHECK(c->h, lit > 60);
+}
+
+GFX_SCENE_TEST(lines_interp_4, 2, 0, NULL)
+
 static const struct vkh_test tests[] = {
 	GFX_TEST(input_4), GFX_TEST(fetch_2), GFX_TEST(fetch_4),
 	GFX_TEST(fetch_8), GFX_TEST(interp_4), GFX_TEST(centroid_4),
 	GFX_TEST(at_centroid_4), GFX_TEST(at_centroid_4_ss),
 	GFX_TEST(lines_2), GFX_TEST(lines_4), GFX_TEST(lines_8),
+	GFX_TEST(lines_interp_4),
 };
 
 int
