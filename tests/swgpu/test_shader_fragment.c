@@ -26,6 +26,7 @@
 #include <spirv/unified1/spirv.h>
 #include <swgpu/swgpu_format.h>
 
+#include "sh_fs_centroid_at.spv.h"
 #include "sh_fs_demote.spv.h"
 #include "sh_fs_demote_opt.spv.h"
 #include "sh_fs_discard.spv.h"
@@ -544,6 +545,59 @@ test_fs_at_centroid(void **state)
 	ir_program_free(p);
 }
 
+/* A Centroid-decorated input at 4 samples: quad 0's lanes hold it at
+ * their centroid sample 2 ((2, 10) / 16, IR_REG_CENTROID_SAMPLE 2),
+ * quad 1's at the centre (~0u). interpolateAtSample(lin, 1) moves from
+ * there to sample 1 ((14, 6) / 16): exact here, lin being noperspective
+ * and every lane of a quad at the same point of its pixel, so the
+ * derivatives are the gradient; interpolateAtCentroid is lin itself. */
+static void
+test_fs_centroid_input_at(void **state)
+{
+	struct ir_program *p = ss_translate(sh_fs_centroid_at_spv,
+	                                    sizeof(sh_fs_centroid_at_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, NULL,
+	                                    0, 0);
+	const struct ir_io *io = &p->io;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	const uint32_t n = 8;
+
+	(void)state;
+	assert_non_null(e);
+	assert_int_equal(io->in_interp[0][0],
+	                 IR_INTERP_NOPERSPECTIVE | IR_INTERP_CENTROID);
+	for (uint32_t l = 0; l < n; l++) {
+		const bool c2 = l < 4;
+		const float px = (float)ss_quad_x(l) +
+		                 (c2 ? 2 / 16.0f : 0.5f);
+		const float py = (float)ss_quad_y(l) +
+		                 (c2 ? 10 / 16.0f : 0.5f);
+		ss_lane(e, io->in_reg[0][0], l)->f = 1.0f + 3.0f * px +
+		                                     5.0f * py;
+		ss_lane(e, IR_REG_SAMPLE_COUNT, l)->u = 4;
+		ss_lane(e, IR_REG_CENTROID_SAMPLE, l)->u = c2 ? 2 : ~0u;
+		ss_lane(e, IR_REG_FRAG_COORD, l)->f =
+			(float)ss_quad_x(l) + 0.5f;
+		ss_lane(e, IR_REG_FRAG_COORD + 1, l)->f =
+			(float)ss_quad_y(l) + 0.5f;
+	}
+	assert_true(ir_exec_run_batch(e, d, n, NULL, NULL));
+	for (uint32_t l = 0; l < n; l++) {
+		const float at1 = 1.0f + 3.0f * ((float)ss_quad_x(l) +
+		                                 14 / 16.0f) +
+		                  5.0f * ((float)ss_quad_y(l) + 6 / 16.0f);
+
+		assert_float_equal(ss_lane(e, io->out_reg[0][0], l)->f, at1,
+		                   1e-5);
+		assert_float_equal(ss_lane(e, io->out_reg[0][1], l)->f,
+		                   ss_lane(e, io->in_reg[0][0], l)->f, 0.0);
+	}
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
 /* "gl_SampleID; gl_SamplePosition;" loads nothing, yet it is a static use
  * that makes the shader run per sample (hw/gfx/draw.c fs_per_sample). */
 static void
@@ -674,6 +728,7 @@ main(void)
 		cmocka_unit_test(test_fs_input_attachment),
 		cmocka_unit_test(test_fs_sample_and_distances),
 		cmocka_unit_test(test_fs_at_centroid),
+		cmocka_unit_test(test_fs_centroid_input_at),
 		cmocka_unit_test(test_fs_sample_static_use),
 		cmocka_unit_test(test_fs_unsupported),
 		cmocka_unit_test(test_fs_public_api),
