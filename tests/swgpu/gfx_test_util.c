@@ -137,7 +137,9 @@ gt_programs(struct gt *t)
 	};
 	t->fsp = (struct gfx_program){
 		.io = &t->fs_io, .host = fs_host, .user = t,
-		.nregs = GT_NREGS, .builtins_used = ~0ull >> 2,
+		.nregs = GT_NREGS,
+		.builtins_used = (~0ull >> 2) |
+		                 (1ull << IR_REG_CENTROID_SAMPLE),
 	};
 	/* Reading SampleId or SamplePosition makes a multisampled draw
 	 * shade per sample: only tests that ask for them claim them. */

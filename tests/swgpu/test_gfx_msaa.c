@@ -11,6 +11,10 @@
  *               sample locations: each sample inside counted once
  *   depth       a depth ramp: each sample's slice holds the depth at its
  *               standard location
+ *   line_depth  lines of several slopes with depth 0 -> 1: a sample
+ *               inside the spec's rectangle (width 1) holds t = (q -
+ *               a).(b - a) / |b - a|^2 at its location q (the spec's
+ *               weight for these lines), one outside keeps the clear
  *   mask        the pipeline's sample mask writes only its samples
  *   a2c         alpha to coverage keeps floor(alpha S + 0.5) samples
  *   resolve     colour AVERAGE / SAMPLE_ZERO, depth MIN / MAX /
@@ -20,6 +24,8 @@
  *               attachment, a bad resolve mode: BAD_PACKET faults
  */
 #include "gfx_frag_util.h"
+
+#include <math.h>
 
 #include "hw/gfx/describe.h"
 #include "hw/gfx/sample_pos.h"
@@ -250,6 +256,87 @@ test_depth(void **state)
 				}
 		gt_fini(&f.t);
 	}
+}
+
+/* +1 when q lies inside the rectangle of width 1 on segment a-b by more
+ * than 1/64, -1 outside by more than that, 0 near an edge (the exact
+ * rule is test_vk_msaa_read's). */
+static int
+line_rect_robust(const double a[2], const double b[2], double qx, double qy)
+{
+	const double m = 1.0 / 64, dx = b[0] - a[0], dy = b[1] - a[1];
+	const double len = sqrt(dx * dx + dy * dy);
+	const double along = ((qx - a[0]) * dx + (qy - a[1]) * dy) / len;
+	const double across = fabs(dx * (qy - a[1]) - dy * (qx - a[0])) / len;
+
+	if (along > m && along < len - m && across < 0.5 - m)
+		return 1;
+	if (along < -m || along > len + m || across > 0.5 + m)
+		return -1;
+	return 0;
+}
+
+static void
+test_line_depth(void **state)
+{
+	/* shallow, steep upwards, 45 degrees leftwards, short */
+	static const double lines[4][2][2] = {
+		{ { 1 + 77 / 256.0, 2 + 26 / 256.0 },
+		  { 14 + 179 / 256.0, 9 + 102 / 256.0 } },
+		{ { 12 + 154 / 256.0, 14 + 205 / 256.0 },
+		  { 9 + 26 / 256.0, 1 + 51 / 256.0 } },
+		{ { 13 + 11 / 256.0, 12 + 99 / 256.0 },
+		  { 3 + 11 / 256.0, 2 + 99 / 256.0 } },
+		{ { 6 + 201 / 256.0, 7 + 3 / 256.0 },
+		  { 7 + 130 / 256.0, 7 + 180 / 256.0 } },
+	};
+
+	for (uint32_t S = 2; S <= 8; S *= 2)
+		for (uint32_t i = 0; i < 4; i++) {
+			const double *a = lines[i][0], *b = lines[i][1];
+			const double dx = b[0] - a[0], dy = b[1] - a[1];
+			struct fx f;
+			struct ms_image zb;
+			struct vtx3 v[2];
+			uint32_t inside = 0;
+
+			fx_init(&f);
+			zb = ms_image(&f.t, SWGPU_FORMAT_D32_SFLOAT, S);
+			ms_attachment(&zb, &f.pass.depth, SWGPU_LOAD_CLEAR,
+			              (const uint32_t[4]){ gt_fbits(1.0f), 0,
+			                                   0, 0 });
+			f.t.no_fs = true;
+			f.ps.state.topology = SWGPU_TOPOLOGY_LINE_LIST;
+			f.ps.state.rasterization_samples = S;
+			f.ps.state.sample_mask = 0xff;
+			f.ps.state.depth_test = 1;
+			f.ps.state.depth_write = 1;
+			f.ps.state.depth_compare = SWGPU_COMPARE_ALWAYS;
+			vtx(&v[0], (float)a[0], (float)a[1], 0.0f, ONE4);
+			vtx(&v[1], (float)b[0], (float)b[1], 1.0f, ONE4);
+			assert_true(fx_draw(&f, v, 2));
+			for (uint32_t y = 0; y < H; y++)
+				for (uint32_t x = 0; x < W; x++)
+					for (uint32_t s = 0; s < S; s++) {
+						const double qx = x + gfx_sample_x(S, s);
+						const double qy = y + gfx_sample_y(S, s);
+						const int side = line_rect_robust(a, b,
+						                                  qx, qy);
+						const double t =
+							((qx - a[0]) * dx +
+							 (qy - a[1]) * dy) /
+							(dx * dx + dy * dy);
+						const float z = ms_f(&zb, x, y, s);
+						if (side > 0) {
+							inside++;
+							assert_float_equal(z, t, 1e-5);
+						} else if (side < 0) {
+							assert_true(z == 1.0f);
+						}
+					}
+			assert_true(inside > 0);
+			gt_fini(&f.t);
+		}
 }
 
 static void
@@ -508,6 +595,7 @@ main(void)
 		cmocka_unit_test(test_coverage),
 		cmocka_unit_test(test_diagonal),
 		cmocka_unit_test(test_depth),
+		cmocka_unit_test(test_line_depth),
 		cmocka_unit_test(test_depth_resolve),
 		cmocka_unit_test(test_sample_mask),
 		cmocka_unit_test(test_alpha_to_coverage),

@@ -4,7 +4,8 @@
  * hw/gfx/frag_ms.c split, hw/gfx/frag_shade.c built-ins), 4 samples, a
  * host fragment program writing (SampleId, SamplePosition.x,
  * SamplePosition.y, SampleMaskIn) — or, one that does not read the
- * sample built-ins, (FragCoord.x, FragCoord.y fractions, 0,
+ * sample built-ins, (FragCoord.x, FragCoord.y fractions, the centroid
+ * sample of interpolateAtCentroid, -1 for ~0u: the evaluation point,
  * SampleMaskIn) — to an R32G32B32A32_SFLOAT attachment; every sample of
  * every pixel is checked against the standard sample locations:
  *   per_sample   minSampleShading 1: sample s holds (s, pos(s), 1 << s)
@@ -58,6 +59,7 @@ frag_coord(struct gt *t, struct gfx_exec *e, uint32_t n, const uint8_t *live,
 	const lane_t *fx = gfx_exec_reg(e, IR_REG_FRAG_COORD);
 	const lane_t *fy = gfx_exec_reg(e, IR_REG_FRAG_COORD + 1);
 	const lane_t *mi = gfx_exec_reg(e, IR_REG_SAMPLE_MASK_IN);
+	const lane_t *cs = gfx_exec_reg(e, IR_REG_CENTROID_SAMPLE);
 	lane_t *o[4];
 
 	for (uint32_t c = 0; c < 4; c++)
@@ -65,7 +67,7 @@ frag_coord(struct gt *t, struct gfx_exec *e, uint32_t n, const uint8_t *live,
 	for (uint32_t l = 0; l < n; l++) {
 		o[0][l].f = fx[l].f - floorf(fx[l].f);
 		o[1][l].f = fy[l].f - floorf(fy[l].f);
-		o[2][l].f = 0.0f;
+		o[2][l].f = cs[l].u == ~0u ? -1.0f : (float)cs[l].u;
 		o[3][l].f = (float)mi[l].u;
 	}
 }
@@ -105,24 +107,30 @@ run(uint32_t shading, float min_shading, uint32_t run_len,
 			for (uint32_t s = 0; s < S; s++) {
 				const uint32_t first = s - s % run_len;
 				const bool at = run_len == 1;
+				const uint32_t run_mask =
+					((1u << run_len) - 1u) << first;
+				/* the quad's two triangles share the
+				 * diagonal x == y: there each invocation
+				 * covers only its triangle's samples of
+				 * the run (sample s among them), and its
+				 * centroid is the lowest of them unless it
+				 * has the whole run */
+				const uint32_t m = x == y ? (uint32_t)rd32f(
+					&im, x, y + s * H, 3) : run_mask;
+				const float centroid = m == run_mask ? -1.0f
+					: (float)__builtin_ctz(m);
 				const float want[4] = {
 					sample_builtins ? (float)first
 					: at ? gfx_sample_x(S, first) : 0.5f,
 					sample_builtins ? gfx_sample_x(S, first)
 					: at ? gfx_sample_y(S, first) : 0.5f,
 					sample_builtins ? gfx_sample_y(S, first)
-					: 0.0f,
-					(float)(((1u << run_len) - 1u) << first),
+					: centroid,
+					(float)run_mask,
 				};
-				/* the quad's two triangles share the
-				 * diagonal x == y: there each invocation
-				 * covers only its triangle's samples of
-				 * the run (sample s among them) */
 				if (x == y) {
-					const uint32_t m = (uint32_t)rd32f(
-						&im, x, y + s * H, 3);
 					assert_true(m & (1u << s));
-					assert_true((m & ~(uint32_t)want[3]) == 0);
+					assert_true((m & ~run_mask) == 0);
 				}
 				for (uint32_t c = 0; c < (x == y ? 3u : 4u);
 				     c++) {

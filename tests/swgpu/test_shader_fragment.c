@@ -26,6 +26,7 @@
 #include <spirv/unified1/spirv.h>
 #include <swgpu/swgpu_format.h>
 
+#include "sh_fs_centroid_at.spv.h"
 #include "sh_fs_demote.spv.h"
 #include "sh_fs_demote_opt.spv.h"
 #include "sh_fs_discard.spv.h"
@@ -453,6 +454,7 @@ test_fs_sample_and_distances(void **state)
 		ss_lane(e, IR_REG_SAMPLE_POSITION, l)->f = 0.5f;
 		ss_lane(e, IR_REG_SAMPLE_POSITION + 1, l)->f = 0.5f;
 		ss_lane(e, IR_REG_SAMPLE_COUNT, l)->u = 1;
+		ss_lane(e, IR_REG_CENTROID_SAMPLE, l)->u = ~0u;
 		ss_lane(e, IR_REG_FRAG_COORD, l)->f =
 			(float)ss_quad_x(l) + 0.5f;
 		ss_lane(e, IR_REG_FRAG_COORD + 1, l)->f =
@@ -479,6 +481,117 @@ test_fs_sample_and_distances(void **state)
 		                   0.0);
 		assert_int_equal(ss_lane(e, io->out_reg[1][0], l)->i, 0);
 		assert_int_equal(ss_lane(e, io->out_reg[1][1], l)->i, 1);
+	}
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
+/* interpolateAtCentroid at 4 samples: the lane's IR_REG_CENTROID_SAMPLE
+ * (what the pipeline fills: ~0u where the evaluation point is the
+ * centroid, else the lowest covered sample) picks the point, reached from
+ * FragCoord's along the fine derivatives (exact: lin is noperspective,
+ * 1 + 3x + 5y); ~0u keeps the value. AtSample(lin, 0) goes to sample 0 of
+ * 4, (6, 2) / 16, whatever the register says. */
+static void
+test_fs_at_centroid(void **state)
+{
+	static const float pos4[4][2] = {
+		{ 6 / 16.0f, 2 / 16.0f }, { 14 / 16.0f, 6 / 16.0f },
+		{ 2 / 16.0f, 10 / 16.0f }, { 10 / 16.0f, 14 / 16.0f },
+	};
+	struct ir_program *p = ss_translate(sh_fs_sample_spv,
+	                                    sizeof(sh_fs_sample_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, NULL,
+	                                    0, 0);
+	const struct ir_io *io = &p->io;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	const uint32_t n = 8;
+	/* per lane: ~0u, or the sample (lanes 1, 2, 3, 6: samples 0-3) */
+	const uint32_t cs[8] = { ~0u, 0, 1, 2, ~0u, ~0u, 3, ~0u };
+
+	(void)state;
+	assert_non_null(e);
+	assert_true(p->builtins_used & (1ull << IR_REG_CENTROID_SAMPLE));
+	for (uint32_t l = 0; l < n; l++) {
+		ss_lane(e, io->in_reg[2][0], l)->f =
+			1.0f + 3.0f * (float)ss_quad_x(l) +
+			5.0f * (float)ss_quad_y(l);
+		ss_lane(e, IR_REG_SAMPLE_MASK_IN, l)->u = 0xf;
+		ss_lane(e, IR_REG_SAMPLE_COUNT, l)->u = 4;
+		ss_lane(e, IR_REG_CENTROID_SAMPLE, l)->u = cs[l];
+		ss_lane(e, IR_REG_FRAG_COORD, l)->f =
+			(float)ss_quad_x(l) + 0.5f;
+		ss_lane(e, IR_REG_FRAG_COORD + 1, l)->f =
+			(float)ss_quad_y(l) + 0.5f;
+	}
+	assert_true(ir_exec_run_batch(e, d, n, NULL, NULL));
+	for (uint32_t l = 0; l < n; l++) {
+		const float lin = 1.0f + 3.0f * (float)ss_quad_x(l) +
+		                  5.0f * (float)ss_quad_y(l);
+		const float c = cs[l] == ~0u ? lin :
+		        lin + 3.0f * (pos4[cs[l]][0] - 0.5f) +
+		        5.0f * (pos4[cs[l]][1] - 0.5f);
+
+		assert_float_equal(ss_lane(e, io->out_reg[2][1], l)->f, c,
+		                   1e-5);
+		assert_float_equal(ss_lane(e, io->out_reg[2][2], l)->f,
+		                   lin + 3.0f * (pos4[0][0] - 0.5f) +
+		                   5.0f * (pos4[0][1] - 0.5f), 1e-5);
+	}
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
+/* A Centroid-decorated input at 4 samples: quad 0's lanes hold it at
+ * their centroid sample 2 ((2, 10) / 16, IR_REG_CENTROID_SAMPLE 2),
+ * quad 1's at the centre (~0u). interpolateAtSample(lin, 1) moves from
+ * there to sample 1 ((14, 6) / 16): exact here, lin being noperspective
+ * and every lane of a quad at the same point of its pixel, so the
+ * derivatives are the gradient; interpolateAtCentroid is lin itself. */
+static void
+test_fs_centroid_input_at(void **state)
+{
+	struct ir_program *p = ss_translate(sh_fs_centroid_at_spv,
+	                                    sizeof(sh_fs_centroid_at_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, NULL,
+	                                    0, 0);
+	const struct ir_io *io = &p->io;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	const uint32_t n = 8;
+
+	(void)state;
+	assert_non_null(e);
+	assert_int_equal(io->in_interp[0][0],
+	                 IR_INTERP_NOPERSPECTIVE | IR_INTERP_CENTROID);
+	for (uint32_t l = 0; l < n; l++) {
+		const bool c2 = l < 4;
+		const float px = (float)ss_quad_x(l) +
+		                 (c2 ? 2 / 16.0f : 0.5f);
+		const float py = (float)ss_quad_y(l) +
+		                 (c2 ? 10 / 16.0f : 0.5f);
+		ss_lane(e, io->in_reg[0][0], l)->f = 1.0f + 3.0f * px +
+		                                     5.0f * py;
+		ss_lane(e, IR_REG_SAMPLE_COUNT, l)->u = 4;
+		ss_lane(e, IR_REG_CENTROID_SAMPLE, l)->u = c2 ? 2 : ~0u;
+		ss_lane(e, IR_REG_FRAG_COORD, l)->f =
+			(float)ss_quad_x(l) + 0.5f;
+		ss_lane(e, IR_REG_FRAG_COORD + 1, l)->f =
+			(float)ss_quad_y(l) + 0.5f;
+	}
+	assert_true(ir_exec_run_batch(e, d, n, NULL, NULL));
+	for (uint32_t l = 0; l < n; l++) {
+		const float at1 = 1.0f + 3.0f * ((float)ss_quad_x(l) +
+		                                 14 / 16.0f) +
+		                  5.0f * ((float)ss_quad_y(l) + 6 / 16.0f);
+
+		assert_float_equal(ss_lane(e, io->out_reg[0][0], l)->f, at1,
+		                   1e-5);
+		assert_float_equal(ss_lane(e, io->out_reg[0][1], l)->f,
+		                   ss_lane(e, io->in_reg[0][0], l)->f, 0.0);
 	}
 	ir_exec_destroy(e);
 	free(d);
@@ -614,6 +727,8 @@ main(void)
 		cmocka_unit_test(test_fs_image_store),
 		cmocka_unit_test(test_fs_input_attachment),
 		cmocka_unit_test(test_fs_sample_and_distances),
+		cmocka_unit_test(test_fs_at_centroid),
+		cmocka_unit_test(test_fs_centroid_input_at),
 		cmocka_unit_test(test_fs_sample_static_use),
 		cmocka_unit_test(test_fs_unsupported),
 		cmocka_unit_test(test_fs_public_api),

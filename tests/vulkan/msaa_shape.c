@@ -7,6 +7,8 @@
  */
 #include "msaa_shape.h"
 
+#include <math.h>
+
 /* The standard sample locations (spec table), 1/16 pixel. */
 const uint8_t pos16[4][8][2] = {
 	{ { 8, 8 } },
@@ -113,6 +115,55 @@ coverage_check(struct gfx_ctx *c, const struct gfx_out *o, uint32_t S)
 			}
 		}
 	VKH_CHECK(c->h, inside > 1000 * S);
+}
+
+/* The rectangle's corners in clockwise order on the y-down screen (the
+ * interior on the right of each edge, orient > 0), then the sample's
+ * signed distance to each edge. */
+int
+line_rect_side(const double a[2], const double b[2], double px, double py,
+               bool *tie)
+{
+	const double dx = b[0] - a[0], dy = b[1] - a[1];
+	const double len = sqrt(dx * dx + dy * dy);
+	const double nx = -0.5 * dy / len, ny = 0.5 * dx / len;
+	double c[4][2] = {
+		{ a[0] + nx, a[1] + ny }, { b[0] + nx, b[1] + ny },
+		{ b[0] - nx, b[1] - ny }, { a[0] - nx, a[1] - ny },
+	};
+	bool inside = true, near = false, on = false;
+
+	/* clockwise when the centre is on the right of the first edge
+	 * (orient > 0 with y down); else reverse the order */
+	if (orient(c[0], c[1], (a[0] + b[0]) / 2, (a[1] + b[1]) / 2) < 0)
+		for (int i = 0; i < 2; i++) {
+			double t[2] = { c[i][0], c[i][1] };
+			c[i][0] = c[3 - i][0];
+			c[i][1] = c[3 - i][1];
+			c[3 - i][0] = t[0];
+			c[3 - i][1] = t[1];
+		}
+	for (int i = 0; i < 4; i++) {
+		const double *p = c[i], *q = c[(i + 1) % 4];
+		const double ex = q[0] - p[0], ey = q[1] - p[1];
+		const double e = orient(p, q, px, py) / sqrt(ex * ex + ey * ey);
+		if (e < -MSAA_LINE_MARGIN)
+			return 0;
+		if (e == 0.0) {
+			on = true;
+			if (!((ey == 0.0 && ex > 0.0) || ey < 0.0))
+				inside = false;
+		} else if (e < MSAA_LINE_MARGIN && e > -MSAA_LINE_MARGIN) {
+			near = true;
+		}
+		if (e < 0.0)
+			inside = false;
+	}
+	/* exact ties only where the corners are exact */
+	if (near || (on && dx != 0.0 && dy != 0.0))
+		return -1;
+	*tie |= on;
+	return inside ? 1 : 0;
 }
 
 /* Whether RGBA8 images of this usage take S samples. */

@@ -28,6 +28,18 @@ uint32_t coverage_shape(struct vtx *v);
  * not covered or strictly outside that is. */
 void coverage_check(struct gfx_ctx *c, const struct gfx_out *o, uint32_t S);
 
+/* Multisampled lines: the spec's rectangle of width 1 centred on the
+ * segment a-b. 1 when the sample location (px, py) is inside, 0 when
+ * outside, -1 when it lies within MSAA_LINE_MARGIN of an edge without
+ * being on it exactly (too close to decide in floating point, or for a
+ * driver that snaps the rectangle's corners to its subpixel grid). On an
+ * edge exactly (the corners are exact only for axis-aligned segments)
+ * the polygon rule decides: inside on a top or left edge of the
+ * rectangle; *tie is set then. */
+#define MSAA_LINE_MARGIN (1.0 / 128)
+int line_rect_side(const double a[2], const double b[2], double px,
+                   double py, bool *tie);
+
 /* Whether RGBA8 images of this usage take S samples; colour
  * attachments that are also transfer sources and destinations. */
 bool has_samples_usage(const struct vkh *h, VkSampleCountFlagBits S,

@@ -24,10 +24,25 @@
  *                it was evaluated at lies in the triangle and the pixel
  *                (the shader tests both), so after the AVERAGE resolve
  *                red = green = alpha = covered samples / 4 everywhere
+ *   at_centroid_4     a triangle at 4 samples, shaded once per pixel:
+ *                interpolateAtCentroid of a plain noperspective input at
+ *                the centroid computed here (the centre of a covered
+ *                pixel, else its lowest covered sample), equal to the
+ *                Centroid-decorated copy
+ *   at_centroid_4_ss  the same per sample: inside pixel and triangle
+ *   lines_2/4/8  line segments at S samples (steep, shallow, 45 degrees,
+ *                short, either direction, and axis-aligned ones with
+ *                sample locations exactly on their edges and caps), read
+ *                back with texelFetch: each pixel's mask equals the
+ *                spec's rectangle rule computed here, bit for bit
+ *   lines_interp_4  anti-diagonal segments at 4 samples with red 0 -> 1
+ *                along each: every pixel's colour is the one at its
+ *                centre by the spec's projected t, times its coverage
  *
  * The masks are exact: samples strictly inside the shape covered,
  * strictly outside not, and equal to lavapipe's bit for bit.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,9 +51,12 @@
 
 #include "gfx_fullscreen_vs.spv.h"
 #include "gfx_ms_fetch_fs.spv.h"
+#include "gfx_ms_at_centroid_fs.spv.h"
+#include "gfx_ms_at_centroid_ss_fs.spv.h"
 #include "gfx_ms_centroid_fs.spv.h"
 #include "gfx_ms_input_fs.spv.h"
 #include "gfx_ms_interp_fs.spv.h"
+#include "gfx_smooth_fs.spv.h"
 #include "gfx_smooth_vs.spv.h"
 
 /* One descriptor (input attachment or combined image sampler) at
@@ -293,11 +311,12 @@ GFX_SCENE_TEST(input_4, 0, 0, NULL)
 
 /* ---- fetch_S: texelFetch of each sample ---- */
 
+/* Draw n vertices of v (topology) with the px pipeline into an S-sample
+ * image, then texelFetch every sample of it (gfx_ms_fetch_fs) into o. */
 static bool
-fetch_render(struct gfx_ctx *c, struct gfx_out *o, uint32_t S)
+fetch_draw(struct gfx_ctx *c, struct gfx_out *o, uint32_t S,
+           const struct vtx *v, uint32_t n, VkPrimitiveTopology topology)
 {
-	struct vtx v[MSAA_COVERAGE_VERTICES];
-	uint32_t n = coverage_shape(v);
 	struct gfx_image ms, out;
 	struct gfx_pipe p, q;
 	struct one_set os;
@@ -317,6 +336,7 @@ fetch_render(struct gfx_ctx *c, struct gfx_out *o, uint32_t S)
 	                  ms.view))
 		goto out;
 	p.samples = (VkSampleCountFlagBits)S;
+	p.topology = topology;
 	draw = gfx_pipeline(c, &p);
 	reader = reader_pipeline(c, &q, gfx_ms_fetch_fs_spv,
 	                         sizeof(gfx_ms_fetch_fs_spv), os.layout,
@@ -358,6 +378,15 @@ out:
 	return ok;
 }
 
+static bool
+fetch_render(struct gfx_ctx *c, struct gfx_out *o, uint32_t S)
+{
+	struct vtx v[MSAA_COVERAGE_VERTICES];
+	uint32_t n = coverage_shape(v);
+
+	return fetch_draw(c, o, S, v, n, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+}
+
 /* Whether RGBA8 images that are colour attachments and sampled take S
  * samples. */
 static bool
@@ -382,12 +411,26 @@ FETCH(8)
 
 /* ---- interp_4: interpolateAtSample / AtOffset ---- */
 
-/* Draw n vertices of v (colour: (x / 64, y / 64) at each) with
- * gfx_smooth_vs and fs at 4 samples, shaded once per pixel, and resolve
- * (AVERAGE) into o. */
+/* The colour of each of the n vertices of v: (x / 64, y / 64, 0, 1), the
+ * pixel coordinates / 64 where they are interpolated. */
+static void
+pixel_colours(struct vtx *v, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		v[i].r = v[i].x / SW;
+		v[i].g = v[i].y / SH;
+		v[i].b = 0;
+		v[i].a = 1;
+	}
+}
+
+/* Draw n vertices of v (topology) with gfx_smooth_vs and fs at 4
+ * samples, shaded once per pixel (or with sample shading at
+ * min_sample_shading > 0), and resolve (AVERAGE) into o. */
 static bool
-smooth_4_render(struct gfx_ctx *c, struct gfx_out *o, struct vtx *v,
-                uint32_t n, const uint32_t *fs, size_t fs_size)
+smooth_4_render(struct gfx_ctx *c, struct gfx_out *o, const struct vtx *v,
+                uint32_t n, VkPrimitiveTopology topology, const uint32_t *fs,
+                size_t fs_size, float min_sample_shading)
 {
 	struct gfx_image ms, res;
 	struct gfx_pipe p;
@@ -395,12 +438,6 @@ smooth_4_render(struct gfx_ctx *c, struct gfx_out *o, struct vtx *v,
 	VkPipeline pipe = VK_NULL_HANDLE;
 	bool ok = false;
 
-	for (uint32_t i = 0; i < n; i++) {
-		v[i].r = v[i].x / SW;
-		v[i].g = v[i].y / SH;
-		v[i].b = 0;
-		v[i].a = 1;
-	}
 	if (!gfx_image_ms(c, VK_FORMAT_R8G8B8A8_UNORM, SW, SH, 1,
 	                  VK_SAMPLE_COUNT_4_BIT,
 	                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, &ms) ||
@@ -412,6 +449,8 @@ smooth_4_render(struct gfx_ctx *c, struct gfx_out *o, struct vtx *v,
 	              SW, SH);
 	px_vertex_input(&p);
 	p.samples = VK_SAMPLE_COUNT_4_BIT;
+	p.topology = topology;
+	p.min_sample_shading = min_sample_shading;
 	pipe = gfx_pipeline(c, &p);
 	if (pipe) {
 		VkCommandBuffer cb = gfx_begin(c);
@@ -439,8 +478,10 @@ interp_4_render(struct gfx_ctx *c, struct gfx_out *o)
 	struct vtx v[6];
 
 	quad(v, 0, 0, SW, SH, 0.5f, (const float[4]){ 0, 0, 0, 1 });
-	return smooth_4_render(c, o, v, 6, gfx_ms_interp_fs_spv,
-	                       sizeof(gfx_ms_interp_fs_spv));
+	pixel_colours(v, 6);
+	return smooth_4_render(c, o, v, 6, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+	                       gfx_ms_interp_fs_spv,
+	                       sizeof(gfx_ms_interp_fs_spv), 0.0f);
 }
 
 /* Every pixel: sample 2 at (2, 10) / 16, the centre + (-0.25, 0.125) at
@@ -480,8 +521,10 @@ centroid_4_render(struct gfx_ctx *c, struct gfx_out *o)
 		{ 17.25f, 58.625f, 0.5f, 0, 0, 0, 0 },
 	};
 
-	return smooth_4_render(c, o, v, 3, gfx_ms_centroid_fs_spv,
-	                       sizeof(gfx_ms_centroid_fs_spv));
+	pixel_colours(v, 3);
+	return smooth_4_render(c, o, v, 3, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+	                       gfx_ms_centroid_fs_spv,
+	                       sizeof(gfx_ms_centroid_fs_spv), 0.0f);
 }
 
 /* Red (in the triangle) and green (in the pixel) equal alpha (the
@@ -509,9 +552,361 @@ centroid_4_check(struct gfx_ctx *c, const struct gfx_out *o)
 
 GFX_SCENE_TEST(centroid_4, 1, 0, NULL)
 
+/* ---- at_centroid_4 / at_centroid_4_ss: interpolateAtCentroid ---- */
+
+/* Triangle U: vertices at odd 1/256 positions, so that no sample location
+ * lies on an edge (checked). */
+static const double tri_u[3][2] = {
+	{ 3.0 + 81.0 / 256, 2.0 + 33.0 / 256 },
+	{ 60.0 + 193.0 / 256, 11.0 + 223.0 / 256 },
+	{ 17.0 + 66.0 / 256, 58.0 + 161.0 / 256 },
+};
+
+static double
+tri_orient(const double a[2], const double b[2], double px, double py)
+{
+	return (b[0] - a[0]) * (py - a[1]) - (b[1] - a[1]) * (px - a[0]);
+}
+
+/* The samples (bit s of 4) of pixel (x, y) inside U; *on_edge when one
+ * lies on an edge (exact: 1/256 and 1/16 positions). */
+static uint32_t
+tri_u_mask(uint32_t x, uint32_t y, bool *on_edge)
+{
+	uint32_t m = 0;
+
+	for (uint32_t s = 0; s < 4; s++) {
+		const double px = x + pos16[2][s][0] / 16.0;
+		const double py = y + pos16[2][s][1] / 16.0;
+		int pos = 0, neg = 0;
+		for (int k = 0; k < 3; k++) {
+			double e = tri_orient(tri_u[k], tri_u[(k + 1) % 3], px,
+			                      py);
+			pos += e > 0;
+			neg += e < 0;
+			*on_edge |= e == 0;
+		}
+		if (pos == 3 || neg == 3)
+			m |= 1u << s;
+	}
+	return m;
+}
+
+static bool
+at_centroid_render(struct gfx_ctx *c, struct gfx_out *o, const uint32_t *fs,
+                   size_t fs_size, float min_ss)
+{
+	struct vtx v[3];
+
+	for (int i = 0; i < 3; i++)
+		v[i] = (struct vtx){ (float)tri_u[i][0], (float)tri_u[i][1],
+		                     0.5f, 0, 0, 0, 0 };
+	pixel_colours(v, 3);
+	return smooth_4_render(c, o, v, 3, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+	                       fs, fs_size, min_ss);
+}
+
+static bool
+at_centroid_4_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	return at_centroid_render(c, o, gfx_ms_at_centroid_fs_spv,
+	                          sizeof(gfx_ms_at_centroid_fs_spv), 0.0f);
+}
+
+/* Each pixel, computed here: the covered samples m of U; one invocation
+ * per pixel takes its value at the centre when all 4 are covered, else
+ * at the lowest covered sample (what swgpu does and lavapipe too; the
+ * spec allows any covered point). Red / green: the point's fraction,
+ * averaged over the 4 samples by the resolve (uncovered ones are 0);
+ * blue, alpha: the covered fraction (blue: the Centroid decoration
+ * agrees). +-1: rounding. */
+static void
+at_centroid_4_check(struct gfx_ctx *c, const struct gfx_out *o)
+{
+	uint32_t partial_later = 0;
+	bool on_edge = false;
+
+	for (uint32_t y = 0; y < SH; y++)
+		for (uint32_t x = 0; x < SW; x++) {
+			const uint32_t m = tri_u_mask(x, y, &on_edge);
+			const uint32_t n = (uint32_t)__builtin_popcount(m);
+			const uint32_t at = (uint32_t)__builtin_ctz(m | 16u);
+			const uint8_t *t = gfx_texel(o, x, y);
+			double sum[2] = { 0, 0 };
+			for (int k = 0; k < 2 && n; k++)
+				sum[k] = n * (n == 4 ? 128 :
+				              round(pos16[2][at][k] / 16.0 *
+				                    255.0));
+			partial_later += n && n < 4 && !(m & 1u);
+			const int cover = (int)round(n * 255.0 / 4);
+			const int want[4] = { (int)round(sum[0] / 4),
+			                      (int)round(sum[1] / 4), cover,
+			                      cover };
+			for (int i = 0; i < 4; i++)
+				if (abs(t[i] - want[i]) > 1) {
+					vkh_fail(c->h, __FILE__, __LINE__,
+					         "%s: pixel (%u, %u) mask %x = "
+					         "%u %u %u %u, want %d %d %d %d",
+					         c->driver, x, y, m, t[0], t[1],
+					         t[2], t[3], want[0], want[1],
+					         want[2], want[3]);
+					return;
+				}
+		}
+	VKH_CHECK(c->h, !on_edge);
+	/* pixels whose centroid is not sample 0 */
+	VKH_CHECK(c->h, partial_later > 20);
+}
+
+static bool
+at_centroid_4_ss_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	return at_centroid_render(c, o, gfx_ms_at_centroid_ss_fs_spv,
+	                          sizeof(gfx_ms_at_centroid_ss_fs_spv), 1.0f);
+}
+
+/* Per-sample invocations (minSampleShading 1): each invocation's point
+ * lies in its pixel and in U, and the Centroid input agrees, so red =
+ * green = blue = alpha = the covered fraction in every pixel. (swgpu
+ * takes the invocation's own sample, test_gfx_sample_shading; lavapipe
+ * the centre of a fully covered pixel, else its lowest covered sample:
+ * both allowed.) */
+static void
+at_centroid_4_ss_check(struct gfx_ctx *c, const struct gfx_out *o)
+{
+	uint32_t partial = 0;
+	bool on_edge = false;
+
+	for (uint32_t y = 0; y < SH; y++)
+		for (uint32_t x = 0; x < SW; x++) {
+			const uint32_t n = (uint32_t)__builtin_popcount(
+				tri_u_mask(x, y, &on_edge));
+			const int want = (int)round(n * 255.0 / 4);
+			const uint8_t *t = gfx_texel(o, x, y);
+			partial += n && n < 4;
+			for (int i = 0; i < 4; i++)
+				if (abs(t[i] - want) > 1) {
+					vkh_fail(c->h, __FILE__, __LINE__,
+					         "%s: pixel (%u, %u) = %u %u %u "
+					         "%u, want %d each", c->driver,
+					         x, y, t[0], t[1], t[2], t[3],
+					         want);
+					return;
+				}
+		}
+	VKH_CHECK(c->h, !on_edge);
+	VKH_CHECK(c->h, partial > 50);
+}
+
+GFX_SCENE_TEST(at_centroid_4, 1, 0, NULL)
+GFX_SCENE_TEST(at_centroid_4_ss, 1, 0, NULL)
+
+/* ---- lines_2/4/8: multisampled lines, sample by sample ---- */
+
+/* Line segments in pixels (multiples of 1/256). Axis-aligned ones with
+ * samples exactly on their edges: for each sample count a horizontal
+ * and a vertical segment half a pixel from a row (column) of sample
+ * locations, with caps on sample locations too (the polygon rule:
+ * taken on the top and left edges only); the others chosen so that no
+ * sample location at 2, 4 or 8 samples is within MSAA_LINE_MARGIN of
+ * their rectangle's edges. */
+#define P(v) ((v) / 256.0)
+static const double ms_lines[][2][2] = {
+	/* 4 samples: rows / columns at 2/16, caps at 6/16 and 14/16 */
+	{ { 4.375, 6.625 }, { 28.875, 6.625 } },
+	{ { 34.625, 4.375 }, { 34.625, 28.875 } },
+	/* 2 samples: 4/16 and 12/16; drawn right to left, bottom to top */
+	{ { 28.25, 10.75 }, { 4.75, 10.75 } },
+	{ { 38.75, 28.25 }, { 38.75, 4.75 } },
+	/* 8 samples: 1/16; caps at 3/16 and 13/16 */
+	{ { 4.1875, 14.5625 }, { 28.8125, 14.5625 } },
+	{ { 42.5625, 4.1875 }, { 42.5625, 28.8125 } },
+	/* steep, shallow, 45 degrees, steep upwards, short, shallow
+	 * leftwards */
+	{ { P(11786), P(549) }, { P(15759), P(6512) } },
+	{ { P(772), P(5304) }, { P(7275), P(7470) } },
+	{ { P(1249), P(8772) }, { P(5485), P(13008) } },
+	{ { P(15516), P(15447) }, { P(13181), P(8442) } },
+	{ { P(8637), P(10270) }, { P(8871), P(10379) } },
+	{ { P(11986), P(9312) }, { P(7335), P(12419) } },
+};
+#undef P
+#define MS_NLINES (sizeof(ms_lines) / sizeof(ms_lines[0]))
+
+static bool
+lines_render(struct gfx_ctx *c, struct gfx_out *o, uint32_t S)
+{
+	struct vtx v[2 * MS_NLINES];
+
+	for (uint32_t i = 0; i < MS_NLINES; i++)
+		for (int k = 0; k < 2; k++)
+			v[2 * i + k] = (struct vtx){
+				(float)ms_lines[i][k][0],
+				(float)ms_lines[i][k][1], 0.5f, 1, 1, 1, 1 };
+	return fetch_draw(c, o, S, v, 2 * MS_NLINES,
+	                  VK_PRIMITIVE_TOPOLOGY_LINE_LIST);
+}
+
+/* Every pixel's mask (red) equals the one computed here bit for bit:
+ * sample s covered when its location is inside a line's rectangle. */
+static void
+lines_check(struct gfx_ctx *c, const struct gfx_out *o, uint32_t S)
+{
+	uint32_t covered = 0;
+	bool tie = false;
+
+	for (uint32_t y = 0; y < SH; y++)
+		for (uint32_t x = 0; x < SW; x++) {
+			uint32_t want = 0;
+			for (uint32_t s = 0; s < S; s++) {
+				const double px = x + pos16[lg(S)][s][0] / 16.0;
+				const double py = y + pos16[lg(S)][s][1] / 16.0;
+				for (uint32_t i = 0; i < MS_NLINES; i++) {
+					int in = line_rect_side(ms_lines[i][0],
+					                        ms_lines[i][1],
+					                        px, py, &tie);
+					if (in < 0) {
+						vkh_fail(c->h, __FILE__,
+						         __LINE__, "line %u: "
+						         "sample (%g, %g) too "
+						         "close to an edge", i,
+						         px, py);
+						return;
+					}
+					if (in)
+						want |= 1u << s;
+				}
+			}
+			covered += (uint32_t)__builtin_popcount(want);
+			if (gfx_texel(o, x, y)[0] != want) {
+				vkh_fail(c->h, __FILE__, __LINE__, "%s: %u "
+				         "samples, pixel (%u, %u) mask %x, "
+				         "want %x", c->driver, S, x, y,
+				         gfx_texel(o, x, y)[0], want);
+				return;
+			}
+		}
+	/* ties decided, and about the lines' area covered */
+	VKH_CHECK(c->h, tie);
+	VKH_CHECK(c->h, covered > 200 * S);
+}
+
+#define LINES(S)                                                            \
+	static bool lines_##S##_render(struct gfx_ctx *c, struct gfx_out *o)\
+	{ return lines_render(c, o, S); }                                   \
+	static void lines_##S##_check(struct gfx_ctx *c,                    \
+	                              const struct gfx_out *o)              \
+	{ lines_check(c, o, S); }                                           \
+	GFX_SCENE_TEST(lines_##S, 0, 0, has_##S)
+LINES(2)
+LINES(4)
+LINES(8)
+
+/* ---- lines_interp_4: attributes of multisampled lines ---- */
+
+/* Short anti-diagonal segments, d = +-(k, -k), in both directions, none
+ * with a sample location within MSAA_LINE_MARGIN of its rectangle's
+ * edges, apart from each other. Off the segment the spec's t (the
+ * projection on it) differs from the major axis's (x alone) by up to
+ * 0.7 / 2k. Anti-diagonal because lavapipe (Mesa 22.3.6) evaluates the
+ * attributes of multisampled lines at the pixel's corner (x + 1, y + 1)
+ * instead of its centre: t off by (dx + dy) / 2|d|^2, zero only for
+ * these (other slopes: test_gfx_msaa, engine level). */
+#define P(v) ((v) / 256.0)
+static const double interp_lines[][2][2] = {
+	{ { P(1256), P(3871) }, { P(3994), P(1133) } },
+	{ { P(7751), P(1451) }, { P(5358), P(3844) } },
+	{ { P(9311), P(3846) }, { P(11748), P(1409) } },
+	{ { P(3533), P(8185) }, { P(1430), P(10288) } },
+	{ { P(6152), P(11535) }, { P(8005), P(9682) } },
+	{ { P(13184), P(9565) }, { P(11361), P(11388) } },
+};
+#undef P
+#define INTERP_NLINES (sizeof(interp_lines) / sizeof(interp_lines[0]))
+
+/* Red 0 -> 1 and green 1 -> 0 from a to b of each segment, at 4
+ * samples, shaded once per pixel (gfx_smooth_fs: the perspective-correct
+ * colour, every w 1), resolved. */
+static bool
+lines_interp_4_render(struct gfx_ctx *c, struct gfx_out *o)
+{
+	struct vtx v[2 * INTERP_NLINES];
+
+	for (uint32_t i = 0; i < INTERP_NLINES; i++)
+		for (uint32_t k = 0; k < 2; k++)
+			v[2 * i + k] = (struct vtx){
+				(float)interp_lines[i][k][0],
+				(float)interp_lines[i][k][1], 0.5f,
+				(float)k, (float)(1 - k), 0, 1 };
+	return smooth_4_render(c, o, v, 2 * INTERP_NLINES,
+	                       VK_PRIMITIVE_TOPOLOGY_LINE_LIST,
+	                       gfx_smooth_fs_spv, sizeof(gfx_smooth_fs_spv),
+	                       0.0f);
+}
+
+/* Each pixel, computed here: its n covered samples (the rectangle rule)
+ * hold the colour at the pixel centre p, t = (p - a).(b - a) / |b - a|^2
+ * (the spec's weight for these lines; the major axis alone would give
+ * other values off the segment); resolved: red = t n / 4, green = (1 -
+ * t) n / 4, alpha = n / 4 (+-2: rounding of t and of the average). */
+static void
+lines_interp_4_check(struct gfx_ctx *c, const struct gfx_out *o)
+{
+	uint32_t lit = 0;
+	bool tie = false;
+
+	for (uint32_t y = 0; y < SH; y++)
+		for (uint32_t x = 0; x < SW; x++) {
+			uint32_t n = 0, line = 0;
+			for (uint32_t i = 0; i < INTERP_NLINES; i++)
+				for (uint32_t s = 0; s < 4; s++) {
+					int in = line_rect_side(
+						interp_lines[i][0],
+						interp_lines[i][1],
+						x + pos16[2][s][0] / 16.0,
+						y + pos16[2][s][1] / 16.0, &tie);
+					VKH_CHECK(c->h, in >= 0);
+					if (in > 0) {
+						n++;
+						line = i;
+					}
+				}
+			const double *a = interp_lines[line][0];
+			const double *b = interp_lines[line][1];
+			const double dx = b[0] - a[0], dy = b[1] - a[1];
+			double t = ((x + 0.5 - a[0]) * dx +
+			            (y + 0.5 - a[1]) * dy) / (dx * dx + dy * dy);
+			t = t < 0 ? 0 : t > 1 ? 1 : t;
+			const int want[4] = {
+				(int)round(round(t * 255) * n / 4),
+				(int)round(round((1 - t) * 255) * n / 4), 0,
+				(int)round(255.0 * n / 4),
+			};
+			const uint8_t *got = gfx_texel(o, x, y);
+			lit += n > 0;
+			for (int k = 0; k < 4; k++)
+				if (abs(got[k] - want[k]) > 2) {
+					vkh_fail(c->h, __FILE__, __LINE__,
+					         "%s: pixel (%u, %u) = %u %u %u "
+					         "%u, want %d %d %d %d", c->driver,
+					         x, y, got[0], got[1], got[2],
+					         got[3], want[0], want[1], want[2],
+					         want[3]);
+					return;
+				}
+		}
+	VKH_CHECK(c->h, !tie);
+	VKH_CHECK(c->h, lit > 60);
+}
+
+GFX_SCENE_TEST(lines_interp_4, 2, 0, NULL)
+
 static const struct vkh_test tests[] = {
 	GFX_TEST(input_4), GFX_TEST(fetch_2), GFX_TEST(fetch_4),
 	GFX_TEST(fetch_8), GFX_TEST(interp_4), GFX_TEST(centroid_4),
+	GFX_TEST(at_centroid_4), GFX_TEST(at_centroid_4_ss),
+	GFX_TEST(lines_2), GFX_TEST(lines_4), GFX_TEST(lines_8),
+	GFX_TEST(lines_interp_4),
 };
 
 int

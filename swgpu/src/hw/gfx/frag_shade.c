@@ -287,13 +287,31 @@ fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
 }
 
 /*
- * Centroid inputs of a multisampled triangle, where one invocation
- * covers several samples: a lane whose pixel the triangle covers only in
- * part may have its centre outside it, so those inputs are evaluated
- * again at the lowest covered sample of its run (a point of both the
- * pixel and the triangle, as the spec asks). Fully covered lanes and
- * helpers keep the centre; per-sample invocations already sit on a
- * covered sample.
+ * The centroid of pixel i of quad qd (multisampled, S > 1): where one
+ * invocation covers several samples (its run), a pixel the primitive
+ * covers only in part may have its centre outside the primitive, so the
+ * centroid is the lowest covered sample of the run (a point of both the
+ * pixel and the primitive, as the spec asks). Returns that sample, or
+ * ~0u when the evaluation point is the centroid: fully covered (the
+ * centre), a helper (nothing covered), or one sample per invocation
+ * (already on it). The one rule of the Centroid decoration (fix_centroid)
+ * and of interpolateAtCentroid (IR_REG_CENTROID_SAMPLE).
+ */
+static inline uint32_t
+centroid_sample(const struct gfx_draw *d, const struct gfx_quad *qd,
+                uint32_t i)
+{
+	const uint32_t run = ((1u << d->shading_run) - 1u) << qd->sample;
+	const uint32_t cov = (qd->cov >> (8 * i)) & run;
+
+	return cov && cov != run ? (uint32_t)__builtin_ctz(cov) : ~0u;
+}
+
+/*
+ * Centroid inputs of a multisampled line or triangle, where one
+ * invocation covers several samples: evaluated again at the lane's
+ * centroid_sample where it is not the evaluation point. Points are
+ * skipped: their inputs are the same everywhere.
  */
 static void
 fix_centroid(struct gfx_thread *t, const struct gfx_draw *d,
@@ -304,15 +322,13 @@ fix_centroid(struct gfx_thread *t, const struct gfx_draw *d,
 	for (uint32_t q = 0; q < nq; q++) {
 		const struct gfx_quad *qd = &t->quad[q];
 		const struct gfx_prim *p = qd->prim;
-		const uint32_t run = ((1u << d->shading_run) - 1u) << qd->sample;
 
-		if (p->kind != GFX_PRIM_TRI)
+		if (p->kind == GFX_PRIM_POINT)
 			continue;
 		for (uint32_t i = 0; i < 4; i++) {
-			const uint32_t cov = (qd->cov >> (8 * i)) & run;
-			if (!cov || cov == run)
+			const uint32_t s = centroid_sample(d, qd, i);
+			if (s == ~0u)
 				continue;
-			const uint32_t s = (uint32_t)__builtin_ctz(cov);
 			const float px = (float)(qd->x + (int32_t)(i & 1)) +
 			                 gfx_sample_x(d->samples, s) - p->rx;
 			const float py = (float)(qd->y + (int32_t)(i >> 1)) +
@@ -426,6 +442,13 @@ fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
 			r[l].u = d->samples > 1
 			         ? (t->quad[l / 4].cov >> (8 * (l & 3))) & 0xffu
 			         : t->live[l];
+	}
+	if (builtin_used(fs, IR_REG_CENTROID_SAMPLE)) {
+		lane_t *r = gfx_exec_reg(e, IR_REG_CENTROID_SAMPLE);
+		for (uint32_t l = 0; l < n; l++)
+			r[l].u = d->samples > 1
+			         ? centroid_sample(d, &t->quad[l / 4], l & 3)
+			         : ~0u;
 	}
 	if (builtin_used(fs, IR_REG_SAMPLE_POSITION) ||
 	    builtin_used(fs, IR_REG_SAMPLE_POSITION + 1)) {

@@ -358,7 +358,8 @@ struct gfx_prim {
 	 * coordinates; covered when all three are >= 0 (the top-left
 	 * rule is folded into ec) */
 	int64_t ea[3], eb[3], ec[3];
-	/* lines: the pixels to light, see raster_line.c */
+	/* lines: the segment (snapped), see raster_line.c and
+	 * raster_line_ms.c */
 	float lx0, ly0, lx1, ly1;
 	/* points: square [px0, px1) x [py0, py1) of sample positions */
 	float px0, py0, px1, py1, psize;
@@ -628,13 +629,16 @@ void gfx_frag_ms_output(struct gfx_thread *t, const struct gfx_draw *d,
 void gfx_frag_queue(struct gfx_thread *t, const struct gfx_draw *d,
                     const struct gfx_prim *p, int32_t x, int32_t y,
                     uint32_t cov, uint32_t sample, const float z[4]);
-/* raster_ms.c: the multisampled rasterization of triangles and points
- * (lines: every sample of the pixels the single-sample rule lights). */
+/* raster_ms.c / raster_line_ms.c: the multisampled rasterization of
+ * triangles, points and lines (the spec's rectangle of lineWidth). */
 void gfx_raster_tri_ms(struct gfx_thread *t, const struct gfx_draw *d,
                        const struct gfx_prim *p, const struct gfx_rect *tile);
 void gfx_raster_point_ms(struct gfx_thread *t, const struct gfx_draw *d,
                          const struct gfx_prim *p,
                          const struct gfx_rect *tile);
+void gfx_raster_line_ms(struct gfx_thread *t, const struct gfx_draw *d,
+                        const struct gfx_prim *p,
+                        const struct gfx_rect *tile);
 /* Pixels (bit i) of the 2x2 quad at (x, y) inside [r). */
 static inline uint32_t
 gfx_quad_rect_mask(const struct gfx_rect *r, int32_t x, int32_t y)

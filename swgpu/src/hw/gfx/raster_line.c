@@ -19,22 +19,13 @@
  * (columns) per column (row) of pixels near it, so only those are
  * tested. Each lit pixel goes to the fragment stage as a quad with one
  * or more covered lanes.
+ *
+ * Single-sample only: multisampled lines are the spec's rectangle,
+ * sample by sample (raster_line_ms.c).
  */
 #include "hw/gfx/gfx_internal.h"
 
 #include <math.h>
-
-/* Multisampled: the pixel rule's pixels with every sample covered (not
- * the spec's exact multisample line rectangle; documented). */
-static inline void
-line_quad(struct gfx_thread *t, const struct gfx_draw *d,
-          const struct gfx_prim *p, int32_t x, int32_t y, uint32_t mask)
-{
-	if (d->samples > 1)
-		gfx_frag_quad_ms(t, d, p, x, y, gfx_ms_full_cov(mask, d->samples));
-	else
-		gfx_frag_quad(t, d, p, x, y, mask);
-}
 
 /* A bound on the segment parameter t: (num + e1 e + e2 e^2) / den with
  * den > 0, e the infinitesimal of the perturbation. */
@@ -139,7 +130,7 @@ line_pixel(struct gfx_thread *t, const struct gfx_draw *d,
 	int32_t qx = x & ~1, qy = y & ~1;
 
 	if (o->mask && (qx != o->qx || qy != o->qy)) {
-		line_quad(t, d, p, o->qx, o->qy, o->mask);
+		gfx_frag_quad(t, d, p, o->qx, o->qy, o->mask);
 		o->mask = 0;
 	}
 	o->qx = qx;
@@ -154,6 +145,10 @@ gfx_raster_line(struct gfx_thread *t, const struct gfx_draw *d,
 	struct gfx_rect r = p->bbox;
 	struct line_out o = { 0, 0, 0 };
 
+	if (d->samples > 1) {
+		gfx_raster_line_ms(t, d, p, tile);
+		return;
+	}
 	if (r.x0 < tile->x0)
 		r.x0 = tile->x0;
 	if (r.y0 < tile->y0)
@@ -196,5 +191,5 @@ gfx_raster_line(struct gfx_thread *t, const struct gfx_draw *d,
 		}
 	}
 	if (o.mask)
-		line_quad(t, d, p, o.qx, o.qy, o.mask);
+		gfx_frag_quad(t, d, p, o.qx, o.qy, o.mask);
 }

@@ -306,10 +306,16 @@ gfx_setup_line(const struct gfx_draw *d, const lane_t *const v[2],
 	/* t along the line projected on its major axis (x-major: t = (x -
 	 * xa) / (xb - xa)), how Bresenham lines are interpolated: the pixels
 	 * they light are one per column (row), and the CTS checks them
-	 * with these weights. */
+	 * with these weights. Multisampled lines are the spec's rectangle
+	 * (raster_line_ms.c), interpolated as the spec says for it: t =
+	 * (p - a) . (b - a) / |b - a|^2, the point projected on the
+	 * segment. */
 	p->rx = p->lx0;
 	p->ry = p->ly0;
-	if (fabsf(dx) >= fabsf(dy)) {
+	if (d->samples > 1) {
+		p->l1x = dx / len2;
+		p->l1y = dy / len2;
+	} else if (fabsf(dx) >= fabsf(dy)) {
 		p->l1x = 1.0f / dx;
 		p->l1y = 0.0f;
 	} else {

@@ -306,7 +306,13 @@ enum ir_builtin_reg {
 	IR_REG_VIEWPORT_INDEX = 61,/* fragment input ViewportIndex */
 	IR_REG_SAMPLE_COUNT = 62,  /* fragment: the draw's rasterization
 	                              samples (interpolateAtSample) */
-	IR_REG_FIRST_FREE = 63,    /* builtins_used is a 64-bit mask */
+	IR_REG_CENTROID_SAMPLE = 63, /* fragment: the sample whose location
+	                              is the invocation's centroid (the
+	                              lowest covered one of a partly covered
+	                              pixel), ~0u: its evaluation point is
+	                              (interpolateAtCentroid) */
+	IR_REG_FIRST_FREE = 64,    /* builtins_used is a 64-bit mask: the
+	                              built-ins are full */
 };
 
 /*

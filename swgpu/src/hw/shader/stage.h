@@ -17,10 +17,10 @@
  *    derivatives take differences inside a quad (lane ^ 1: horizontal
  *    neighbour, lane ^ 2: vertical). The caller fills the interpolated
  *    inputs (in_reg), FRAG_COORD, FRONT_FACING, POINT_COORD,
- *    SAMPLE_*, PRIMITIVE_ID, LAYER, VIEW_INDEX, VIEWPORT_INDEX (HELPER
- *    is the batch runner's, from `live`); after the
- *    run it reads out_reg, frag_depth_reg and sample_mask_reg of the
- *    lanes that were live and not discarded.
+ *    SAMPLE_*, CENTROID_SAMPLE, PRIMITIVE_ID, LAYER, VIEW_INDEX,
+ *    VIEWPORT_INDEX (HELPER is the batch runner's, from `live`);
+ *    after the run it reads out_reg, frag_depth_reg and
+ *    sample_mask_reg of the lanes that were live and not discarded.
  * Subgroups are 32 consecutive lanes, as in compute. Registers keep
  * their values between batches: the caller rewrites only what changes
  * (constant registers are set once, at creation).

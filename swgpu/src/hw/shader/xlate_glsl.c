@@ -369,6 +369,45 @@ sample_location(struct xl *x, uint32_t s, uint32_t at[2])
 	}
 }
 
+/* The interpolation qualifiers (ir_interp) of the input the interpolant
+ * points at: those of the component its constant part reaches (an
+ * element at a dynamic index has its array's). */
+static uint8_t
+interpolant_interp(struct xl *x, uint32_t ptr_id)
+{
+	const struct xptr *p = xl_ptr(x, ptr_id);
+	const struct ir_io *io = &x->p->io;
+
+	if (p->space != XS_INPUT)
+		return 0;
+	for (uint32_t loc = 0; loc < IR_MAX_LOCATIONS; loc++)
+		for (uint32_t c = 0; c < 4; c++)
+			if (io->in_reg[loc][c] == p->slot + p->off)
+				return io->in_interp[loc][c];
+	return 0;
+}
+
+/* The lane's centroid (IR_REG_CENTROID_SAMPLE, filled by
+ * hw/gfx/frag_shade.c): at[] the location of that sample, valid where
+ * the register is not ~0u; returns the register. */
+static uint32_t
+centroid_location(struct xl *x, uint32_t at[2])
+{
+	x->p->builtins_used |= 1ull << IR_REG_CENTROID_SAMPLE;
+	sample_location(x, IR_REG_CENTROID_SAMPLE, at);
+	return IR_REG_CENTROID_SAMPLE;
+}
+
+/* dst = sel == ~0u ? keep : other, per lane. */
+static uint32_t
+unless_none(struct xl *x, uint32_t sel, uint32_t keep, uint32_t other)
+{
+	uint32_t r = xl_new_regs(x, 1);
+
+	xl_instr(x, xl_emit(x, IR_SELIDX, r, sel, keep, other))->imm = ~0u;
+	return r;
+}
+
 /*
  * InterpolateAtCentroid / AtSample / AtOffset. The input registers hold
  * each lane's value at its evaluation point (eval_point), helpers
@@ -377,16 +416,24 @@ sample_location(struct xl *x, uint32_t s, uint32_t at[2])
  * them: exact for noperspective and flat inputs (linear / constant in
  * screen space), the first-order value of a perspective-correct one.
  * AtSample moves to sample s's standard location, AtOffset to the pixel
- * centre plus the offset; AtCentroid keeps the evaluation point (the
- * centre or a covered sample: inside the pixel, though the centre may lie
- * outside the primitive).
+ * centre plus the offset, AtCentroid to the lane's centroid (the lowest
+ * covered sample of a partly covered pixel, IR_REG_CENTROID_SAMPLE) and
+ * keeps the value where the evaluation point is the centroid (fully
+ * covered, one sample, per-sample shading, helpers).
+ *
+ * A Centroid-decorated input already holds its value at that centroid
+ * (the engine re-evaluates it by the same rule): AtCentroid is the value
+ * itself, and AtSample / AtOffset move from the centroid rather than
+ * the evaluation point (the derivatives are then those between the
+ * quad's centroids, exact only in fully covered quads).
  */
 static void
 glsl_interpolate(struct xl *x, const uint32_t *in, uint32_t wc,
                  uint32_t inst)
 {
-	uint32_t v[MAXV], r[MAXV], n, here[2], to[2], d[2];
+	uint32_t v[MAXV], r[MAXV], n, here[2], to[2], d[2], cs = 0;
 	const uint32_t *p;
+	bool centroid_in;
 
 	if (x->info->stage != SWGPU_SHADER_STAGE_FRAGMENT)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "GLSL.std.450 %u outside a "
@@ -399,14 +446,22 @@ glsl_interpolate(struct xl *x, const uint32_t *in, uint32_t wc,
 		        "than 32-bit floats", inst);
 	/* the result is the loaded value (the evaluation point's) ... */
 	xl_load(x, in[1], in[2], in[5]);
-	if (inst == GLSLstd450InterpolateAtCentroid)
+	{
+		const uint8_t m = interpolant_interp(x, in[5]);
+
+		centroid_in = (m & IR_INTERP_CENTROID) &&
+		              (m & IR_INTERP_MODE_MASK) != IR_INTERP_FLAT;
+	}
+	if (inst == GLSLstd450InterpolateAtCentroid && centroid_in)
 		return;
 	/* ... moved to the point asked for */
 	p = xl_val(x, in[2], &n);
 	if (n > MAXV)
 		xl_fail(x, SWGPU_ERR_INVALID_ARG, "interpolant too large");
 	memcpy(v, p, n * sizeof(*v));
-	if (inst == GLSLstd450InterpolateAtSample) {
+	if (inst == GLSLstd450InterpolateAtCentroid) {
+		cs = centroid_location(x, to);
+	} else if (inst == GLSLstd450InterpolateAtSample) {
 		sample_location(x, xl_val1(x, in[6]), to);
 	} else {
 		uint32_t no, hb;
@@ -422,6 +477,12 @@ glsl_interpolate(struct xl *x, const uint32_t *in, uint32_t wc,
 			                 xl_const_reg(x, hb), 0);
 	}
 	eval_point(x, here);
+	if (centroid_in) {
+		uint32_t at[2], sel = centroid_location(x, at);
+
+		for (uint32_t c = 0; c < 2; c++)
+			here[c] = unless_none(x, sel, here[c], at[c]);
+	}
 	for (uint32_t c = 0; c < 2; c++)
 		d[c] = xl_emit1(x, IR_FSUB, to[c], here[c], 0);
 	for (uint32_t i = 0; i < n; i++) {
@@ -436,6 +497,10 @@ glsl_interpolate(struct xl *x, const uint32_t *in, uint32_t wc,
 		                         xl_emit1(x, IR_FMUL, d[0], dx, 0),
 		                         xl_emit1(x, IR_FMUL, d[1], dy, 0), 0),
 		                0);
+		/* AtCentroid where the evaluation point is the centroid:
+		 * the value itself, not moved by 0 x a derivative */
+		if (inst == GLSLstd450InterpolateAtCentroid)
+			r[i] = unless_none(x, cs, v[i], r[i]);
 	}
 	xl_set_regs(x, in, r, n);
 }
