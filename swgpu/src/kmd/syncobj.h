@@ -12,8 +12,8 @@
  * signal wakes them only when it may satisfy one of them.
  * Binary: a payload that is NONE, PENDING (a job will signal it; the
  * object holds a job reference) or SIGNALED (maybe with error).
- * All state under dev->lock; refcount counts the user handle plus every
- * job wait/signal naming the object.
+ * All state under dev->lock; refcount counts the user handles plus every
+ * job wait/signal naming the object (and the export, if exported).
  */
 #ifndef SWGPU_SYNCOBJ_H
 #define SWGPU_SYNCOBJ_H
@@ -36,7 +36,13 @@ struct swgpu_syncobj {
 	swgpu_syncobj_type type;
 	uint32_t id;                 /* device-wide, for dumps */
 	uint32_t refcount;
-	bool user_alive;
+	uint32_t user_handles;       /* creator + swgpu_syncobj_import_fd */
+	/* Exported (syncobj_share.c): a sealed memfd naming the object,
+	 * identified on import by its inode. An exported object holds one
+	 * reference of its own until the device closes. */
+	bool exported;
+	int export_fd;
+	uint64_t export_dev, export_ino;
 	uint64_t value;              /* timeline counter */
 	bool error;
 	enum binary_payload payload;
@@ -70,6 +76,9 @@ void syncobj_unref(struct swgpu_syncobj *obj);
  * the object gets the error state). dev->lock held. */
 bool syncobj_signal_would_rewind(struct swgpu_syncobj *obj, uint64_t value);
 void syncobj_gpu_signal(struct job_signal *s, bool error);
+
+/* Release what an exported object holds (its memfd). */
+void syncobj_share_fini(struct swgpu_syncobj *obj);
 
 /* Device close: free every sync object (lock not held). */
 void syncobj_free_all(struct swgpu_device *dev);
