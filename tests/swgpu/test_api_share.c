@@ -3,7 +3,8 @@
  * Shareable BOs and exported sync objects through the public API (issue
  * 22 item 5): an exported BO's fd imported as a second BO sees the same
  * bytes both ways, counts in the exporter's heap only, never offers;
- * a sync object imported from its fd is the same payload; bad fds, wrong
+ * a sync object imported from its fd is the same payload, kept alive by
+ * the export after its handles are gone; bad fds, wrong
  * sizes and another device's objects are BAD_HANDLE.
  */
 #ifndef _GNU_SOURCE
@@ -127,8 +128,18 @@ test_syncobj_share(void **state)
 	api_check(SWGPU_ERR_BAD_HANDLE, swgpu_syncobj_import_fd(dev, fd, &x));
 	assert_null(x);
 	swgpu_bo_destroy(bo);
+
+	/* The fd keeps the payload: every handle gone, the import still
+	 * finds it, signalled as it was left. */
+	api_ok(swgpu_syncobj_signal(bin, 0));
+	api_ok(swgpu_syncobj_export_fd(bin, &fd));
 	swgpu_syncobj_destroy(bin);
 	swgpu_syncobj_destroy(bin2);
+	api_ok(swgpu_syncobj_import_fd(dev, fd, &x));
+	close(fd);
+	api_ok(swgpu_syncobj_query(x, &v));
+	assert_int_equal(v, 1);
+	swgpu_syncobj_destroy(x);
 	swgpu_device_close(dev2);
 	swgpu_device_close(dev);
 }

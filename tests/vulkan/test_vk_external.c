@@ -111,7 +111,10 @@ two_devices(struct vkh *h, struct vkh_device *a, struct vkh_device *b,
 {
 	memset(a, 0, sizeof(*a));
 	memset(b, 0, sizeof(*b));
-	if (vkh_device_create(h, 0, 1, NULL, a) != VK_SUCCESS) {
+	/* A on the first family, B on the last: on swgpu the graphics and
+	 * a copy engine, which run in parallel, so only the shared
+	 * semaphore orders B's read after A's write. */
+	if (vkh_device_create_explicit(h, 0, 1, NULL, a) != VK_SUCCESS) {
 		vkh_fail(h, __FILE__, __LINE__, "device A");
 		return false;
 	}
@@ -121,7 +124,8 @@ two_devices(struct vkh *h, struct vkh_device *a, struct vkh_device *b,
 		vkh_device_destroy(h, a);
 		return false;
 	}
-	if (vkh_device_create(h, 0, 1, NULL, b) != VK_SUCCESS) {
+	if (vkh_device_create_explicit(h, h->family_count - 1, 1, NULL, b) !=
+	    VK_SUCCESS) {
 		vkh_fail(h, __FILE__, __LINE__, "device B");
 		vkh_device_destroy(h, a);
 		return false;
