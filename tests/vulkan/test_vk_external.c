@@ -943,6 +943,95 @@ out:
 	vkh_device_destroy(h, &a);
 }
 
+/* A fault in A costs B only what depended on it: with swgpu's fault knob
+ * (SWGPU_FAULT=pagefault:queue=0:job=1: A's first job), B's job waiting
+ * on A's shared semaphore fails and B's wait on A's shared fence reports
+ * the loss, yet B is not lost: its next job runs and its data is right.
+ * Skipped unless the knob is set (ctest runs it alone with it). */
+static void
+test_fault_isolation(struct vkh *h, struct vkh_device *unused)
+{
+	struct vkh_device a, b;
+	struct fns fa, fb;
+	struct vkh_buffer buf_a, rb;
+	VkSemaphore sem_a, sem_b;
+	VkFence fence_a, fence_ab, fence_b;
+	VkCommandBuffer cb;
+	VkResult r;
+	int fd;
+
+	(void)unused;
+	if (!h->is_swgpu || !getenv("SWGPU_FAULT")) {
+		vkh_skip(h, "needs swgpu's SWGPU_FAULT knob");
+		return;
+	}
+	/* A's single queue is swgpu queue 0: created first. */
+	if (!two_devices(h, &a, &b, &fa, &fb, true))
+		return;
+	VKH_CHECK_VK(h, vkh_buffer_create(h, &a, 1 << 20, XFER,
+	                                  VKH_MEM_DEVICE_LOCAL, -1, &buf_a));
+	VKH_CHECK_VK(h, vkh_buffer_create(h, &b, 1 << 20, XFER,
+	                                  VKH_MEM_READBACK, -1, &rb));
+	sem_a = make_semaphore(a.device, true, false);
+	sem_b = make_semaphore(b.device, false, false);
+	fence_a = make_fence(a.device, true);
+	fence_ab = make_fence(b.device, false);
+	fence_b = make_fence(b.device, false);
+	VKH_CHECK(h, sem_a && sem_b && fence_a && fence_ab && fence_b);
+	VKH_CHECK_VK(h, vkResetFences(a.device, 1, &fence_a));
+	fd = semaphore_fd(&fa, a.device, sem_a);
+	VKH_CHECK(h, fd >= 0);
+	VKH_CHECK_VK(h, import_semaphore(&fb, b.device, sem_b, fd, 0));
+	fd = fence_fd(&fa, a.device, fence_a);
+	VKH_CHECK(h, fd >= 0);
+	VKH_CHECK_VK(h, import_fence(&fb, b.device, fence_ab, fd, 0));
+	vkh_tolerate_object((uint64_t)(uintptr_t)a.device);
+	vkh_tolerate_object((uint64_t)(uintptr_t)a.queues[0].queue);
+	vkh_tolerate_object((uint64_t)sem_a);
+	vkh_tolerate_object((uint64_t)sem_b);
+	vkh_tolerate_object((uint64_t)fence_a);
+	vkh_tolerate_object((uint64_t)fence_ab);
+
+	/* A's job faults; it was to signal both shared objects. */
+	cb = vkh_cmd_begin(&a, 0);
+	vkh_tolerate_object((uint64_t)(uintptr_t)cb);
+	vkCmdFillBuffer(cb, buf_a.buffer, 0, VK_WHOLE_SIZE, 1);
+	r = submit(&a, cb, VK_NULL_HANDLE, sem_a, fence_a);
+	VKH_CHECK(h, r == VK_SUCCESS || r == VK_ERROR_DEVICE_LOST);
+	/* B: a job waiting on A's semaphore. */
+	cb = vkh_cmd_begin(&b, 0);
+	vkCmdFillBuffer(cb, rb.buffer, 0, VK_WHOLE_SIZE, 0x11111111u);
+	VKH_CHECK_VK(h, submit(&b, cb, sem_b, VK_NULL_HANDLE, fence_b));
+	r = vkWaitForFences(b.device, 1, &fence_ab, VK_TRUE, VKH_TIMEOUT_NS);
+	printf("  B's wait on A's shared fence -> %s\n", vkh_result_str(r));
+	VKH_CHECK_RESULT(h, r, VK_ERROR_DEVICE_LOST);
+	r = vkWaitForFences(b.device, 1, &fence_b, VK_TRUE, VKH_TIMEOUT_NS);
+	printf("  B's job after A's failed semaphore -> %s\n",
+	       vkh_result_str(r));
+	VKH_CHECK_RESULT(h, r, VK_ERROR_DEVICE_LOST);
+	VKH_CHECK_RESULT(h, vkDeviceWaitIdle(a.device), VK_ERROR_DEVICE_LOST);
+
+	/* B itself is fine. */
+	cb = vkh_cmd_begin(&b, 0);
+	vkCmdFillBuffer(cb, rb.buffer, 0, VK_WHOLE_SIZE, 0x22222222u);
+	vkh_cmd_host_barrier(cb);
+	VKH_CHECK_VK(h, vkh_cmd_submit_wait(&b, 0, cb));
+	vkh_buffer_invalidate(h, &b, &rb);
+	for (uint32_t i = 0; i < (1u << 20); i += 4099)
+		VKH_CHECK(h, ((uint8_t *)rb.map)[i] == 0x22);
+	VKH_CHECK_VK(h, vkDeviceWaitIdle(b.device));
+	vkDestroyFence(b.device, fence_b, NULL);
+	vkDestroyFence(b.device, fence_ab, NULL);
+	vkDestroyFence(a.device, fence_a, NULL);
+	vkDestroySemaphore(b.device, sem_b, NULL);
+	vkDestroySemaphore(a.device, sem_a, NULL);
+	vkh_buffer_destroy(&a, &buf_a);
+	vkh_buffer_destroy(&b, &rb);
+	vkh_device_destroy(h, &b);
+	vkh_device_destroy(h, &a);
+	vkh_tolerate_clear();
+}
+
 /* ------------------------------------------------------------------ */
 /* Two processes                                                       */
 /* ------------------------------------------------------------------ */
@@ -1185,6 +1274,7 @@ static const struct vkh_test tests[] = {
 	{ "image", test_image, 0, 0 },
 	{ "bad_handles", test_bad_handles, 0, 0 },
 	{ "two_process", test_two_process, 1, 0 },
+	{ "fault_isolation", test_fault_isolation, 0, 0 },
 };
 
 int
