@@ -4,8 +4,9 @@
  * 22 item 5): an exported BO's fd imported as a second BO sees the same
  * bytes both ways, counts in the exporter's heap only, never offers;
  * a sync object imported from its fd is the same payload, kept alive by
- * the export after its handles are gone; bad fds, wrong
- * sizes and another device's objects are BAD_HANDLE.
+ * the export after its handles are gone; a timeline linked into another
+ * device (as into another process) follows it both ways; bad fds, wrong
+ * sizes and another device's binary objects are BAD_HANDLE.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create, F_ADD_SEALS */
@@ -96,18 +97,32 @@ test_syncobj_share(void **state)
 	api_ok(swgpu_syncobj_export_fd(t, &fd));
 	api_ok(swgpu_syncobj_import_fd(dev, fd, &t2));
 	assert_ptr_equal(t2, t); /* by reference: the one object */
-	/* Another device (another GPU) does not know it. */
-	api_check(SWGPU_ERR_BAD_HANDLE, swgpu_syncobj_import_fd(dev2, fd, &x));
+	/* Another device (another GPU, as another process's is) links a
+	 * timeline of its own to the shared page: changes cross both
+	 * ways, waits included. */
+	api_ok(swgpu_syncobj_import_fd(dev2, fd, &x));
+	assert_ptr_not_equal(x, t);
+	api_ok(swgpu_syncobj_query(x, &v));
+	assert_int_equal(v, 3);
 	close(fd);
 	api_ok(swgpu_syncobj_signal(t2, 9));
+	v = 9;
+	api_ok(swgpu_syncobj_wait(&x, &v, 1, 0, api_deadline_ms(5000), NULL));
+	api_ok(swgpu_syncobj_signal(x, 12));
+	v = 12;
+	api_ok(swgpu_syncobj_wait(&t, &v, 1, 0, api_deadline_ms(5000), NULL));
 	swgpu_syncobj_destroy(t);
 	api_ok(swgpu_syncobj_query(t2, &v));
-	assert_int_equal(v, 9);
+	assert_int_equal(v, 12);
 	swgpu_syncobj_destroy(t2);
+	swgpu_syncobj_destroy(x);
+	x = NULL;
 
 	api_ok(swgpu_syncobj_create(dev, SWGPU_SYNCOBJ_BINARY, 0, &bin));
 	api_ok(swgpu_syncobj_export_fd(bin, &fd));
 	api_ok(swgpu_syncobj_import_fd(dev, fd, &bin2));
+	/* A binary payload is its device's scheduler state. */
+	api_check(SWGPU_ERR_BAD_HANDLE, swgpu_syncobj_import_fd(dev2, fd, &x));
 	close(fd);
 	api_ok(swgpu_syncobj_signal(bin, 0));
 	api_ok(swgpu_syncobj_wait(&bin2, NULL, 1, 0, api_deadline_ms(1000),

@@ -1042,12 +1042,15 @@ struct xp_msg {
 	uint64_t alloc_size;
 	int32_t mem_type;
 	int32_t status;       /* child: 0 ok, else failure */
+	int32_t timeline;     /* fds[1] is a shared timeline: sync on it */
 };
+
+#define XP_FDS 3
 
 static bool
 send_fds(int sock, const struct xp_msg *m, const int *fds, int nfds)
 {
-	char cbuf[CMSG_SPACE(2 * sizeof(int))];
+	char cbuf[CMSG_SPACE(XP_FDS * sizeof(int))];
 	struct iovec iov = { (void *)m, sizeof(*m) };
 	struct msghdr msg = {
 		.msg_iov = &iov,
@@ -1070,7 +1073,7 @@ send_fds(int sock, const struct xp_msg *m, const int *fds, int nfds)
 static int
 recv_fds(int sock, struct xp_msg *m, int *fds, int max)
 {
-	char cbuf[CMSG_SPACE(2 * sizeof(int))];
+	char cbuf[CMSG_SPACE(XP_FDS * sizeof(int))];
 	struct iovec iov = { m, sizeof(*m) };
 	struct msghdr msg = {
 		.msg_iov = &iov,
@@ -1093,9 +1096,44 @@ recv_fds(int sock, struct xp_msg *m, int *fds, int max)
 	return n;
 }
 
+/* Submit cb on d's queue 0 waiting for and/or signalling timeline tl
+ * (values 0: none), with fence. */
+static VkResult
+submit_timeline(struct vkh_device *d, VkCommandBuffer cb, VkSemaphore tl,
+                uint64_t wait, uint64_t signal, VkFence fence)
+{
+	VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+	VkTimelineSemaphoreSubmitInfo tsi = {
+		.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+		.waitSemaphoreValueCount = wait ? 1 : 0,
+		.pWaitSemaphoreValues = &wait,
+		.signalSemaphoreValueCount = signal ? 1 : 0,
+		.pSignalSemaphoreValues = &signal,
+	};
+	VkSubmitInfo si = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.pNext = &tsi,
+		.waitSemaphoreCount = wait ? 1 : 0,
+		.pWaitSemaphores = &tl,
+		.pWaitDstStageMask = &stage,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &cb,
+		.signalSemaphoreCount = signal ? 1 : 0,
+		.pSignalSemaphores = &tl,
+	};
+	VkResult r = vkEndCommandBuffer(cb);
+
+	if (r != VK_SUCCESS)
+		return r;
+	return vkQueueSubmit(d->queues[0].queue, 1, &si, fence);
+}
+
 /* The child: its own instance and device (its own GPU in in-process
- * mode), the memory and semaphore fds from the socket. Reads the parent's
- * pattern, writes seed 33 into the first half, reports. */
+ * mode), the memory fd, a timeline and a binary semaphore fd from the
+ * socket. With the timeline its GPU waits for the parent's value 1
+ * before reading (the parent writes only after sending the fds) and
+ * signals 2 after writing seed 33 into the first half; without, the
+ * parent wrote before sending and waits for this process to exit. */
 static int
 child_main(int sock)
 {
@@ -1106,9 +1144,12 @@ child_main(int sock)
 	struct vkh_buffer rd, up;
 	VkBuffer sb = VK_NULL_HANDLE;
 	VkDeviceMemory mb = VK_NULL_HANDLE;
+	VkSemaphore tl = VK_NULL_HANDLE;
+	VkFence fence = VK_NULL_HANDLE;
 	VkDeviceSize bad = 0, alloc_size;
 	VkCommandBuffer cb;
-	int fds[2], type, status = 1;
+	VkResult r;
+	int fds[XP_FDS], type, status = 1;
 
 	memset(&h, 0, sizeof(h));
 	vkh_device_hook = device_hook;
@@ -1117,7 +1158,7 @@ child_main(int sock)
 	    VK_SUCCESS || !mem_ok)
 		goto report;
 	load_fns(d.device, &f);
-	if (recv_fds(sock, &m, fds, 2) != 2)
+	if (recv_fds(sock, &m, fds, XP_FDS) != XP_FDS)
 		goto report;
 	alloc_size = m.alloc_size;
 	type = m.mem_type;
@@ -1126,22 +1167,35 @@ child_main(int sock)
 		fprintf(stderr, "child: memory import failed\n");
 		goto report;
 	}
-	/* The semaphore is another process's GPU state: in-process swgpu
-	 * refuses it (the daemon will share it); the fd stays ours. */
-	if (h.is_swgpu && sem_ok) {
-		VkSemaphore s = make_semaphore(d.device, false, false);
-		VkResult r = import_semaphore(&f, d.device, s, fds[1], 0);
-
-		vkDestroySemaphore(d.device, s, NULL);
-		if (r != VK_ERROR_INVALID_EXTERNAL_HANDLE) {
-			fprintf(stderr, "child: semaphore import gave %s\n",
+	if (m.timeline) {
+		tl = make_semaphore(d.device, false, true);
+		r = import_semaphore(&f, d.device, tl, fds[1], 0);
+		if (r != VK_SUCCESS) {
+			fprintf(stderr, "child: timeline import: %s\n",
 			        vkh_result_str(r));
 			goto report;
 		}
-	}
-	if (fds[1] >= 0)
+	} else {
 		close(fds[1]);
-	if (vkh_buffer_create(&h, &d, XP_SIZE, XFER, VKH_MEM_READBACK, -1,
+	}
+	/* A binary semaphore is another process's scheduler state: swgpu
+	 * in in-process mode refuses it (the daemon will share it); the
+	 * fd stays ours. */
+	if (h.is_swgpu && sem_ok) {
+		VkSemaphore s = make_semaphore(d.device, false, false);
+
+		r = import_semaphore(&f, d.device, s, fds[2], 0);
+		vkDestroySemaphore(d.device, s, NULL);
+		if (r != VK_ERROR_INVALID_EXTERNAL_HANDLE) {
+			fprintf(stderr, "child: binary semaphore import gave "
+			        "%s\n", vkh_result_str(r));
+			goto report;
+		}
+	}
+	close(fds[2]);
+	fence = make_fence(d.device, false);
+	if (!fence ||
+	    vkh_buffer_create(&h, &d, XP_SIZE, XFER, VKH_MEM_READBACK, -1,
 	                      &rd) != VK_SUCCESS ||
 	    vkh_buffer_create(&h, &d, XP_SIZE / 2, XFER, VKH_MEM_UPLOAD, -1,
 	                      &up) != VK_SUCCESS)
@@ -1149,8 +1203,16 @@ child_main(int sock)
 	cb = vkh_cmd_begin(&d, 0);
 	copy(cb, sb, rd.buffer, XP_SIZE);
 	vkh_cmd_host_barrier(cb);
-	if (vkh_cmd_submit_wait(&d, 0, cb) != VK_SUCCESS)
+	r = m.timeline ? submit_timeline(&d, cb, tl, 1, 0, fence)
+	               : submit(&d, cb, VK_NULL_HANDLE, VK_NULL_HANDLE,
+	                        fence);
+	if (r == VK_SUCCESS)
+		r = vkWaitForFences(d.device, 1, &fence, VK_TRUE,
+		                    VKH_TIMEOUT_NS);
+	if (r != VK_SUCCESS) {
+		fprintf(stderr, "child: read: %s\n", vkh_result_str(r));
 		goto report;
+	}
 	vkh_buffer_invalidate(&h, &d, &rd);
 	if (!check_pattern(rd.map, 44, XP_SIZE, &bad)) {
 		fprintf(stderr, "child: byte %llu = %u, parent wrote %u\n",
@@ -1162,16 +1224,30 @@ child_main(int sock)
 		((uint8_t *)up.map)[i] = vkh_pattern(33, i);
 	cb = vkh_cmd_begin(&d, 0);
 	copy(cb, up.buffer, sb, XP_SIZE / 2);
-	if (vkh_cmd_submit_wait(&d, 0, cb) != VK_SUCCESS)
+	if (vkResetFences(d.device, 1, &fence) != VK_SUCCESS)
 		goto report;
+	r = m.timeline ? submit_timeline(&d, cb, tl, 0, 2, fence)
+	               : submit(&d, cb, VK_NULL_HANDLE, VK_NULL_HANDLE,
+	                        fence);
+	if (r == VK_SUCCESS)
+		r = vkWaitForFences(d.device, 1, &fence, VK_TRUE,
+		                    VKH_TIMEOUT_NS);
+	if (r != VK_SUCCESS) {
+		fprintf(stderr, "child: write: %s\n", vkh_result_str(r));
+		goto report;
+	}
 	vkh_buffer_destroy(&d, &rd);
 	vkh_buffer_destroy(&d, &up);
 	vkDestroyBuffer(d.device, sb, NULL);
 	vkFreeMemory(d.device, mb, NULL);
 	status = 0;
 report:
-	if (d.device)
+	if (d.device) {
+		vkDeviceWaitIdle(d.device);
+		vkDestroyFence(d.device, fence, NULL);
+		vkDestroySemaphore(d.device, tl, NULL);
 		vkh_device_destroy(&h, &d);
+	}
 	if (h.instance && vkh_finish(&h) != 0)
 		status = 1;
 	m.status = status;
@@ -1179,6 +1255,8 @@ report:
 	return status;
 }
 
+/* Memory between two processes, each with its own GPU; with timeline
+ * semaphore fds (swgpu), their GPUs also order each other's work. */
 static void
 test_two_process(struct vkh *h, struct vkh_device *d)
 {
@@ -1187,10 +1265,11 @@ test_two_process(struct vkh *h, struct vkh_device *d)
 	VkBuffer sa = VK_NULL_HANDLE;
 	VkDeviceMemory ma = VK_NULL_HANDLE;
 	VkDeviceSize alloc_size = 0, bad = 0;
-	VkSemaphore sem;
+	VkSemaphore sem, tl = VK_NULL_HANDLE;
 	VkCommandBuffer cb;
 	struct xp_msg m = { 0 };
-	int sv[2], fds[2], type = -1, status = 0;
+	int sv[2], fds[XP_FDS], type = -1, status = 0;
+	bool timeline;
 	char arg[32];
 	pid_t pid;
 
@@ -1199,6 +1278,9 @@ test_two_process(struct vkh *h, struct vkh_device *d)
 		return;
 	}
 	load_fns(d->device, &f);
+	timeline = sem_ok && h->timeline_semaphore;
+	printf("  ordering the processes with %s\n",
+	       timeline ? "a shared timeline semaphore" : "messages");
 	VKH_CHECK_VK(h, vkh_buffer_create(h, d, XP_SIZE, XFER, VKH_MEM_UPLOAD,
 	                                  -1, &up));
 	VKH_CHECK_VK(h, vkh_buffer_create(h, d, XP_SIZE, XFER,
@@ -1207,16 +1289,24 @@ test_two_process(struct vkh *h, struct vkh_device *d)
 		((uint8_t *)up.map)[i] = vkh_pattern(44, i);
 	VKH_CHECK_VK(h, shared_buffer(h, d->device, XP_SIZE, -1, &type, &sa,
 	                              &ma, &alloc_size));
-	cb = vkh_cmd_begin(d, 0);
-	copy(cb, up.buffer, sa, XP_SIZE);
-	VKH_CHECK_VK(h, vkh_cmd_submit_wait(d, 0, cb));
-	/* Without semaphore fds a second copy of the memory fd stands in
-	 * (the child then only closes it). */
+	/* Without semaphore fds copies of the memory fd stand in (the
+	 * child then only closes them). */
 	sem = make_semaphore(d->device, sem_ok, false);
 	fds[0] = memory_fd(&f, d->device, ma);
-	fds[1] = sem_ok ? semaphore_fd(&f, d->device, sem)
+	if (timeline) {
+		tl = make_semaphore(d->device, true, true);
+		fds[1] = semaphore_fd(&f, d->device, tl);
+	} else {
+		fds[1] = memory_fd(&f, d->device, ma);
+	}
+	fds[2] = sem_ok ? semaphore_fd(&f, d->device, sem)
 	                : memory_fd(&f, d->device, ma);
-	VKH_CHECK(h, fds[0] >= 0 && fds[1] >= 0);
+	VKH_CHECK(h, fds[0] >= 0 && fds[1] >= 0 && fds[2] >= 0);
+	if (!timeline) {
+		cb = vkh_cmd_begin(d, 0);
+		copy(cb, up.buffer, sa, XP_SIZE);
+		VKH_CHECK_VK(h, vkh_cmd_submit_wait(d, 0, cb));
+	}
 
 	/* The child starts afresh (exec): a forked copy of a process with
 	 * a live Vulkan instance and its threads may not use it. */
@@ -1233,9 +1323,30 @@ test_two_process(struct vkh *h, struct vkh_device *d)
 	close(sv[1]);
 	m.alloc_size = alloc_size;
 	m.mem_type = type;
-	VKH_CHECK(h, send_fds(sv[0], &m, fds, 2));
-	close(fds[0]);
-	close(fds[1]);
+	m.timeline = timeline;
+	VKH_CHECK(h, send_fds(sv[0], &m, fds, XP_FDS));
+	for (int i = 0; i < XP_FDS; i++)
+		close(fds[i]);
+	if (timeline) {
+		/* Written only now: the child's GPU waits for value 1. */
+		uint64_t two = 2;
+		VkSemaphoreWaitInfo wi = {
+			.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+			.semaphoreCount = 1,
+			.pSemaphores = &tl,
+			.pValues = &two,
+		};
+		VkResult r;
+
+		cb = vkh_cmd_begin(d, 0);
+		copy(cb, up.buffer, sa, XP_SIZE);
+		VKH_CHECK_VK(h, submit_timeline(d, cb, tl, 0, 1,
+		                                VK_NULL_HANDLE));
+		r = vkWaitSemaphores(d->device, &wi, VKH_TIMEOUT_NS);
+		printf("  the child's GPU signalled 2: %s\n",
+		       vkh_result_str(r));
+		VKH_CHECK_VK(h, r);
+	}
 	/* Bounded by the test's ctest timeout: the child always reports or
 	 * exits, which closes the socket. */
 	if (recv_fds(sv[0], &m, fds, 0) < 0)
@@ -1259,7 +1370,9 @@ test_two_process(struct vkh *h, struct vkh_device *d)
 	              vkh_pattern(33, bad));
 	for (VkDeviceSize i = XP_SIZE / 2; i < XP_SIZE; i += 997)
 		VKH_CHECK(h, ((uint8_t *)rd.map)[i] == vkh_pattern(44, i));
+	VKH_CHECK_VK(h, vkDeviceWaitIdle(d->device));
 	vkDestroySemaphore(d->device, sem, NULL);
+	vkDestroySemaphore(d->device, tl, NULL);
 	vkDestroyBuffer(d->device, sa, NULL);
 	vkFreeMemory(d->device, ma, NULL);
 	vkh_buffer_destroy(d, &up);

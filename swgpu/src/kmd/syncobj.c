@@ -74,6 +74,7 @@ syncobj_gpu_signal(struct job_signal *s, bool error)
 			obj->error = true;
 		else if (s->value > obj->value)
 			obj->value = s->value;
+		syncobj_share_publish(obj);
 		syncobj_wake_waiters(obj, false);
 		return;
 	}
@@ -171,6 +172,7 @@ swgpu_syncobj_signal(swgpu_syncobj *obj, uint64_t value)
 			               (unsigned long long)cur);
 		}
 		obj->value = value;
+		syncobj_share_publish(obj);
 	} else {
 		if (obj->payload == PAYLOAD_PENDING)
 			job_unref(obj->payload_job);

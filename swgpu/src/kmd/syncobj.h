@@ -18,6 +18,8 @@
 #ifndef SWGPU_SYNCOBJ_H
 #define SWGPU_SYNCOBJ_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -43,6 +45,12 @@ struct swgpu_syncobj {
 	bool exported;
 	int export_fd;
 	uint64_t export_dev, export_ino;
+	/* The shared payload page and, for a timeline, the thread applying
+	 * other processes' changes to it (share_watching while it runs). */
+	struct share_page *share_page;
+	pthread_t share_watcher;
+	bool share_watching;
+	atomic_bool share_stop;
 	uint64_t value;              /* timeline counter */
 	bool error;
 	enum binary_payload payload;
@@ -77,8 +85,14 @@ void syncobj_unref(struct swgpu_syncobj *obj);
 bool syncobj_signal_would_rewind(struct swgpu_syncobj *obj, uint64_t value);
 void syncobj_gpu_signal(struct job_signal *s, bool error);
 
-/* Release what an exported object holds (its memfd). */
+/* Release what an exported object holds (its page and memfd). */
 void syncobj_share_fini(struct swgpu_syncobj *obj);
+/* obj's timeline value or error changed: publish it to its shared page,
+ * if it has one (other processes' links wake up). dev->lock held. */
+void syncobj_share_publish(struct swgpu_syncobj *obj);
+/* Device close, first thing: stop and join every watcher thread (lock not
+ * held). */
+void syncobj_share_stop(struct swgpu_device *dev);
 
 /* Device close: free every sync object (lock not held). */
 void syncobj_free_all(struct swgpu_device *dev);
