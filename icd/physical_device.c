@@ -403,8 +403,9 @@ icd_GetPhysicalDeviceToolProperties(VkPhysicalDevice physicalDevice,
 /* External memory: host allocations can be imported into buffers
  * (VK_EXT_external_memory_host); opaque fds export and import memory,
  * semaphores and fences (memory_fd.c, sync_fd.c). In-process mode: memory
- * fds work in other processes too, semaphore and fence fds only in this
- * one (docs/ARCHITECTURE.md, "External memory and sync"). */
+ * and timeline fds work in other processes too, binary semaphore and
+ * fence fds only in this one (docs/ARCHITECTURE.md, "External memory and
+ * sync"). */
 static const VkExternalMemoryProperties icd_opaque_fd_memory = {
 	.externalMemoryFeatures = VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT |
 	                          VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT,

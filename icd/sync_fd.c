@@ -8,9 +8,11 @@
  * the payload until the next semaphore wait or fence reset.
  *
  * In-process mode shares sync objects between the VkDevices of one
- * process (they run on one software GPU); another process's fd is
- * refused with VK_ERROR_INVALID_EXTERNAL_HANDLE (docs/ARCHITECTURE.md,
- * "External memory and sync"). SYNC_FD is not offered.
+ * process (they run on one software GPU); a timeline of another process
+ * is linked through the payload page its fd maps, and another process's
+ * binary semaphore or fence is refused with
+ * VK_ERROR_INVALID_EXTERNAL_HANDLE (docs/ARCHITECTURE.md, "External
+ * memory and sync"). SYNC_FD is not offered.
  */
 #include <unistd.h>
 

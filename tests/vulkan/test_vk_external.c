@@ -2,20 +2,24 @@
 /*
  * Sharing on purpose (issue 22 item 5): VK_KHR_external_memory_fd,
  * _semaphore_fd and _fence_fd with opaque fds, between two VkDevices of
- * one process and — memory — between two processes.
+ * one process and between two processes.
  *
- * Device A exports memory and a semaphore, device B imports them; A
- * writes with a copy and signals, B waits on the imported semaphore and
- * reads the data (a large copy, so a B that did not wait would read
- * zeros). Timeline semaphores and fences are shared by reference (a
- * signal or reset on one side is seen on the other); a temporary fence
- * import ends at the reset. An image (linear and optimal, same create
- * info) is shared the same way. Bad fds, wrong types and size mismatches
- * fail with VK_ERROR_INVALID_EXTERNAL_HANDLE and leave the fd to the
- * caller (swgpu only: they are invalid usage, undefined elsewhere). The
- * two-process test re-executes this program as a child that receives the
- * memory fd over a Unix socket (SCM_RIGHTS), reads A's data through its
- * own device and writes an answer A reads back.
+ * Device A exports memory and a semaphore, device B (on another engine)
+ * imports them; A writes with a copy and signals, B waits on the imported
+ * semaphore and reads the data (a large copy, so a B that did not wait
+ * would read zeros). Timeline semaphores and fences are shared by
+ * reference (a signal or reset on one side is seen on the other); a
+ * temporary fence import ends at the reset. An image (linear and optimal,
+ * same create info) is shared the same way. Bad fds, wrong types and size
+ * mismatches fail with VK_ERROR_INVALID_EXTERNAL_HANDLE and leave the fd
+ * to the caller (swgpu only: they are invalid usage, undefined
+ * elsewhere); a fault of A fails only B's work that waited on it
+ * (fault_isolation, with SWGPU_FAULT). The two-process test re-executes
+ * this program as a child that receives the memory and semaphore fds over
+ * a Unix socket (SCM_RIGHTS): its GPU waits on the parent's timeline
+ * value before reading the parent's data, writes an answer and signals
+ * the next value, which the parent waits for (where timeline fds are not
+ * offered, the processes take turns by message).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create, F_ADD_SEALS */

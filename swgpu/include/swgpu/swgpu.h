@@ -533,18 +533,21 @@ swgpu_result swgpu_syncobj_query(const swgpu_syncobj *obj, uint64_t *value);
 /* External sync objects (VK_KHR_external_semaphore_fd / _fence_fd, opaque
  * fd: the fd names the payload itself, by reference).
  *
- * Export: a new fd (close-on-exec, the caller's) naming obj. The first
- * export makes obj exported for good: it then lives until the device
- * closes, as an fd somewhere may still name it (swgpu cannot see when the
- * last one closes).
+ * Export: a new fd (close-on-exec, the caller's) naming obj: a one-page
+ * memfd that, for a timeline, holds the payload (value and a futex word)
+ * in shared memory. The first export makes obj exported for good: it then
+ * lives until the device closes, as an fd somewhere may still name it
+ * (swgpu cannot see when the last one closes).
  *
- * Import: a new handle (destroy it with swgpu_syncobj_destroy) to the
- * object the fd names: signals and waits through either handle act on
- * the same payload. The fd stays the caller's. In-process: the fd must
- * come from this process's device (another process's device has its own
- * scheduler; sharing sync objects across processes needs swgpud).
- * Errors: INVALID_ARG (NULL), BAD_HANDLE (not an fd swgpu exported, an
- * object of another process or device), NO_HOST_MEMORY. */
+ * Import: a handle (destroy it with swgpu_syncobj_destroy) to the payload
+ * the fd names. An object of this device: a new handle to that object.
+ * A timeline of another device or another process (each has its own GPU
+ * in in-process mode): a new timeline linked to the shared page — every
+ * signal, GPU or host, on either side is seen by the other's waits,
+ * within a futex wake-up. The fd stays the caller's.
+ * Errors: INVALID_ARG (NULL), BAD_HANDLE (not an fd swgpu exported, or a
+ * binary object of another device or process: a binary payload is its
+ * scheduler's state, shared across GPUs only by swgpud), NO_HOST_MEMORY. */
 swgpu_result swgpu_syncobj_export_fd(swgpu_syncobj *obj, int *fd_out);
 swgpu_result swgpu_syncobj_import_fd(swgpu_device *dev, int fd,
                                      swgpu_syncobj **out);
