@@ -36,6 +36,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -70,6 +71,9 @@ struct share_page {
 
 _Static_assert(sizeof(struct share_page) <= SHARE_PAGE_SIZE,
                "share page");
+/* Atomics that another process sees must not hide a process-local lock. */
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2,
+               "lock-free 64-bit and 32-bit atomics");
 
 static void
 futex_wake_all(_Atomic uint32_t *word)
