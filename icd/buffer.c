@@ -33,8 +33,9 @@ icd_buffer_check_create_info(const struct icd_device *dev,
 		        ci->flags);
 		return VK_ERROR_FEATURE_NOT_PRESENT;
 	}
-	/* Only host memory can be imported (VK_EXT_external_memory_host). */
-	if (ext && (ext->handleTypes & ~ICD_HOST_POINTER_HANDLE_TYPES)) {
+	/* Host memory (VK_EXT_external_memory_host) and opaque fds. */
+	if (ext && (ext->handleTypes & ~(ICD_HOST_POINTER_HANDLE_TYPES |
+	                                 ICD_MEMORY_FD_HANDLE_TYPES))) {
 		icd_log("vkCreateBuffer: external memory handle types 0x%x are "
 		        "not supported", ext->handleTypes);
 		return VK_ERROR_FEATURE_NOT_PRESENT;

@@ -623,8 +623,11 @@ icd_GetPhysicalDeviceImageFormatProperties2(
 		icd_physical_device_from_handle(physicalDevice),
 		pInfo->format, pInfo->type, pInfo->tiling, pInfo->usage,
 		pInfo->flags, &pProps->imageFormatProperties);
-	/* No external memory handle types are supported. */
-	if (r == VK_SUCCESS && ext && ext->handleType)
+	/* Opaque fds only (an image's layout depends on its create info
+	 * alone, so the same create info on both sides agrees); host
+	 * allocations back buffers only. */
+	if (r == VK_SUCCESS && ext && ext->handleType &&
+	    ext->handleType != ICD_MEMORY_FD_HANDLE_TYPES)
 		r = VK_ERROR_FORMAT_NOT_SUPPORTED;
 	/* A separate stencil usage must be supported too (core 1.2). */
 	if (r == VK_SUCCESS && su &&
@@ -634,10 +637,15 @@ icd_GetPhysicalDeviceImageFormatProperties2(
 	for (VkBaseOutStructure *s = pProps->pNext; s; s = s->pNext) {
 		VkExternalImageFormatProperties *e = (void *)s;
 
-		if (s->sType ==
+		if (s->sType !=
 		    VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES)
-			memset(&e->externalMemoryProperties, 0,
-			       sizeof(e->externalMemoryProperties));
+			continue;
+		memset(&e->externalMemoryProperties, 0,
+		       sizeof(e->externalMemoryProperties));
+		if (r == VK_SUCCESS && ext &&
+		    ext->handleType == ICD_MEMORY_FD_HANDLE_TYPES)
+			icd_external_memory_opaque_fd(
+				&e->externalMemoryProperties);
 	}
 	if (r != VK_SUCCESS)
 		memset(&pProps->imageFormatProperties, 0,

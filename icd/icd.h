@@ -321,6 +321,15 @@ struct icd_image {
 	(VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT | \
 	 VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_MAPPED_FOREIGN_MEMORY_BIT_EXT)
 #define ICD_HOST_POINTER_ALIGNMENT 4096u
+/* VK_KHR_external_memory_fd / _semaphore_fd / _fence_fd: opaque fds
+ * (memory_fd.c, sync_fd.c; docs/ARCHITECTURE.md "External memory and
+ * sync"). */
+#define ICD_MEMORY_FD_HANDLE_TYPES VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT
+#define ICD_SEMAPHORE_FD_HANDLE_TYPES \
+	VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT
+#define ICD_FENCE_FD_HANDLE_TYPES VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT
+/* What buffers and images of OPAQUE_FD memory report (physical_device.c). */
+void icd_external_memory_opaque_fd(VkExternalMemoryProperties *p);
 uint32_t icd_memory_host_pointer_types(const struct icd_physical_device *pdev);
 
 /* A resource of size bytes bound at offset must fit the memory and be

@@ -138,8 +138,9 @@ icd_image_init(struct icd_physical_device *pdev, struct icd_image *img,
 		        ci->mipLevels, ci->arrayLayers, ci->samples);
 		return VK_ERROR_FORMAT_NOT_SUPPORTED;
 	}
-	if (ext && ext->handleTypes) {
-		icd_log("vkCreateImage: external memory is not supported");
+	if (ext && (ext->handleTypes & ~ICD_MEMORY_FD_HANDLE_TYPES)) {
+		icd_log("vkCreateImage: external memory handle types 0x%x "
+		        "(images take OPAQUE_FD only)", ext->handleTypes);
 		return VK_ERROR_FEATURE_NOT_PRESENT;
 	}
 

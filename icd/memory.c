@@ -11,6 +11,8 @@
  */
 #include "icd.h"
 
+#include <unistd.h>
+
 /* VkMemoryPriorityAllocateInfoEXT / vkSetDeviceMemoryPriorityEXT value
  * (0.0..1.0, 0.5 when not given) as an swgpu BO priority. */
 static uint32_t
@@ -68,9 +70,22 @@ icd_memory_check_pnext(const struct icd_device *dev,
 		case VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO: {
 			const VkExportMemoryAllocateInfo *e = (const void *)s;
 
-			if (e->handleTypes) {
-				icd_log("vkAllocateMemory: external memory "
-				        "is not supported");
+			if (e->handleTypes & ~ICD_MEMORY_FD_HANDLE_TYPES) {
+				icd_log("vkAllocateMemory: export handle types "
+				        "0x%x (only OPAQUE_FD can be exported)",
+				        e->handleTypes);
+				return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+			}
+			break;
+		}
+		case VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR: {
+			const VkImportMemoryFdInfoKHR *i = (const void *)s;
+
+			if (i->handleType &&
+			    i->handleType != ICD_MEMORY_FD_HANDLE_TYPES) {
+				icd_log("vkAllocateMemory: import of handle "
+				        "type 0x%x (only OPAQUE_FD)",
+				        i->handleType);
 				return VK_ERROR_INVALID_EXTERNAL_HANDLE;
 			}
 			break;
@@ -157,21 +172,49 @@ icd_AllocateMemory(VkDevice device, const VkMemoryAllocateInfo *pAllocateInfo,
 	const VkImportMemoryHostPointerInfoEXT *host = icd_find_struct(
 		pAllocateInfo->pNext,
 		VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT);
+	const VkImportMemoryFdInfoKHR *fd_import = icd_find_struct(
+		pAllocateInfo->pNext,
+		VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR);
+	const VkExportMemoryAllocateInfo *export = icd_find_struct(
+		pAllocateInfo->pNext,
+		VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO);
+	uint32_t bo_flags = pdev->type_bo_flags[type];
+	const char *how = "create";
+
+	if (fd_import && !fd_import->handleType)
+		fd_import = NULL;
+	/* VK_KHR_external_memory_fd: exportable memory is a memfd
+	 * (SWGPU_BO_SHAREABLE), an import maps the fd (memory_fd.c). */
+	if (export && export->handleTypes)
+		bo_flags |= SWGPU_BO_SHAREABLE;
 	/* VK_EXT_external_memory_host: the application's pages are the
 	 * memory (swgpu_bo_import_host), kept alive by it. */
-	if (host)
+	if (host) {
+		how = "import_host";
 		sr = swgpu_bo_import_host(pdev->swdev, host->pHostPointer,
-		                          size, pdev->type_bo_flags[type],
-		                          &mem->bo);
-	else
+		                          size, bo_flags, &mem->bo);
+	} else if (fd_import) {
+		how = "import_fd";
+		sr = swgpu_bo_import_fd(pdev->swdev, fd_import->fd, size,
+		                        pdev->type_heap[type], bo_flags,
+		                        &mem->bo);
+	} else {
 		sr = swgpu_bo_create(pdev->swdev, size, pdev->type_heap[type],
-		                     pdev->type_bo_flags[type], &mem->bo);
+		                     bo_flags, &mem->bo);
+	}
+	if (sr != SWGPU_OK && fd_import) {
+		/* Bad input from the application: always say so. */
+		icd_log("vkAllocateMemory: fd %d cannot be imported as %llu "
+		        "bytes of memory type %u: %s (SWGPU_DEBUG=1 tells why)",
+		        fd_import->fd, (unsigned long long)size, type,
+		        swgpu_result_str(sr));
+	}
 	if (sr != SWGPU_OK) {
-		r = icd_error(host && sr == SWGPU_ERR_INVALID_ARG ?
+		r = icd_error((host || fd_import) &&
+		              sr == SWGPU_ERR_INVALID_ARG ?
 		              VK_ERROR_INVALID_EXTERNAL_HANDLE :
 		              icd_result_from_swgpu(sr), "swgpu_bo_%s: %s",
-		              host ? "import_host" : "create",
-		              swgpu_result_str(sr));
+		              how, swgpu_result_str(sr));
 		goto fail;
 	}
 	for (const VkBaseInStructure *s = pAllocateInfo->pNext; s;
@@ -189,6 +232,10 @@ icd_AllocateMemory(VkDevice device, const VkMemoryAllocateInfo *pAllocateInfo,
 		              swgpu_result_str(sr));
 		goto fail;
 	}
+	/* A successful import owns the application's fd (the BO keeps
+	 * its own dup). */
+	if (fd_import)
+		close(fd_import->fd);
 	*pMemory = icd_device_memory_to_handle(mem);
 	return VK_SUCCESS;
 

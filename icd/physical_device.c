@@ -401,8 +401,24 @@ icd_GetPhysicalDeviceToolProperties(VkPhysicalDevice physicalDevice,
 }
 
 /* External memory: host allocations can be imported into buffers
- * (VK_EXT_external_memory_host); no fences, semaphores or other memory
- * handles. */
+ * (VK_EXT_external_memory_host); opaque fds export and import memory,
+ * semaphores and fences (memory_fd.c, sync_fd.c). In-process mode: memory
+ * and timeline fds work in other processes too, binary semaphore and
+ * fence fds only in this one (docs/ARCHITECTURE.md, "External memory and
+ * sync"). */
+static const VkExternalMemoryProperties icd_opaque_fd_memory = {
+	.externalMemoryFeatures = VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT |
+	                          VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT,
+	.exportFromImportedHandleTypes = ICD_MEMORY_FD_HANDLE_TYPES,
+	.compatibleHandleTypes = ICD_MEMORY_FD_HANDLE_TYPES,
+};
+
+void
+icd_external_memory_opaque_fd(VkExternalMemoryProperties *p)
+{
+	*p = icd_opaque_fd_memory;
+}
+
 VKAPI_ATTR void VKAPI_CALL
 icd_GetPhysicalDeviceExternalBufferProperties(
 	VkPhysicalDevice physicalDevice,
@@ -416,6 +432,11 @@ icd_GetPhysicalDeviceExternalBufferProperties(
 		p->externalMemoryFeatures =
 			VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT;
 		p->compatibleHandleTypes = pInfo->handleType;
+	} else if (pInfo->handleType == ICD_MEMORY_FD_HANDLE_TYPES &&
+	           !(pInfo->flags & (VK_BUFFER_CREATE_SPARSE_BINDING_BIT |
+	                             VK_BUFFER_CREATE_SPARSE_RESIDENCY_BIT |
+	                             VK_BUFFER_CREATE_SPARSE_ALIASED_BIT))) {
+		*p = icd_opaque_fd_memory;
 	}
 }
 
@@ -425,9 +446,14 @@ icd_GetPhysicalDeviceExternalFenceProperties(
 	const VkPhysicalDeviceExternalFenceInfo *pInfo,
 	VkExternalFenceProperties *pProps)
 {
-	pProps->exportFromImportedHandleTypes = 0;
-	pProps->compatibleHandleTypes = 0;
-	pProps->externalFenceFeatures = 0;
+	bool fd = pInfo->handleType == ICD_FENCE_FD_HANDLE_TYPES;
+
+	pProps->exportFromImportedHandleTypes =
+		fd ? ICD_FENCE_FD_HANDLE_TYPES : 0;
+	pProps->compatibleHandleTypes = fd ? ICD_FENCE_FD_HANDLE_TYPES : 0;
+	pProps->externalFenceFeatures =
+		fd ? VK_EXTERNAL_FENCE_FEATURE_EXPORTABLE_BIT |
+		     VK_EXTERNAL_FENCE_FEATURE_IMPORTABLE_BIT : 0;
 }
 
 VKAPI_ATTR void VKAPI_CALL
@@ -436,9 +462,16 @@ icd_GetPhysicalDeviceExternalSemaphoreProperties(
 	const VkPhysicalDeviceExternalSemaphoreInfo *pInfo,
 	VkExternalSemaphoreProperties *pProps)
 {
-	pProps->exportFromImportedHandleTypes = 0;
-	pProps->compatibleHandleTypes = 0;
-	pProps->externalSemaphoreFeatures = 0;
+	bool fd = pInfo->handleType == ICD_SEMAPHORE_FD_HANDLE_TYPES;
+
+	/* Binary and timeline semaphores alike. */
+	pProps->exportFromImportedHandleTypes =
+		fd ? ICD_SEMAPHORE_FD_HANDLE_TYPES : 0;
+	pProps->compatibleHandleTypes =
+		fd ? ICD_SEMAPHORE_FD_HANDLE_TYPES : 0;
+	pProps->externalSemaphoreFeatures =
+		fd ? VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT |
+		     VK_EXTERNAL_SEMAPHORE_FEATURE_IMPORTABLE_BIT : 0;
 }
 
 /* No sparse resources. */

@@ -100,7 +100,7 @@ add_fence(swgpu_sync_point *signals, uint32_t *count, struct icd_fence *f)
 {
 	if (!f)
 		return;
-	signals[*count].obj = f->obj;
+	signals[*count].obj = icd_fence_obj(f);
 	signals[*count].value = 0;
 	signals[*count].flags = 0;
 	(*count)++;
@@ -109,7 +109,7 @@ add_fence(swgpu_sync_point *signals, uint32_t *count, struct icd_fence *f)
 static VkResult
 submit_fence_only(struct icd_queue *q, struct icd_fence *f)
 {
-	swgpu_sync_point sig = { .obj = f->obj };
+	swgpu_sync_point sig = { .obj = icd_fence_obj(f) };
 	swgpu_submit_info info = { .signals = &sig, .signal_count = 1 };
 
 	return submit_job(q, &info);
@@ -127,7 +127,7 @@ set_point(swgpu_sync_point *p, VkSemaphore sem, uint64_t value)
 {
 	struct icd_semaphore *s = icd_semaphore_from_handle(sem);
 
-	p->obj = s->obj;
+	p->obj = icd_semaphore_obj(s);
 	/* Binary payloads have no value; a binary wait consumes it. */
 	p->value = s->type == VK_SEMAPHORE_TYPE_TIMELINE ? value : 0;
 	p->flags = 0;
@@ -217,6 +217,10 @@ submit_batch(struct icd_queue *q, const struct batch *b,
 		return res;
 	for (uint32_t i = 0; i < b->cb_count; i++)
 		mark_submitted(batch_cb(b, i));
+	for (uint32_t i = 0; i < b->wait_count; i++)
+		icd_semaphore_wait_done(icd_semaphore_from_handle(
+			b->wait_infos ? b->wait_infos[i].semaphore
+			              : b->wait_sems[i]));
 	return VK_SUCCESS;
 }
 

@@ -63,6 +63,7 @@ icd_DestroyFence(VkDevice device, VkFence fence,
 
 	if (!f)
 		return;
+	swgpu_syncobj_destroy(f->temp);
 	swgpu_syncobj_destroy(f->obj);
 	icd_free(pAllocator, &dev->alloc, f);
 }
@@ -72,7 +73,15 @@ icd_ResetFences(VkDevice device, uint32_t fenceCount, const VkFence *pFences)
 {
 	for (uint32_t i = 0; i < fenceCount; i++) {
 		struct icd_fence *f = icd_fence_from_handle(pFences[i]);
-		swgpu_result r = swgpu_syncobj_reset(f->obj);
+		swgpu_result r;
+
+		/* A temporary import ends here: the permanent payload is
+		 * restored, then reset. */
+		if (f->temp) {
+			swgpu_syncobj_destroy(f->temp);
+			f->temp = NULL;
+		}
+		r = swgpu_syncobj_reset(f->obj);
 
 		if (r != SWGPU_OK)
 			return icd_error(icd_result_from_swgpu(r),
@@ -89,7 +98,8 @@ icd_GetFenceStatus(VkDevice device, VkFence fence)
 	uint64_t value = 0;
 	swgpu_result r;
 
-	r = swgpu_syncobj_query(icd_fence_from_handle(fence)->obj, &value);
+	r = swgpu_syncobj_query(icd_fence_obj(icd_fence_from_handle(fence)),
+	                        &value);
 	if (r == SWGPU_ERR_CONTEXT_LOST)
 		return VK_ERROR_DEVICE_LOST;
 	if (r != SWGPU_OK)
@@ -122,7 +132,7 @@ icd_WaitForFences(VkDevice device, uint32_t fenceCount,
 			                 "vkWaitForFences");
 	}
 	for (uint32_t i = 0; i < fenceCount; i++)
-		objs[i] = icd_fence_from_handle(pFences[i])->obj;
+		objs[i] = icd_fence_obj(icd_fence_from_handle(pFences[i]));
 	if (waitAll)
 		flags |= SWGPU_WAIT_ALL;
 
@@ -187,6 +197,7 @@ icd_DestroySemaphore(VkDevice device, VkSemaphore semaphore,
 
 	if (!s)
 		return;
+	swgpu_syncobj_destroy(s->temp);
 	swgpu_syncobj_destroy(s->obj);
 	icd_free(pAllocator, &dev->alloc, s);
 }
@@ -218,8 +229,8 @@ icd_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *pWaitInfo,
 		}
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		objs[i] = icd_semaphore_from_handle(
-			pWaitInfo->pSemaphores[i])->obj;
+		objs[i] = icd_semaphore_obj(icd_semaphore_from_handle(
+			pWaitInfo->pSemaphores[i]));
 		values[i] = pWaitInfo->pValues[i];
 	}
 	if (!(pWaitInfo->flags & VK_SEMAPHORE_WAIT_ANY_BIT))
@@ -243,7 +254,8 @@ icd_SignalSemaphore(VkDevice device, const VkSemaphoreSignalInfo *pSignalInfo)
 {
 	struct icd_semaphore *s =
 		icd_semaphore_from_handle(pSignalInfo->semaphore);
-	swgpu_result r = swgpu_syncobj_signal(s->obj, pSignalInfo->value);
+	swgpu_result r = swgpu_syncobj_signal(icd_semaphore_obj(s),
+	                                       pSignalInfo->value);
 
 	if (r != SWGPU_OK)
 		return icd_error(icd_result_from_swgpu(r),
@@ -258,7 +270,7 @@ icd_GetSemaphoreCounterValue(VkDevice device, VkSemaphore semaphore,
                              uint64_t *pValue)
 {
 	struct icd_semaphore *s = icd_semaphore_from_handle(semaphore);
-	swgpu_result r = swgpu_syncobj_query(s->obj, pValue);
+	swgpu_result r = swgpu_syncobj_query(icd_semaphore_obj(s), pValue);
 
 	if (r == SWGPU_ERR_CONTEXT_LOST)
 		return VK_ERROR_DEVICE_LOST;

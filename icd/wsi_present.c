@@ -487,13 +487,13 @@ icd_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *pPresentInfo)
 		if (fences && i < fences->swapchainCount &&
 		    fences->pFences[i] != VK_NULL_HANDLE)
 			signals[nsig++] = (swgpu_sync_point){
-				.obj = icd_fence_from_handle(
-					fences->pFences[i])->obj };
+				.obj = icd_fence_obj(icd_fence_from_handle(
+					fences->pFences[i])) };
 	}
 	for (uint32_t i = 0; i < pi->waitSemaphoreCount; i++)
 		waits[i] = (swgpu_sync_point){
-			.obj = icd_semaphore_from_handle(
-				pi->pWaitSemaphores[i])->obj };
+			.obj = icd_semaphore_obj(icd_semaphore_from_handle(
+				pi->pWaitSemaphores[i])) };
 	info.waits = waits;
 	info.wait_count = pi->waitSemaphoreCount;
 	info.signals = signals;
@@ -505,6 +505,9 @@ icd_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *pPresentInfo)
 		return icd_error(icd_result_from_swgpu(sr),
 		                 "vkQueuePresentKHR: swgpu_submit: %s",
 		                 swgpu_result_str(sr));
+	for (uint32_t i = 0; i < pi->waitSemaphoreCount; i++)
+		icd_semaphore_wait_done(icd_semaphore_from_handle(
+			pi->pWaitSemaphores[i]));
 
 	for (uint32_t i = 0; i < pi->swapchainCount; i++) {
 		struct wsi_swapchain *sc =

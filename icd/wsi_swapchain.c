@@ -448,10 +448,11 @@ out:
 	/* The image is free: nothing will read or write it any more, so
 	 * the acquire's semaphore and fence are signalled now. */
 	if (semaphore != VK_NULL_HANDLE)
-		swgpu_syncobj_signal(icd_semaphore_from_handle(semaphore)->obj,
-		                     0);
+		swgpu_syncobj_signal(icd_semaphore_obj(
+			icd_semaphore_from_handle(semaphore)), 0);
 	if (fence != VK_NULL_HANDLE)
-		swgpu_syncobj_signal(icd_fence_from_handle(fence)->obj, 0);
+		swgpu_syncobj_signal(icd_fence_obj(icd_fence_from_handle(
+			fence)), 0);
 	return r;
 }
 

@@ -108,6 +108,9 @@ static const char *const SWGPU_MUST[] = {
 	"VK_EXT_pipeline_creation_feedback",
 	"VK_KHR_shader_integer_dot_product", "VK_EXT_subgroup_size_control",
 	"VK_KHR_maintenance4", "VK_KHR_push_descriptor",
+	/* Issue 22: sharing memory and sync objects by opaque fd. */
+	"VK_KHR_external_memory_fd", "VK_KHR_external_semaphore_fd",
+	"VK_KHR_external_fence_fd",
 };
 
 /* Render passes, attachments and resolves: meaningless without a

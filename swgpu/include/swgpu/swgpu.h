@@ -58,6 +58,8 @@ typedef enum swgpu_result {
 	SWGPU_ERR_NOT_SUBMITTED = -9,   /* binary wait with no signal pending */
 	SWGPU_ERR_UNSUPPORTED = -10,    /* valid request the device cannot do */
 	SWGPU_ERR_DEVICE_BUSY = -11,    /* object still in use */
+	SWGPU_ERR_BAD_HANDLE = -12,     /* an fd that is not an exported swgpu
+	                                   object this device can import */
 } swgpu_result;
 
 /* Name of a result ("SWGPU_ERR_CONTEXT_LOST"); never NULL. */
@@ -313,6 +315,11 @@ uint32_t swgpu_context_id(const swgpu_context *ctx);
 /* SYSTEM: CPU-cached (readback). Without it SYSTEM BOs are uncached /
  * write-combined (upload). Both are coherent with the GPU. */
 #define SWGPU_BO_CACHED     (1u << 1)
+/* Exportable (swgpu_bo_export_fd): the backing is a sealed memfd mapped
+ * shared, so other devices and processes can map the same pages. A
+ * shareable BO never moves (no eviction or promotion: other mappings
+ * point at its pages) and cannot be offered. */
+#define SWGPU_BO_SHAREABLE  (1u << 2)
 
 /* Create a BO of size bytes (rounded up to page_size), zero-filled. BOs are
  * device-wide: any context may map them. */
@@ -335,6 +342,25 @@ void swgpu_bo_destroy(swgpu_bo *bo);
 swgpu_result swgpu_bo_import_host(swgpu_device *dev, void *ptr,
                                   uint64_t size, uint32_t flags,
                                   swgpu_bo **out);
+
+/* External memory (VK_KHR_external_memory_fd, opaque fd). Export: a new
+ * fd (close-on-exec, the caller's to close) for the memfd backing a BO
+ * created with SWGPU_BO_SHAREABLE or imported by swgpu_bo_import_fd; it
+ * stays valid after the BO is gone. Errors: INVALID_ARG (NULL, BO not
+ * shareable), NO_HOST_MEMORY (no fd left).
+ *
+ * Import: a BO of heap (flags as swgpu_bo_create's) whose backing is the
+ * exported memory, mapped shared: writes through either BO are seen by
+ * the other, in this process or another one that received the fd. size
+ * (rounded up to the page) must equal the exported BO's size. The fd
+ * stays the caller's (swgpu keeps its own dup). The pages count in the
+ * exporter's heap usage only. Errors: INVALID_ARG (NULL, size 0, flags),
+ * BAD_HANDLE (not an fd swgpu exported: not a sealed memfd, or size
+ * mismatch), NO_HOST_MEMORY. */
+swgpu_result swgpu_bo_export_fd(swgpu_bo *bo, int *fd_out);
+swgpu_result swgpu_bo_import_fd(swgpu_device *dev, int fd, uint64_t size,
+                                swgpu_heap heap, uint32_t flags,
+                                swgpu_bo **out);
 
 uint64_t swgpu_bo_size(const swgpu_bo *bo);
 swgpu_heap swgpu_bo_heap(const swgpu_bo *bo);
@@ -503,6 +529,28 @@ swgpu_result swgpu_syncobj_reset(swgpu_syncobj *obj);
  * Returns CONTEXT_LOST if a job that was to signal it failed (the value
  * is still reported). */
 swgpu_result swgpu_syncobj_query(const swgpu_syncobj *obj, uint64_t *value);
+
+/* External sync objects (VK_KHR_external_semaphore_fd / _fence_fd, opaque
+ * fd: the fd names the payload itself, by reference).
+ *
+ * Export: a new fd (close-on-exec, the caller's) naming obj: a one-page
+ * memfd that, for a timeline, holds the payload (value and a futex word)
+ * in shared memory. The first export makes obj exported for good: it then
+ * lives until the device closes, as an fd somewhere may still name it
+ * (swgpu cannot see when the last one closes).
+ *
+ * Import: a handle (destroy it with swgpu_syncobj_destroy) to the payload
+ * the fd names. An object of this device: a new handle to that object.
+ * A timeline of another device or another process (each has its own GPU
+ * in in-process mode): a new timeline linked to the shared page — every
+ * signal, GPU or host, on either side is seen by the other's waits,
+ * within a futex wake-up. The fd stays the caller's.
+ * Errors: INVALID_ARG (NULL), BAD_HANDLE (not an fd swgpu exported, or a
+ * binary object of another device or process: a binary payload is its
+ * scheduler's state, shared across GPUs only by swgpud), NO_HOST_MEMORY. */
+swgpu_result swgpu_syncobj_export_fd(swgpu_syncobj *obj, int *fd_out);
+swgpu_result swgpu_syncobj_import_fd(swgpu_device *dev, int fd,
+                                     swgpu_syncobj **out);
 
 /* Wait flags */
 #define SWGPU_WAIT_ALL             (1u << 0) /* all (default: any) */

@@ -301,6 +301,8 @@ swgpu_device_close(swgpu_device *dev)
 	uint64_t deadline = swgpu_deadline_from_timeout(
 		(uint64_t)dev->cfg.hang_timeout_ms * 1000000u);
 
+	/* Nothing from other processes' shared timelines from here on. */
+	syncobj_share_stop(dev);
 	pthread_mutex_lock(&dev->lock);
 	/* Pending jobs are doomed now: the scheduler finishes them with an
 	 * error once nothing of their queue is in a ring. Ring jobs are

@@ -255,14 +255,14 @@ device_dump_locked(struct swgpu_device *dev, FILE *out)
 			fprintf(out, "syncobj %u: timeline value %llu%s%s\n",
 			        o->id, (unsigned long long)o->value,
 			        o->error ? " error" : "",
-			        o->user_alive ? "" : " (destroyed, in use)");
+			        o->user_handles ? "" : " (destroyed, in use)");
 		else
 			fprintf(out, "syncobj %u: binary %s%s%s\n", o->id,
 			        o->payload == PAYLOAD_SIGNALED ? "signalled" :
 			        o->payload == PAYLOAD_PENDING ? "pending" :
 			                                        "unsignalled",
 			        o->error ? " error" : "",
-			        o->user_alive ? "" : " (destroyed, in use)");
+			        o->user_handles ? "" : " (destroyed, in use)");
 	}
 	fflush(out);
 }

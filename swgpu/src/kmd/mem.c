@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "kmd/config.h"
 #include "kmd/device.h"
@@ -29,7 +30,7 @@
  * demand and returned to the kernel on free. */
 #define BO_MMAP_THRESHOLD (64u * 1024u)
 
-#define KNOWN_BO_FLAGS (SWGPU_BO_BAR | SWGPU_BO_CACHED)
+#define KNOWN_BO_FLAGS (SWGPU_BO_BAR | SWGPU_BO_CACHED | SWGPU_BO_SHAREABLE)
 
 void
 mem_init(struct swgpu_mem *mem, const swgpu_config *cfg)
@@ -70,8 +71,15 @@ mem_backing_free(uint8_t *cpu, uint64_t size, bool mmapped)
 static void
 backing_free(struct swgpu_bo *bo)
 {
-	if (!bo->imported)
+	if (bo->shared) {
+		/* Other mappings of the memfd keep its pages. */
+		if (bo->cpu)
+			munmap(bo->cpu, bo->size);
+		close(bo->share_fd);
+		bo->shared = false;
+	} else if (!bo->imported) {
 		mem_backing_free(bo->cpu, bo->size, bo->cpu_mmapped);
+	}
 	bo->cpu = NULL;
 }
 
@@ -363,7 +371,13 @@ bo_create_in(struct swgpu_mem *mem, struct swgpu_device *dev, uint64_t size,
 	mem_list_add_locked(mem, bo);
 	pthread_mutex_unlock(&mem->lock);
 
-	bo->cpu = mem_backing_alloc(size, mem->page_size, &bo->cpu_mmapped);
+	if (flags & SWGPU_BO_SHAREABLE) {
+		bo->cpu = mem_backing_alloc_shared(size, &bo->share_fd);
+		bo->shared = bo->cpu != NULL;
+	} else {
+		bo->cpu = mem_backing_alloc(size, mem->page_size,
+		                            &bo->cpu_mmapped);
+	}
 	if (!bo->cpu) {
 		pthread_mutex_lock(&mem->lock);
 		account_release(mem, bo);
@@ -591,11 +605,12 @@ mem_bo_offer(struct swgpu_bo *bo, swgpu_offer_priority prio)
 		return SWGPU_ERR(mem->debug, SWGPU_ERR_INVALID_ARG,
 		                 "bad offer priority %d", (int)prio);
 	pthread_mutex_lock(&mem->lock);
-	if (bo->offered || bo->imported) {
+	if (bo->offered || bo->imported || bo->shared) {
 		pthread_mutex_unlock(&mem->lock);
 		return SWGPU_ERR(mem->debug, SWGPU_ERR_INVALID_ARG,
-		                 bo->imported ? "imported host memory cannot "
-		                 "be offered" : "BO is already offered");
+		                 bo->imported ? "imported memory cannot be "
+		                 "offered" : bo->shared ? "shareable memory "
+		                 "cannot be offered" : "BO is already offered");
 	}
 	if (atomic_load_explicit(&bo->map_count, memory_order_relaxed)) {
 		pthread_mutex_unlock(&mem->lock);

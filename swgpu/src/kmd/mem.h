@@ -78,6 +78,12 @@ struct swgpu_bo {
 	/* Host memory the creator owns (swgpu_bo_import_host): not
 	 * allocated, accounted, offered, moved or freed by swgpu. */
 	bool imported;
+	/* Backing is a MAP_SHARED mapping of the sealed memfd share_fd
+	 * (mem_share.c): exportable, never moved or offered, since other
+	 * devices or processes map the same pages. share_fd is valid only
+	 * when shared; it is closed and the mapping unmapped on free. */
+	bool shared;
+	int share_fd;
 	/* Mappings unmapped while a running packet still used them
 	 * (vaspace.c): the BO must not move until they are released. */
 	atomic_uint gpu_busy;
@@ -142,6 +148,9 @@ void mem_account_sub_locked(struct swgpu_mem *mem, swgpu_heap loc,
  * 64 KiB on); *mmapped tells how to free it. NULL on failure. */
 uint8_t *mem_backing_alloc(uint64_t size, uint32_t page_size, bool *mmapped);
 void mem_backing_free(uint8_t *cpu, uint64_t size, bool mmapped);
+/* Zero-filled backing of size bytes for a SWGPU_BO_SHAREABLE BO: a new
+ * sealed memfd (*fd) mapped shared. NULL on failure (errno set). */
+uint8_t *mem_backing_alloc_shared(uint64_t size, int *fd);
 /* bo_ref() unless the BO is already dying (refcount 0). */
 bool bo_ref_live(struct swgpu_bo *bo);
 

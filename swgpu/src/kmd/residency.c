@@ -47,6 +47,10 @@ res_debug(const struct swgpu_mem *mem)
 static bool
 bo_pinned(const struct swgpu_bo *bo, const struct swgpu_vaspace *self)
 {
+	/* Other devices or processes map a shareable BO's pages: it stays
+	 * where it was created. */
+	if (bo->shared)
+		return true;
 	if (atomic_load_explicit(&((struct swgpu_bo *)bo)->gpu_busy,
 	                         memory_order_acquire))
 		return true;

@@ -20,6 +20,7 @@ syncobj_unref(struct swgpu_syncobj *obj)
 	if (obj->payload == PAYLOAD_PENDING)
 		job_unref(obj->payload_job);
 	dlist_del(&obj->link);
+	syncobj_share_fini(obj);
 	free(obj);
 }
 
@@ -73,6 +74,7 @@ syncobj_gpu_signal(struct job_signal *s, bool error)
 			obj->error = true;
 		else if (s->value > obj->value)
 			obj->value = s->value;
+		syncobj_share_publish(obj);
 		syncobj_wake_waiters(obj, false);
 		return;
 	}
@@ -96,6 +98,7 @@ syncobj_free_all(struct swgpu_device *dev)
 		struct swgpu_syncobj *obj =
 			dlist_entry(it, struct swgpu_syncobj, link);
 		dlist_del(&obj->link);
+		syncobj_share_fini(obj);
 		free(obj);
 	}
 }
@@ -116,7 +119,7 @@ swgpu_syncobj_create(swgpu_device *dev, swgpu_syncobj_type type,
 	obj->dev = dev;
 	obj->type = type;
 	obj->refcount = 1;
-	obj->user_alive = true;
+	obj->user_handles = 1;
 	dlist_init(&obj->pending);
 	dlist_init(&obj->inring);
 	dlist_init(&obj->host_waits);
@@ -139,7 +142,7 @@ swgpu_syncobj_destroy(swgpu_syncobj *obj)
 		return;
 	struct swgpu_device *dev = obj->dev;
 	pthread_mutex_lock(&dev->lock);
-	obj->user_alive = false;
+	obj->user_handles--;
 	syncobj_unref(obj);
 	pthread_mutex_unlock(&dev->lock);
 }
@@ -169,6 +172,7 @@ swgpu_syncobj_signal(swgpu_syncobj *obj, uint64_t value)
 			               (unsigned long long)cur);
 		}
 		obj->value = value;
+		syncobj_share_publish(obj);
 	} else {
 		if (obj->payload == PAYLOAD_PENDING)
 			job_unref(obj->payload_job);

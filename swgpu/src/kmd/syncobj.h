@@ -12,12 +12,14 @@
  * signal wakes them only when it may satisfy one of them.
  * Binary: a payload that is NONE, PENDING (a job will signal it; the
  * object holds a job reference) or SIGNALED (maybe with error).
- * All state under dev->lock; refcount counts the user handle plus every
- * job wait/signal naming the object.
+ * All state under dev->lock; refcount counts the user handles plus every
+ * job wait/signal naming the object (and the export, if exported).
  */
 #ifndef SWGPU_SYNCOBJ_H
 #define SWGPU_SYNCOBJ_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -36,7 +38,19 @@ struct swgpu_syncobj {
 	swgpu_syncobj_type type;
 	uint32_t id;                 /* device-wide, for dumps */
 	uint32_t refcount;
-	bool user_alive;
+	uint32_t user_handles;       /* creator + swgpu_syncobj_import_fd */
+	/* Exported (syncobj_share.c): a sealed memfd naming the object,
+	 * identified on import by its inode. An exported object holds one
+	 * reference of its own until the device closes. */
+	bool exported;
+	int export_fd;
+	uint64_t export_dev, export_ino;
+	/* The shared payload page and, for a timeline, the thread applying
+	 * other processes' changes to it (share_watching while it runs). */
+	struct share_page *share_page;
+	pthread_t share_watcher;
+	bool share_watching;
+	atomic_bool share_stop;
 	uint64_t value;              /* timeline counter */
 	bool error;
 	enum binary_payload payload;
@@ -70,6 +84,15 @@ void syncobj_unref(struct swgpu_syncobj *obj);
  * the object gets the error state). dev->lock held. */
 bool syncobj_signal_would_rewind(struct swgpu_syncobj *obj, uint64_t value);
 void syncobj_gpu_signal(struct job_signal *s, bool error);
+
+/* Release what an exported object holds (its page and memfd). */
+void syncobj_share_fini(struct swgpu_syncobj *obj);
+/* obj's timeline value or error changed: publish it to its shared page,
+ * if it has one (other processes' links wake up). dev->lock held. */
+void syncobj_share_publish(struct swgpu_syncobj *obj);
+/* Device close, first thing: stop and join every watcher thread (lock not
+ * held). */
+void syncobj_share_stop(struct swgpu_device *dev);
 
 /* Device close: free every sync object (lock not held). */
 void syncobj_free_all(struct swgpu_device *dev);
