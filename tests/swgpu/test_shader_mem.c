@@ -223,8 +223,8 @@ test_malformed_spirv(void **state)
 		                  sizeof(err)) == SWGPU_OK)
 			swgpu_shader_destroy(s);
 	}
-	/* valid SPIR-V the engine does not support: multisampled storage
-	 * images (depth-compare sampling: test_shader_sample) */
+	/* valid SPIR-V the engine does not support: a sparse image load
+	 * (capability SparseResidency) */
 	expect_reject(&e, sh_unsupported_spv, sizeof(sh_unsupported_spv),
 	              SWGPU_ERR_UNSUPPORTED, "capability");
 	free(copy);

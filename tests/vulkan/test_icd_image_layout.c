@@ -370,7 +370,8 @@ test_image_limits(struct vkh *h, struct vkh_device *d)
 	                 VK_IMAGE_TILING_OPTIMAL,
 	                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, 0, &p) ==
 	             VK_ERROR_FORMAT_NOT_SUPPORTED);
-	/* Attachments: 1, 2, 4 and 8 samples; storage: 1. */
+	/* Attachments and storage (shaderStorageImageMultisample): 1, 2,
+	 * 4 and 8 samples. */
 	VKH_CHECK(h, ifp(h, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
 	                 VK_IMAGE_TILING_OPTIMAL,
 	                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0, &p) ==
@@ -382,7 +383,9 @@ test_image_limits(struct vkh *h, struct vkh_device *d)
 	                 VK_IMAGE_TILING_OPTIMAL,
 	                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
 	                 VK_IMAGE_USAGE_STORAGE_BIT, 0, &p) == VK_SUCCESS);
-	VKH_CHECK(h, p.sampleCounts == VK_SAMPLE_COUNT_1_BIT);
+	VKH_CHECK(h, p.sampleCounts == (VK_SAMPLE_COUNT_1_BIT |
+	             VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT |
+	             VK_SAMPLE_COUNT_8_BIT));
 	VKH_CHECK(h, ifp(h, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
 	                 VK_IMAGE_TILING_OPTIMAL, tu,
 	                 VK_IMAGE_CREATE_SPARSE_BINDING_BIT, &p) ==

@@ -1,10 +1,15 @@
 #version 450
 // SPDX-License-Identifier: MIT
-// A multisampled storage image (capability StorageImageMultisample),
-// which the engine does not offer, so creation must fail with a message.
+// A sparse image load (capability SparseResidency), which the engine
+// does not offer (no sparse residency), so creation must fail with a
+// message.
+#extension GL_ARB_sparse_texture2 : require
 layout(local_size_x = 32) in;
-layout(set = 0, binding = 0, rgba8) uniform writeonly image2DMS img;
+layout(set = 0, binding = 0, rgba8) uniform readonly image2D img;
+layout(set = 0, binding = 1) writeonly buffer O { vec4 o[]; };
 void main()
 {
-	imageStore(img, ivec2(gl_LocalInvocationIndex, 0), 0, vec4(1.0));
+	vec4 v;
+	int r = sparseImageLoadARB(img, ivec2(gl_LocalInvocationIndex, 0), v);
+	o[gl_LocalInvocationIndex] = sparseTexelsResidentARB(r) ? v : vec4(0.0);
 }
