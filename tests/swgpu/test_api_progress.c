@@ -63,7 +63,11 @@ test_long_dispatch_progresses(void **state)
 
 	/* Calibrate with 32 groups of n0 steps: no group can take longer
 	 * than the whole dispatch, whatever the number of shader threads
-	 * and the build (sanitizers are much slower). */
+	 * and the build (sanitizers are much slower). The compiled back end
+	 * (SWGPU_SHADER=jit) may start interpreting and switch to compiled
+	 * code when its background compile lands, so a run that ends
+	 * within the timeout is calibrated again from its own speed (at
+	 * most four times); every run's data is checked. */
 	uint32_t n0 = 2000, groups = 32;
 	uint64_t t = now_ns();
 	api_ok(st_dispatch(&e, s, NULL, &n0, 4, groups, 1, 1));
@@ -74,21 +78,28 @@ test_long_dispatch_progresses(void **state)
 	 * times as many groups take about four times the timeout. */
 	uint64_t n = (uint64_t)n0 * (TIMEOUT_MS * 1000000ull / 4) /
 	             (cal ? cal : 1);
-	if (n < n0)
-		n = n0;
-	if (n > 1u << 30)
-		n = 1u << 30;
-	uint32_t n32 = (uint32_t)n;
+	uint64_t ms = 0;
 	groups *= 16;
-	memset(o, 0, 4096);
-	t = now_ns();
-	api_ok(st_dispatch(&e, s, NULL, &n32, 4, groups, 1, 1));
-	uint64_t ms = (now_ns() - t) / 1000000u;
-	print_message("dispatch of %u groups x %u steps: %llu ms with a "
-	              "%u ms watchdog timeout\n", groups, n32,
-	              (unsigned long long)ms, TIMEOUT_MS);
-	for (uint32_t g = 0; g < groups; g++)
-		assert_int_equal(o[g], spin_ref(g, n32));
+	for (int attempt = 0; attempt < 4 && ms <= TIMEOUT_MS; attempt++) {
+		if (attempt) {
+			/* the last run's speed: 16x the groups took ms */
+			n = n * (4ull * TIMEOUT_MS) / (ms ? ms : 1);
+		}
+		if (n < n0)
+			n = n0;
+		if (n > 1u << 30)
+			n = 1u << 30;
+		uint32_t n32 = (uint32_t)n;
+		memset(o, 0, 4096);
+		t = now_ns();
+		api_ok(st_dispatch(&e, s, NULL, &n32, 4, groups, 1, 1));
+		ms = (now_ns() - t) / 1000000u;
+		print_message("dispatch of %u groups x %u steps: %llu ms with "
+		              "a %u ms watchdog timeout\n", groups, n32,
+		              (unsigned long long)ms, TIMEOUT_MS);
+		for (uint32_t g = 0; g < groups; g++)
+			assert_int_equal(o[g], spin_ref(g, n32));
+	}
 	assert_true(ms > TIMEOUT_MS);
 	swgpu_fault_info f;
 	assert_int_equal(swgpu_context_query_state(e.ctx, &f),
