@@ -105,6 +105,10 @@ struct swgpu_bo {
 
 /* Put a new BO on mem->bo_list (under mem->lock). */
 void mem_list_add_locked(struct swgpu_mem *mem, struct swgpu_bo *bo);
+/* Fill in and list a BO whose backing (cpu, size bytes) is not the
+ * heap's: host memory or an imported fd (mem_import.c). */
+void mem_publish_imported(swgpu_device *dev, struct swgpu_bo *bo, void *cpu,
+                          uint64_t size, swgpu_heap heap, uint32_t flags);
 
 /* Sizes from cfg (heap sizes, BAR window); cfg NULL: config defaults. */
 void mem_init(struct swgpu_mem *mem, const swgpu_config *cfg);

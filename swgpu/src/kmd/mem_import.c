@@ -36,20 +36,31 @@ swgpu_bo_import_host(swgpu_device *dev, void *ptr, uint64_t size,
 	bo = calloc(1, sizeof(*bo));
 	if (!bo)
 		return SWGPU_ERR(debug, SWGPU_ERR_NO_HOST_MEMORY, "calloc");
+	mem_publish_imported(dev, bo, ptr, size, SWGPU_HEAP_SYSTEM, flags);
+	*out = bo;
+	return SWGPU_OK;
+}
+
+void
+mem_publish_imported(swgpu_device *dev, struct swgpu_bo *bo, void *cpu,
+                     uint64_t size, swgpu_heap heap, uint32_t flags)
+{
+	struct swgpu_mem *mem = &dev->mem;
+
 	bo->dev = dev;
 	bo->mem = mem;
 	bo->size = size;
-	bo->heap = bo->loc = SWGPU_HEAP_SYSTEM;
+	bo->heap = bo->loc = heap;
 	bo->flags = flags;
 	bo->priority = SWGPU_BO_PRIORITY_DEFAULT;
+	/* The pages are not the heap's: never accounted, moved or freed
+	 * by the heap. */
 	bo->imported = true;
-	bo->cpu = ptr;
+	bo->cpu = cpu;
 	atomic_init(&bo->refcount, 1);
 	atomic_init(&bo->map_count, 0);
 	atomic_init(&bo->gpu_busy, 0);
 	pthread_mutex_lock(&mem->lock);
 	mem_list_add_locked(mem, bo);
 	pthread_mutex_unlock(&mem->lock);
-	*out = bo;
-	return SWGPU_OK;
 }

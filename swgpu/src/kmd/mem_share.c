@@ -109,7 +109,6 @@ swgpu_bo_import_fd(swgpu_device *dev, int fd, uint64_t size, swgpu_heap heap,
 {
 	bool debug = dev ? dev->mem.debug : swgpu_debug_env();
 	uint64_t page = SWGPU_PAGE_SIZE;
-	struct swgpu_mem *mem;
 	struct swgpu_bo *bo;
 	void *p;
 
@@ -117,7 +116,6 @@ swgpu_bo_import_fd(swgpu_device *dev, int fd, uint64_t size, swgpu_heap heap,
 		*out = NULL;
 	if (!dev || !out)
 		return SWGPU_ERR(debug, SWGPU_ERR_INVALID_ARG, "NULL argument");
-	mem = &dev->mem;
 	if (!size || size > UINT64_MAX - (page - 1) ||
 	    (unsigned)heap >= SWGPU_HEAP_COUNT ||
 	    (flags & ~(SWGPU_BO_BAR | SWGPU_BO_CACHED | SWGPU_BO_SHAREABLE)))
@@ -144,22 +142,10 @@ swgpu_bo_import_fd(swgpu_device *dev, int fd, uint64_t size, swgpu_heap heap,
 		                 "mapping imported fd %d: %s", fd,
 		                 strerror(err));
 	}
-	bo->dev = dev;
-	bo->mem = mem;
-	bo->size = size;
-	bo->heap = bo->loc = heap;
-	bo->flags = flags | SWGPU_BO_SHAREABLE;
-	bo->priority = SWGPU_BO_PRIORITY_DEFAULT;
 	/* The pages count in the exporter's heap: imported, not accounted. */
-	bo->imported = true;
 	bo->shared = true;
-	bo->cpu = p;
-	atomic_init(&bo->refcount, 1);
-	atomic_init(&bo->map_count, 0);
-	atomic_init(&bo->gpu_busy, 0);
-	pthread_mutex_lock(&mem->lock);
-	mem_list_add_locked(mem, bo);
-	pthread_mutex_unlock(&mem->lock);
+	mem_publish_imported(dev, bo, p, size, heap,
+	                     flags | SWGPU_BO_SHAREABLE);
 	*out = bo;
 	return SWGPU_OK;
 }
