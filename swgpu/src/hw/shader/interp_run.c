@@ -197,6 +197,7 @@ run_lanes(struct ir_exec *e, struct ir_dispatch *d, bool resume)
 	/* a compiled loop counts the blocks it ran (jit.h) */
 	uint64_t check_at = (e->blocks_run | 0xfff) + 1;
 
+	e->jit_stopped = false;
 	if (resume) {
 		blk = e->at_blk;
 		uniform = e->at_uniform;
@@ -236,8 +237,12 @@ run_lanes(struct ir_exec *e, struct ir_dispatch *d, bool resume)
 			uniform = count == live;
 		}
 		/* A loop back-edge (or a return to an earlier block) is the
-		 * preemption point: the state is complete between blocks. */
-		if (blk <= last && last != IR_PC_DONE && stop_requested(e, d)) {
+		 * preemption point: the state is complete between blocks.
+		 * So is the boundary a compiled loop left at for a stop
+		 * request (jit_stopped; d->stop is set then). */
+		if (((blk <= last && last != IR_PC_DONE) || e->jit_stopped) &&
+		    stop_requested(e, d)) {
+			e->jit_stopped = false;
 			e->at_blk = blk;
 			e->at_uniform = uniform;
 			e->at_full = full;

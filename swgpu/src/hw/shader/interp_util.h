@@ -27,6 +27,9 @@ struct ir_exec {
 	uint32_t at_blk;
 	bool at_uniform, at_full;
 	uint32_t backedges;        /* loop back-edges run (stop polls) */
+	/* A compiled loop (jit.h) returned for a stop request: run_lanes
+	 * stops at the block boundary it left, a back-edge or not. */
+	bool jit_stopped;
 	/* Graphics batches (stage.h; NULL/false for compute): */
 	uint8_t *live;             /* 0: a helper lane, whose stores,
 	                              atomics and image writes do nothing */

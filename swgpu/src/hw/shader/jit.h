@@ -16,8 +16,10 @@
  * frame, jit/jit_frame_op.h), and preemption and
  * the watchdog see the same state with either back end. Loops of per-
  * lane blocks run as one function (jit/jit_loop.c) that returns to the
- * scheduler at block boundaries once JIT_LOOP_BUDGET blocks have run
- * (checked after each pass over the loop's blocks).
+ * scheduler at block boundaries once JIT_LOOP_BUDGET blocks have run,
+ * or when the dispatch must stop (preemption: d->stop and d->stop_poll
+ * asked every JIT_LOOP_POLL blocks), both checked after a pass over
+ * the loop's blocks.
  *
  * SWGPU_SHADER=interp (default) | jit selects the back end when an
  * execution state is created; without LLVM at build time, jit logs once
@@ -50,6 +52,8 @@ struct jit_frame {
 	uint32_t *pc, *prev;       /* per lane block index, previous block */
 	uint32_t width;            /* lanes, a multiple of the vector length */
 	uint32_t steps;            /* out: blocks a loop function ran */
+	uint32_t stopped;          /* out: a loop function left for a stop
+	                              request (d->stop), not its budget */
 	/* For swgpu_jit_frame_op only (jit/jit_frame_op.h): compiled code
 	 * passes the frame back to the interpreter, which runs an
 	 * instruction on this execution state with the dispatch d. */
@@ -77,9 +81,10 @@ struct jit_block {
 	 * [loop_head, loop_end] run as one function, each chunk of lanes
 	 * staying in native code until it leaves them; NULL: none. It
 	 * returns INTERP_HINT_NONE and stops once JIT_LOOP_BUDGET blocks
-	 * have run (at the end of a pass over the loop's blocks, at most
-	 * loop_end - loop_head more) with every lane at a block boundary
-	 * (f->steps: blocks run). */
+	 * have run or a stop is requested (at the end of a pass over the
+	 * loop's blocks, at most loop_end - loop_head more) with every
+	 * lane at a block boundary (f->steps: blocks run; f->stopped: it
+	 * was the stop request). */
 	jit_seg_fn loop;
 	uint32_t loop_head, loop_end;
 };
@@ -87,6 +92,12 @@ struct jit_block {
 /* Blocks a loop function runs before it returns to the scheduler (the
  * watchdog's and a stop request's chance). */
 #define JIT_LOOP_BUDGET 65536u
+
+/* Blocks between two stop polls of a loop function (d->stop, then
+ * d->stop_poll: the engine's question, as the interpreter asks it at
+ * every 8th back-edge of its whole workgroup), at the end of the pass
+ * that crosses a multiple of it. A power of two. */
+#define JIT_LOOP_POLL 128u
 
 struct jit_program {
 	uint32_t nblocks;          /* == the program's */

@@ -92,12 +92,15 @@ jit_exec_block(struct ir_exec *e, const struct ir_dispatch *d, uint32_t blk,
 	uint32_t ii = 0;
 
 	if (jb->loop) {
-		/* the loop's lanes, chunk by chunk, until they leave it or
-		 * the budget is spent; the scheduler rescans after */
+		/* the loop's lanes, chunk by chunk, until they leave it,
+		 * the budget is spent or the dispatch must stop; the
+		 * scheduler rescans after (and stops there) */
 		f.store_mask = store_mask(e);
 		f.steps = 0;
+		f.stopped = 0;
 		jb->loop(&f);
 		e->blocks_run += f.steps;
+		e->jit_stopped = f.stopped != 0;
 		return INTERP_HINT_NONE;
 	}
 	for (uint32_t s = 0; s < jb->nseg; s++) {

@@ -345,7 +345,7 @@ jit_ext_define_symbols(LLVMOrcLLJITRef j, LLVMOrcJITDylibRef jd)
 		.GenericFlags = LLVMJITSymbolGenericFlagsExported |
 		                LLVMJITSymbolGenericFlagsCallable,
 	};
-	LLVMOrcCSymbolMapPair sym[2] = {
+	LLVMOrcCSymbolMapPair sym[3] = {
 		{ .Name = LLVMOrcLLJITMangleAndIntern(j, JIT_LANES_SYMBOL),
 		  .Sym = { .Address = (LLVMOrcExecutorAddress)(uintptr_t)
 		                      &swgpu_jit_lanes, .Flags = flags } },
@@ -353,8 +353,12 @@ jit_ext_define_symbols(LLVMOrcLLJITRef j, LLVMOrcJITDylibRef jd)
 		{ .Name = LLVMOrcLLJITMangleAndIntern(j, JIT_FRAME_OP_SYMBOL),
 		  .Sym = { .Address = (LLVMOrcExecutorAddress)(uintptr_t)
 		                      &swgpu_jit_frame_op, .Flags = flags } },
+		/* jit_loop.c: a compiled loop asks whether to stop */
+		{ .Name = LLVMOrcLLJITMangleAndIntern(j, JIT_LOOP_STOP_SYMBOL),
+		  .Sym = { .Address = (LLVMOrcExecutorAddress)(uintptr_t)
+		                      &swgpu_jit_loop_stop, .Flags = flags } },
 	};
-	LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(sym, 2);
+	LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(sym, 3);
 	LLVMErrorRef err = LLVMOrcJITDylibDefine(jd, mu);
 
 	if (err)

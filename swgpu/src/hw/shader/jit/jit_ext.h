@@ -30,9 +30,9 @@ LLVMValueRef jit_ext_emit(struct jit_ctx *c, const struct ir_instr *in,
  * jit_ext_emit value is NULL) or an op not ours. */
 uint32_t jit_ext_results(const struct ir_instr *in);
 
-/* Define swgpu_jit_lanes and swgpu_jit_frame_op (jit_frame_op.h) in
- * jd, a JITDylib of j (jit_engine.c calls it for every program's
- * JITDylib). */
+/* Define swgpu_jit_lanes, swgpu_jit_frame_op (jit_frame_op.h) and
+ * swgpu_jit_loop_stop in jd, a JITDylib of j (jit_engine.c calls it for
+ * every program's JITDylib). */
 LLVMErrorRef jit_ext_define_symbols(LLVMOrcLLJITRef j, LLVMOrcJITDylibRef jd);
 
 /* Name of the lane-call entry point in compiled code. */
@@ -47,5 +47,17 @@ LLVMErrorRef jit_ext_define_symbols(LLVMOrcLLJITRef j, LLVMOrcJITDylibRef jd);
  */
 void swgpu_jit_lanes(uint32_t *io, uint32_t lanes, uint32_t op,
                      uint32_t aux2, uint32_t imm);
+
+/* Name of the stop-poll entry point of compiled loops (jit_loop.c). */
+#define JIT_LOOP_STOP_SYMBOL "swgpu_jit_loop_stop"
+
+/*
+ * A compiled loop's preemption question, every JIT_LOOP_POLL blocks
+ * (jit.h): non-zero when f->d must stop (d->stop set, or d->stop_poll,
+ * the engine's question the interpreter asks at its back-edges, says
+ * so now); 0 when the dispatch is not preemptible (no stop_poll).
+ */
+struct jit_frame;
+uint32_t swgpu_jit_loop_stop(struct jit_frame *f);
 
 #endif

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The lane call of compiled code (jit_ext.h): the interpreter's own
- * instruction loop run on one vector of lanes. Compiled code stores the
- * source vectors into a small buffer laid out as a register file of
- * `lanes` lanes (rows a, b, c, d, dst, dst + 1), calls here, and loads
- * the results: the lane loop is interp.c's (or interp_int64.c's,
- * interp_f64.c's, interp_rtz.c's), so there is nothing to keep in step.
+ * The calls compiled code makes into the engine (jit_ext.h): the lane
+ * call, the frame call and a compiled loop's stop poll.
+ *
+ * The lane call: the interpreter's own instruction loop run on one
+ * vector of lanes. Compiled code stores the source vectors into a small
+ * buffer laid out as a register file of `lanes` lanes (rows a, b, c, d,
+ * dst, dst + 1), calls here, and loads the results: the lane loop is
+ * interp.c's (or interp_int64.c's, interp_f64.c's, interp_rtz.c's), so
+ * there is nothing to keep in step.
  */
 #include <string.h>
 
@@ -65,4 +68,20 @@ swgpu_jit_frame_op(struct jit_frame *f, uint32_t blk, uint32_t ii)
 		f->store_mask = e->live_mask;
 	}
 	return hint;
+}
+
+/*
+ * The stop poll of compiled loops (jit_ext.h): what interp_run.c's
+ * stop_requested asks at a back-edge, the flag first (another thread
+ * may have set it), then the engine's question; the loop calls it every
+ * JIT_LOOP_POLL blocks, so it needs no counter of its own.
+ */
+uint32_t
+swgpu_jit_loop_stop(struct jit_frame *f)
+{
+	const struct ir_dispatch *d = f->d;
+
+	return d->stop_poll &&
+	       (__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE) ||
+	        d->stop_poll(d->stop_cookie));
 }

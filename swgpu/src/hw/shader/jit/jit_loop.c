@@ -29,13 +29,17 @@
  * function starts from every lane's own pc in [h, t], so the scheduler
  * may call it at any of those blocks.
  *
- * Stops: after JIT_LOOP_BUDGET blocks (checked at the end of a pass) a
- * call returns with the current chunk's registers, pc and prev stored
- * (a block boundary for each lane), the chunks after it untouched: the
- * interpreter's state, from which the scheduler (run_lanes) checks the
- * watchdog and calls again (or saves the workgroup for a preemption).
- * The registers not stored are dead there: nothing reads them before
- * writing them, whichever back end resumes.
+ * Stops: after JIT_LOOP_BUDGET blocks, or when the dispatch must stop
+ * (preemption: d->stop and the engine's question asked every
+ * JIT_LOOP_POLL blocks, as the interpreter asks at its back-edges, out
+ * of the pass loop once the chunk's state is stored), both checked at
+ * the end of a pass, a call returns with the current chunk's
+ * registers, pc and prev stored (a block boundary for each lane), the
+ * chunks after it untouched: the interpreter's state, from which the
+ * scheduler (run_lanes) checks the watchdog and calls again, or, for a
+ * stop (f->stopped), saves the workgroup (wg_save.h) for either back
+ * end to resume. The registers not stored are dead there: nothing reads
+ * them before writing them, whichever back end resumes.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -44,6 +48,7 @@
 #include "hw/shader/interp_util.h"
 #include "hw/shader/jit.h"
 #include "jit_emit.h"
+#include "jit_ext.h"
 
 #define NONE UINT32_MAX
 #define MAX_LOOP_REGS 512u
@@ -416,6 +421,60 @@ emit_pass_block(struct seg_state *s, uint32_t b, struct carried *st,
 #undef JOIN
 }
 
+/* A field of the dispatch d (offset from offsetof) of type t. */
+static LLVMValueRef
+dispatch_load(struct jit_ctx *c, LLVMValueRef d, uint32_t offset,
+              LLVMTypeRef t)
+{
+	LLVMValueRef off = LLVMConstInt(c->i64, offset, false);
+
+	return LLVMBuildLoad2(c->b, t, LLVMBuildGEP2(c->b, c->i8, d, &off, 1,
+	                                             ""), "");
+}
+
+/*
+ * The stop poll of a chunk's end (its state stored: a block boundary
+ * for every lane, the place interp_run.c's run_lanes stops at a
+ * back-edge) when ask: the call of swgpu_jit_loop_stop (d->stop, then
+ * the engine's question). An i1, true: stop; the builder is left after
+ * it.
+ */
+static LLVMValueRef
+emit_stop_poll(struct seg_state *s, LLVMValueRef ask)
+{
+	struct jit_ctx *c = &s->c;
+	LLVMBuilderRef b = c->b;
+	LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+	LLVMBasicBlockRef from = LLVMGetInsertBlock(b);
+	LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, fn, "");
+
+	LLVMBuildCondBr(b, ask, call, done);
+	LLVMPositionBuilderAtEnd(b, call);
+	LLVMTypeRef ptr = LLVMPointerType(c->i8, 0);
+	LLVMTypeRef fty = LLVMFunctionType(c->i32, &ptr, 1, false);
+	LLVMValueRef poll = LLVMGetNamedFunction(c->mod, JIT_LOOP_STOP_SYMBOL);
+
+	if (!poll) {
+		poll = LLVMAddFunction(c->mod, JIT_LOOP_STOP_SYMBOL, fty);
+		LLVMAddAttributeAtIndex(poll, LLVMAttributeFunctionIndex,
+			LLVMCreateEnumAttribute(c->ctx,
+				LLVMGetEnumAttributeKindForName("nounwind", 8),
+				0));
+	}
+	LLVMValueRef r = LLVMBuildCall2(b, fty, poll, &s->k.frame, 1, "");
+	LLVMValueRef asked = LLVMBuildICmp(b, LLVMIntNE, r,
+	                                   LLVMConstInt(c->i32, 0, false), "");
+
+	LLVMBuildBr(b, done);
+	LLVMPositionBuilderAtEnd(b, done);
+	LLVMValueRef stop = LLVMBuildPhi(b, c->i1, "");
+
+	add_incoming(stop, LLVMConstInt(c->i1, 0, false), from);
+	add_incoming(stop, asked, call);
+	return stop;
+}
+
 bool
 jit_loop_emit(struct seg_state *s, const char *name, uint32_t h, uint32_t t)
 {
@@ -468,6 +527,11 @@ jit_loop_emit(struct seg_state *s, const char *name, uint32_t h, uint32_t t)
 	                           ptr);
 	s->k.width = LLVMBuildZExt(b, jit_frame_load(c, frame,
 		offsetof(struct jit_frame, width), c->i32), c->i64, "");
+	/* preemptible (ir.h: stop_poll set): the stop checks run */
+	LLVMValueRef d = jit_frame_load(c, frame,
+		offsetof(struct jit_frame, d), ptr);
+	LLVMValueRef armed = LLVMBuildIsNotNull(b, dispatch_load(c, d,
+		offsetof(struct ir_dispatch, stop_poll), ptr), "");
 	LLVMBuildBr(b, chunk);
 
 	/* chunk: i, steps so far; the chunk's state from memory */
@@ -512,16 +576,21 @@ jit_loop_emit(struct seg_state *s, const char *name, uint32_t h, uint32_t t)
 	for (uint32_t bb = h; bb <= t; bb++)
 		emit_pass_block(s, bb, &st, regs, n, full, tmp_a, tmp_b);
 
-	/* another pass while a lane is in the loop and budget is left */
+	/* another pass while a lane is in the loop, budget is left and
+	 * no stop poll is due (ask: the pass took the blocks run past a
+	 * multiple of JIT_LOOP_POLL in a preemptible dispatch) */
 	LLVMValueRef inside = LLVMBuildAnd(b,
 		LLVMBuildICmp(b, LLVMIntUGE, st.pc, jit_splat(c, h), ""),
 		LLVMBuildICmp(b, LLVMIntULE, st.pc, jit_splat(c, t), ""), "");
+	LLVMValueRef inside_any = reduce(c, "llvm.vector.reduce.or", inside);
 	LLVMValueRef spent = LLVMBuildICmp(b, LLVMIntUGE, st.steps, budget, "");
-	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
+	LLVMValueRef ask = LLVMBuildAnd(b, armed, LLVMBuildICmp(b, LLVMIntUGE,
+		LLVMBuildXor(b, top.steps, st.steps, ""),
+		LLVMConstInt(c->i32, JIT_LOOP_POLL, false), ""), "");
 
-	LLVMBuildCondBr(b, LLVMBuildAnd(b, reduce(c, "llvm.vector.reduce.or",
-	                                          inside),
-	                                LLVMBuildNot(b, spent, ""), ""),
+	LLVMBuildCondBr(b, LLVMBuildAnd(b, inside_any, LLVMBuildNot(b,
+	                                LLVMBuildOr(b, spent, ask, ""), ""),
+	                                ""),
 	                again, end);
 	LLVMPositionBuilderAtEnd(b, again);
 	LLVMBuildBr(b, pass);
@@ -530,9 +599,12 @@ jit_loop_emit(struct seg_state *s, const char *name, uint32_t h, uint32_t t)
 	add_incoming(top.steps, st.steps, again);
 	for (uint32_t k = 0; k < n; k++)
 		add_incoming(phi_reg[k], cur_reg[k], again);
-	(void)latch;
 
-	/* end: the chunk's state back to memory; stop when out of budget */
+	/* end: the chunk's state back to memory; the stop poll if due
+	 * (here, out of the pass loop: a call there made LLVM spill its
+	 * vector registers every pass, a third of alu_flops' speed);
+	 * leave when out of budget or stopping, else go on with the same
+	 * chunk (lanes still inside) or the next */
 	LLVMPositionBuilderAtEnd(b, end);
 	for (uint32_t k = 0; k < n; k++)
 		if (written[regs[k]])
@@ -540,12 +612,15 @@ jit_loop_emit(struct seg_state *s, const char *name, uint32_t h, uint32_t t)
 			                                 reg_el(s, regs[k])));
 	store_vec(s, st.pc, vec_ptr(s, s->k.pc, i));
 	store_vec(s, st.prev, vec_ptr(s, s->k.prev, i));
-	LLVMValueRef ni = LLVMBuildAdd(b, i, LLVMConstInt(c->i64, c->lanes,
-	                                                  false), "");
+	LLVMValueRef stop = emit_stop_poll(s, ask);
+	LLVMValueRef ni = LLVMBuildSelect(b, inside_any, i,
+		LLVMBuildAdd(b, i, LLVMConstInt(c->i64, c->lanes, false), ""),
+		"");
 	LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, ni, s->k.width, "");
+	LLVMValueRef go = LLVMBuildAnd(b, more, LLVMBuildNot(b,
+		LLVMBuildOr(b, spent, stop, ""), ""), "");
 
-	LLVMBuildCondBr(b, LLVMBuildAnd(b, more, LLVMBuildNot(b, spent, ""), ""),
-	                next, leave);
+	LLVMBuildCondBr(b, go, next, leave);
 	LLVMPositionBuilderAtEnd(b, next);
 	LLVMBuildBr(b, chunk);
 	add_incoming(i, LLVMConstInt(c->i64, 0, false), entry);
@@ -557,6 +632,9 @@ jit_loop_emit(struct seg_state *s, const char *name, uint32_t h, uint32_t t)
 	                                false);
 
 	LLVMBuildStore(b, st.steps, LLVMBuildGEP2(b, c->i8, frame, &off, 1, ""));
+	off = LLVMConstInt(c->i64, offsetof(struct jit_frame, stopped), false);
+	LLVMBuildStore(b, LLVMBuildZExt(b, stop, c->i32, ""),
+	               LLVMBuildGEP2(b, c->i8, frame, &off, 1, ""));
 	LLVMBuildRet(b, LLVMConstInt(c->i32, INTERP_HINT_NONE, false));
 	ok = true;
 out:
