@@ -149,6 +149,21 @@ struct gfx_rect {
 	int32_t x0, y0, x1, y1;    /* [x0, x1) x [y0, y1) */
 };
 
+/* r cut to tile; false when nothing is left (the rasterizers' bbox). */
+static inline bool
+gfx_rect_clip(struct gfx_rect *r, const struct gfx_rect *tile)
+{
+	if (r->x0 < tile->x0)
+		r->x0 = tile->x0;
+	if (r->y0 < tile->y0)
+		r->y0 = tile->y0;
+	if (r->x1 > tile->x1)
+		r->x1 = tile->x1;
+	if (r->y1 > tile->y1)
+		r->y1 = tile->y1;
+	return r->x0 < r->x1 && r->y0 < r->y1;
+}
+
 /* One attachment plane reachable by the draw's threads. */
 struct gfx_plane {
 	uint8_t *base;             /* pixel (ox, oy) of layer 0; NULL: none */

@@ -149,15 +149,7 @@ gfx_raster_line(struct gfx_thread *t, const struct gfx_draw *d,
 		gfx_raster_line_ms(t, d, p, tile);
 		return;
 	}
-	if (r.x0 < tile->x0)
-		r.x0 = tile->x0;
-	if (r.y0 < tile->y0)
-		r.y0 = tile->y0;
-	if (r.x1 > tile->x1)
-		r.x1 = tile->x1;
-	if (r.y1 > tile->y1)
-		r.y1 = tile->y1;
-	if (r.x0 >= r.x1 || r.y0 >= r.y1)
+	if (!gfx_rect_clip(&r, tile))
 		return;
 	/* the snapped endpoints, exact in float, back in 1/256 pixel */
 	const float one = (float)GFX_SUBPIXEL_ONE;

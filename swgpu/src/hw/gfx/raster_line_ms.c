@@ -128,15 +128,7 @@ gfx_raster_line_ms(struct gfx_thread *t, const struct gfx_draw *d,
 	struct gfx_rect r = p->bbox;
 	struct line_ms l;
 
-	if (r.x0 < tile->x0)
-		r.x0 = tile->x0;
-	if (r.y0 < tile->y0)
-		r.y0 = tile->y0;
-	if (r.x1 > tile->x1)
-		r.x1 = tile->x1;
-	if (r.y1 > tile->y1)
-		r.y1 = tile->y1;
-	if (r.x0 >= r.x1 || r.y0 >= r.y1)
+	if (!gfx_rect_clip(&r, tile))
 		return;
 	line_ms_init(&l, p, d->samples);
 	const float dx = p->lx1 - p->lx0, dy = p->ly1 - p->ly0;

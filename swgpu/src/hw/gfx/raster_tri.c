@@ -24,15 +24,7 @@ gfx_raster_tri(struct gfx_thread *t, const struct gfx_draw *d,
 		gfx_raster_tri_ms(t, d, p, tile);
 		return;
 	}
-	if (r.x0 < tile->x0)
-		r.x0 = tile->x0;
-	if (r.y0 < tile->y0)
-		r.y0 = tile->y0;
-	if (r.x1 > tile->x1)
-		r.x1 = tile->x1;
-	if (r.y1 > tile->y1)
-		r.y1 = tile->y1;
-	if (r.x0 >= r.x1 || r.y0 >= r.y1)
+	if (!gfx_rect_clip(&r, tile))
 		return;
 	const int32_t qx0 = r.x0 & ~1, qy0 = r.y0 & ~1;
 	int64_t sx[3], sy[3];
