@@ -24,15 +24,7 @@ clip_to_tile(const struct gfx_prim *p, const struct gfx_rect *tile,
              struct gfx_rect *r)
 {
 	*r = p->bbox;
-	if (r->x0 < tile->x0)
-		r->x0 = tile->x0;
-	if (r->y0 < tile->y0)
-		r->y0 = tile->y0;
-	if (r->x1 > tile->x1)
-		r->x1 = tile->x1;
-	if (r->y1 > tile->y1)
-		r->y1 = tile->y1;
-	return r->x0 < r->x1 && r->y0 < r->y1;
+	return gfx_rect_clip(r, tile);
 }
 
 void
