@@ -97,7 +97,7 @@ struct jit_block {
  * d->stop_poll: the engine's question, as the interpreter asks it at
  * every 8th back-edge of its whole workgroup), at the end of the pass
  * that crosses a multiple of it. A power of two. */
-#define JIT_LOOP_POLL 128u
+#define JIT_LOOP_POLL 1024u
 
 struct jit_program {
 	uint32_t nblocks;          /* == the program's */

@@ -37,7 +37,7 @@
  * ops compiled, a different segment plan, calling convention, passes):
  * old cache entries must then miss. jitcore and jitops engineers: this
  * constant is yours too. */
-#define JIT_COMPILER_VERSION 8u   /* 3: loops in passes (jitloop), frame calls (jitops2); 4: both; 5: IR_REG_FIRST_FREE 63 (SAMPLE_COUNT); 6: loops carry live registers only (ir_live); 7: IR_REG_FIRST_FREE 64 (CENTROID_SAMPLE); 8: loops check stop requests (jitstop19) */
+#define JIT_COMPILER_VERSION 9u   /* 3: loops in passes (jitloop), frame calls (jitops2); 4: both; 5: IR_REG_FIRST_FREE 63 (SAMPLE_COUNT); 6: loops carry live registers only (ir_live); 7: IR_REG_FIRST_FREE 64 (CENTROID_SAMPLE); 8: loops check stop requests (jitstop19); 9: stop polls every 1024 blocks */
 
 struct jit_cache_key {
 	uint8_t b[16];
