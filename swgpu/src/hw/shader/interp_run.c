@@ -25,6 +25,50 @@
 #include "stage.h"
 #include "wg_save.h"
 
+/* Where divergent lanes go next: the lowest block any lane sits at
+ * (IR_PC_DONE: none left), mask[l] set for the lanes there (*count of
+ * them), *live the lanes not done. Run before every block of a
+ * divergent stretch, over the whole width: in barrier loops that the
+ * compiler runs block by block (prefix_sum) it is a fifth of the time,
+ * so x86-64 builds also carry an AVX2 clone (unsigned min and compares
+ * 8 lanes at once; the baseline has no unsigned 32-bit min). Plain
+ * pointers, not e's: a byte store through e->mask may alias e and kept
+ * the loop scalar. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define LANE_SCAN_NO_IFUNC /* resolvers run before the sanitizer's start */
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define LANE_SCAN_NO_IFUNC
+#endif
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(LANE_SCAN_NO_IFUNC)
+#define LANE_SCAN_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define LANE_SCAN_CLONES
+#endif
+LANE_SCAN_CLONES static uint32_t
+lanes_at_lowest_block(const uint32_t *restrict pc, uint8_t *restrict mask,
+                      uint32_t W, uint32_t *count, uint32_t *live)
+{
+	uint32_t blk = IR_PC_DONE, n = 0, on_count = 0;
+
+	for (uint32_t l = 0; l < W; l++) {
+		blk = pc[l] < blk ? pc[l] : blk;
+		n += pc[l] != IR_PC_DONE;
+	}
+	*live = n;
+	if (blk != IR_PC_DONE)
+		for (uint32_t l = 0; l < W; l++) {
+			const uint8_t on = pc[l] == blk;
+
+			mask[l] = on;
+			on_count += on;
+		}
+	*count = on_count;
+	return blk;
+}
+
 /* An execution state of width lanes with the constant and subgroup
  * registers set. */
 static struct ir_exec *
@@ -214,25 +258,12 @@ run_lanes(struct ir_exec *e, struct ir_dispatch *d, bool resume)
 		mask[l] = l < lanes;
 	for (;;) {
 		if (!uniform) {
-			uint32_t count = 0, live = 0;
+			uint32_t count, live;
 
-			blk = IR_PC_DONE;
-			for (uint32_t l = 0; l < W; l++) {
-				blk = pc[l] < blk ? pc[l] : blk;
-				live += pc[l] != IR_PC_DONE;
-			}
+			blk = lanes_at_lowest_block(pc, mask, W, &count,
+			                            &live);
 			if (blk == IR_PC_DONE)
 				return LANES_DONE;
-			/* through the local pointers: a byte store through
-			 * e->mask may alias e, which made the compiler reload
-			 * e->mask per lane and keep the loop scalar (half of
-			 * run_lanes' time in a profile of prefix_sum) */
-			for (uint32_t l = 0; l < W; l++) {
-				const uint8_t on = pc[l] == blk;
-
-				mask[l] = on;
-				count += on;
-			}
 			full = count == W;
 			uniform = count == live;
 		}
