@@ -128,6 +128,8 @@ typedef enum swgpu_heap {
  *                                                            (default 1)
  *   SWGPU_FAULT            fault injection, see "Fault injection" below
  *   SWGPU_TRACE            job trace: "stderr" or a file path (default off)
+ *   SWGPU_PUBLISH          0: no status page for swgpu-smi     (default 1)
+ *   SWGPU_PUBLISH_MS       status page refresh, 10..60000 ms  (default 500)
  *   SWGPU_DEBUG            1: log every error with its origin to stderr
  *
  * A malformed variable is reported on stderr and ignored.
@@ -172,6 +174,11 @@ typedef struct swgpu_config {
 	 * takes over a job preempted on another one and resumes it from its
 	 * save area (docs/ARCHITECTURE.md, "Resume on another engine"). */
 	bool no_migrate;
+	/* true: no status page for swgpu-smi (SWGPU_PUBLISH=0). Its
+	 * refresh interval in ms (SWGPU_PUBLISH_MS, 10..60000; 0 means the
+	 * default, 500). */
+	bool no_publish;
+	uint32_t publish_ms;
 } swgpu_config;
 
 void swgpu_config_init(swgpu_config *cfg);

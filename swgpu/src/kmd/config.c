@@ -189,6 +189,11 @@ swgpu_config_init(swgpu_config *cfg)
 	uint32_t migrate = 1;
 	env_u32_range("SWGPU_MIGRATE", &migrate, 0, 1);
 	cfg->no_migrate = !migrate;
+	uint32_t publish = 1;
+	env_u32_range("SWGPU_PUBLISH", &publish, 0, 1);
+	cfg->no_publish = !publish;
+	cfg->publish_ms = SWGPU_DEFAULT_PUBLISH_MS;
+	env_u32_range("SWGPU_PUBLISH_MS", &cfg->publish_ms, 10, 60000u);
 	cfg->preempt_chaos = 0;
 	env_u32_range("SWGPU_PREEMPT_CHAOS", &cfg->preempt_chaos, 0,
 	              UINT32_MAX);

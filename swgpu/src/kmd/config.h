@@ -28,6 +28,7 @@
 #define SWGPU_DEFAULT_TIMEOUT_MS 5000u
 #define SWGPU_DEFAULT_SPIN_US 20u
 #define SWGPU_DEFAULT_SLICE_MS 4u
+#define SWGPU_DEFAULT_PUBLISH_MS 500u  /* status page refresh */
 /* Raster threads per graphics engine (engine thread + 1 worker: the
  * machine model has two cores). */
 #define SWGPU_DEFAULT_GFX_THREADS 2u

@@ -68,6 +68,9 @@ context_mark_guilty(struct swgpu_context *ctx, const swgpu_fault_info *fault)
 		return;
 	ctx->state = SWGPU_CONTEXT_GUILTY;
 	ctx->fault = *fault;
+	ctx->dev->guilty_faults++;
+	if (fault->kind == SWGPU_FAULT_HANG)
+		ctx->dev->guilty_hangs++;
 	atomic_store(&ctx->lost, true);
 	if (ctx->dev->cfg.debug)
 		swgpu_log("context %u guilty: fault %d on engine %u, "

@@ -23,6 +23,8 @@ struct swgpu_context {
 	struct dlist queues;
 	struct dlist link;           /* dev->contexts */
 	uint32_t inflight;           /* jobs in rings */
+	uint64_t gpu_ns;             /* engine time of its finished jobs
+	                                (under dev->lock; status page) */
 };
 
 /* Record a fault: the context becomes GUILTY (first fault kept). Pending

@@ -10,6 +10,7 @@
 #include "kmd/context.h"
 #include "hw/engine.h"
 #include "kmd/job.h"
+#include "kmd/status_page.h"
 #include "kmd/syncobj.h"
 #include "kmd/vaspace.h"
 
@@ -270,6 +271,7 @@ swgpu_device_open(const swgpu_config *cfg, swgpu_device **out)
 	r = sched_slice_start(dev);
 	if (r != SWGPU_OK)
 		goto fail;
+	status_publish_start(dev);
 	*out = dev;
 	return SWGPU_OK;
 
@@ -303,6 +305,7 @@ swgpu_device_close(swgpu_device *dev)
 
 	/* Nothing from other processes' shared timelines from here on. */
 	syncobj_share_stop(dev);
+	status_publish_stop(dev);
 	pthread_mutex_lock(&dev->lock);
 	/* Pending jobs are doomed now: the scheduler finishes them with an
 	 * error once nothing of their queue is in a ring. Ring jobs are

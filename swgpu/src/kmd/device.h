@@ -161,6 +161,11 @@ struct swgpu_device {
 	uint32_t fault_count;
 	char *fault_str;           /* owned copy of cfg.fault */
 
+	/* Contexts made guilty since open, and of them by a hang (the
+	 * status page; under lock). */
+	uint64_t guilty_faults, guilty_hangs;
+	struct status_pub *status; /* status_page.c; NULL: none */
+
 	struct trace_file *trace;  /* trace.c; NULL: tracing off */
 	char *trace_str;           /* owned copy of cfg.trace */
 	char *dump_dir_str;        /* owned copy of cfg.dump_dir */

@@ -138,6 +138,8 @@ sched_charge(struct swgpu_job *job)
 	uint64_t run = job->skipped ? 0 : job->run_ns;
 
 	q->ring_vcharge -= vr_scale(q, job->vcharge_ns);
+	if (job->ctx)
+		job->ctx->gpu_ns += run;
 	if (run > job->vcharge_ns)
 		q->vruntime += vr_scale(q, run - job->vcharge_ns);
 	if (!job->skipped) {
