@@ -20,7 +20,9 @@
  * per texel; the LOD, once per quad (implicit LOD uses the quad's
  * coarse derivatives, the same for its four lanes); the per-texel
  * decode through doubles; and the integer division of REPEAT on
- * power-of-two sizes (a mask).
+ * power-of-two sizes (a mask). Whole quads of 4-byte UNORM texels go
+ * four lanes at a time (SSE2), or two quads reading the same levels
+ * eight at a time (interp_sample_avx2.c, when the CPU has AVX2).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -301,7 +303,7 @@ fast_lod(const struct fast_ctx *x, uint32_t l, struct smp_lod *lod)
 		return;
 	}
 	lod_select_inline(&x->ls, fast_lambda_base(x, l), OPND(x, 7, l).f,
-	                    OPND(x, 8, l).f, lod);
+	                  OPND(x, 8, l).f, lod);
 }
 
 /* Lane l alone (any offsets, address modes, per-lane LOD). */
