@@ -255,6 +255,9 @@ struct fast_ctx {
 	 * same filter for magnification and minification; lod0 is what
 	 * lod_select_prepared gives for any lambda then. */
 	bool lod_fixed;
+	/* no texel offsets and the same LOD operands (Bias, MinLod, an
+	 * explicit Lod) in every lane: quad_lod checks nothing per quad */
+	bool uniform;
 	struct smp_lod lod0;
 	struct fast_img fi;
 };
@@ -461,7 +464,7 @@ quad_lod(const struct fast_ctx *x, uint32_t q, uint32_t qm,
 {
 	const uint32_t f = (uint32_t)__builtin_ctz(qm);   /* first active */
 
-	for (uint32_t i = 0; i < 4; i++) {
+	for (uint32_t i = 0; i < 4 && !x->uniform; i++) {
 		if (!(qm & (1u << i)))
 			continue;
 		if (OPND(x, 4, q + i).u || OPND(x, 5, q + i).u)
@@ -594,6 +597,19 @@ smp_have_avx2(void)
 	return have_avx2;
 }
 
+/* Are the W lanes of v the same bits (all 0 with zero)? */
+static bool
+lanes_uniform(const lane_t *v, uint32_t W, bool zero)
+{
+	const uint32_t first = zero ? 0 : v[0].u;
+	uint32_t diff = 0;
+
+	/* no early exit: the loop vectorizes */
+	for (uint32_t l = 0; l < W; l++)
+		diff |= v[l].u ^ first;
+	return !diff;
+}
+
 /* The active lanes of quad q (bit i: lane q + i). */
 static inline uint32_t
 quad_mask(const uint8_t *m, uint32_t q, bool full)
@@ -623,6 +639,12 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 	x.im = image_resource(d, in->aux, 0, in->imm & 0xffffu)->img;
 	lod_prepare(x.ss, x.im->levels, false, &x.ls);
 	fast_lod_prepare(&x);
+	x.uniform = lanes_uniform(&OPND(&x, 4, 0), W, true) &&
+	            lanes_uniform(&OPND(&x, 5, 0), W, true) &&
+	            (x.lod_fixed ||
+	             (lanes_uniform(&OPND(&x, 7, 0), W, false) &&
+	              lanes_uniform(&OPND(&x, 8, 0), W, false) &&
+	              (x.implicit || lanes_uniform(x.L, W, false))));
 #if defined(__SSE2__)
 	const bool quads = x.fi.vec && x.fi.elem == 4 && x.im->levels &&
 	                   quad_mode_ok(x.fi.addr[0], x.fi.lv[0].w) &&
