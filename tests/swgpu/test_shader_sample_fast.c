@@ -9,7 +9,9 @@
  * tried, NEAREST / LINEAR filters and mipmap modes, sampler bias and LOD clamps; coordinates random per
  * quad with random derivatives, plus NaN, infinities, huge values and
  * -0.0 in some lanes, per-lane Bias and Lod in some quads (the quad
- * path's fallback).
+ * path's fallback), pairs of quads reading the same levels (the AVX2
+ * form, two quads at once: the default run; swgpu_shader_sample_fast_-
+ * sse2 runs the SSE2 quads alone).
  *
  * Each configuration runs twice on the same inputs: as translated (the
  * fast path takes what it can), then with every IR_IMGSAMPLE's sampler
@@ -58,13 +60,29 @@ rndf(float lo, float hi)
 static void
 fill_inputs(struct ir_exec *e, const struct ir_io *io, uint64_t seed)
 {
+	float step = 1.0f, dxu = 0.0f, dxv = 0.0f, dyu = 0.0f, dyv = 0.0f;
+	float qbias = 0.0f, qlod = 0.0f;
+
 	rng_state = seed;
 	for (uint32_t q = 0; q < W / 4; q++) {
 		const float bu = rndf(-2.5f, 2.5f), bv = rndf(-2.5f, 2.5f);
-		const float step = ldexpf(1.0f, (int)(rnd() % 11) - 8);
-		const float dxu = rndf(-step, step), dxv = rndf(-step, step);
-		const float dyu = rndf(-step, step), dyv = rndf(-step, step);
-		const float qbias = rndf(-3.0f, 3.0f), qlod = rndf(-1.0f, 6.0f);
+
+		/* quads 4..15 in pairs (4, 5), (6, 7)...: the second takes
+		 * the first's derivatives, Bias and Lod, so both read the
+		 * same levels (the AVX2 form's two quads at once); in
+		 * (12, 13) and (14, 15) the second's Lod is the first's
+		 * whole part (no level blend beside one that blends) */
+		if (q < 4 || q >= 16 || !(q & 1)) {
+			step = ldexpf(1.0f, (int)(rnd() % 11) - 8);
+			dxu = rndf(-step, step);
+			dxv = rndf(-step, step);
+			dyu = rndf(-step, step);
+			dyv = rndf(-step, step);
+			qbias = rndf(-3.0f, 3.0f);
+			qlod = rndf(-1.0f, 6.0f);
+		} else if (q >= 12) {
+			qlod = floorf(qlod);
+		}
 
 		for (uint32_t i = 0; i < 4; i++) {
 			const uint32_t l = 4 * q + i;

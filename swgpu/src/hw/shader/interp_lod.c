@@ -10,28 +10,7 @@
  */
 #include <math.h>
 
-#include <swgpu/swgpu_packet.h>
-
 #include "interp_sample.h"
-
-float
-lod_scale(const struct ir_image_binding *im, uint32_t dims, const float dx[3],
-          const float dy[3])
-{
-	const float size[3] = { (float)im->width, (float)im->height,
-	                        (float)im->depth };
-	float rx = 0.0f, ry = 0.0f;
-
-	for (uint32_t a = 0; a < dims && a < 3; a++) {
-		float mx = dx[a] * size[a], my = dy[a] * size[a];
-
-		rx += mx * mx;
-		ry += my * my;
-	}
-	/* rho_x = |(m_ux, m_vx, m_wx)|: between the largest magnitude and
-	 * sqrt(2) times their sum, as the spec allows */
-	return 0.5f * log2f(rx > ry ? rx : ry);
-}
 
 /* Per face (the spec's selection table, as interp_sample.c's
  * cube_face): s_c, t_c and r_c as sign * direction[axis], r_c >= 0. */
@@ -73,6 +52,7 @@ lod_prepare(const struct swgpu_sampler_state *ss, uint32_t levels,
 	o->min_lod = (float)(ss->lod & 0xffff) / 256.0f;
 	o->max_lod = (float)(ss->lod >> 16) / 256.0f;
 	o->q = (float)(levels ? levels - 1 : 0);
+	o->qi = levels ? levels - 1 : 0;
 	o->unnorm = unnorm;
 	o->mag_linear = (ss->filter & SWGPU_SAMPLER_MAG_LINEAR) != 0;
 	o->min_linear = (ss->filter & SWGPU_SAMPLER_MIN_LINEAR) != 0;
@@ -84,48 +64,7 @@ lod_select_prepared(const struct lod_sampler *ls, float lambda_base,
                     float shader_bias, float shader_min_lod,
                     struct smp_lod *o)
 {
-	const float max_bias = SWGPU_SAMPLER_MAX_LOD_BIAS;
-	float bias = ls->bias + shader_bias;
-	float min_lod = ls->min_lod, max_lod = ls->max_lod;
-	const float q = ls->q;
-	float lambda, d;
-
-	if (isnan(bias))
-		bias = 0.0f;
-	else if (bias > max_bias)
-		bias = max_bias;
-	else if (bias < -max_bias)
-		bias = -max_bias;
-	if (shader_min_lod > min_lod)
-		min_lod = shader_min_lod;
-	lambda = ls->unnorm ? 0.0f : lambda_base + bias;
-	if (isnan(lambda))
-		lambda = 0.0f;
-	o->lambda_prime = lambda;
-	if (!ls->unnorm) {
-		if (lambda > max_lod)
-			lambda = max_lod;
-		if (lambda < min_lod)
-			lambda = min_lod;
-	}
-	o->linear = lambda <= 0.0f ? ls->mag_linear : ls->min_linear;
-	d = lambda < 0.0f ? 0.0f : lambda > q ? q : lambda;
-	if (!ls->mip_linear) {
-		/* nearest(d') = ceil(d' + 0.5) - 1, the preferred rule */
-		o->lo = d <= 0.5f ? 0 : (uint32_t)ceilf(d + 0.5f) - 1;
-		if (o->lo > q)
-			o->lo = (uint32_t)q;
-		o->hi = o->lo;
-		o->delta = 0.0f;
-		o->dl = (float)o->lo;
-	} else {
-		const float fd = floorf(d);
-
-		o->lo = (uint32_t)fd;
-		o->hi = (float)o->lo + 1.0f <= q ? o->lo + 1 : o->lo;
-		o->delta = d - fd;
-		o->dl = d;
-	}
+	lod_select_inline(ls, lambda_base, shader_bias, shader_min_lod, o);
 }
 
 void

@@ -50,6 +50,7 @@ struct smp {
 	int32_t off[3];
 	bool cube;                 /* slice = cube_base + face */
 	uint32_t face, cube_base;
+	bool codes;                /* smp_codes: filter 8-bit UNORM codes */
 	bool dref;                 /* compare texels with ref by cmp */
 	float ref;
 	uint32_t cmp;              /* VkCompareOp */
@@ -285,7 +286,7 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 			i0[a] = smp_floor_off(u[a], s->off[a]);
 		texel(s, &lv, i0[0], i0[1], i0[2], false, v);
 		for (uint32_t k = 0; k < 4; k++) {
-			out[k] = v[k].f;
+			out[k] = s->codes ? v[k].f * 255.0f : v[k].f;
 			iout[k] = v[k];
 		}
 		return;
@@ -315,7 +316,7 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 			continue;
 		texel(s, &lv, x[0], x[1], x[2], s->cube, v);
 		for (uint32_t k = 0; k < 4; k++)
-			out[k] += w * v[k].f;
+			out[k] += w * (s->codes ? v[k].f * 255.0f : v[k].f);
 	}
 }
 
@@ -457,6 +458,9 @@ filter_lane(const struct smp *s, const float c[3], const struct smp_lod *lod,
 			res[k] = (1.0f - lod->delta) * res[k] +
 			         lod->delta * res2[k];
 	}
+	if (s->codes)
+		for (uint32_t k = 0; k < 4; k++)
+			res[k] = smp_codes_value(res[k]);
 	if (s->fl && !s->dref)
 		clamp_normalized(s->bb->img->fmt, res);
 	if (s->dref) {
@@ -536,6 +540,7 @@ interp_sample(struct ir_exec *e, const struct ir_dispatch *d,
 
 			if (!(ss->filter & SWGPU_SAMPLER_COMPARE_ENABLE))
 				s.cmp = 0;
+			s.codes = s.fl && !s.dref && smp_codes(bb->img->fmt);
 			for (uint32_t k = 0; k < 4; k++)
 				crd[k] = OPND(k, l).f;
 			for (uint32_t k = 0; k < 3; k++)

@@ -10,6 +10,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include <swgpu/swgpu_packet.h>
+
 #include "interp_util.h"
 
 /* The levels one sample reads ("Image Level(s) Selection"). */
@@ -24,8 +26,24 @@ struct smp_lod {
 /* lambda_base of the isotropic scale factor: log2 of the larger of
  * |d(s,t,r)/dx| and |d(s,t,r)/dy| in texels of the view's base level
  * (dims coordinates). */
-float lod_scale(const struct ir_image_binding *im, uint32_t dims,
-                const float dx[3], const float dy[3]);
+static inline float
+lod_scale(const struct ir_image_binding *im, uint32_t dims, const float dx[3],
+          const float dy[3])
+{
+	const float size[3] = { (float)im->width, (float)im->height,
+	                        (float)im->depth };
+	float rx = 0.0f, ry = 0.0f;
+
+	for (uint32_t a = 0; a < dims && a < 3; a++) {
+		float mx = dx[a] * size[a], my = dy[a] * size[a];
+
+		rx += mx * mx;
+		ry += my * my;
+	}
+	/* rho_x = |(m_ux, m_vx, m_wx)|: between the largest magnitude and
+	 * sqrt(2) times their sum, as the spec allows */
+	return 0.5f * log2f(rx > ry ? rx : ry);
+}
 
 /* Derivatives of the cube face coordinates (s_face, t_face) from those
  * of the direction dir on face ("Cube Map Derivative Transformation"). */
@@ -44,6 +62,7 @@ void lod_select(const struct swgpu_sampler_state *ss, uint32_t levels,
  * any number of selections with the same results. */
 struct lod_sampler {
 	float bias, min_lod, max_lod, q;
+	uint32_t qi;               /* q as an integer */
 	bool unnorm, mag_linear, min_linear, mip_linear;
 };
 void lod_prepare(const struct swgpu_sampler_state *ss, uint32_t levels,
@@ -51,6 +70,56 @@ void lod_prepare(const struct swgpu_sampler_state *ss, uint32_t levels,
 void lod_select_prepared(const struct lod_sampler *ls, float lambda_base,
                          float shader_bias, float shader_min_lod,
                          struct smp_lod *o);
+
+/* lod_select_prepared's body, inlined by the fast path (per quad). */
+static inline void
+lod_select_inline(const struct lod_sampler *ls, float lambda_base,
+                  float shader_bias, float shader_min_lod,
+                  struct smp_lod *o)
+{
+	const float max_bias = SWGPU_SAMPLER_MAX_LOD_BIAS;
+	float bias = ls->bias + shader_bias;
+	float min_lod = ls->min_lod, max_lod = ls->max_lod;
+	const float q = ls->q;
+	float lambda, d;
+
+	if (isnan(bias))
+		bias = 0.0f;
+	else if (bias > max_bias)
+		bias = max_bias;
+	else if (bias < -max_bias)
+		bias = -max_bias;
+	if (shader_min_lod > min_lod)
+		min_lod = shader_min_lod;
+	lambda = ls->unnorm ? 0.0f : lambda_base + bias;
+	if (isnan(lambda))
+		lambda = 0.0f;
+	o->lambda_prime = lambda;
+	if (!ls->unnorm) {
+		if (lambda > max_lod)
+			lambda = max_lod;
+		if (lambda < min_lod)
+			lambda = min_lod;
+	}
+	o->linear = lambda <= 0.0f ? ls->mag_linear : ls->min_linear;
+	d = lambda < 0.0f ? 0.0f : lambda > q ? q : lambda;
+	if (!ls->mip_linear) {
+		/* nearest(d') = ceil(d' + 0.5) - 1, the preferred rule */
+		o->lo = d <= 0.5f ? 0 : (uint32_t)ceilf(d + 0.5f) - 1;
+		if (o->lo > q)
+			o->lo = (uint32_t)q;
+		o->hi = o->lo;
+		o->delta = 0.0f;
+		o->dl = (float)o->lo;
+	} else {
+		/* d is in [0, q] (or -0): floor is the truncation (for -0
+		 * delta is -0 instead of +0; every reader asks delta > 0) */
+		o->lo = (uint32_t)(int32_t)d;
+		o->hi = o->lo + 1 <= ls->qi ? o->lo + 1 : o->lo;
+		o->delta = d - (float)o->lo;
+		o->dl = d;
+	}
+}
 
 static inline int32_t
 smp_mirror(int32_t a)
@@ -105,6 +174,37 @@ smp_unnorm_clamp(float u)
 	if (!isfinite(u))
 		return 0.0f;
 	return u > 1e9f ? 1e9f : u < -1e9f ? -1e9f : u;
+}
+
+/*
+ * Filtering of 8-bit UNORM formats ("codes"): every texel's channels
+ * enter the weighted sums as their codes 0..255 (the decoded value
+ * times 255, exact for every code, a missing channel's 0 or 1 giving 0
+ * or 255), the level blend too, and the result is divided by 255 once
+ * and clamped to <= 1: one rounding at the end instead of one per
+ * texel, and the quad path's per-texel divisions gone. Every path
+ * (interp_sample.c, interp_sample_fast.c) filters these formats so.
+ */
+static inline bool
+smp_codes(const swgpu_format_info *fi)
+{
+	if (!fi || fi->numeric != SWGPU_NUMERIC_UNORM ||
+	    (fi->caps & SWGPU_FORMAT_CAP_COMPRESSED))
+		return false;
+	for (int c = 0; c < 4; c++)
+		if (fi->bit_width[c] &&
+		    (fi->bit_width[c] != 8 || fi->bit_offset[c] % 8))
+			return false;
+	return true;
+}
+
+/* A filtered sum of codes back to the [0, 1] value. */
+static inline float
+smp_codes_value(float sum)
+{
+	const float v = sum / 255.0f;
+
+	return v > 1.0f ? 1.0f : v;
 }
 
 /* The fast path of IR_IMGSAMPLE (interp_sample_fast.c): 2D views of

@@ -11,42 +11,27 @@
  *
  * The results are bit for bit those of the general path: the same LOD
  * functions (lod_scale, lod_select), the same unnormalization, wrap and
- * floor rules (interp_sample.h), the texels decoded to the same floats,
- * and the same float operations in the same order (bilinear weights
- * (1 - fx) (1 - fy), fx (1 - fy), (1 - fx) fy, fx fy summed from 0 in
- * that order, zero weights skipped; then the level blend). What it
+ * floor rules (interp_sample.h), the texels decoded to the same floats
+ * (8-bit UNORM: the same codes, smp_codes), and the same float
+ * operations in the same order (bilinear weights (1 - fx) (1 - fy),
+ * fx (1 - fy), (1 - fx) fy, fx fy summed from 0 in that order, zero
+ * weights skipped; then the level blend; then smp_codes_value). What it
  * saves: the level geometry, computed once per instruction instead of
  * per texel; the LOD, once per quad (implicit LOD uses the quad's
  * coarse derivatives, the same for its four lanes); the per-texel
  * decode through doubles; and the integer division of REPEAT on
- * power-of-two sizes (a mask).
+ * power-of-two sizes (a mask). Whole quads of 4-byte UNORM texels go
+ * four lanes at a time (SSE2), or two quads reading the same levels
+ * eight at a time (interp_sample_avx2.c, when the CPU has AVX2).
  */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
-#include "interp_sample.h"
-
-#define FAST_MAX_LEVELS 16u
-
-struct fast_level {
-	const uint8_t *base;       /* texel (0, 0) */
-	uint32_t row_pitch;
-	int32_t w, h;
-	float fw, fh;
-};
-
-struct fast_img {
-	uint32_t elem;
-	uint32_t addr[2];          /* address modes of u, v */
-	const float *tab[4];       /* channel decode tables */
-	uint8_t byte[4];           /* byte of each channel */
-	/* 4-byte UNORM texels, all four channels, R at byte 0 (rgba) or
-	 * 2 (bgra): decoded four channels at once */
-	bool vec, bgra;
-	struct fast_level lv[FAST_MAX_LEVELS];
-};
+#include "interp_sample_fast.h"
 
 /* Index i of an axis of size n wrapped by mode (never a border). */
 static inline int32_t
@@ -72,9 +57,10 @@ typedef __m128 v4f;
 #define V4_MUL(a, b) _mm_mul_ps(a, b)
 #define V4_STORE(p, v) _mm_storeu_ps(p, v)
 
-/* The texel's four channels in RGBA order. UNORM: code / 255 in float
- * equals the table's (float)(code / 255.0) for every code (checked
- * once for all 256). */
+/* The texel's four channels in RGBA order: the codes for 8-bit UNORM
+ * (smp_codes; the table's (float)(code / 255.0) times 255 is the code
+ * for every code, and a missing channel's 0 or 1 gives 0 or 255), else
+ * the decoded values. */
 static inline v4f
 fast_fetch(const struct fast_img *fi, const struct fast_level *lv,
            int32_t x, int32_t y)
@@ -90,12 +76,13 @@ fast_fetch(const struct fast_img *fi, const struct fast_level *lv,
 		b = _mm_unpacklo_epi16(b, _mm_setzero_si128());
 		if (fi->bgra)
 			b = _mm_shuffle_epi32(b, _MM_SHUFFLE(3, 0, 1, 2));
-		return _mm_div_ps(_mm_cvtepi32_ps(b), _mm_set1_ps(255.0f));
+		return _mm_cvtepi32_ps(b);
 	}
-	return _mm_setr_ps(fi->tab[0][p[fi->byte[0]]],
-	                   fi->tab[1][p[fi->byte[1]]],
-	                   fi->tab[2][p[fi->byte[2]]],
-	                   fi->tab[3][p[fi->byte[3]]]);
+	const __m128 v = _mm_setr_ps(fi->tab[0][p[fi->byte[0]]],
+	                             fi->tab[1][p[fi->byte[1]]],
+	                             fi->tab[2][p[fi->byte[2]]],
+	                             fi->tab[3][p[fi->byte[3]]]);
+	return fi->codes ? _mm_mul_ps(v, _mm_set1_ps(255.0f)) : v;
 }
 #else
 typedef struct { float v[4]; } v4f;
@@ -137,8 +124,11 @@ fast_fetch(const struct fast_img *fi, const struct fast_level *lv,
 	const uint8_t *p = fast_addr(fi, lv, x, y);
 	v4f r;
 
-	for (int c = 0; c < 4; c++)
+	for (int c = 0; c < 4; c++) {
 		r.v[c] = fi->tab[c][p[fi->byte[c]]];
+		if (fi->codes)
+			r.v[c] *= 255.0f;
+	}
 	return r;
 }
 #endif
@@ -185,12 +175,17 @@ fast_levels(const struct ir_buffer_binding *bb, struct fast_img *fi)
 	struct img_level levels[FAST_MAX_LEVELS];
 
 	image_levels(im, im->levels, levels);
+	fi->off32 = true;
 	for (uint32_t k = 0; k < im->levels; k++) {
 		const struct img_level lv = levels[k];
 
 		if (!lv.w || !lv.h || lv.off + (uint64_t)(lv.h - 1) *
 		    lv.row_pitch + (uint64_t)lv.w * im->elem > bb->range)
 			return false;
+		/* byte offsets of texels within a level fit int32 (the
+		 * AVX2 form's gathers) */
+		fi->off32 = fi->off32 && (uint64_t)(lv.h - 1) * lv.row_pitch +
+		            (uint64_t)lv.w * im->elem <= INT32_MAX;
 		fi->lv[k] = (struct fast_level){
 			.base = bb->ptr + lv.off, .row_pitch = lv.row_pitch,
 			.w = (int32_t)lv.w, .h = (int32_t)lv.h,
@@ -242,6 +237,7 @@ fast_setup(const struct ir_dispatch *d, const struct ir_instr *in,
 	for (uint32_t c = 0; c < 4; c++)
 		fi->vec = fi->vec && im->fmt->bit_width[c] == 8;
 	fi->bgra = fi->byte[0] == 2;
+	fi->codes = smp_codes(im->fmt);
 	*ssp = ss;
 	return fast_levels(bb, fi);
 }
@@ -259,6 +255,9 @@ struct fast_ctx {
 	 * same filter for magnification and minification; lod0 is what
 	 * lod_select_prepared gives for any lambda then. */
 	bool lod_fixed;
+	/* no texel offsets and the same LOD operands (Bias, MinLod, an
+	 * explicit Lod) in every lane: quad_lod checks nothing per quad */
+	bool uniform;
 	struct smp_lod lod0;
 	struct fast_img fi;
 };
@@ -306,8 +305,8 @@ fast_lod(const struct fast_ctx *x, uint32_t l, struct smp_lod *lod)
 		*lod = x->lod0;
 		return;
 	}
-	lod_select_prepared(&x->ls, fast_lambda_base(x, l), OPND(x, 7, l).f,
-	                    OPND(x, 8, l).f, lod);
+	lod_select_inline(&x->ls, fast_lambda_base(x, l), OPND(x, 7, l).f,
+	                  OPND(x, 8, l).f, lod);
 }
 
 /* Lane l alone (any offsets, address modes, per-lane LOD). */
@@ -331,7 +330,8 @@ fast_lane(const struct fast_ctx *x, uint32_t l)
 	}
 	V4_STORE(out, res);
 	for (uint32_t k = 0; k < 4; k++)
-		x->D[(size_t)k * x->W + l].f = out[k];
+		x->D[(size_t)k * x->W + l].f = x->fi.codes ?
+		                               smp_codes_value(out[k]) : out[k];
 }
 
 #if defined(__SSE2__)
@@ -398,7 +398,7 @@ quad_fetch(const struct fast_img *fi, const struct fast_level *lv,
 		__m128i ch = _mm_and_si128(_mm_srl_epi32(v, _mm_cvtsi32_si128(
 		                                8 * fi->byte[c])),
 		                           _mm_set1_epi32(0xff));
-		out[c] = _mm_div_ps(_mm_cvtepi32_ps(ch), _mm_set1_ps(255.0f));
+		out[c] = _mm_cvtepi32_ps(ch);   /* codes (fi->vec) */
 	}
 }
 
@@ -455,15 +455,16 @@ quad_level(const struct fast_img *fi, const struct fast_level *lv,
 	}
 }
 
-/* Quad q (lanes q..q+3, active ones in qm) through the quad path; false
- * when it does not fit (nothing written). */
+/* The LOD of quad q (lanes q..q+3, active ones in qm) when the quad
+ * path takes it: no texel offsets, the LOD inputs the same in its
+ * active lanes; false when it does not fit. */
 static bool
-fast_quad(const struct fast_ctx *x, uint32_t q, uint32_t qm)
+quad_lod(const struct fast_ctx *x, uint32_t q, uint32_t qm,
+         struct smp_lod *lod)
 {
-	const uint32_t W = x->W;
 	const uint32_t f = (uint32_t)__builtin_ctz(qm);   /* first active */
 
-	for (uint32_t i = 0; i < 4; i++) {
+	for (uint32_t i = 0; i < 4 && !x->uniform; i++) {
 		if (!(qm & (1u << i)))
 			continue;
 		if (OPND(x, 4, q + i).u || OPND(x, 5, q + i).u)
@@ -474,25 +475,25 @@ fast_quad(const struct fast_ctx *x, uint32_t q, uint32_t qm)
 		     (!x->implicit && x->L[q + i].u != x->L[q + f].u)))
 			return false;
 	}
-	struct smp_lod lod;
-	fast_lod(x, q + f, &lod);
-	const __m128 S = _mm_loadu_ps(&OPND(x, 0, q).f);
-	const __m128 T = _mm_loadu_ps(&OPND(x, 1, q).f);
-	__m128 res[4];
+	fast_lod(x, q + f, lod);
+	return true;
+}
 
-	quad_level(&x->fi, &x->fi.lv[lod.lo], S, T, lod.linear, res);
-	if (lod.delta > 0.0f && lod.hi != lod.lo) {
-		__m128 res2[4];
-		const __m128 a = _mm_set1_ps(1.0f - lod.delta);
-		const __m128 b = _mm_set1_ps(lod.delta);
+/* The level lod blends into lo, or -1 (none). */
+static inline int32_t
+quad_hi(const struct smp_lod *lod)
+{
+	return lod->delta > 0.0f && lod->hi != lod->lo ? (int32_t)lod->hi
+	                                               : -1;
+}
 
-		quad_level(&x->fi, &x->fi.lv[lod.hi], S, T, lod.linear, res2);
-		for (uint32_t c = 0; c < 4; c++)
-			res[c] = _mm_add_ps(_mm_mul_ps(a, res[c]),
-			                    _mm_mul_ps(b, res2[c]));
-	}
+/* The results of quad q's active lanes (qm). */
+static void
+quad_store(const struct fast_ctx *x, uint32_t q, uint32_t qm,
+           const __m128 res[4])
+{
 	for (uint32_t c = 0; c < 4; c++) {
-		lane_t *dst = x->D + (size_t)c * W + q;
+		lane_t *dst = x->D + (size_t)c * x->W + q;
 		float tmp[4];
 
 		if (qm == 0xf) {
@@ -504,9 +505,120 @@ fast_quad(const struct fast_ctx *x, uint32_t q, uint32_t qm)
 			if (qm & (1u << i))
 				dst[i].f = tmp[i];
 	}
+}
+
+/* Quad q through the quad path at its LOD (quad_lod). */
+static void
+fast_quad(const struct fast_ctx *x, uint32_t q, uint32_t qm,
+          const struct smp_lod *lod)
+{
+	const __m128 S = _mm_loadu_ps(&OPND(x, 0, q).f);
+	const __m128 T = _mm_loadu_ps(&OPND(x, 1, q).f);
+	__m128 res[4];
+
+	quad_level(&x->fi, &x->fi.lv[lod->lo], S, T, lod->linear, res);
+	if (quad_hi(lod) >= 0) {
+		__m128 res2[4];
+		const __m128 a = _mm_set1_ps(1.0f - lod->delta);
+		const __m128 b = _mm_set1_ps(lod->delta);
+
+		quad_level(&x->fi, &x->fi.lv[lod->hi], S, T, lod->linear,
+		           res2);
+		for (uint32_t c = 0; c < 4; c++)
+			res[c] = _mm_add_ps(_mm_mul_ps(a, res[c]),
+			                    _mm_mul_ps(b, res2[c]));
+	}
+	/* smp_codes_value: the min returns 1.0 where v > 1 as the
+	 * scalar form does (no NaN here) */
+	for (uint32_t c = 0; c < 4; c++)
+		res[c] = _mm_min_ps(_mm_div_ps(res[c], _mm_set1_ps(255.0f)),
+		                    _mm_set1_ps(1.0f));
+	quad_store(x, q, qm, res);
+}
+
+/*
+ * Quads q and q + 4 together on AVX2 when they read the same level(s)
+ * with the same filter: false (nothing done) otherwise. A quad that
+ * does not blend while the other does is blended with weights 1 and 0:
+ * 1 * a + 0 * b is a (b finite, a never -0), the same bits.
+ */
+static bool
+fast_two_quads(const struct fast_ctx *x, uint32_t q, uint32_t qm0,
+               uint32_t qm1, const struct smp_lod *l0,
+               const struct smp_lod *l1)
+{
+	const int32_t h0 = quad_hi(l0), h1 = quad_hi(l1);
+	const int32_t hi = h0 >= 0 ? h0 : h1;
+
+	if (l0->lo != l1->lo || l0->linear != l1->linear ||
+	    (h0 >= 0 && h1 >= 0 && h0 != h1))
+		return false;
+	const float a[2] = { h0 >= 0 ? 1.0f - l0->delta : 1.0f,
+	                     h1 >= 0 ? 1.0f - l1->delta : 1.0f };
+	const float b[2] = { h0 >= 0 ? l0->delta : 0.0f,
+	                     h1 >= 0 ? l1->delta : 0.0f };
+	float out[4][8];
+	__m128 r0[4], r1[4];
+
+	smp_two_quads_avx2(&x->fi, &x->fi.lv[l0->lo],
+	                   hi >= 0 ? &x->fi.lv[hi] : NULL, l0->linear,
+	                   &OPND(x, 0, q).f, &OPND(x, 1, q).f, a, b, out);
+	for (uint32_t c = 0; c < 4; c++) {
+		r0[c] = _mm_loadu_ps(&out[c][0]);
+		r1[c] = _mm_loadu_ps(&out[c][4]);
+	}
+	quad_store(x, q, qm0, r0);
+	quad_store(x, q + 4, qm1, r1);
 	return true;
 }
 #endif
+
+/* In this file, not interp_sample_avx2.c: the probe must run on any
+ * CPU. */
+static bool have_avx2;
+static pthread_once_t avx2_once = PTHREAD_ONCE_INIT;
+
+static void
+avx2_probe(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	/* SWGPU_SAMPLE_AVX2=0: the SSE2 quads (same bits; for comparing) */
+	const char *e = getenv("SWGPU_SAMPLE_AVX2");
+
+	__builtin_cpu_init();
+	have_avx2 = __builtin_cpu_supports("avx2") && !(e && e[0] == '0');
+#endif
+}
+
+bool
+smp_have_avx2(void)
+{
+	pthread_once(&avx2_once, avx2_probe);
+	return have_avx2;
+}
+
+/* Are the W lanes of v the same bits (all 0 with zero)? */
+static bool
+lanes_uniform(const lane_t *v, uint32_t W, bool zero)
+{
+	const uint32_t first = zero ? 0 : v[0].u;
+	uint32_t diff = 0;
+
+	/* no early exit: the loop vectorizes */
+	for (uint32_t l = 0; l < W; l++)
+		diff |= v[l].u ^ first;
+	return !diff;
+}
+
+/* The active lanes of quad q (bit i: lane q + i). */
+static inline uint32_t
+quad_mask(const uint8_t *m, uint32_t q, bool full)
+{
+	if (full)
+		return 0xf;
+	return (m[q] ? 1u : 0u) | (m[q + 1] ? 2u : 0u) |
+	       (m[q + 2] ? 4u : 0u) | (m[q + 3] ? 8u : 0u);
+}
 
 bool
 interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
@@ -527,23 +639,52 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 	x.im = image_resource(d, in->aux, 0, in->imm & 0xffffu)->img;
 	lod_prepare(x.ss, x.im->levels, false, &x.ls);
 	fast_lod_prepare(&x);
+	x.uniform = lanes_uniform(&OPND(&x, 4, 0), W, true) &&
+	            lanes_uniform(&OPND(&x, 5, 0), W, true) &&
+	            (x.lod_fixed ||
+	             (lanes_uniform(&OPND(&x, 7, 0), W, false) &&
+	              lanes_uniform(&OPND(&x, 8, 0), W, false) &&
+	              (x.implicit || lanes_uniform(x.L, W, false))));
 #if defined(__SSE2__)
 	const bool quads = x.fi.vec && x.fi.elem == 4 && x.im->levels &&
 	                   quad_mode_ok(x.fi.addr[0], x.fi.lv[0].w) &&
 	                   quad_mode_ok(x.fi.addr[1], x.fi.lv[0].h);
+	const bool pairs = quads && x.fi.off32 && smp_have_avx2();
+	/* quad q's LOD when the previous step computed it (a pair that
+	 * did not match) */
+	bool have_next = false;
+	struct smp_lod next;
 #endif
 	/* W is a multiple of 32: whole quads */
 	for (uint32_t q = 0; q < W; q += 4) {
-		uint32_t qm = 0xf;
+		uint32_t qm = quad_mask(m, q, full);
 
-		if (!full)
-			qm = (m[q] ? 1u : 0u) | (m[q + 1] ? 2u : 0u) |
-			     (m[q + 2] ? 4u : 0u) | (m[q + 3] ? 8u : 0u);
 		if (!qm)
 			continue;
 #if defined(__SSE2__)
-		if (quads && fast_quad(&x, q, qm))
+		struct smp_lod lod;
+		bool ok = have_next;
+
+		if (have_next)
+			lod = next;
+		else
+			ok = quads && quad_lod(&x, q, qm, &lod);
+		have_next = false;
+		if (ok) {
+			const uint32_t qm1 = q + 4 < W ? quad_mask(m, q + 4,
+			                                           full) : 0;
+
+			if (pairs && qm1 && quad_lod(&x, q + 4, qm1, &next)) {
+				if (fast_two_quads(&x, q, qm, qm1, &lod,
+				                   &next)) {
+					q += 4;
+					continue;
+				}
+				have_next = true;
+			}
+			fast_quad(&x, q, qm, &lod);
 			continue;
+		}
 #endif
 		for (uint32_t i = 0; i < 4; i++)
 			if (qm & (1u << i))

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fast sampling path's resolved image (interp_sample_fast.c), shared
+ * with its AVX2 form (interp_sample_avx2.c, two quads per 8-lane
+ * vector, chosen at run time).
+ */
+#ifndef SWGPU_SHADER_INTERP_SAMPLE_FAST_H
+#define SWGPU_SHADER_INTERP_SAMPLE_FAST_H
+
+#include "interp_sample.h"
+
+#define FAST_MAX_LEVELS 16u
+
+struct fast_level {
+	const uint8_t *base;       /* texel (0, 0) */
+	uint32_t row_pitch;
+	int32_t w, h;
+	float fw, fh;
+};
+
+struct fast_img {
+	uint32_t elem;
+	uint32_t addr[2];          /* address modes of u, v */
+	const float *tab[4];       /* channel decode tables */
+	uint8_t byte[4];           /* byte of each channel */
+	/* 4-byte UNORM texels, all four channels, R at byte 0 (rgba) or
+	 * 2 (bgra): decoded four channels at once */
+	bool vec, bgra;
+	/* smp_codes: channels as codes 0..255 (every vec format) */
+	bool codes;
+	bool off32;                /* texel offsets in a level fit int32 */
+	struct fast_level lv[FAST_MAX_LEVELS];
+};
+
+/* Eight lanes (two quads, S and T of each lane) filtered at one level,
+ * and when lv_hi is given at the next one too, blended per quad by
+ * (blend_lo[i], blend_hi[i]) of quad i: the operations of the SSE2
+ * quad path (interp_sample_fast.c's quad_level and fast_quad), lane for
+ * lane, so the results are the same bits. For fi->vec images whose
+ * address modes quad_mode_ok accepts. out[c][lane]: the final values
+ * (smp_codes_value applied). Only when smp_have_avx2(). */
+void smp_two_quads_avx2(const struct fast_img *fi,
+                        const struct fast_level *lv_lo,
+                        const struct fast_level *lv_hi, bool linear,
+                        const float S[8], const float T[8],
+                        const float blend_lo[2], const float blend_hi[2],
+                        float out[4][8]);
+/* The CPU has AVX2 and SWGPU_SAMPLE_AVX2 is not 0. */
+bool smp_have_avx2(void);
+
+#endif
