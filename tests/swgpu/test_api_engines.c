@@ -231,7 +231,9 @@ test_time_slice_on_one_engine(void **state)
 
 	uint64_t sa = gate_submit(&g, qa, 1);
 	/* Same priority: B's jobs each get a slice of the engine A holds,
-	 * and complete one after the other while A still waits. */
+	 * and complete one after the other while A still waits: the first
+	 * (its length unknown) in its own main HWQ when the engine rotates
+	 * to it, the next ones (known short) by preempting from HWQ 1. */
 	for (uint32_t i = 0; i < 4; i++) {
 		uint64_t sb = stamp_submit(&c, &out, qb, i);
 		api_ok(swgpu_queue_wait(qb, sb,
@@ -240,7 +242,7 @@ test_time_slice_on_one_engine(void **state)
 		assert_true(swgpu_queue_completed(qa) < sa);
 	}
 	api_ok(swgpu_engine_query_stats(dev, e0, &after));
-	assert_true(after.preempt_jobs - before.preempt_jobs >= 4);
+	assert_true(after.preempt_jobs - before.preempt_jobs >= 3);
 	assert_true(after.preemptions > before.preemptions);
 
 	gate_open(&g, 1);

@@ -60,8 +60,12 @@ dump_preempted_locked(struct swgpu_device *dev, FILE *out)
 {
 	for (uint32_t e = 0; e < dev->engine_count; e++) {
 		struct swgpu_engine *eng = dev->engines[e];
-		struct engine_hwq *hw = &eng->hwq[ENGINE_HWQ_MAIN];
 
+		for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++) {
+		struct engine_hwq *hw = &eng->hwq[h];
+
+		if (!hwq_is_main(h))
+			continue;
 		for (uint64_t s = hw->processed + 1;
 		     seqno_passed(hw->emitted, s); s++) {
 			const struct swgpu_job *j =
@@ -92,6 +96,7 @@ dump_preempted_locked(struct swgpu_device *dev, FILE *out)
 				        "block %u\n",
 				        (unsigned long long)v->group[w],
 				        v->blk[w]);
+		}
 		}
 	}
 }
