@@ -729,6 +729,17 @@ engine_step_next(struct swgpu_engine *eng)
 	                            memory_order_acquire);
 	if (wptr == m->rptr)
 		return false;
+	/* A completion deferred to the next JOB_BEGIN, but another HWQ's
+	 * turn came first (it may resume a job for a whole slice or wait
+	 * in a SEM_WAIT): process it now. */
+	if (eng->completion_deferred &&
+	    swgpu_pkt_opcode(ring_dw(&eng->hwq[h].ring, m->rptr)) !=
+	            RING_OP_JOB_BEGIN) {
+		pthread_mutex_lock(&eng->dev->lock);
+		if (eng->completion_deferred)
+			engine_process_completions(eng);
+		dev_unlock_wake_host(eng->dev);
+	}
 	if (m->job && m->paused)
 		engine_publish_pause(eng, m, false);
 	bool had_job = m->job != NULL;
