@@ -9,13 +9,14 @@
  *    dev->lock), so after a fault the engine skips to the job's fence.
  *  - The fence is written for every job, failed or skipped, so a SEM_WAIT
  *    on it in another ring always ends.
- *  - Two hardware queues (engine.h): HWQ 1 runs whenever it holds work.
- *    A HWQ 0 job is preempted at its next preemption point (between ring
- *    packets, IB packets, 1 MiB chunks of COPY/FILL, or while a SEM_WAIT
- *    waits): its stream position stays in run[0] (ring read pointer, the
+ *  - Hardware queues (engine.h): HWQ 1 runs whenever it holds work; the
+ *    main HWQs take turns (engine_rotate.c). A main HWQ job is preempted
+ *    at its next preemption point (between ring packets, IB packets,
+ *    1 MiB chunks of COPY/FILL, workgroup back-edges, or while a SEM_WAIT
+ *    waits): its stream position stays in run[h] (ring read pointer, the
  *    job, its skip flag, its residency pin) and inside its IBs in the
  *    job's save area (job->save: IB nesting positions + chunk offset);
- *    HWQ 1 runs dry; then the job resumes exactly there.
+ *    HWQ 1 or another main HWQ runs; then the job resumes exactly there.
  */
 #include "hw/engine.h"
 #include "hw/engine_lend.h"

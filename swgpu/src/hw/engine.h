@@ -135,7 +135,7 @@ struct swgpu_engine {
 	_Atomic uint64_t slice_end_ns;  /* its turn ends (0: no end) */
 	/* Weight of the queue mapped to each main HWQ (sched.c, at push). */
 	_Atomic uint32_t hwq_weight[ENGINE_HWQ_COUNT];
-	/* Runs another engine's HWQ 0 job now (its thread sets it; the
+	/* Runs another engine's main HWQ job now (its thread sets it; the
 	 * preemption hook, maybe on a dispatch helper thread, reads it). */
 	_Atomic bool borrowing;
 

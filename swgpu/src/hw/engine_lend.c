@@ -50,7 +50,7 @@ main_should_yield(struct swgpu_engine *eng)
 }
 
 
-/* The HWQ 0 job of x lost (paused) or regained the engine; eng is the
+/* The main HWQ job of x lost (paused) or regained the engine; eng is the
  * engine whose thread runs it (its ring's, or one that took it over).
  * Publishes where it resumes for the state dump (job->save is the stream
  * holder's) and which engine runs it. Once per preemption, so the lock
@@ -93,7 +93,7 @@ engine_publish_pause(struct swgpu_engine *eng, struct hwq_exec *x,
 		trace_job_resumed(job);
 }
 
-/* May a paused HWQ 0 job of eng resume on another engine of its class?
+/* May a paused main HWQ job of eng resume on another engine of its class?
  * Graphics engines keep the 3D pipe's state per engine HWQ, so draws
  * resume where they stopped. */
 bool

@@ -55,7 +55,7 @@ void engine_pause_main(struct swgpu_engine *eng, uint32_t h);
 /* x's job lost (paused) or regained the engine eng. */
 void engine_publish_pause(struct swgpu_engine *eng, struct hwq_exec *x,
                           bool paused);
-/* May eng's paused HWQ 0 job resume on another engine? */
+/* May eng's paused main HWQ job resume on another engine? */
 bool engine_lends(const struct swgpu_engine *eng);
 /* eng's thread takes its offered main HWQ h stream back; false while
  * another engine holds it. */

@@ -206,7 +206,7 @@ void queue_destroy_locked(struct swgpu_queue *q);
 
 /* The trace (trace.c); no-ops when tracing is off. trace_job: a job
  * transition (DONE/ERROR: before its waits and signals are released);
- * preempted/resumed: engine thread, HWQ 0 job losing/regaining the
+ * preempted/resumed: engine thread, main HWQ job losing/regaining the
  * engine. */
 void trace_job(struct swgpu_job *job, enum job_state state);
 void trace_job_preempted(struct swgpu_job *job);

@@ -259,7 +259,7 @@ enum push_result { PUSH_DONE, PUSH_BLOCKED, PUSH_RING_FULL };
  * a slice of the running queue's weighted time: each queue gets the
  * engine for about a slice, weighted by priority, before another queue
  * takes it. Until then its job is held in its software queue
- * (PREEMPT_HOLD: in HWQ 0 it would wait for the whole running job) and
+ * (PREEMPT_HOLD: in its main HWQ it would wait for its turn) and
  * the tick (sched_slice.c) re-judges it when the slice ends. Only a queue
  * whose jobs are known to be short (mean run time measured, at most a
  * slice) is held or preempts this way, and a higher level's only when its
