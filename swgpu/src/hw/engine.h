@@ -133,6 +133,9 @@ struct swgpu_engine {
 	 * thread) and the scheduler (dev->lock) read them. */
 	_Atomic uint32_t main_cur;      /* main HWQ running or last run */
 	_Atomic uint64_t slice_end_ns;  /* its turn ends (0: no end) */
+	/* A higher level's job came to a main HWQ: pick again at the next
+	 * preemption point (sched.c sets it, the engine clears it). */
+	_Atomic bool resched;
 	/* Weight of the queue mapped to each main HWQ (sched.c, at push). */
 	_Atomic uint32_t hwq_weight[ENGINE_HWQ_COUNT];
 	/* Runs another engine's main HWQ job now (its thread sets it; the

@@ -39,6 +39,8 @@ main_should_yield(struct swgpu_engine *eng)
 		return true;
 	if (atomic_load_explicit(&eng->borrowing, memory_order_relaxed))
 		return main_other_busy(eng, ENGINE_HWQ_PRIO);
+	if (atomic_load_explicit(&eng->resched, memory_order_relaxed))
+		return true;
 	uint64_t end = atomic_load_explicit(&eng->slice_end_ns,
 	                                    memory_order_relaxed);
 	if (!end)

@@ -14,7 +14,10 @@
  * has work, the engine pauses the running job (if any) (its state stays in run[h] and its save
  * area, as for a HWQ 1 preemption, and an idle engine of the class may
  * take it over) and runs the main HWQ with the smallest weighted time;
- * ties go round-robin from the one left. Picking at job ends too makes
+ * ties go round-robin from the one left. A job of a higher level than
+ * the running one arriving in a main HWQ asks for a pick at the next
+ * preemption point (resched, sched.c), so it need not wait for the
+ * slice end; being new, it is picked. Picking at job ends too makes
  * short jobs of saturated queues share by weight without preemption
  * (slices off, or no_preempt: then the running job is never paused). A HWQ that gets work after
  * being idle starts just below the last pick's time: it runs at the
@@ -142,9 +145,12 @@ engine_pick_main(struct swgpu_engine *eng)
 	uint64_t slice = cfg->no_preempt ? 0 : (uint64_t)cfg->slice_ms *
 	                                       1000000u;
 
+	bool resched = atomic_exchange_explicit(&eng->resched, false,
+	                                        memory_order_relaxed);
+
 	/* The running HWQ keeps the engine for its slice. */
 	if (cur_ok && !eng->main_yield_now && !eng->main_repick &&
-	    (!slice || (end && now < end)))
+	    !resched && (!slice || (end && now < end)))
 		return cur;
 	eng->main_repick = false;
 

@@ -262,9 +262,10 @@ enum push_result { PUSH_DONE, PUSH_BLOCKED, PUSH_RING_FULL };
  * (PREEMPT_HOLD: in its main HWQ it would wait for its turn) and
  * the tick (sched_slice.c) re-judges it when the slice ends. Only a queue
  * whose jobs are known to be short (mean run time measured, at most a
- * slice) is held or preempts this way, and a higher level's only when its
- * jobs are not known to be long: HWQ 1 jobs are never preempted, so a
- * long job must not get there. Every other job goes to its queue's main
+ * slice) is held or preempts this way, a higher level's too: HWQ 1 jobs
+ * are never preempted, so a job that may be long must not get there.
+ * A higher level's other jobs go to their main HWQ and the engine picks
+ * it at the running job's next preemption point (resched). Every other job goes to its queue's main
  * HWQ (sched_main_hwq), where the engine gives it a slice in turn with
  * the other main HWQs (engine_rotate.c) — a queue's first job too, whose
  * length nobody knows yet.
@@ -343,8 +344,10 @@ sched_wants_preempt(struct swgpu_engine *eng, struct swgpu_queue *q,
 	uint64_t slice_ns = (uint64_t)eng->dev->cfg.slice_ms * 1000000u;
 	bool is_short = q->mean_known && q->avg_run_ns <= slice_ns;
 	bool sliced = slice_ns && is_short;
-	if (higher && slice_ns && q->mean_known && !is_short)
-		return PREEMPT_NO; /* long: its main HWQ's turns */
+	if (higher && slice_ns && !is_short)
+		return PREEMPT_NO; /* long or not known short: its main
+		                      HWQ, which the engine picks at once
+		                      (resched, sched_push_head) */
 	if (!higher && !sliced)
 		return PREEMPT_NO;
 	/* What the running queue has really used: without the estimates
@@ -449,6 +452,15 @@ sched_push_head(struct swgpu_queue *q)
 		return h != ENGINE_HWQ_PRIO && h != ENGINE_HWQ_MAIN
 		       ? PUSH_BLOCKED : PUSH_RING_FULL;
 
+	/* A higher level's job in a main HWQ: the engine picks again at
+	 * the running job's next preemption point (engine_rotate.c). */
+	if (h != ENGINE_HWQ_PRIO && !dev->cfg.no_preempt) {
+		const struct swgpu_job *run = sched_main_running(eng);
+		if (run && run->q && run->q != q &&
+		    run->q->priority < q->priority)
+			atomic_store_explicit(&eng->resched, true,
+			                      memory_order_relaxed);
+	}
 	uint64_t seqno = hq->emitted + 1;
 	uint64_t pos = atomic_load_explicit(&hq->ring.wptr,
 	                                    memory_order_relaxed);
