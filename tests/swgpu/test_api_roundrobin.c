@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sh_endless.spv.h"
+#include "sh_rr_endless.spv.h"
 #include "sh_rr_work.spv.h"
 
 #define LANES 64u
@@ -219,8 +219,8 @@ test_long_jobs_take_turns(void **state)
 		work_init(&w[i], dev, groups, steps);
 	side_init(&end, dev);
 	uint32_t *ef = st_buf(&end, 16);
-	swgpu_shader *es = st_shader(&end, sh_endless_spv,
-	                             sizeof(sh_endless_spv), NULL, NULL, 0);
+	swgpu_shader *es = st_shader(&end, sh_rr_endless_spv,
+	                             sizeof(sh_rr_endless_spv), NULL, NULL, 0);
 	side_init(&d, dev);
 	uint32_t *dd = st_buf(&d, 16);
 	st_buf(&d, 4 * LANES);
