@@ -320,6 +320,48 @@ test_long_jobs_take_turns(void **state)
 	swgpu_device_close(dev);
 }
 
+/* Long jobs of a HIGH and a NORMAL context on one engine: each makes
+ * progress, HIGH about 4x as fast (weights 16:4 of the engine time).
+ * Progress in workgroups of the same shader over the same window: a
+ * ratio of work, not a speed. */
+static void
+test_long_jobs_weighted_by_priority(void **state)
+{
+	(void)state;
+	swgpu_device *dev = open_one_engine();
+	uint32_t steps = API_TSAN ? 200 : 2000;
+	const uint32_t groups = calibrate_groups(dev, &steps, 400);
+	struct work n, h;
+
+	work_init(&n, dev, groups, steps);
+	work_init(&h, dev, groups, steps);
+	swgpu_queue_destroy(h.e.q);
+	api_ok(swgpu_queue_create(h.e.ctx, SWGPU_ENGINE_COMPUTE, 0,
+	                          SWGPU_PRIORITY_HIGH, &h.e.q));
+	n.seqno = submit_dispatch(&n.e, n.s, steps, groups);
+	uint64_t deadline = api_deadline_ms(API_WAIT_MS);
+	while (!api_load32(n.done) && swgpu_now_ns() < deadline)
+		usleep(200);
+	h.seqno = submit_dispatch(&h.e, h.s, steps, groups);
+	while (!api_load32(h.done) && swgpu_now_ns() < deadline)
+		usleep(200);
+	uint32_t n0 = api_load32(n.done), h0 = api_load32(h.done);
+	while (api_load32(h.done) < h0 + groups / 2 &&
+	       swgpu_now_ns() < deadline)
+		usleep(200);
+	uint32_t n1 = api_load32(n.done), h1 = api_load32(h.done);
+	print_message("same window: HIGH %u workgroups, NORMAL %u\n",
+	              h1 - h0, n1 - n0);
+	assert_true(n1 < groups); /* NORMAL still running: a fair window */
+	assert_true(n1 > n0);     /* NORMAL not starved */
+	assert_true(h1 - h0 >= 2 * (n1 - n0));
+	work_check(&h);
+	work_check(&n);
+	work_fini(&h);
+	work_fini(&n);
+	swgpu_device_close(dev);
+}
+
 /* Bad input: a context destroyed while its long job is paused in the
  * rotation. The destroy returns (the job is dropped at its next turn),
  * the others complete bit for bit, nothing leaks. */
@@ -362,6 +404,7 @@ main(void)
 	api_apply_filter();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_long_jobs_take_turns),
+		cmocka_unit_test(test_long_jobs_weighted_by_priority),
 		cmocka_unit_test(test_context_destroyed_while_paused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
