@@ -237,8 +237,11 @@ preempt_long_packet(bool fill)
 	check_long_result(&r, fill);
 	api_ok(swgpu_engine_query_stats(r.dev, api_engine(r.dev,
 	                                SWGPU_ENGINE_COPY, 0), &st));
+	/* LOW stopped for HIGH. HIGH is its queue's first job (nobody
+	 * knows it is short), so it ran in its own main HWQ, which the
+	 * engine picked at LOW's next preemption point (resched), not
+	 * from the preempting HWQ 1. */
 	assert_true(st.preemptions >= 1);
-	assert_true(st.preempt_jobs >= 1);
 	assert_int_equal(st.jobs_failed, 0);
 	rig_fini(&r);
 }

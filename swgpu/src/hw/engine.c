@@ -9,13 +9,14 @@
  *    dev->lock), so after a fault the engine skips to the job's fence.
  *  - The fence is written for every job, failed or skipped, so a SEM_WAIT
  *    on it in another ring always ends.
- *  - Two hardware queues (engine.h): HWQ 1 runs whenever it holds work.
- *    A HWQ 0 job is preempted at its next preemption point (between ring
- *    packets, IB packets, 1 MiB chunks of COPY/FILL, or while a SEM_WAIT
- *    waits): its stream position stays in run[0] (ring read pointer, the
+ *  - Hardware queues (engine.h): HWQ 1 runs whenever it holds work; the
+ *    main HWQs take turns (engine_rotate.c). A main HWQ job is preempted
+ *    at its next preemption point (between ring packets, IB packets,
+ *    1 MiB chunks of COPY/FILL, workgroup back-edges, or while a SEM_WAIT
+ *    waits): its stream position stays in run[h] (ring read pointer, the
  *    job, its skip flag, its residency pin) and inside its IBs in the
  *    job's save area (job->save: IB nesting positions + chunk offset);
- *    HWQ 1 runs dry; then the job resumes exactly there.
+ *    HWQ 1 or another main HWQ runs; then the job resumes exactly there.
  */
 #include "hw/engine.h"
 #include "hw/engine_lend.h"
@@ -64,8 +65,9 @@ engine_create(struct swgpu_device *dev, uint32_t index,
 	spin_budget_init(&eng->idle_spin, (uint64_t)dev->cfg.spin_us * 1000u);
 	for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++) {
 		struct engine_hwq *hq = &eng->hwq[h];
-		/* HWQ 1 holds a few short jobs at a time. */
-		uint32_t size = h == ENGINE_HWQ_MAIN ? dev->cfg.ring_size
+		/* HWQ 1 holds a few short jobs at a time; every main HWQ
+		 * the configured ring size. */
+		uint32_t size = hwq_is_main(h) ? dev->cfg.ring_size
 		                                     : ENGINE_PRIO_RING_SIZE;
 
 		atomic_init(&hq->fence, 0);
@@ -184,8 +186,8 @@ engine_should_abort(struct swgpu_engine *eng)
 	                                    memory_order_relaxed));
 }
 
-/* exec preemption hook of HWQ 0 streams: stop at this boundary when
- * HWQ 1 holds work, or when the job is to end anyway (context lost,
+/* exec preemption hook of main HWQ streams: stop at this boundary when
+ * HWQ 1 holds work or another main HWQ's turn came, or when the job is to end anyway (context lost,
  * queue aborted, device closing: the next step skips it). */
 static bool
 engine_preempt_hook(void *cookie)
@@ -220,11 +222,24 @@ engine_wait_hook(void *cookie, uint64_t deadline_ns)
 	return !engine_should_abort(eng);
 }
 
-/* Ring SEM_WAIT (HWQ 0 only): wait for another engine's fence word.
- * Returns false, leaving the packet to be run again, when HWQ 1 gets
- * work meanwhile: a waiting ring yields the engine. */
+/* A ring SEM_WAIT of main HWQ h yields the engine: HWQ 1 has work, or
+ * another main HWQ does (the job waited for may be there: rotate). */
 static bool
-ring_sem_wait(struct swgpu_engine *eng, const uint32_t *pkt)
+ring_wait_yields(struct swgpu_engine *eng, uint32_t h)
+{
+	if (hwq_has_work(eng, ENGINE_HWQ_PRIO))
+		return true;
+	if (!main_other_busy(eng, h))
+		return false;
+	eng->main_yield_now = true;
+	return true;
+}
+
+/* Ring SEM_WAIT (main HWQs): wait for another engine's or main HWQ's
+ * fence word. Returns false, leaving the packet to be run again, when
+ * another HWQ gets work meanwhile: a waiting ring yields the engine. */
+static bool
+ring_sem_wait(struct swgpu_engine *eng, uint32_t hwq, const uint32_t *pkt)
 {
 	struct swgpu_device *dev = eng->dev;
 	uint64_t kva = swgpu_pkt_get64(pkt + 1);
@@ -240,6 +255,9 @@ ring_sem_wait(struct swgpu_engine *eng, const uint32_t *pkt)
 		return true;
 	}
 	struct swgpu_engine *other = dev->engines[e];
+	if (!seqno_passed(engine_hwq_fence_read(other, h), value) &&
+	    ring_wait_yields(eng, hwq))
+		return false;
 	/* The other engine is usually about to finish: a short spin saves
 	 * a sleep/wake round trip (tens of microseconds). */
 	uint64_t now = swgpu_now_ns();
@@ -253,13 +271,14 @@ ring_sem_wait(struct swgpu_engine *eng, const uint32_t *pkt)
 	while (!seqno_passed(engine_hwq_fence_read(other, h), value)) {
 		if (atomic_load(&dev->abort))
 			return true;
-		if (hwq_has_work(eng, ENGINE_HWQ_PRIO))
+		if (ring_wait_yields(eng, hwq))
 			return false;
 		pthread_mutex_lock(&dev->gpu_lock);
 		atomic_fetch_add(&dev->gpu_waiters, 1);
 		/* Re-check after announcing ourselves (dev_wake_gpu). */
 		if (!seqno_passed(engine_hwq_fence_read(other, h), value) &&
-		    !hwq_has_work(eng, ENGINE_HWQ_PRIO))
+		    !hwq_has_work(eng, ENGINE_HWQ_PRIO) &&
+		    !main_other_busy(eng, hwq))
 			cond_wait_until(&dev->gpu_cond, &dev->gpu_lock,
 			                swgpu_now_ns() + 1000000u);
 		atomic_fetch_sub(&dev->gpu_waiters, 1);
@@ -282,7 +301,9 @@ engine_process_completions(struct swgpu_engine *eng)
 	/* Host waiters are woken once the caller dropped the lock
 	 * (dev_unlock_wake_host). */
 	dev->host_wake_defer = true;
-	fence_process(eng, ENGINE_HWQ_MAIN, engine_fence_read(eng));
+	for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++)
+		if (hwq_is_main(h))
+			fence_process(eng, h, engine_hwq_fence_read(eng, h));
 	dev->host_wake_defer = false;
 	if (dev->pending_jobs)
 		sched_run(dev);
@@ -320,6 +341,8 @@ job_begin(struct swgpu_engine *eng, uint32_t h, uint64_t seqno, bool *skip)
 		job->state = JOB_RUNNING;
 		job->run_engine = eng->index;
 		job->start_ns = swgpu_now_ns();
+		job->ran_ns = 0;
+		job->ran_since = job->start_ns;
 		job->prio_busy_start = atomic_load_explicit(
 			&eng->prio_busy_ns, memory_order_relaxed);
 		trace_job(job, JOB_RUNNING);
@@ -411,7 +434,7 @@ job_inject_fault(struct swgpu_engine *eng, struct swgpu_job *job,
 enum ib_result { IB_DONE, IB_FAULT, IB_PREEMPTED };
 
 /* Run (or, with a resume point in job->save, go on with) one IB of the
- * job. HWQ 0 streams are preemptible. */
+ * job. Main HWQ streams are preemptible. */
 static enum ib_result
 job_run_ib(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
            uint64_t va, uint32_t size_dw)
@@ -420,9 +443,9 @@ job_run_ib(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 
 	exec_env_init(eng, job, &env);
 	env.save = &job->save;
-	env.preempt_hook = h == ENGINE_HWQ_MAIN ? engine_preempt_hook
-	                                        : engine_abort_hook;
-	env.chaos = h == ENGINE_HWQ_MAIN ? eng->dev->cfg.preempt_chaos : 0;
+	env.preempt_hook = hwq_is_main(h) ? engine_preempt_hook
+	                                  : engine_abort_hook;
+	env.chaos = hwq_is_main(h) ? eng->dev->cfg.preempt_chaos : 0;
 	job->save.resuming = job->save.valid;
 	if (job->save.view.valid)
 		dump_save_clear(eng->dev, &job->save); /* goes on */
@@ -444,10 +467,12 @@ job_run_ib(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 	return IB_PREEMPTED;
 }
 
-/* Completions of owner's HWQ 0 after eng (another engine of the class)
- * finished a job of it: owner's thread-local counters stay its own. */
+/* Completions of owner's main HWQ h after eng (another engine of the
+ * class) finished a job of it: owner's thread-local counters stay its
+ * own. */
 static void
-engine_process_lent(struct swgpu_engine *eng, struct swgpu_engine *owner)
+engine_process_lent(struct swgpu_engine *eng, struct swgpu_engine *owner,
+                    uint32_t h)
 {
 	struct swgpu_device *dev = eng->dev;
 
@@ -455,7 +480,7 @@ engine_process_lent(struct swgpu_engine *eng, struct swgpu_engine *owner)
 	eng->stats = eng->exec_stats;
 	eng->busy_ns = eng->busy_local;
 	dev->host_wake_defer = true;
-	fence_process(owner, ENGINE_HWQ_MAIN, engine_fence_read(owner));
+	fence_process(owner, h, engine_hwq_fence_read(owner, h));
 	dev->host_wake_defer = false;
 	if (dev->pending_jobs)
 		sched_run(dev);
@@ -463,7 +488,7 @@ engine_process_lent(struct swgpu_engine *eng, struct swgpu_engine *owner)
 }
 
 /* The job of owner's HWQ h ends on eng (owner, or the engine that took
- * over owner's paused HWQ 0 job). */
+ * over owner's paused main HWQ job). */
 static void
 job_end(struct swgpu_engine *eng, struct swgpu_engine *owner, uint32_t h,
         struct swgpu_job *job, uint64_t seqno, bool defer)
@@ -495,7 +520,7 @@ job_end(struct swgpu_engine *eng, struct swgpu_engine *owner, uint32_t h,
 	dev_wake_gpu(dev);
 
 	if (eng != owner) {
-		engine_process_lent(eng, owner);
+		engine_process_lent(eng, owner, h);
 		return;
 	}
 	if (defer) {
@@ -546,7 +571,7 @@ job_run_ib_list(struct swgpu_engine *eng, uint32_t h, struct hwq_exec *x)
 
 	for (uint32_t i = first; !x->skip && i < job->ib_count; i++) {
 		job->save.ib_index = i;
-		if (i != first && h == ENGINE_HWQ_MAIN &&
+		if (i != first && hwq_is_main(h) &&
 		    main_should_yield(eng)) {
 			__atomic_fetch_add(&eng->exec_stats.preemptions, 1,
 			                   __ATOMIC_RELAXED);
@@ -602,7 +627,7 @@ engine_step(struct swgpu_engine *eng, struct swgpu_engine *owner, uint32_t h,
 	switch (op) {
 	case SWGPU_OP_SEM_WAIT:
 		/* Before JOB_BEGIN: only the ring's own engine gets here. */
-		done = h != ENGINE_HWQ_MAIN || ring_sem_wait(eng, pkt);
+		done = !hwq_is_main(h) || ring_sem_wait(eng, h, pkt);
 		break;
 	case RING_OP_JOB_BEGIN:
 		x->t0 = swgpu_now_ns();
@@ -677,49 +702,63 @@ engine_step(struct swgpu_engine *eng, struct swgpu_engine *owner, uint32_t h,
 }
 
 /* Run one packet of the HWQ that goes first: HWQ 1 whenever it holds
- * work (HWQ 0 is then at a preemption point, or between two of its
- * packets). False when both are empty (or HWQ 0 is held elsewhere). */
+ * work (the main HWQ running is then at a preemption point, or between
+ * two of its packets), else the main HWQ whose turn it is
+ * (engine_rotate.c). False when none has work this thread may run. */
 static bool
 engine_step_next(struct swgpu_engine *eng)
 {
-	static const uint32_t order[ENGINE_HWQ_COUNT] = {
-		ENGINE_HWQ_PRIO, ENGINE_HWQ_MAIN,
-	};
+	uint64_t wptr = atomic_load_explicit(
+		&eng->hwq[ENGINE_HWQ_PRIO].ring.wptr, memory_order_acquire);
 
-	for (uint32_t i = 0; i < ENGINE_HWQ_COUNT; i++) {
-		uint32_t h = order[i];
-		struct hwq_exec *m = &eng->run[ENGINE_HWQ_MAIN];
-
-		if (h == ENGINE_HWQ_MAIN && !main_take_back(eng))
-			continue;
-		uint64_t wptr = atomic_load_explicit(&eng->hwq[h].ring.wptr,
-		                                     memory_order_acquire);
-		if (wptr == eng->run[h].rptr)
-			continue;
-		if (h == ENGINE_HWQ_PRIO) {
-			/* HWQ 1 work pauses the HWQ 0 job (the trace shows
-			 * the engine running one job at a time); an idle
-			 * engine of the class may then take it over. */
-			/* Acquire: run[0] may have been written by an
-			 * engine that held the stream and gave it back. */
-			if (atomic_load_explicit(&eng->main_lend,
-			                         memory_order_acquire) ==
-			            ENGINE_LEND_NONE &&
-			    m->job && !m->paused) {
-				engine_publish_pause(eng, m, true);
-				if (engine_lends(eng))
-					atomic_store_explicit(
-						&eng->main_lend,
-						ENGINE_LEND_OPEN,
-						memory_order_release);
-			}
-		} else if (m->job && m->paused) {
-			engine_publish_pause(eng, m, false);
-		}
-		engine_step(eng, eng, h, wptr);
+	if (wptr != eng->run[ENGINE_HWQ_PRIO].rptr) {
+		/* HWQ 1 work pauses the main HWQ's job (the trace shows the
+		 * engine running one job at a time); an idle engine of the
+		 * class may then take it over. */
+		engine_pause_main(eng, atomic_load_explicit(
+			&eng->main_cur, memory_order_relaxed));
+		engine_step(eng, eng, ENGINE_HWQ_PRIO, wptr);
 		return true;
 	}
-	return false;
+	uint32_t h = engine_pick_main(eng);
+	if (h == ENGINE_HWQ_PRIO)
+		return false;
+	if (!main_take_back(eng, h))
+		return true; /* just taken by another engine: pick again */
+	struct hwq_exec *m = &eng->run[h];
+	wptr = atomic_load_explicit(&eng->hwq[h].ring.wptr,
+	                            memory_order_acquire);
+	if (wptr == m->rptr)
+		return false;
+	/* A completion deferred to the next JOB_BEGIN, but another HWQ's
+	 * turn came first (it may resume a job for a whole slice or wait
+	 * in a SEM_WAIT): process it now. */
+	if (eng->completion_deferred &&
+	    swgpu_pkt_opcode(ring_dw(&eng->hwq[h].ring, m->rptr)) !=
+	            RING_OP_JOB_BEGIN) {
+		pthread_mutex_lock(&eng->dev->lock);
+		if (eng->completion_deferred)
+			engine_process_completions(eng);
+		dev_unlock_wake_host(eng->dev);
+	}
+	if (m->job && m->paused)
+		engine_publish_pause(eng, m, false);
+	bool had_job = m->job != NULL;
+	/* The HWQ is charged its jobs' IBs only: a JOB_BEGIN may process
+	 * other HWQs' completions and refill their rings. */
+	uint32_t op = swgpu_pkt_opcode(ring_dw(&eng->hwq[h].ring, m->rptr));
+	bool charged = op == SWGPU_OP_INDIRECT_BUFFER ||
+	               op == RING_OP_JOB_IBS;
+	uint64_t t0 = charged ? swgpu_now_ns() : 0;
+	engine_step(eng, eng, h, wptr);
+	if (charged)
+		engine_charge_main(eng, h, swgpu_now_ns() - t0);
+	/* A job boundary: the HWQ with the least weighted time goes on. */
+	if (had_job && !m->job) {
+		engine_main_job_done(eng, h);
+		eng->main_repick = true;
+	}
+	return true;
 }
 
 static void *
@@ -739,9 +778,13 @@ engine_main(void *arg)
 		if (engine_take_over(eng))
 			continue;
 		if (atomic_load(&eng->doorbell.stop)) {
-			/* Our HWQ 0 job runs on another engine: it gives
+			/* A job of ours runs on another engine: it gives
 			 * the stream back soon (the device aborts). */
-			if (atomic_load(&eng->main_lend) < ENGINE_LEND_TAKEN)
+			bool lent = false;
+			for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++)
+				lent |= atomic_load(&eng->main_lend[h]) >=
+				        ENGINE_LEND_TAKEN;
+			if (!lent)
 				break;
 			sched_yield();
 			continue;

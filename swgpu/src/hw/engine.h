@@ -7,14 +7,22 @@
  * anybody reading it (acquire) sees everything the job wrote. Engine
  * seqnos start at 1 and grow by one per job written into the ring.
  *
- * Two hardware queues (HWQs) per engine, each a ring with its own fence
- * word, seqno space and in-flight table, like the several ring buffers
- * a GPU engine's front end arbitrates between:
- *   HWQ 0 (ENGINE_HWQ_MAIN)  every job unless it preempts; may SEM_WAIT
- *   HWQ 1 (ENGINE_HWQ_PRIO)  ready jobs that preempt HWQ 0 (sched.c
- *                            decides): never wait, never preempted
+ * Hardware queues (HWQs) per engine, each a ring with its own fence
+ * word, seqno space and in-flight table, like the hardware queue slots a
+ * GPU's scheduler firmware (AMD MES, Intel GuC) maps software queues to:
+ *   HWQ 1 (ENGINE_HWQ_PRIO)  ready short jobs that preempt the others
+ *                            (sched.c decides): never wait, never
+ *                            preempted
+ *   HWQ 0 and 2..COUNT-1     the *main* HWQs: a software queue is mapped
+ *                            to one of them while it has jobs in them
+ *                            (sched.c), its own one when one is free;
+ *                            may SEM_WAIT; preemptible
  * The engine runs HWQ 1 whenever it holds work, checking it at every
- * preemption point of HWQ 0 (packet and chunk boundaries, SEM_WAITs).
+ * preemption point of a main HWQ (packet and chunk boundaries,
+ * SEM_WAITs, workgroup back-edges). Among the main HWQs it rotates at
+ * time-slice ends (engine_rotate.c): the one that has had the least
+ * weighted engine time runs next, so long jobs of several queues on one
+ * engine take turns.
  */
 #ifndef SWGPU_ENGINE_H
 #define SWGPU_ENGINE_H
@@ -37,8 +45,15 @@ struct gfx_state;
 enum {
 	ENGINE_HWQ_MAIN = 0,
 	ENGINE_HWQ_PRIO = 1,
-	ENGINE_HWQ_COUNT = 2,
+	ENGINE_HWQ_COUNT = 8,
 };
+
+/* HWQ 0 and 2..COUNT-1: preemptible, rotated at slice ends. */
+static inline bool
+hwq_is_main(uint32_t h)
+{
+	return h != ENGINE_HWQ_PRIO;
+}
 
 /* One hardware queue: a ring, its fence word and its in-flight jobs. */
 #define ENGINE_HWQ_FIELDS                                                  \
@@ -70,12 +85,12 @@ struct hwq_exec {
 };
 
 /*
- * Who runs an engine's HWQ 0 stream (swgpu_engine.main_lend). The
- * engine's own thread unless its HWQ 0 job is paused: then the stream is
+ * Who runs an engine's main HWQ h stream (swgpu_engine.main_lend[h]). The
+ * engine's own thread unless its job is paused: then the stream is
  * OPEN and an idle engine of the class may take it over (TAKEN + its
  * index) and run the job on to its end, or until it gets work of its
  * own; it gives the stream back OPEN (still paused) or NONE (job done).
- * Whoever holds the stream owns run[ENGINE_HWQ_MAIN] and the job's save
+ * Whoever holds the stream owns run[h] and the job's save
  * area; the compare-and-swap that passes it on orders their accesses.
  */
 enum {
@@ -111,9 +126,19 @@ struct swgpu_engine {
 	 * relaxed): the scheduler subtracts it from a preempted job's. */
 	_Atomic uint64_t prio_busy_ns;
 
-	/* HWQ 0 stream holder (ENGINE_LEND_*, above). */
-	_Atomic uint32_t main_lend;
-	/* Runs another engine's HWQ 0 job now (its thread sets it; the
+	/* Main HWQ stream holders (ENGINE_LEND_*, above). */
+	_Atomic uint32_t main_lend[ENGINE_HWQ_COUNT];
+	/* Rotation among the main HWQs (engine_rotate.c). The engine thread
+	 * writes them; the preemption hook (maybe on a dispatch helper
+	 * thread) and the scheduler (dev->lock) read them. */
+	_Atomic uint32_t main_cur;      /* main HWQ running or last run */
+	_Atomic uint64_t slice_end_ns;  /* its turn ends (0: no end) */
+	/* A higher level's job came to a main HWQ: pick again at the next
+	 * preemption point (sched.c sets it, the engine clears it). */
+	_Atomic bool resched;
+	/* Weight of the queue mapped to each main HWQ (sched.c, at push). */
+	_Atomic uint32_t hwq_weight[ENGINE_HWQ_COUNT];
+	/* Runs another engine's main HWQ job now (its thread sets it; the
 	 * preemption hook, maybe on a dispatch helper thread, reads it). */
 	_Atomic bool borrowing;
 
@@ -136,6 +161,14 @@ struct swgpu_engine {
 	swgpu_engine_stats exec_stats;
 	struct swgpu_job *cur;          /* job executing now (either HWQ) */
 	struct hwq_exec run[ENGINE_HWQ_COUNT];
+	/* Weighted engine time each main HWQ has had (engine_rotate.c). */
+	uint64_t hwq_vt[ENGINE_HWQ_COUNT];
+	bool hwq_seen[ENGINE_HWQ_COUNT]; /* had work at the last pick */
+	uint64_t hwq_job_vt[ENGINE_HWQ_COUNT];  /* charged to its job now */
+	uint64_t hwq_mean_vt[ENGINE_HWQ_COUNT]; /* mean charge of its jobs */
+	uint64_t vt_floor;              /* vt of the last HWQ picked */
+	bool main_yield_now;            /* current main HWQ waits: rotate */
+	bool main_repick;               /* its job ended: pick again */
 	bool completion_deferred;       /* fence written, not processed */
 	uint64_t busy_local;
 	uint64_t doorbells_local;

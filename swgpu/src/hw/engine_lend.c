@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A preempted job resumes on another engine of its class (engine.h,
- * ENGINE_LEND_*): the engine whose HWQ 1 work paused its HWQ 0 job offers
- * the HWQ 0 stream; an idle engine of the class takes it over and runs
+ * ENGINE_LEND_*): the engine that paused a main HWQ's job (for its HWQ 1
+ * work or another main HWQ's turn) offers that stream; an idle engine of the class takes it over and runs
  * the job from its save area on its own thread, until the job ends or
  * the engine gets work of its own, then gives the stream back.
  */
@@ -10,33 +10,49 @@
 
 #include "kmd/job.h"
 
-/* HWQ 0 work this engine's thread may run: none while another engine
- * holds the stream (run[0] is the holder's then); a paused stream
- * offered to others (OPEN) is taken back by engine_step_next. */
+/* Main HWQ work this engine's thread may run: none in a stream another
+ * engine holds (run[h] is the holder's then); a paused stream offered to
+ * others (OPEN) is taken back by engine_step_next. */
 bool
 main_has_work(struct swgpu_engine *eng)
 {
-	uint32_t lend = atomic_load_explicit(&eng->main_lend,
-	                                     memory_order_acquire);
-
-	if (lend == ENGINE_LEND_OPEN)
-		return true;
-	return lend == ENGINE_LEND_NONE && hwq_has_work(eng, ENGINE_HWQ_MAIN);
+	for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++) {
+		if (!hwq_is_main(h))
+			continue;
+		uint32_t lend = atomic_load_explicit(&eng->main_lend[h],
+		                                     memory_order_acquire);
+		if (lend == ENGINE_LEND_OPEN ||
+		    (lend == ENGINE_LEND_NONE && hwq_has_work(eng, h)))
+			return true;
+	}
+	return false;
 }
 
-/* Should the HWQ 0 job running on eng stop at this preemption point?
- * Its engine's HWQ 1 has work, or eng runs another engine's job and got
- * work of its own (that job goes back to its engine's stream). */
+/* Should the main HWQ job running on eng stop at this preemption point?
+ * Its engine's HWQ 1 has work, its slice is over and another main HWQ
+ * waits, or eng runs another engine's job and got work of its own (that
+ * job goes back to its engine's stream). */
 bool
 main_should_yield(struct swgpu_engine *eng)
 {
-	return hwq_has_work(eng, ENGINE_HWQ_PRIO) ||
-	       (atomic_load_explicit(&eng->borrowing, memory_order_relaxed) &&
-	        hwq_has_work(eng, ENGINE_HWQ_MAIN));
+	if (hwq_has_work(eng, ENGINE_HWQ_PRIO))
+		return true;
+	if (atomic_load_explicit(&eng->borrowing, memory_order_relaxed))
+		return main_other_busy(eng, ENGINE_HWQ_PRIO);
+	if (atomic_load_explicit(&eng->resched, memory_order_relaxed))
+		return true;
+	uint64_t end = atomic_load_explicit(&eng->slice_end_ns,
+	                                    memory_order_relaxed);
+	if (!end)
+		return false;
+	uint32_t cur = atomic_load_explicit(&eng->main_cur,
+	                                    memory_order_relaxed);
+	/* The clock only when somebody waits for the engine. */
+	return main_other_busy(eng, cur) && swgpu_now_ns() >= end;
 }
 
 
-/* The HWQ 0 job of x lost (paused) or regained the engine; eng is the
+/* The main HWQ job of x lost (paused) or regained the engine; eng is the
  * engine whose thread runs it (its ring's, or one that took it over).
  * Publishes where it resumes for the state dump (job->save is the stream
  * holder's) and which engine runs it. Once per preemption, so the lock
@@ -58,6 +74,13 @@ engine_publish_pause(struct swgpu_engine *eng, struct hwq_exec *x,
 	}
 	pthread_mutex_lock(&eng->dev->lock);
 	job->preempted = paused;
+	/* Its own engine time so far, for the scheduler (sched.c). */
+	if (paused && job->ran_since) {
+		job->ran_ns += now - job->ran_since;
+		job->ran_since = 0;
+	} else if (!paused) {
+		job->ran_since = now;
+	}
 	if (paused) {
 		job->resume_at = job->save;
 		job->preemptions++;
@@ -72,7 +95,7 @@ engine_publish_pause(struct swgpu_engine *eng, struct hwq_exec *x,
 		trace_job_resumed(job);
 }
 
-/* May a paused HWQ 0 job of eng resume on another engine of its class?
+/* May a paused main HWQ job of eng resume on another engine of its class?
  * Graphics engines keep the 3D pipe's state per engine HWQ, so draws
  * resume where they stopped. */
 bool
@@ -85,12 +108,13 @@ engine_lends(const struct swgpu_engine *eng)
 	       dev->info.engine_class_count[eng->engine_class] > 1;
 }
 
-/* HWQ 0 is about to be stepped by its own thread: take the stream back
- * if it was offered to other engines. False while another holds it. */
+/* Main HWQ h is about to be stepped by its own thread: take the stream
+ * back if it was offered to other engines. False while another holds
+ * it. */
 bool
-main_take_back(struct swgpu_engine *eng)
+main_take_back(struct swgpu_engine *eng, uint32_t h)
 {
-	uint32_t lend = atomic_load_explicit(&eng->main_lend,
+	uint32_t lend = atomic_load_explicit(&eng->main_lend[h],
 	                                     memory_order_acquire);
 
 	if (lend == ENGINE_LEND_NONE)
@@ -98,16 +122,17 @@ main_take_back(struct swgpu_engine *eng)
 	if (lend != ENGINE_LEND_OPEN)
 		return false;
 	return atomic_compare_exchange_strong_explicit(
-		&eng->main_lend, &lend, ENGINE_LEND_NONE,
+		&eng->main_lend[h], &lend, ENGINE_LEND_NONE,
 		memory_order_acq_rel, memory_order_acquire);
 }
 
-/* Run owner's paused HWQ 0 job on eng (idle, holding the stream) until
- * it ends or eng gets work of its own; then give the stream back. */
+/* Run owner's paused main HWQ h job on eng (idle, holding the stream)
+ * until it ends or eng gets work of its own; then give the stream back. */
 static void
-engine_run_lent(struct swgpu_engine *eng, struct swgpu_engine *owner)
+engine_run_lent(struct swgpu_engine *eng, struct swgpu_engine *owner,
+                uint32_t h)
 {
-	struct hwq_exec *x = &owner->run[ENGINE_HWQ_MAIN];
+	struct hwq_exec *x = &owner->run[h];
 	struct swgpu_job *job = x->job;
 
 	atomic_store_explicit(&eng->borrowing, true, memory_order_relaxed);
@@ -118,11 +143,10 @@ engine_run_lent(struct swgpu_engine *eng, struct swgpu_engine *owner)
 	engine_publish_pause(eng, x, false);
 	while (x->job == job) {
 		uint64_t wptr = atomic_load_explicit(
-			&owner->hwq[ENGINE_HWQ_MAIN].ring.wptr,
-			memory_order_acquire);
+			&owner->hwq[h].ring.wptr, memory_order_acquire);
 		if (wptr == x->rptr || main_should_yield(eng))
 			break;
-		engine_step(eng, owner, ENGINE_HWQ_MAIN, wptr);
+		engine_step(eng, owner, h, wptr);
 	}
 	uint32_t back = ENGINE_LEND_NONE;
 	if (x->job == job) {
@@ -132,37 +156,49 @@ engine_run_lent(struct swgpu_engine *eng, struct swgpu_engine *owner)
 	}
 	eng->cur = NULL;
 	atomic_store_explicit(&eng->borrowing, false, memory_order_relaxed);
-	atomic_store_explicit(&owner->main_lend, back, memory_order_release);
+	atomic_store_explicit(&owner->main_lend[h], back,
+	                      memory_order_release);
 	doorbell_ring(&owner->doorbell);
 }
 
-/* eng's rings are empty: take over a HWQ 0 job another engine of the
- * class paused for its HWQ 1 work. */
+/* eng's rings are empty: take over a main HWQ job another engine of the
+ * class paused (for its HWQ 1 work or another HWQ's turn). */
 bool
 engine_take_over(struct swgpu_engine *eng)
 {
 	struct swgpu_device *dev = eng->dev;
 
 	if (!engine_lends(eng) ||
-	    atomic_load_explicit(&eng->main_lend, memory_order_acquire) !=
-	            ENGINE_LEND_NONE ||
+	    main_has_work(eng) ||
 	    atomic_load_explicit(&dev->abort, memory_order_relaxed))
 		return false;
+	for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++)
+		if (hwq_is_main(h) &&
+		    atomic_load_explicit(&eng->main_lend[h],
+		                         memory_order_acquire) !=
+		            ENGINE_LEND_NONE)
+			return false; /* our own job runs elsewhere */
 	for (uint32_t e = 0; e < dev->engine_count; e++) {
 		struct swgpu_engine *o = dev->engines[e];
-		uint32_t open = ENGINE_LEND_OPEN;
 
-		if (o == eng || o->engine_class != eng->engine_class ||
-		    atomic_load_explicit(&o->main_lend,
-		                         memory_order_relaxed) != open)
+		if (o == eng || o->engine_class != eng->engine_class)
 			continue;
-		if (!atomic_compare_exchange_strong_explicit(
-			    &o->main_lend, &open,
-			    ENGINE_LEND_TAKEN + eng->index,
-			    memory_order_acq_rel, memory_order_relaxed))
-			continue;
-		engine_run_lent(eng, o);
-		return true;
+		for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++) {
+			uint32_t open = ENGINE_LEND_OPEN;
+
+			if (!hwq_is_main(h) ||
+			    atomic_load_explicit(&o->main_lend[h],
+			                         memory_order_relaxed) != open)
+				continue;
+			if (!atomic_compare_exchange_strong_explicit(
+				    &o->main_lend[h], &open,
+				    ENGINE_LEND_TAKEN + eng->index,
+				    memory_order_acq_rel,
+				    memory_order_relaxed))
+				continue;
+			engine_run_lent(eng, o, h);
+			return true;
+		}
 	}
 	return false;
 }

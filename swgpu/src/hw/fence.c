@@ -49,11 +49,12 @@ hwq_process(struct swgpu_engine *eng, uint32_t h, uint64_t upto)
 void
 fence_process(struct swgpu_engine *eng, uint32_t hwq, uint64_t upto)
 {
-	if (hwq == ENGINE_HWQ_MAIN) {
-		/* HWQ 0's fence is read first: every HWQ 1 job that ran
-		 * before a HWQ 0 job seen done is then seen done too, and
-		 * is finished first (queue and dependency order). */
-		uint64_t f = engine_hwq_fence_read(eng, ENGINE_HWQ_MAIN);
+	if (hwq_is_main(hwq)) {
+		/* The main HWQ's fence is read first: every HWQ 1 job that
+		 * ran before a main HWQ job seen done is then seen done
+		 * too, and is finished first (queue and dependency order:
+		 * no main HWQ job begins while HWQ 1 holds work). */
+		uint64_t f = engine_hwq_fence_read(eng, hwq);
 		if (seqno_passed(upto, f))
 			upto = f;
 		hwq_process(eng, ENGINE_HWQ_PRIO,
@@ -122,9 +123,10 @@ job_finish(struct swgpu_job *job, bool failed)
 	}
 	job->state = failed ? JOB_ERROR : JOB_DONE;
 
-	/* Jobs of a queue finish in order (FIFO before the rings; a queue
-	 * enters HWQ 1 only with nothing in HWQ 0, and fence_process
-	 * finishes HWQ 1 first). */
+	/* Jobs of a queue finish in order (FIFO before the rings; a
+	 * queue's main HWQ jobs are all in one main HWQ, it enters HWQ 1
+	 * only with nothing in them, and fence_process finishes HWQ 1
+	 * first). */
 	atomic_store_explicit(&q->completed, job->seqno,
 	                      memory_order_release);
 	if (failed) {
@@ -135,7 +137,7 @@ job_finish(struct swgpu_job *job, bool failed)
 	}
 	if (in_ring) {
 		sched_charge(job);
-		if (job->hwq == ENGINE_HWQ_MAIN)
+		if (hwq_is_main(job->hwq))
 			q->main_inflight--;
 		q->inflight--;
 		ctx->inflight--;

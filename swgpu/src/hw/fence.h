@@ -21,8 +21,8 @@ struct swgpu_engine;
 struct swgpu_job;
 
 /* Finish every job of eng's hardware queue hwq up to min(upto, its
- * fence). For HWQ 0 every finished job of HWQ 1 goes first: it ran
- * before any HWQ 0 job pushed after it started. dev->lock held. */
+ * fence). For a main HWQ every finished job of HWQ 1 goes first: it ran
+ * before any main HWQ job pushed after it started. dev->lock held. */
 void fence_process(struct swgpu_engine *eng, uint32_t hwq, uint64_t upto);
 
 /* Finish a job (ring or direct): apply its signals (with error if it

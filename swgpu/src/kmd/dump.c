@@ -33,11 +33,16 @@ dump_ring(struct swgpu_engine *eng, uint32_t hq, FILE *out)
 	uint64_t r = atomic_load(&ring->rptr);
 	uint64_t w = atomic_load(&ring->wptr);
 
-	fprintf(out, "engine %u %s hwq %u (%s): ring %u dw rptr %llu wptr "
+	/* Mapped main HWQs are listed only while they hold jobs. */
+	if (hq > ENGINE_HWQ_PRIO && r == w && hw->emitted == hw->processed)
+		return;
+	fprintf(out, "engine %u %s hwq %u (%s%s): ring %u dw rptr %llu wptr "
 	        "%llu (%llu dw queued), fence emitted %llu signalled %llu "
 	        "processed %llu, %u queues\n", eng->index,
 	        eng->dev->info.engines[eng->index].name, hq,
-	        hq == ENGINE_HWQ_PRIO ? "preempting" : "main", ring->size_dw,
+	        hq == ENGINE_HWQ_PRIO ? "preempting" : "main",
+	        hwq_is_main(hq) && atomic_load(&eng->main_cur) == hq
+	        ? ", its turn" : "", ring->size_dw,
 	        (unsigned long long)r, (unsigned long long)w,
 	        (unsigned long long)(w - r), (unsigned long long)hw->emitted,
 	        (unsigned long long)engine_hwq_fence_read(eng, hq),

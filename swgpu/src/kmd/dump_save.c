@@ -55,43 +55,52 @@ dump_save_clear(struct swgpu_device *dev, struct exec_save *sv)
 	pthread_mutex_unlock(&dev->lock);
 }
 
+/* The preempted jobs of one main HWQ of eng (engine index e). */
+static void
+dump_preempted_hwq(struct swgpu_device *dev, uint32_t e,
+                   struct engine_hwq *hw, FILE *out)
+{
+	struct swgpu_engine *eng = dev->engines[e];
+
+	for (uint64_t s = hw->processed + 1;
+	     seqno_passed(hw->emitted, s); s++) {
+		const struct swgpu_job *j =
+			hw->inflight[s & hw->inflight_mask];
+		const struct exec_save_view *v;
+
+		if (!j || !j->save.view.valid)
+			continue;
+		v = &j->save.view;
+		fprintf(out, "preempted job %u:%u:%llu on %s: resumes "
+		        "in IB %u at depth %u dword %u, %llu units "
+		        "of that packet done; save area %llu bytes, "
+		        "%u workgroups saved inside\n", j->ctx_id,
+		        j->queue_id, (unsigned long long)j->seqno,
+		        dev->info.engines[e].name, v->ib_index,
+		        v->depth, v->pos,
+		        (unsigned long long)v->offset,
+		        (unsigned long long)v->area_bytes, v->saved);
+		fprintf(out, "    last ran on %s; resumes on %s%s\n",
+		        dev->info.engines[j->run_engine].name,
+		        dev->info.engines[e].name,
+		        dev->cfg.no_migrate || eng->gfx_pool ||
+		        dev->info.engine_class_count[eng->engine_class] < 2
+		        ? ""
+		        : " or on an idle engine of its class");
+		for (uint32_t w = 0; w < v->saved && w < 2; w++)
+			fprintf(out, "    workgroup %llu resumes at "
+			        "block %u\n",
+			        (unsigned long long)v->group[w],
+			        v->blk[w]);
+	}
+}
+
 void
 dump_preempted_locked(struct swgpu_device *dev, FILE *out)
 {
-	for (uint32_t e = 0; e < dev->engine_count; e++) {
-		struct swgpu_engine *eng = dev->engines[e];
-		struct engine_hwq *hw = &eng->hwq[ENGINE_HWQ_MAIN];
-
-		for (uint64_t s = hw->processed + 1;
-		     seqno_passed(hw->emitted, s); s++) {
-			const struct swgpu_job *j =
-				hw->inflight[s & hw->inflight_mask];
-			const struct exec_save_view *v;
-
-			if (!j || !j->save.view.valid)
-				continue;
-			v = &j->save.view;
-			fprintf(out, "preempted job %u:%u:%llu on %s: resumes "
-			        "in IB %u at depth %u dword %u, %llu units "
-			        "of that packet done; save area %llu bytes, "
-			        "%u workgroups saved inside\n", j->ctx_id,
-			        j->queue_id, (unsigned long long)j->seqno,
-			        dev->info.engines[e].name, v->ib_index,
-			        v->depth, v->pos,
-			        (unsigned long long)v->offset,
-			        (unsigned long long)v->area_bytes, v->saved);
-			fprintf(out, "    last ran on %s; resumes on %s%s\n",
-			        dev->info.engines[j->run_engine].name,
-			        dev->info.engines[e].name,
-			        dev->cfg.no_migrate || eng->gfx_pool ||
-			        dev->info.engine_class_count[eng->engine_class] < 2
-			        ? ""
-			        : " or on an idle engine of its class");
-			for (uint32_t w = 0; w < v->saved && w < 2; w++)
-				fprintf(out, "    workgroup %llu resumes at "
-				        "block %u\n",
-				        (unsigned long long)v->group[w],
-				        v->blk[w]);
-		}
-	}
+	for (uint32_t e = 0; e < dev->engine_count; e++)
+		for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++)
+			if (hwq_is_main(h))
+				dump_preempted_hwq(dev, e, &dev->engines[e]->hwq[h],
+				                   out);
 }

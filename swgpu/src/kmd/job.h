@@ -100,6 +100,9 @@ struct swgpu_job {
 	uint64_t vcharge_ns;         /* estimate charged at push (sched.c) */
 	uint64_t start_ns;           /* JOB_BEGIN time (dev->lock), or 0 */
 	uint64_t prio_busy_start;    /* engine prio_busy_ns then */
+	/* Under dev->lock: its own engine time up to its last pause, and
+	 * when it last started or resumed (0 while paused). */
+	uint64_t ran_ns, ran_since;
 	/* Engine thread only: where the job stopped when it was preempted
 	 * (its context save area), and its IB being run. */
 	struct exec_save save;
@@ -136,7 +139,9 @@ struct swgpu_queue {
 	struct dlist fifo;           /* PENDING jobs, submission order */
 	uint32_t pending;            /* jobs in fifo (PENDING) */
 	uint32_t inflight;           /* jobs in the rings */
-	uint32_t main_inflight;      /* of them in the engine's HWQ 0 */
+	uint32_t main_inflight;      /* of them in the engine's main HWQs */
+	uint32_t main_hwq;           /* the main HWQ they are in (sched.c) */
+	bool mean_known;             /* avg_run_ns measured (a job ran) */
 	uint64_t submitted;          /* last seqno handed out */
 	_Atomic uint64_t completed;  /* last seqno finished (in order) */
 	uint64_t last_failed;        /* last seqno that ended in ERROR */
@@ -201,7 +206,7 @@ void queue_destroy_locked(struct swgpu_queue *q);
 
 /* The trace (trace.c); no-ops when tracing is off. trace_job: a job
  * transition (DONE/ERROR: before its waits and signals are released);
- * preempted/resumed: engine thread, HWQ 0 job losing/regaining the
+ * preempted/resumed: engine thread, main HWQ job losing/regaining the
  * engine. */
 void trace_job(struct swgpu_job *job, enum job_state state);
 void trace_job_preempted(struct swgpu_job *job);

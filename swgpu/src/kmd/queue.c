@@ -79,14 +79,17 @@ queue_free_locked(struct swgpu_queue *q)
 	free(q);
 }
 
-/* Is a job of q stopped at a preemption point (not running)? Its jobs
- * are all in one HWQ 0 ring (sched_slice.c). dev->lock held. */
+/* Is a job of q stopped at a preemption point (not running)? Its main
+ * HWQ jobs are all in one main HWQ of its engine (sched_slice.c,
+ * sched.c). dev->lock held. */
 static bool
 queue_job_preempted(const struct swgpu_queue *q)
 {
 	const struct swgpu_engine *eng = q->dev->engines[q->engine];
-	const struct engine_hwq *hw = &eng->hwq[ENGINE_HWQ_MAIN];
+	const struct engine_hwq *hw = &eng->hwq[q->main_hwq];
 
+	if (!q->main_inflight)
+		return false;
 	for (uint64_t s = hw->processed + 1; seqno_passed(hw->emitted, s);
 	     s++) {
 		const struct swgpu_job *j = hw->inflight[s & hw->inflight_mask];

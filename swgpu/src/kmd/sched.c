@@ -143,6 +143,7 @@ sched_charge(struct swgpu_job *job)
 	if (run > job->vcharge_ns)
 		q->vruntime += vr_scale(q, run - job->vcharge_ns);
 	if (!job->skipped) {
+		q->mean_known = true;
 		/* Mean over about the last 8 jobs; one outlier (a host
 		 * preemption of the engine thread) moves it by 1/8 at most. */
 		uint64_t r = run < 2 * q->avg_run_ns ? run : 2 * q->avg_run_ns;
@@ -238,12 +239,13 @@ enum push_result { PUSH_DONE, PUSH_BLOCKED, PUSH_RING_FULL };
 
 /*
  * Preemption policy: does job of q go to HWQ 1, ahead of (and at the
- * next preemption point of) the job HWQ 0 is running? Yes when
+ * next preemption point of) the job the engine's main HWQs are running?
+ * Yes when
  *  - preemption is on and the job can start at once: each wait is
  *    satisfied by a finished job (HWQ 1 never waits, so it can never
  *    deadlock behind the job it preempted);
- *  - q has nothing in HWQ 0 (its jobs finish in order);
- *  - HWQ 0 runs a job of a lower level whose queue the fair-share
+ *  - q has nothing in the main HWQs (its jobs finish in order);
+ *  - a main HWQ runs a job of a lower level whose queue the fair-share
  *    policy would not pick before q: q's vruntime is at most the running
  *    queue's, charged with the time its job has used so far (ties go to
  *    the higher level, as in sched_pick). So a HIGH stream preempts LOW
@@ -259,52 +261,105 @@ enum push_result { PUSH_DONE, PUSH_BLOCKED, PUSH_RING_FULL };
  * a slice of the running queue's weighted time: each queue gets the
  * engine for about a slice, weighted by priority, before another queue
  * takes it. Until then its job is held in its software queue
- * (PREEMPT_HOLD: in HWQ 0 it would wait for the whole running job) and
+ * (PREEMPT_HOLD: in its main HWQ it would wait for its turn) and
  * the tick (sched_slice.c) re-judges it when the slice ends. Only a queue
- * whose jobs are short (mean run time at most a slice) is held or
- * preempts this way: HWQ 1 jobs are never preempted, so a queue of long
- * jobs must not get there; it waits in HWQ 0 ring order.
+ * whose jobs are known to be short (mean run time measured, at most a
+ * slice) is held or preempts this way, a higher level's too: HWQ 1 jobs
+ * are never preempted, so a job that may be long must not get there.
+ * A higher level's other jobs go to their main HWQ and the engine picks
+ * it at the running job's next preemption point (resched). Every other job goes to its queue's main
+ * HWQ (sched_main_hwq), where the engine gives it a slice in turn with
+ * the other main HWQs (engine_rotate.c) — a queue's first job too, whose
+ * length nobody knows yet.
  */
 #define SCHED_PREEMPT_DEPTH 2u
 #define SCHED_HOLD_MIN_NS 100000u
 
 enum preempt_choice { PREEMPT_NO, PREEMPT_YES, PREEMPT_BUSY, PREEMPT_HOLD };
 
+/* The job the engine's main HWQs run now: the head of the HWQ whose
+ * turn it is, else of any main HWQ with jobs; NULL if none has any. */
+static const struct swgpu_job *
+sched_main_running(struct swgpu_engine *eng)
+{
+	uint32_t cur = atomic_load_explicit(&eng->main_cur,
+	                                    memory_order_relaxed);
+
+	for (uint32_t i = 0; i < ENGINE_HWQ_COUNT; i++) {
+		uint32_t h = (cur + i) % ENGINE_HWQ_COUNT;
+		const struct engine_hwq *m = &eng->hwq[h];
+
+		if (hwq_is_main(h) && m->emitted != m->processed)
+			return m->inflight[(m->processed + 1) &
+			                   m->inflight_mask];
+	}
+	return NULL;
+}
+
+/*
+ * The main HWQ a job of q goes to: the one its jobs are in, if any (its
+ * jobs finish in order); else an idle one (nothing in flight), its last
+ * one first, so each busy queue has a ring of its own the engine rotates
+ * among (engine_rotate.c); else, with more busy queues than main HWQs,
+ * the one with the fewest jobs in flight (those queues then share its
+ * turns, in ring order).
+ */
+static uint32_t
+sched_main_hwq(struct swgpu_engine *eng, const struct swgpu_queue *q)
+{
+	uint32_t best = ENGINE_HWQ_PRIO;
+	uint64_t best_n = UINT64_MAX;
+
+	if (q->main_inflight)
+		return q->main_hwq;
+	for (uint32_t i = 0; i < ENGINE_HWQ_COUNT; i++) {
+		uint32_t h = (q->main_hwq + i) % ENGINE_HWQ_COUNT;
+		const struct engine_hwq *m = &eng->hwq[h];
+		uint64_t n = m->emitted - m->processed;
+
+		if (hwq_is_main(h) && n < best_n) {
+			best = h;
+			best_n = n;
+		}
+	}
+	return best;
+}
+
 static enum preempt_choice
 sched_wants_preempt(struct swgpu_engine *eng, struct swgpu_queue *q,
                     const struct swgpu_job *job)
 {
-	const struct engine_hwq *m = &eng->hwq[ENGINE_HWQ_MAIN];
 	const struct engine_hwq *p = &eng->hwq[ENGINE_HWQ_PRIO];
+	const struct swgpu_job *run = sched_main_running(eng);
 
-	if (eng->dev->cfg.no_preempt || q->main_inflight ||
-	    m->emitted == m->processed)
+	if (eng->dev->cfg.no_preempt || q->main_inflight || !run)
 		return PREEMPT_NO;
 	for (uint32_t i = 0; i < job->wait_count; i++) {
 		const struct swgpu_job *d = job->waits[i].dep;
 		if (d && job_in_ring(d))
 			return PREEMPT_NO;
 	}
-	const struct swgpu_job *run =
-		m->inflight[(m->processed + 1) & m->inflight_mask];
 	const struct swgpu_queue *rq = run->q;
 	if (!rq || rq == q)
 		return PREEMPT_NO;
 	bool higher = rq->priority < q->priority;
 	uint64_t slice_ns = (uint64_t)eng->dev->cfg.slice_ms * 1000000u;
-	bool sliced = slice_ns && q->avg_run_ns <= slice_ns;
+	bool is_short = q->mean_known && q->avg_run_ns <= slice_ns;
+	bool sliced = slice_ns && is_short;
+	if (higher && slice_ns && !is_short)
+		return PREEMPT_NO; /* long or not known short: its main
+		                      HWQ, which the engine picks at once
+		                      (resched, sched_push_head) */
 	if (!higher && !sliced)
 		return PREEMPT_NO;
 	/* What the running queue has really used: without the estimates
-	 * of its jobs still in the ring, with the running job's time so
-	 * far (without what HWQ 1 took meanwhile). */
+	 * of its jobs still in the ring, with the running job's own engine
+	 * time so far (not what HWQ 1 or other main HWQs took meanwhile). */
 	uint64_t run_vr = vr_used(rq);
 	if (run->start_ns) {
-		uint64_t used = swgpu_now_ns() - run->start_ns;
-		uint64_t stolen = atomic_load_explicit(&eng->prio_busy_ns,
-		                                       memory_order_relaxed) -
-		                  run->prio_busy_start;
-		used = used > stolen ? used - stolen : 0;
+		uint64_t used = run->ran_ns;
+		if (run->ran_since)
+			used += swgpu_now_ns() - run->ran_since;
 		run_vr += vr_scale(rq, used);
 	}
 	uint64_t turn = q->vruntime + (higher ? 0 : vr_scale(rq, slice_ns));
@@ -352,9 +407,12 @@ sched_push_head(struct swgpu_queue *q)
 	/* Engine chosen per job: maybe an idle one (sched_slice.c). */
 	eng = sched_choose_engine(q);
 
-	/* One SEM_WAIT per other engine HWQ, on the newest seqno needed.
-	 * Same engine: ring order within a HWQ, and HWQ 1 jobs pushed
-	 * earlier always run before a HWQ 0 job starts. */
+	uint32_t slot = sched_main_hwq(eng, q);
+
+	/* One SEM_WAIT per other engine HWQ or other main HWQ of this
+	 * engine, on the newest seqno needed. No wait for ring order
+	 * within a HWQ, nor for HWQ 1 jobs of this engine pushed earlier:
+	 * they always run before a main HWQ job begins. */
 	uint64_t wait_seqno[SWGPU_MAX_ENGINES][ENGINE_HWQ_COUNT] = { { 0 } };
 	uint32_t nwait = 0;
 	for (uint32_t i = 0; i < job->wait_count; i++) {
@@ -363,7 +421,9 @@ sched_push_head(struct swgpu_queue *q)
 			continue;
 		if (d->state == JOB_ERROR)
 			job->dep_failed = true;
-		if (!job_in_ring(d) || d->engine == eng->index)
+		if (!job_in_ring(d) ||
+		    (d->engine == eng->index &&
+		     (d->hwq == slot || d->hwq == ENGINE_HWQ_PRIO)))
 			continue;
 		uint64_t *ws = &wait_seqno[d->engine][d->hwq];
 		if (!*ws)
@@ -375,7 +435,7 @@ sched_push_head(struct swgpu_queue *q)
 		job->ib_count * SWGPU_LEN_INDIRECT_BUFFER : RING_LEN_JOB_IBS;
 	uint32_t need = nwait * SWGPU_LEN_SEM_WAIT + RING_LEN_JOB_BEGIN +
 		ib_dw + SWGPU_LEN_SEM_SIGNAL;
-	uint32_t h = ENGINE_HWQ_MAIN;
+	uint32_t h = slot;
 	struct engine_hwq *hq = &eng->hwq[ENGINE_HWQ_PRIO];
 
 	if (nwait == 0) {
@@ -387,10 +447,22 @@ sched_push_head(struct swgpu_queue *q)
 			h = ENGINE_HWQ_PRIO;
 	}
 	hq = &eng->hwq[h];
+	/* A full main HWQ is this queue's own (or shared by a few): only
+	 * they wait; a full HWQ 1 or HWQ 0 shared by all stops the pass. */
 	if (ring_space(&hq->ring) < need ||
 	    hq->emitted - hq->processed > hq->inflight_mask)
-		return PUSH_RING_FULL;
+		return h != ENGINE_HWQ_PRIO && h != ENGINE_HWQ_MAIN
+		       ? PUSH_BLOCKED : PUSH_RING_FULL;
 
+	/* A higher level's job in a main HWQ: the engine picks again at
+	 * the running job's next preemption point (engine_rotate.c). */
+	if (h != ENGINE_HWQ_PRIO && !dev->cfg.no_preempt) {
+		const struct swgpu_job *run = sched_main_running(eng);
+		if (run && run->q && run->q != q &&
+		    run->q->priority < q->priority)
+			atomic_store_explicit(&eng->resched, true,
+			                      memory_order_relaxed);
+	}
 	uint64_t seqno = hq->emitted + 1;
 	uint64_t pos = atomic_load_explicit(&hq->ring.wptr,
 	                                    memory_order_relaxed);
@@ -443,8 +515,13 @@ sched_push_head(struct swgpu_queue *q)
 	q->ring_vcharge += vr_scale(q, job->vcharge_ns);
 	hq->inflight[seqno & hq->inflight_mask] = job;
 	hq->emitted = seqno;
-	if (h == ENGINE_HWQ_MAIN)
+	if (h != ENGINE_HWQ_PRIO) {
 		q->main_inflight++;
+		q->main_hwq = h;
+		atomic_store_explicit(&eng->hwq_weight[h],
+		                      sched_weight[q->priority],
+		                      memory_order_relaxed);
+	}
 	q->inflight++;
 	job->ctx->inflight++;
 	for (uint32_t i = 0; i < job->signal_count; i++)

@@ -273,7 +273,7 @@ trace_segment(const struct swgpu_job *job, uint64_t end, bool preempted)
 	           job->trace.segments, preempted ? "true" : "false");
 }
 
-/* Engine thread: HWQ 1 takes the engine while job (HWQ 0) is mid-run. */
+/* Engine thread: another HWQ takes the engine while job (a main HWQ) is mid-run. */
 void
 trace_job_preempted(struct swgpu_job *job)
 {
