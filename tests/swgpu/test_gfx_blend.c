@@ -52,9 +52,35 @@ bop(uint32_t op, double s, double sf, double d, double df)
 	}
 }
 
+/* 8-bit UNORM: inputs in [0, 1] quantized as the float product
+ * v * 255 rounded to nearest even, factors from those bytes, each
+ * product x * f / 255 rounded to nearest, the op clamped to 0..255
+ * (blend_unorm8.c's definition, here in doubles); d as stored. */
+static uint32_t
+blend8(uint32_t op, uint32_t sf, uint32_t df, int c, const double src[4],
+       const double src1[4], const double d[4], const double kc[4])
+{
+	double s[4], s1[4], k[4], dd[4];
+
+	for (int i = 0; i < 4; i++) {
+		s[i] = nearbyint((double)((float)src[i] * 255.0f)) / 255;
+		s1[i] = nearbyint((double)((float)src1[i] * 255.0f)) / 255;
+		k[i] = nearbyint((double)((float)kc[i] * 255.0f)) / 255;
+		dd[i] = d[i];
+	}
+	if (op >= 3)
+		return (uint32_t)nearbyint(bop(op, s[c], 0, dd[c], 0) * 255);
+	const double a = floor(s[c] * bfactor(sf, c, s, s1, dd, k) * 255 +
+	                       0.5);
+	const double b = floor(dd[c] * bfactor(df, c, s, s1, dd, k) * 255 +
+	                       0.5);
+	const double r = op == 1 ? a - b : op == 2 ? b - a : a + b;
+	return (uint32_t)fmin(fmax(r, 0), 255);
+}
+
 /* Every source and destination factor with ADD, then every op, on a
- * float target (exact formula) and an RGBA8 UNORM target (clamped,
- * rounded), dual-source factors reading Index 1. */
+ * float target (exact formula) and an RGBA8 UNORM target (the 8-bit
+ * fixed-point definition), dual-source factors reading Index 1. */
 static void
 test_blend_factors_ops(void **state)
 {
@@ -110,14 +136,23 @@ test_blend_factors_ops(void **state)
 							bfactor(df, c, src, src1, d, kc));
 						double got;
 						if (target) {
+							/* the 8-bit fixed-point
+							 * definition, exactly, and
+							 * within its 2.5/255 of the
+							 * real blend */
+							const uint32_t g =
+								gt_px(&rt, 5, 6)[c];
+							const uint32_t w8 = blend8(
+								op, sf, df, c, src,
+								src1, d, kc);
 							want = fmin(fmax(want, 0), 1);
-							got = gt_px(&rt, 5, 6)[c] / 255.0;
-							if (fabs(got - want) > 0.5 / 255 +
-							    1e-6)
+							got = g / 255.0;
+							if (g != w8 ||
+							    fabs(got - want) > 2.5 / 255)
 								fail_msg("rgba8 sf %u df %u op "
-								         "%u c %d: %g want %g",
-								         sf, df, op, c, got,
-								         want);
+								         "%u c %d: %g want %g "
+								         "(%u)", sf, df, op, c,
+								         got, want, w8);
 						} else {
 							got = rd32f(&rt, 5, 6, c);
 							if (fabs(got - want) > 1e-6)

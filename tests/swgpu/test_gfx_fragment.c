@@ -163,6 +163,15 @@ frag_int_color(struct gt *t, struct gfx_exec *e, uint32_t n,
 	}
 }
 
+static bool
+unorm8_only(const swgpu_format_info *fi)
+{
+	for (int k = 0; k < 4; k++)
+		if (fi->bit_width[k] && fi->bit_width[k] != 8)
+			return false;
+	return fi->numeric == SWGPU_NUMERIC_UNORM;
+}
+
 static void
 test_every_renderable_format(void **state)
 {
@@ -221,6 +230,14 @@ test_every_renderable_format(void **state)
 					t.f[k] = blend ? (float)((float)s +
 					                 (float)dt.f[k])
 					               : s;
+					/* all channels 8-bit UNORM: blended in
+					 * 8-bit fixed point (blend_unorm8.c),
+					 * the source rounded first */
+					if (blend && unorm8_only(fi))
+						t.f[k] = fmin(nearbyint(
+							(double)((float)s * 255.0f)) +
+							nearbyint(dt.f[k] * 255),
+							255) / 255;
 				}
 			}
 			format_encode(fi, &t, want);

@@ -204,6 +204,8 @@ struct gfx_color_target {
 	bool blend;
 	bool logic;                /* logic op applies (integer/normalized) */
 	bool srgb;
+	bool blend8;               /* UNORM, every channel 8 bits: blends in
+	                              8-bit fixed point (blend_unorm8.c) */
 	uint8_t fast;              /* enum gfx_fast_color */
 	struct swgpu_blend_attachment b;
 	float clamp_lo, clamp_hi;  /* blend inputs (UNORM 0..1, SNORM -1..1;
@@ -604,6 +606,14 @@ float gfx_depth_quantize(uint32_t format, float z);
 void gfx_blend(const struct gfx_color_target *rt, const float *blend_const,
                const float src[4], const float src1[4], const float dst[4],
                float out[4]);
+/* blend_unorm8.c: the blend of targets with blend8 (every channel
+ * 8-bit UNORM), in 8-bit fixed point: src / src1 / blend_const as the
+ * shader and state give them, dst and out as the channels' bytes
+ * (RGBA order; a channel the format lacks as the decoder reads it). */
+void gfx_blend_unorm8(const struct swgpu_blend_attachment *b,
+                      const float *blend_const, const float src[4],
+                      const float src1[4], const uint8_t dst[4],
+                      uint8_t out[4]);
 /* Logic op on raw channel bits. */
 uint64_t gfx_logic_op(uint32_t op, uint64_t s, uint64_t d);
 

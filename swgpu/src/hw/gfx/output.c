@@ -7,7 +7,8 @@
  *    by the encoder), float targets its floats;
  *  - blending (float targets with blending on) reads the destination
  *    through the decoder (sRGB decoded to linear), blends in float
- *    (blend.c) and encodes the result;
+ *    (blend.c) and encodes the result; targets whose channels are all
+ *    8-bit UNORM blend in 8-bit fixed point instead (blend_unorm8.c);
  *  - logic ops (UNORM, SNORM, UINT, SINT targets) combine the encoded
  *    source bits with the destination bits channel by channel; blending
  *    is then off for that target, as the spec says;
@@ -66,6 +67,10 @@ gfx_output_target_init(struct gfx_color_target *rt)
 		if (fi->bit_width[c])
 			rt->present |= 1u << c;
 	rt->srgb = fi->numeric == SWGPU_NUMERIC_SRGB;
+	rt->blend8 = fi->numeric == SWGPU_NUMERIC_UNORM;
+	for (uint32_t c = 0; c < 4; c++)
+		if (fi->bit_width[c] && fi->bit_width[c] != 8)
+			rt->blend8 = false;
 	switch (fi->numeric) {
 	case SWGPU_NUMERIC_UNORM:
 	case SWGPU_NUMERIC_SRGB:
@@ -153,7 +158,18 @@ gfx_output_pixel(const struct gfx_draw *d, const struct gfx_color_target *rt,
 			if (src1)
 				s1[c] = src1[c].f;
 		}
-		if (rt->blend && !rt->logic) {
+		if (rt->blend && !rt->logic && rt->blend8) {
+			struct texel dt;
+			uint8_t dst[4], out[4];
+			rt->pl.decode(fi, px, &dt);
+			for (int c = 0; c < 4; c++)   /* exact: i / 255 */
+				dst[c] = (uint8_t)lrint(dt.f[c] * 255.0);
+			gfx_blend_unorm8(&rt->b, d->blend_const, s, s1, dst,
+			                 out);
+			/* encodes back to out exactly */
+			for (int c = 0; c < 4; c++)
+				s[c] = (float)out[c] / 255.0f;
+		} else if (rt->blend && !rt->logic) {
 			struct texel dt;
 			float dst[4], out[4];
 			rt->pl.decode(fi, px, &dt);

@@ -3,7 +3,8 @@
  * Colour output to 8-bit RGBA/BGRA targets (UNORM and sRGB), all four
  * channels written and no logic op: the common case, a whole fragment
  * batch at a time. UNORM goes to the fused per-quad kernels of
- * output8_unorm.c / output8_avx2.c. sRGB is done channel by channel, so
+ * output8_unorm.c / output8_avx2.c (8-bit fixed-point blending,
+ * blend_unorm8.c). sRGB is done channel by channel, so
  * every blend factor and op costs one short loop over the batch's lanes
  * instead of a branch per pixel:
  *   1. the destination of every lane (when blending) into float arrays
@@ -228,11 +229,10 @@ unorm_batch(const struct gfx_thread *t, const struct gfx_draw *d,
             const uint32_t ci[4])
 {
 	struct out8_job j;
-	bool whole[GFX_BATCH_QUADS];
+	const uint32_t nq = t->nquads_out;
 
-	j.nq = t->nquads_out;
+	j.nq = nq;
 	j.qmask = qmask;
-	j.whole = whole;
 	/* gfx_texel with the plane in locals (4 bytes a pixel): stores
 	 * into j would otherwise reload them for every quad */
 	const int32_t ox = rt->pl.ox, oy = rt->pl.oy;
@@ -242,27 +242,57 @@ unorm_batch(const struct gfx_thread *t, const struct gfx_draw *d,
 	const uint64_t lpitch = rt->pl.layer_pitch * d->samples;
 	uint8_t *const base = rt->pl.base +
 	                      t->out_sample * rt->pl.layer_pitch;
-	for (uint32_t q = 0; q < j.nq; q++) {
+	uint32_t np = 0;
+
+	j.pitch = pitch;
+	for (uint32_t q = 0; q < nq;) {
 		const struct gfx_quad *qd = &t->quad[q];
 		const int32_t x = qd->x, y = qd->y;
-		whole[q] = false;
-		if (!qmask[q])
-			continue;
+		uint32_t e = q + 1;
+		/* a row of fully covered quads side by side (one primitive's
+		 * span, gfx_frag_quads_full) */
+		if (qmask[q] == 0xf)
+			while (e < nq && qmask[e] == 0xf &&
+			       t->quad[e].y == y &&
+			       t->quad[e].x == x + 2 * (int32_t)(e - q) &&
+			       t->quad[e].prim == qd->prim)
+				e++;
 		uint8_t *p0 = base + qd->prim->layer * lpitch +
 		              (uint64_t)(y - oy) * pitch + (uint64_t)(x - ox) * 4;
-		j.row[q][0] = p0;
-		j.row[q][1] = p0 + pitch;
-		whole[q] = x >= ox && y >= oy && x + 1 < x1 && y + 1 < y1;
+		if (qmask[q] == 0xf && x >= ox && y >= oy &&
+		    x + 2 * (int32_t)(e - q) <= x1 && y + 1 < y1) {
+			j.piece[np++] = (struct out8_piece){
+				.r0 = p0, .q = (uint16_t)q,
+				.n = (uint16_t)(e - q) };
+			if (rt->blend)
+				for (uint32_t o = 0; o < 8 * (e - q); o += 64) {
+					__builtin_prefetch(p0 + o, 1);
+					__builtin_prefetch(p0 + pitch + o, 1);
+				}
+			q = e;
+			continue;
+		}
+		/* one quad alone */
+		j.piece[np++] = (struct out8_piece){ .q = (uint16_t)q };
+		if (qmask[q]) {
+			j.row[q][0] = p0;
+			j.row[q][1] = p0 + pitch;
+			j.whole[q] = x >= ox && y >= oy && x + 1 < x1 &&
+			             y + 1 < y1;
+		}
+		q++;
 	}
+	j.npieces = np;
 	for (uint32_t c = 0; c < 4; c++) {
 		j.src[c] = &src[c][0].f;
 		j.src1[c] = src1[0] ? &src1[c][0].f : NULL;
-		j.k[c] = clamp01(d->blend_const[c]);
 		j.sh[c] = 8 * ci[c];
 	}
+	j.k8 = 0;
+	for (uint32_t c = 0; c < 4; c++)
+		j.k8 |= unorm8_quantize(d->blend_const[c]) << j.sh[c];
 	j.blend = rt->blend;
 	j.b = rt->b;
-	j.rt = rt;
 	j.blend_const = d->blend_const;
 	if (out8_have_avx2())
 		out8_run_avx2(&j);

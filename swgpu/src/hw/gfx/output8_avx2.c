@@ -3,8 +3,8 @@
  * The fused UNORM kernel of output8_unorm.h on AVX2: two quads per
  * 8-lane vector (quads that are both whole; others go one at a time
  * through the 4-lane form). This file alone is compiled with -mavx2
- * (no -mfma: every product and sum is rounded on its own, as in
- * blend.c); it only runs when out8_have_avx2() said so.
+ * (no -mfma: the kernel has no float product-and-sum; keeping
+ * FMA out keeps the file to what out8_have_avx2() checks); it only runs when out8_have_avx2() said so.
  */
 #include "hw/gfx/output8_unorm.h"
 
@@ -31,7 +31,6 @@ x4_keep(uint32_t m)
 #include "hw/gfx/output8_kern.h"
 #undef OUT8_KERN_QUADS_ONLY
 
-#undef DECODE
 #undef W
 #undef VF
 #undef VI
@@ -56,8 +55,24 @@ x4_keep(uint32_t m)
 #undef SLLI
 #undef SRLI
 #undef SET1I
+#undef PACKUS16
+#undef UNPHI8
+#undef UNPLO8
+#undef SHUFHI16
+#undef SHUFLO16
+#undef SET1_16
+#undef MAX16
+#undef MIN16
+#undef MULHI16U
+#undef MULLO16
+#undef SUB16
+#undef ADD16
+#undef SET1I64
+#undef CVTNF
 #undef KERN
 #undef LDPX
+#undef LDROWS
+#undef STROWS
 #undef STPX
 #undef KEEPMASK
 #undef KPARTIAL
@@ -75,6 +90,7 @@ x4_keep(uint32_t m)
 #define SET1F(v) _mm256_set1_ps(v)
 #define ZEROF() _mm256_setzero_ps()
 #define CVTTF(a) _mm256_cvttps_epi32(a)
+#define CVTNF(a) _mm256_cvtps_epi32(a)
 #define CVTIF(a) _mm256_cvtepi32_ps(a)
 #define CMPGE(a, b) _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_GE_OQ))
 #define CMPLT(a, b) _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_LT_OQ))
@@ -86,10 +102,19 @@ x4_keep(uint32_t m)
 #define SLLI(a, n) _mm256_slli_epi32(a, (int)(n))
 #define SRLI(a, n) _mm256_srli_epi32(a, (int)(n))
 #define SET1I(v) _mm256_set1_epi32(v)
-/* i / 255 in float, by a divide: unorm8.h's multiply form measured no
- * faster (the kernel is not bound by the divider) */
-#define DECODE(i) _mm256_div_ps(_mm256_cvtepi32_ps(i), \
-                                _mm256_set1_ps(255.0f))
+#define SET1I64(v) _mm256_set1_epi64x(v)
+#define ADD16(a, b) _mm256_add_epi16(a, b)
+#define SUB16(a, b) _mm256_sub_epi16(a, b)
+#define MULLO16(a, b) _mm256_mullo_epi16(a, b)
+#define MULHI16U(a, b) _mm256_mulhi_epu16(a, b)
+#define MIN16(a, b) _mm256_min_epi16(a, b)
+#define MAX16(a, b) _mm256_max_epi16(a, b)
+#define SET1_16(v) _mm256_set1_epi16(v)
+#define SHUFLO16(a, i) _mm256_shufflelo_epi16(a, i)
+#define SHUFHI16(a, i) _mm256_shufflehi_epi16(a, i)
+#define UNPLO8(a, b) _mm256_unpacklo_epi8(a, b)
+#define UNPHI8(a, b) _mm256_unpackhi_epi8(a, b)
+#define PACKUS16(a, b) _mm256_packus_epi16(a, b)
 #define KERN(name) x8_##name
 #define KERN1(name) x4_##name
 
@@ -106,6 +131,27 @@ x8_stpx(const struct out8_job *j, uint32_t q, __m256i v)
 	x4_stpx(j, q + 1, _mm256_extracti128_si256(v, 1));
 }
 
+/* two quads side by side: 4 pixels of row 0 at r0, 4 of row 1 at r1,
+ * in the lane order of two quads (each one's row 0, then row 1) */
+static inline __m256i
+x8_ldrows(const uint8_t *r0, const uint8_t *r1)
+{
+	const __m256i v = _mm256_set_m128i(
+		_mm_loadu_si128((const void *)r1),
+		_mm_loadu_si128((const void *)r0));
+	return _mm256_permute4x64_epi64(v, 0xd8);   /* 64-bit 0 2 1 3 */
+}
+
+static inline void
+x8_strows(uint8_t *r0, uint8_t *r1, __m256i v)
+{
+	const __m256i w = _mm256_permute4x64_epi64(v, 0xd8);
+	_mm_storeu_si128((void *)r0, _mm256_castsi256_si128(w));
+	_mm_storeu_si128((void *)r1, _mm256_extracti128_si256(w, 1));
+}
+
+#define LDROWS(r0, r1) x8_ldrows(r0, r1)
+#define STROWS(r0, r1, v) x8_strows(r0, r1, v)
 #define LDPX(j, q) x8_ldpx(j, q)
 #define STPX(j, q, v) x8_stpx(j, q, v)
 #define KEEPMASK(j, q) _mm256_set_m128i(x4_keep((j)->qmask[(q) + 1]), \

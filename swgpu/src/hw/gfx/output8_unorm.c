@@ -22,24 +22,28 @@ out8_quad_scalar(const struct out8_job *j, uint32_t q)
 		const uint32_t l = 4 * q + i;
 		uint8_t *p = j->row[q][i >> 1] + 4 * (i & 1);
 		uint32_t px;
-		float s[4], s1[4], dst[4], o[4];
+		float s[4], s1[4];
+		uint8_t dst[4], o[4];
 
 		memcpy(&px, p, 4);
 		for (uint32_t c = 0; c < 4; c++) {
 			s[c] = j->src[c][l];
 			s1[c] = j->src1[0] ? j->src1[c][l] : 0.0f;
-			dst[c] = (float)((px >> j->sh[c]) & 0xffu) / 255.0f;
+			dst[c] = (uint8_t)(px >> j->sh[c]);
 		}
-		if (j->blend)
-			gfx_blend(j->rt, j->blend_const, s, s1, dst, o);
-		else
-			memcpy(o, s, sizeof(o));
+		if (j->blend) {
+			gfx_blend_unorm8(&j->b, j->blend_const, s, s1, dst, o);
+		} else {
+			for (uint32_t c = 0; c < 4; c++) {
+				const float v = s[c] > 0.0f
+				                ? (s[c] < 1.0f ? s[c] : 1.0f)
+				                : 0.0f;   /* NaN -> 0 */
+				o[c] = (uint8_t)unorm8_encode(v);
+			}
+		}
 		px = 0;
-		for (uint32_t c = 0; c < 4; c++) {
-			const float v = o[c] > 0.0f ? (o[c] < 1.0f ? o[c] : 1.0f)
-			                            : 0.0f;   /* NaN -> 0 */
-			px |= unorm8_encode(v) << j->sh[c];
-		}
+		for (uint32_t c = 0; c < 4; c++)
+			px |= (uint32_t)o[c] << j->sh[c];
 		memcpy(p, &px, 4);
 	}
 }

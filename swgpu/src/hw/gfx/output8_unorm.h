@@ -4,7 +4,7 @@
  * quads) goes through destination decode, blend and packing in
  * registers, one pass over the batch (output8_unorm.c; AVX2 variant in
  * output8_avx2.c, chosen at run time). Bytes identical to output.c's
- * per-pixel path (the format encoder and gfx_blend).
+ * per-pixel path (the format encoder and gfx_blend_unorm8).
  */
 #ifndef SWGPU_GFX_OUTPUT8_UNORM_H
 #define SWGPU_GFX_OUTPUT8_UNORM_H
@@ -13,18 +13,31 @@
 #include "hw/gfx/unorm8.h"
 
 /* What the kernels of one batch and target need. */
+/* A piece of the batch, in batch order: n > 0: quads q .. q + n - 1,
+ * all lanes covered, inside the mapped area, side by side in one row
+ * pair from r0 (the usual pieces of a large primitive); n = 0: quad q
+ * alone (row, whole and qmask say the rest). */
+struct out8_piece {
+	uint8_t *r0;
+	uint16_t q, n;
+};
+
 struct out8_job {
 	uint32_t nq;
 	const uint8_t *qmask;
-	const bool *whole;          /* quad entirely inside the mapped area */
+	uint32_t npieces;
+	struct out8_piece piece[GFX_BATCH_QUADS];
+	uint64_t pitch;             /* bytes from a row to the next */
+	/* quads of n = 0 pieces only: */
+	bool whole[GFX_BATCH_QUADS];   /* entirely inside the mapped area */
 	uint8_t *row[GFX_BATCH_QUADS][2];  /* its two rows of 2 pixels */
 	const float *src[4];        /* channel lane arrays (R, G, B, A) */
 	const float *src1[4];       /* dual source; NULL: zeros */
 	bool blend;
 	struct swgpu_blend_attachment b;
-	float k[4];                 /* blend constants, clamped to [0, 1] */
+	uint32_t k8;                /* blend constants quantized
+	                               (unorm8_quantize), packed as a pixel */
 	uint32_t sh[4];             /* bit position of channel c in a pixel */
-	const struct gfx_color_target *rt;
 	const float *blend_const;
 };
 

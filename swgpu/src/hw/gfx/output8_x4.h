@@ -22,6 +22,7 @@
 #define SET1F(v) _mm_set1_ps(v)
 #define ZEROF() _mm_setzero_ps()
 #define CVTTF(a) _mm_cvttps_epi32(a)
+#define CVTNF(a) _mm_cvtps_epi32(a)
 #define CVTIF(a) _mm_cvtepi32_ps(a)
 #define CMPGE(a, b) _mm_castps_si128(_mm_cmpge_ps(a, b))
 #define CMPLT(a, b) _mm_castps_si128(_mm_cmplt_ps(a, b))
@@ -33,21 +34,48 @@
 #define SLLI(a, n) _mm_slli_epi32(a, (int)(n))
 #define SRLI(a, n) _mm_srli_epi32(a, (int)(n))
 #define SET1I(v) _mm_set1_epi32(v)
-/* i / 255 in float (= the decode table's (float)(i / 255.0)) */
-#define DECODE(i) _mm_div_ps(_mm_cvtepi32_ps(i), _mm_set1_ps(255.0f))
+#define SET1I64(v) _mm_set1_epi64x(v)
+#define ADD16(a, b) _mm_add_epi16(a, b)
+#define SUB16(a, b) _mm_sub_epi16(a, b)
+#define MULLO16(a, b) _mm_mullo_epi16(a, b)
+#define MULHI16U(a, b) _mm_mulhi_epu16(a, b)
+#define MIN16(a, b) _mm_min_epi16(a, b)
+#define MAX16(a, b) _mm_max_epi16(a, b)
+#define SET1_16(v) _mm_set1_epi16(v)
+#define SHUFLO16(a, i) _mm_shufflelo_epi16(a, i)
+#define SHUFHI16(a, i) _mm_shufflehi_epi16(a, i)
+#define UNPLO8(a, b) _mm_unpacklo_epi8(a, b)
+#define UNPHI8(a, b) _mm_unpackhi_epi8(a, b)
+#define PACKUS16(a, b) _mm_packus_epi16(a, b)
+
+/* a quad's pixels: its row 0 (2 pixels at r0), then row 1 */
+static inline __m128i
+x4_ldrows(const uint8_t *r0, const uint8_t *r1)
+{
+	return _mm_unpacklo_epi64(_mm_loadl_epi64((const void *)r0),
+	                          _mm_loadl_epi64((const void *)r1));
+}
+
+static inline void
+x4_strows(uint8_t *r0, uint8_t *r1, __m128i v)
+{
+	_mm_storel_epi64((void *)r0, v);
+	_mm_storel_epi64((void *)r1, _mm_unpackhi_epi64(v, v));
+}
 
 static inline __m128i
 x4_ldpx(const struct out8_job *j, uint32_t q)
 {
-	return _mm_unpacklo_epi64(_mm_loadl_epi64((const void *)j->row[q][0]),
-	                          _mm_loadl_epi64((const void *)j->row[q][1]));
+	return x4_ldrows(j->row[q][0], j->row[q][1]);
 }
 
 static inline void
 x4_stpx(const struct out8_job *j, uint32_t q, __m128i v)
 {
-	_mm_storel_epi64((void *)j->row[q][0], v);
-	_mm_storel_epi64((void *)j->row[q][1], _mm_unpackhi_epi64(v, v));
+	x4_strows(j->row[q][0], j->row[q][1], v);
 }
+
+#define LDROWS(r0, r1) x4_ldrows(r0, r1)
+#define STROWS(r0, r1, v) x4_strows(r0, r1, v)
 
 #endif

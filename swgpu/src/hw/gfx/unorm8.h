@@ -9,6 +9,7 @@
 #ifndef SWGPU_GFX_UNORM8_H
 #define SWGPU_GFX_UNORM8_H
 
+#include <math.h>
 #include <stdint.h>
 
 /* round(v * 255) for v in [0, 1], as the format encoder's
@@ -25,6 +26,37 @@ unorm8_encode(float v)
 	const int32_t ia = (int32_t)a;
 	const float f = a - (float)ia;
 	return (uint32_t)(ia + (f - 0.5f >= v) - (f + 0.5f < v));
+}
+
+/*
+ * Blending on 8-bit UNORM targets is done in 8-bit fixed point
+ * (blend_unorm8.c, and the SIMD kernels of output8_kern.h on 16-bit
+ * lanes); these two steps are its definition, shared by both.
+ *
+ * unorm8_quantize: a blend input (source colour, dual-source colour,
+ * blend constant) clamped to [0, 1] (NaN -> 0) and converted to 8 bits
+ * as the SIMD code does it: the float product v * 255, rounded to
+ * nearest even (cvtps2dq under the default rounding mode; lrintf here).
+ * That is one of the two 8-bit values nearest to v * 255, which is all
+ * the spec's float -> normalized conversion asks ("Conversion from
+ * Floating-Point to Normalized Fixed-Point"); it differs from
+ * unorm8_encode (the exact nearest, what a write without blending
+ * stores) only where the product rounds onto a tie k + 0.5.
+ */
+static inline uint32_t
+unorm8_quantize(float v)
+{
+	const float c = v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
+	return (uint32_t)lrintf(c * 255.0f);
+}
+
+/* round(x * f / 255) for x, f in 0..255, exactly (checked on every
+ * pair by test_gfx_output8): with u = x * f + 128, (u * 257) >> 16. In
+ * 16-bit lanes: mullo, add, mulhi_epu16. */
+static inline uint32_t
+unorm8_mul(uint32_t x, uint32_t f)
+{
+	return ((x * f + 128u) * 257u) >> 16;
 }
 
 #endif
