@@ -14,9 +14,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,23 +35,41 @@ skip(struct smi_scan *s, const char *file, const char *reason)
 	s->skipped_count++;
 }
 
-/* A consistent copy of the mapped page: between two equal even reads
- * of seq (the writer makes it odd while it writes). */
+/* A consistent copy of the page: between two equal even reads of seq
+ * (the writer makes it odd while it writes). pread, not mmap: a mapped
+ * file that shrinks under the reader (a new owner re-creating it with
+ * O_TRUNC after pid reuse, or anything else writing the directory)
+ * raises SIGBUS on access; a short pread is only a skipped page. The
+ * page cache is what the writer's MAP_SHARED mapping writes to, and each
+ * pread is a system call, so the three reads are ordered. */
 static bool
-copy_page(const struct swgpu_status_page *m, struct swgpu_status_page *out)
+read_seq(int fd, uint64_t *seq)
+{
+	return pread(fd, seq, sizeof(*seq),
+	             offsetof(struct swgpu_status_page, seq)) ==
+	       (ssize_t)sizeof(*seq);
+}
+
+static const char *
+copy_page(int fd, struct swgpu_status_page *out)
 {
 	for (int tries = 0; tries < 200; tries++) {
-		uint64_t a = __atomic_load_n(&m->seq, __ATOMIC_ACQUIRE);
+		uint64_t a, b;
+		if (!read_seq(fd, &a))
+			return "truncated while being read";
 		if (!(a & 1)) {
-			memcpy(out, m, sizeof(*out));
-			__atomic_thread_fence(__ATOMIC_ACQUIRE);
-			if (__atomic_load_n(&m->seq, __ATOMIC_RELAXED) == a)
-				return true;
+			if (pread(fd, out, sizeof(*out), 0) !=
+			    (ssize_t)sizeof(*out))
+				return "truncated while being read";
+			if (!read_seq(fd, &b))
+				return "truncated while being read";
+			if (a == b)
+				return NULL;
 		}
 		struct timespec ts = { 0, 500000 };
 		nanosleep(&ts, NULL);
 	}
-	return false;
+	return "always being written (no consistent copy)";
 }
 
 /* The page's owner is gone (or its pid is another process now). */
@@ -116,20 +134,15 @@ read_one(struct smi_scan *s, const char *name)
 		close(fd);
 		return;
 	}
-	const struct swgpu_status_page *m = mmap(NULL, sizeof(*m), PROT_READ,
-	                                          MAP_SHARED, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED) {
-		skip(s, name, strerror(errno));
-		return;
-	}
 	struct swgpu_status_page *p = &s->gpu[s->gpu_count];
+	uint64_t magic = 0;
 	/* the header never changes once written: judge it first */
-	if (m->magic != SWGPU_STATUS_MAGIC)
+	if (pread(fd, &magic, sizeof(magic), 0) != (ssize_t)sizeof(magic) ||
+	    magic != SWGPU_STATUS_MAGIC)
 		why = "not a swgpu status page (bad magic)";
-	else if (!copy_page(m, p))
-		why = "always being written (no consistent copy)";
-	munmap((void *)m, sizeof(*m));
+	else
+		why = copy_page(fd, p);
+	close(fd);
 	if (!why)
 		why = check_page(p);
 	if (why) {
