@@ -21,7 +21,23 @@ st_init(struct st_env *e)
 }
 
 void
-st_fini(struct st_env *e)
+st_side_init(struct st_env *e, swgpu_device *dev, uint32_t engine,
+             swgpu_priority prio)
+{
+	memset(e, 0, sizeof(*e));
+	e->dev = dev;
+	api_ok(swgpu_context_create(dev, &e->ctx));
+	api_ok(swgpu_queue_create(e->ctx, SWGPU_ENGINE_COMPUTE, engine, prio,
+	                          &e->q));
+	api_cmd_init(&e->cmd, dev, e->ctx, 4096);
+	api_buf_init(&e->desc, dev, e->ctx, 4096, SWGPU_HEAP_SYSTEM, 0,
+	             SWGPU_VA_READ | SWGPU_VA_WRITE);
+	api_buf_init(&e->table, dev, e->ctx, 4096, SWGPU_HEAP_SYSTEM, 0,
+	             SWGPU_VA_READ | SWGPU_VA_WRITE);
+}
+
+void
+st_side_fini(struct st_env *e)
 {
 	for (uint32_t i = 0; i < e->nbufs; i++)
 		api_buf_fini(&e->bufs[i]);
@@ -30,6 +46,12 @@ st_fini(struct st_env *e)
 	api_cmd_fini(&e->cmd);
 	swgpu_queue_destroy(e->q);
 	swgpu_context_destroy(e->ctx);
+}
+
+void
+st_fini(struct st_env *e)
+{
+	st_side_fini(e);
 	swgpu_device_close(e->dev);
 }
 

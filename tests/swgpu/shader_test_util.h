@@ -26,6 +26,13 @@ struct st_env {
 
 void st_init(struct st_env *e);
 void st_fini(struct st_env *e);
+/* Another context on an open device (tests with several contexts): its
+ * own queue on compute engine `engine` at priority prio, command memory
+ * and descriptor/table buffers; st_side_fini frees them and leaves the
+ * device open. */
+void st_side_init(struct st_env *e, swgpu_device *dev, uint32_t engine,
+                  swgpu_priority prio);
+void st_side_fini(struct st_env *e);
 
 /* Add a host-visible buffer (zeroed) as binding e->nbufs; returns its
  * host pointer. */

@@ -38,34 +38,6 @@ lcg(uint32_t x, uint32_t n)
 	return x;
 }
 
-/* A context with one queue on compute engine `engine`. */
-static void
-side_init(struct st_env *e, swgpu_device *dev, uint32_t engine)
-{
-	memset(e, 0, sizeof(*e));
-	e->dev = dev;
-	api_ok(swgpu_context_create(dev, &e->ctx));
-	api_ok(swgpu_queue_create(e->ctx, SWGPU_ENGINE_COMPUTE, engine,
-	                          SWGPU_PRIORITY_NORMAL, &e->q));
-	api_cmd_init(&e->cmd, dev, e->ctx, 4096);
-	api_buf_init(&e->desc, dev, e->ctx, 4096, SWGPU_HEAP_SYSTEM, 0,
-	             SWGPU_VA_READ | SWGPU_VA_WRITE);
-	api_buf_init(&e->table, dev, e->ctx, 4096, SWGPU_HEAP_SYSTEM, 0,
-	             SWGPU_VA_READ | SWGPU_VA_WRITE);
-}
-
-static void
-side_fini(struct st_env *e)
-{
-	for (uint32_t i = 0; i < e->nbufs; i++)
-		api_buf_fini(&e->bufs[i]);
-	api_buf_fini(&e->table);
-	api_buf_fini(&e->desc);
-	api_cmd_fini(&e->cmd);
-	swgpu_queue_destroy(e->q);
-	swgpu_context_destroy(e->ctx);
-}
-
 /* Dispatch s (every buffer of e bound) without waiting. */
 static void
 submit_dispatch(struct st_env *e, swgpu_shader *s, const void *push,
@@ -191,9 +163,9 @@ preempted_job_moves(bool migrate)
 	cfg.no_migrate = !migrate;
 	cfg.trace = path;
 	swgpu_device *dev = api_open(&cfg);
-	side_init(&l, dev, 0);
-	side_init(&b, dev, 1);
-	side_init(&s, dev, 0);
+	st_side_init(&l, dev, 0, SWGPU_PRIORITY_NORMAL);
+	st_side_init(&b, dev, 1, SWGPU_PRIORITY_NORMAL);
+	st_side_init(&s, dev, 0, SWGPU_PRIORITY_NORMAL);
 
 	/* L on compute0, running its endless part. */
 	uint32_t *lf = st_buf(&l, 16);
@@ -247,9 +219,9 @@ preempted_job_moves(bool migrate)
 	                 SWGPU_CONTEXT_OK);
 
 	swgpu_shader_destroy(ls);
-	side_fini(&l);
-	side_fini(&b);
-	side_fini(&s);
+	st_side_fini(&l);
+	st_side_fini(&b);
+	st_side_fini(&s);
 	swgpu_device_close(dev);
 
 	/* L (context 0, queue 0, job 1): run segments on compute0, and on
@@ -283,9 +255,9 @@ trio_start(struct trio *t)
 	cfg.engine_count[SWGPU_ENGINE_COMPUTE] = 2;
 	cfg.hang_timeout_ms = 60000;
 	t->dev = api_open(&cfg);
-	side_init(&t->l, t->dev, 0);
-	side_init(&t->b, t->dev, 1);
-	side_init(&t->s, t->dev, 0);
+	st_side_init(&t->l, t->dev, 0, SWGPU_PRIORITY_NORMAL);
+	st_side_init(&t->b, t->dev, 1, SWGPU_PRIORITY_NORMAL);
+	st_side_init(&t->s, t->dev, 0, SWGPU_PRIORITY_NORMAL);
 	t->lf = st_buf(&t->l, 16);
 	st_buf(&t->l, 8 * LANES);
 	t->ls = st_shader(&t->l, sh_migrate_spv, sizeof(sh_migrate_spv), NULL,
@@ -299,7 +271,7 @@ trio_start(struct trio *t)
 static void *
 destroy_main(void *arg)
 {
-	side_fini(arg);
+	st_side_fini(arg);
 	return NULL;
 }
 
@@ -331,12 +303,12 @@ test_context_destroyed_while_preempted(void **state)
 	/* The engines still work for the survivors. */
 	struct st_env c;
 	struct hold hc;
-	side_init(&c, t.dev, 0);
+	st_side_init(&c, t.dev, 0, SWGPU_PRIORITY_NORMAL);
 	hold_start(&c, &hc);
 	hold_end(&c, &hc);
-	side_fini(&c);
-	side_fini(&t.b);
-	side_fini(&t.s);
+	st_side_fini(&c);
+	st_side_fini(&t.b);
+	st_side_fini(&t.s);
 	swgpu_device_close(t.dev);
 }
 
@@ -402,7 +374,7 @@ test_long_jobs_sliced_and_moved_exact(void **state)
 	cfg.slice_ms = 1;
 	swgpu_device *dev = api_open(&cfg);
 	for (uint32_t c = 0; c < 3; c++) {
-		side_init(&l[c], dev, c % 2);
+		st_side_init(&l[c], dev, c % 2, SWGPU_PRIORITY_NORMAL);
 		uint32_t *f = st_buf(&l[c], 16);
 		f[0] = 1; /* no gated part: fixed steps only */
 		lo[c] = st_buf(&l[c], 8 * LANES * groups);
@@ -413,7 +385,7 @@ test_long_jobs_sliced_and_moved_exact(void **state)
 		steps[c] = c == 1 ? long_steps / 4 : long_steps;
 		submit_dispatch(&l[c], ls[c], &steps[c], 4, groups);
 	}
-	side_init(&in, dev, 0);
+	st_side_init(&in, dev, 0, SWGPU_PRIORITY_NORMAL);
 	uint32_t *inf = st_buf(&in, 16);
 	inf[0] = 1;
 	uint32_t *ino = st_buf(&in, 8 * LANES);
@@ -441,10 +413,10 @@ test_long_jobs_sliced_and_moved_exact(void **state)
 	              (unsigned long long)stats(dev, 0).resumed_here,
 	              (unsigned long long)stats(dev, 1).resumed_here);
 	swgpu_shader_destroy(is);
-	side_fini(&in);
+	st_side_fini(&in);
 	for (uint32_t c = 0; c < 3; c++) {
 		swgpu_shader_destroy(ls[c]);
-		side_fini(&l[c]);
+		st_side_fini(&l[c]);
 	}
 	swgpu_device_close(dev);
 }

@@ -26,35 +26,6 @@
 #include "sh_preempt_mix.spv.h"
 #include "sh_spin.spv.h"
 
-/* A context with one queue on compute engine 0, on a shared device. */
-static void
-side_init(struct st_env *e, swgpu_device *dev, swgpu_priority prio)
-{
-	memset(e, 0, sizeof(*e));
-	e->dev = dev;
-	api_ok(swgpu_context_create(dev, &e->ctx));
-	api_ok(swgpu_queue_create(e->ctx, SWGPU_ENGINE_COMPUTE, 0, prio,
-	                          &e->q));
-	api_cmd_init(&e->cmd, dev, e->ctx, 4096);
-	api_buf_init(&e->desc, dev, e->ctx, 4096, SWGPU_HEAP_SYSTEM, 0,
-	             SWGPU_VA_READ | SWGPU_VA_WRITE);
-	api_buf_init(&e->table, dev, e->ctx, 4096, SWGPU_HEAP_SYSTEM, 0,
-	             SWGPU_VA_READ | SWGPU_VA_WRITE);
-}
-
-/* st_fini without closing the device. */
-static void
-side_fini(struct st_env *e)
-{
-	for (uint32_t i = 0; i < e->nbufs; i++)
-		api_buf_fini(&e->bufs[i]);
-	api_buf_fini(&e->table);
-	api_buf_fini(&e->desc);
-	api_cmd_fini(&e->cmd);
-	swgpu_queue_destroy(e->q);
-	swgpu_context_destroy(e->ctx);
-}
-
 /* An IB dispatching s over groups with buffer 0 bound and push. */
 static swgpu_ib
 record_dispatch(struct st_env *e, swgpu_shader *s, const void *push,
@@ -130,8 +101,8 @@ endless_preempted_then_hung(swgpu_priority prio_b)
 	 * chosen per job would run HIGH on the idle one). */
 	cfg.engine_count[SWGPU_ENGINE_COMPUTE] = 1;
 	swgpu_device *dev = api_open(&cfg);
-	side_init(&a, dev, SWGPU_PRIORITY_LOW);
-	side_init(&b, dev, prio_b);
+	st_side_init(&a, dev, 0, SWGPU_PRIORITY_LOW);
+	st_side_init(&b, dev, 0, prio_b);
 	swgpu_shader *sa = start_endless(&a, &flags);
 
 	/* B, same engine: runs while the endless group is preempted. */
@@ -161,8 +132,8 @@ endless_preempted_then_hung(swgpu_priority prio_b)
 	                 SWGPU_CONTEXT_OK);
 	swgpu_shader_destroy(sa);
 	swgpu_shader_destroy(sb);
-	side_fini(&a);
-	side_fini(&b);
+	st_side_fini(&a);
+	st_side_fini(&b);
 	swgpu_device_close(dev);
 }
 
@@ -196,7 +167,7 @@ test_long_workgroup_stopped_many_times(void **state)
 	api_config_small(&cfg);
 	cfg.preempt_chaos = 4;
 	swgpu_device *dev = api_open(&cfg);
-	side_init(&e, dev, SWGPU_PRIORITY_NORMAL);
+	st_side_init(&e, dev, 0, SWGPU_PRIORITY_NORMAL);
 	uint32_t *o = st_buf(&e, 4);
 	swgpu_shader *s = st_shader(&e, sh_spin_spv, sizeof(sh_spin_spv),
 	                            NULL, NULL, 0);
@@ -210,7 +181,7 @@ test_long_workgroup_stopped_many_times(void **state)
 	              steps, (unsigned long long)n);
 	assert_true(n >= 100);
 	swgpu_shader_destroy(s);
-	side_fini(&e);
+	st_side_fini(&e);
 	swgpu_device_close(dev);
 }
 
@@ -229,7 +200,7 @@ test_no_save_area_finishes_workgroup(void **state)
 	cfg.system_size = 64ull << 20;
 	cfg.preempt_chaos = 2;
 	swgpu_device *dev = api_open(&cfg);
-	side_init(&e, dev, SWGPU_PRIORITY_NORMAL);
+	st_side_init(&e, dev, 0, SWGPU_PRIORITY_NORMAL);
 	uint32_t *o = st_buf(&e, 4);
 	swgpu_shader *s = st_shader(&e, sh_spin_spv, sizeof(sh_spin_spv),
 	                            NULL, NULL, 0);
@@ -253,7 +224,7 @@ test_no_save_area_finishes_workgroup(void **state)
 	assert_int_equal(o[0], spin_ref(0, steps));
 	assert_true(preemptions(dev) > 0);
 	swgpu_shader_destroy(s);
-	side_fini(&e);
+	st_side_fini(&e);
 	swgpu_device_close(dev);
 }
 
@@ -319,7 +290,7 @@ test_random_preemption_bit_exact(void **state)
 	/* The unpreempted reference device. */
 	api_config_small(&cfg);
 	cfg.no_preempt = true;
-	side_init(&plain, api_open(&cfg), SWGPU_PRIORITY_NORMAL);
+	st_side_init(&plain, api_open(&cfg), 0, SWGPU_PRIORITY_NORMAL);
 	st_buf(&plain, 4 * 64 * MIX_MAX_GROUPS);
 	swgpu_shader *ps = st_shader(&plain, sh_preempt_mix_spv,
 	                             sizeof(sh_preempt_mix_spv), NULL, NULL, 0);
@@ -329,7 +300,7 @@ test_random_preemption_bit_exact(void **state)
 		api_config_small(&cfg);
 		/* From a stop at nearly every back-edge to a few. */
 		cfg.preempt_chaos = 1 + (uint32_t)(api_rand(&rng) % 20);
-		side_init(&e, api_open(&cfg), SWGPU_PRIORITY_NORMAL);
+		st_side_init(&e, api_open(&cfg), 0, SWGPU_PRIORITY_NORMAL);
 		st_buf(&e, 4 * 64 * MIX_MAX_GROUPS);
 		swgpu_shader *s = st_shader(&e, sh_preempt_mix_spv,
 		                            sizeof(sh_preempt_mix_spv), NULL,
@@ -350,7 +321,7 @@ test_random_preemption_bit_exact(void **state)
 		stops += preemptions(e.dev);
 		swgpu_shader_destroy(s);
 		swgpu_device *dev = e.dev;
-		side_fini(&e);
+		st_side_fini(&e);
 		swgpu_device_close(dev);
 	}
 	print_message("%u dispatches, %llu preemptions\n", devices * runs,
@@ -359,7 +330,7 @@ test_random_preemption_bit_exact(void **state)
 	assert_int_equal(preemptions(plain.dev), 0);
 	swgpu_shader_destroy(ps);
 	swgpu_device *dev = plain.dev;
-	side_fini(&plain);
+	st_side_fini(&plain);
 	swgpu_device_close(dev);
 }
 
@@ -389,8 +360,8 @@ held_start(struct held *h, bool hold)
 	h->dev = api_open(&cfg);
 	h->groups = 64;
 	h->steps = API_TSAN ? 20000 : 100000;
-	side_init(&h->a, h->dev, SWGPU_PRIORITY_LOW);
-	side_init(&h->b, h->dev, SWGPU_PRIORITY_HIGH);
+	st_side_init(&h->a, h->dev, 0, SWGPU_PRIORITY_LOW);
+	st_side_init(&h->b, h->dev, 0, SWGPU_PRIORITY_HIGH);
 	h->sa = start_endless(&h->a, &flags);
 	if (hold) {
 		/* Runs only while LOW is stopped: started says so. */
@@ -454,7 +425,7 @@ test_context_destroyed_while_preempted(void **state)
 	(void)state;
 	held_start(&h, false);
 	swgpu_shader_destroy(h.sa);
-	side_fini(&h.a); /* its job preempted inside its workgroup */
+	st_side_fini(&h.a); /* its job preempted inside its workgroup */
 	api_ok(swgpu_queue_wait(h.b.q, 0, api_deadline_ms(API_WAIT_MS)));
 	for (uint32_t g = 0; g < h.groups; g++)
 		assert_int_equal(h.o[g], spin_ref(g, h.steps));
@@ -462,7 +433,7 @@ test_context_destroyed_while_preempted(void **state)
 	assert_int_equal(swgpu_context_query_state(h.b.ctx, &fi),
 	                 SWGPU_CONTEXT_OK);
 	swgpu_shader_destroy(h.sb);
-	side_fini(&h.b);
+	st_side_fini(&h.b);
 	swgpu_device_close(h.dev);
 }
 
