@@ -161,10 +161,9 @@ st_try_shader_subgroup(struct st_env *e, const uint32_t *code, size_t size,
 	return swgpu_shader_create(e->ctx, &info, out);
 }
 
-swgpu_result
-st_dispatch(struct st_env *e, swgpu_shader *s, const uint64_t *ranges,
-            const void *push, uint32_t push_size, uint32_t gx, uint32_t gy,
-            uint32_t gz)
+/* Every buffer of e bound in set 0 (ranges NULL: whole buffers). */
+static void
+bind_buffers(struct st_env *e, const uint64_t *ranges)
 {
 	memset(e->desc.cpu, 0, 4096);
 	for (uint32_t i = 0; i < e->nbufs; i++)
@@ -172,14 +171,25 @@ st_dispatch(struct st_env *e, swgpu_shader *s, const uint64_t *ranges,
 			e->desc.cpu + i * SWGPU_DESCRIPTOR_SIZE,
 			SWGPU_DESCRIPTOR_STORAGE_BUFFER, e->bufs[i].va,
 			ranges ? ranges[i] : e->bufs[i].size);
-	return st_dispatch_desc(e, s, push, push_size, gx, gy, gz);
 }
 
 swgpu_result
-st_dispatch_desc(struct st_env *e, swgpu_shader *s, const void *push,
-                 uint32_t push_size, uint32_t gx, uint32_t gy, uint32_t gz)
+st_dispatch(struct st_env *e, swgpu_shader *s, const uint64_t *ranges,
+            const void *push, uint32_t push_size, uint32_t gx, uint32_t gy,
+            uint32_t gz)
+{
+	bind_buffers(e, ranges);
+	return st_dispatch_desc(e, s, push, push_size, gx, gy, gz);
+}
+
+/* The bind table (set 0 = e->desc, push constants) and one DISPATCH,
+ * submitted on e->q; the job's seqno. */
+static uint64_t
+submit_desc(struct st_env *e, swgpu_shader *s, const void *push,
+            uint32_t push_size, uint32_t gx, uint32_t gy, uint32_t gz)
 {
 	struct swgpu_bind_table bt;
+	uint64_t seqno = 0;
 	uint32_t *p;
 	swgpu_ib ib;
 
@@ -193,6 +203,22 @@ st_dispatch_desc(struct st_env *e, swgpu_shader *s, const void *push,
 	swgpu_emit_dispatch(p, swgpu_shader_code_va(s), e->table.va, gx, gy,
 	                    gz, 0, 0, 0);
 	ib = api_cmd_end(&e->cmd);
-	api_ok(api_submit(e->q, &ib, NULL, 0, NULL, 0, NULL));
+	api_ok(api_submit(e->q, &ib, NULL, 0, NULL, 0, &seqno));
+	return seqno;
+}
+
+swgpu_result
+st_dispatch_desc(struct st_env *e, swgpu_shader *s, const void *push,
+                 uint32_t push_size, uint32_t gx, uint32_t gy, uint32_t gz)
+{
+	submit_desc(e, s, push, push_size, gx, gy, gz);
 	return swgpu_queue_wait(e->q, 0, api_deadline_ms(API_WAIT_MS));
+}
+
+uint64_t
+st_submit(struct st_env *e, swgpu_shader *s, const void *push,
+          uint32_t push_size, uint32_t groups)
+{
+	bind_buffers(e, NULL);
+	return submit_desc(e, s, push, push_size, groups, 1, 1);
 }

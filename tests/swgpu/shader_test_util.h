@@ -33,6 +33,10 @@ void st_fini(struct st_env *e);
 void st_side_init(struct st_env *e, swgpu_device *dev, uint32_t engine,
                   swgpu_priority prio);
 void st_side_fini(struct st_env *e);
+/* st_dispatch of groups x 1 x 1 over every whole buffer, without
+ * waiting: the job's seqno. */
+uint64_t st_submit(struct st_env *e, swgpu_shader *s, const void *push,
+                   uint32_t push_size, uint32_t groups);
 
 /* Add a host-visible buffer (zeroed) as binding e->nbufs; returns its
  * host pointer. */

@@ -43,25 +43,7 @@ static void
 submit_dispatch(struct st_env *e, swgpu_shader *s, const void *push,
                 uint32_t push_size, uint32_t groups)
 {
-	struct swgpu_bind_table bt;
-
-	memset(e->desc.cpu, 0, 4096);
-	for (uint32_t i = 0; i < e->nbufs; i++)
-		swgpu_write_buffer_descriptor(
-			e->desc.cpu + i * SWGPU_DESCRIPTOR_SIZE,
-			SWGPU_DESCRIPTOR_STORAGE_BUFFER, e->bufs[i].va,
-			e->bufs[i].size);
-	memset(&bt, 0, sizeof(bt));
-	bt.set_va[0] = e->desc.va;
-	if (push_size)
-		memcpy(bt.push_constants, push, push_size);
-	memcpy(e->table.cpu, &bt, sizeof(bt));
-	api_cmd_reset(&e->cmd);
-	swgpu_emit_dispatch(api_cmd_reserve(&e->cmd, SWGPU_LEN_DISPATCH),
-	                    swgpu_shader_code_va(s), e->table.va, groups, 1, 1,
-	                    0, 0, 0);
-	swgpu_ib ib = api_cmd_end(&e->cmd);
-	api_ok(api_submit(e->q, &ib, NULL, 0, NULL, 0, NULL));
+	st_submit(e, s, push_size ? push : NULL, push_size, groups);
 }
 
 /* Wait until *p != 0 (a shader said it started). */
