@@ -294,3 +294,11 @@ api_apply_filter(void)
 	if (s && *s)
 		cmocka_set_skip_filter(s);
 }
+
+bool
+api_shared_mode(void)
+{
+	const char *m = getenv("SWGPU_MODE");
+
+	return m && !strcmp(m, "shared");
+}

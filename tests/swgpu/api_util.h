@@ -57,6 +57,11 @@ uint64_t api_deadline_ms(uint64_t ms);
 
 /* Open a device (cfg NULL: defaults + environment) and assert success. */
 swgpu_device *api_open(const swgpu_config *cfg);
+/* SWGPU_MODE=shared: devices are the daemon's (swgpud). Tests check what
+ * differs by design: handles are the client's own (an import is a new
+ * handle to the same object), every BO is shareable, host memory cannot
+ * be imported. */
+bool api_shared_mode(void);
 
 /* Default config with small heaps, so tests don't reserve gigabytes. */
 void api_config_small(swgpu_config *cfg);

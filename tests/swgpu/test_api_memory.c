@@ -240,6 +240,13 @@ test_import_host_memory(void **state)
 	void *p;
 
 	assert_non_null(host);
+	if (api_shared_mode()) {
+		/* The daemon cannot reach this process's pages. */
+		api_check(SWGPU_ERR_UNSUPPORTED,
+		          swgpu_bo_import_host(f->dev, host, size, 0, &bo));
+		free(host);
+		return;
+	}
 	memset(host, 0, size);
 	api_check(SWGPU_ERR_INVALID_ARG,
 	          swgpu_bo_import_host(f->dev, host + 16, size, 0, &bo));

@@ -80,7 +80,10 @@ def settle():
 
 def main():
     run = tempfile.mkdtemp(prefix="swgpu-smi-test-")
-    env = dict(os.environ, XDG_RUNTIME_DIR=run, SWGPU_PUBLISH_MS="20")
+    # The in-process pages: each probe owns its engines (shared mode's
+    # page, the daemon's, is tests/daemon's business).
+    env = dict(os.environ, XDG_RUNTIME_DIR=run, SWGPU_PUBLISH_MS="20",
+               SWGPU_MODE="inproc")
     env.pop("SWGPU_PUBLISH", None)
     pages = os.path.join(run, "swgpu")
 

@@ -160,14 +160,18 @@ ext_child_main(int sock)
 		close(fds[1]);
 	}
 	/* A binary semaphore is another process's scheduler state: swgpu
-	 * in in-process mode refuses it (the daemon will share it); the
-	 * fd stays ours. */
+	 * in in-process mode refuses it; in shared mode both processes'
+	 * devices are the daemon's one GPU, which shares it. The fd stays
+	 * ours. */
 	if (h.is_swgpu && ext_sem_ok) {
 		VkSemaphore s = ext_make_semaphore(d.device, false, false);
+		const char *mode = getenv("SWGPU_MODE");
+		VkResult want = mode && !strcmp(mode, "shared")
+		                ? VK_SUCCESS : VK_ERROR_INVALID_EXTERNAL_HANDLE;
 
 		r = ext_import_semaphore(&f, d.device, s, fds[2], 0);
 		vkDestroySemaphore(d.device, s, NULL);
-		if (r != VK_ERROR_INVALID_EXTERNAL_HANDLE) {
+		if (r != want) {
 			fprintf(stderr, "child: binary semaphore import gave "
 			        "%s\n", vkh_result_str(r));
 			goto report;

@@ -402,7 +402,10 @@ test_priority_steers_eviction(struct vkh *h, struct vkh_device *unused)
 	bool observe = h->is_swgpu && b0.heapUsage[heap] == 0 &&
 	               b0.heapBudget[heap] == 16 * MIB &&
 	               getenv("SWGPU_DEBUG") &&
-	               !strcmp(getenv("SWGPU_DEBUG"), "1");
+	               !strcmp(getenv("SWGPU_DEBUG"), "1") &&
+	               /* shared mode: the lines are in swgpud's log */
+	               !(getenv("SWGPU_MODE") &&
+	                 !strcmp(getenv("SWGPU_MODE"), "shared"));
 	if (observe) {
 		/* The eviction log lines go to stderr: catch them. */
 		log = tmpfile();

@@ -323,9 +323,11 @@ uint32_t swgpu_context_id(const swgpu_context *ctx);
  * write-combined (upload). Both are coherent with the GPU. */
 #define SWGPU_BO_CACHED     (1u << 1)
 /* Exportable (swgpu_bo_export_fd): the backing is a sealed memfd mapped
- * shared, so other devices and processes can map the same pages. A
- * shareable BO never moves (no eviction or promotion: other mappings
- * point at its pages) and cannot be offered. */
+ * shared, so other devices and processes can map the same pages. Its
+ * pages never move: its eviction and promotion are accounting only (both
+ * heaps are host memory), and discarding it when offered drops its pages
+ * for every mapping at once (they read as zero). In shared mode every BO
+ * is one: the client maps the daemon's pages. */
 #define SWGPU_BO_SHAREABLE  (1u << 2)
 
 /* Create a BO of size bytes (rounded up to page_size), zero-filled. BOs are

@@ -19,6 +19,7 @@
 #ifndef SWGPU_STATUS_H
 #define SWGPU_STATUS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -87,6 +88,9 @@ struct swgpu_status_page {
  * when it does not fit.
  */
 const char *swgpu_status_dir(char *buf, size_t size);
+/* Create dir (0700) if missing; false unless it is then a directory of
+ * this user that nobody else can enter. swgpud's socket lives there too. */
+bool swgpu_status_dir_make(const char *dir);
 
 /* Process pid's start time (field 22 of /proc/<pid>/stat, clock ticks
  * since boot), 0 when there is no such process: with the pid it names

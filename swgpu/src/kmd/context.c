@@ -7,10 +7,13 @@
 
 #include "kmd/job.h"
 #include "kmd/vaspace.h"
+#include "remote/remote.h"
 
 swgpu_result
 swgpu_context_create(swgpu_device *dev, swgpu_context **out)
 {
+	if (remote_is(dev))
+		return rc_context_create(dev, out);
 	if (!dev || !out)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL device or out");
@@ -45,6 +48,10 @@ context_free(struct swgpu_context *ctx)
 void
 swgpu_context_destroy(swgpu_context *ctx)
 {
+	if (remote_is(ctx)) {
+		rc_context_destroy(ctx);
+		return;
+	}
 	if (!ctx)
 		return;
 	struct swgpu_device *dev = ctx->dev;
@@ -86,6 +93,8 @@ context_mark_guilty(struct swgpu_context *ctx, const swgpu_fault_info *fault)
 swgpu_context_state
 swgpu_context_query_state(const swgpu_context *ctx, swgpu_fault_info *fault)
 {
+	if (remote_is(ctx))
+		return rc_context_query_state(ctx, fault);
 	if (!ctx)
 		return SWGPU_CONTEXT_LOST;
 	struct swgpu_device *dev = ctx->dev;
@@ -102,6 +111,8 @@ swgpu_context_query_state(const swgpu_context *ctx, swgpu_fault_info *fault)
 uint32_t
 swgpu_context_id(const swgpu_context *ctx)
 {
+	if (remote_is(ctx))
+		return rc_context_id(ctx);
 	return ctx ? ctx->id : UINT32_MAX;
 }
 
@@ -109,6 +120,8 @@ swgpu_result
 swgpu_va_map(swgpu_context *ctx, swgpu_bo *bo, uint64_t bo_offset,
              uint64_t size, uint32_t va_flags, uint64_t *va_out)
 {
+	if (remote_is(ctx))
+		return rc_va_map(ctx, bo, bo_offset, size, va_flags, va_out);
 	if (!ctx || !bo || !va_out)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL context, bo or va_out");
@@ -125,6 +138,8 @@ swgpu_va_map(swgpu_context *ctx, swgpu_bo *bo, uint64_t bo_offset,
 swgpu_result
 swgpu_va_unmap(swgpu_context *ctx, uint64_t va)
 {
+	if (remote_is(ctx))
+		return rc_va_unmap(ctx, va);
 	if (!ctx)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL context");

@@ -11,6 +11,7 @@
 #include "kmd/device.h"
 
 struct swgpu_context {
+	uint32_t remote_tag;          /* 0: in process (remote/remote.h) */
 	struct swgpu_device *dev;
 	uint32_t id;
 	struct swgpu_vaspace *vs;
@@ -25,6 +26,9 @@ struct swgpu_context {
 	uint32_t inflight;           /* jobs in rings */
 	uint64_t gpu_ns;             /* engine time of its finished jobs
 	                                (under dev->lock; status page) */
+	/* The client process that owns it in swgpud (status page); 0: the
+	 * device's own process. */
+	atomic_int owner_pid;
 };
 
 /* Record a fault: the context becomes GUILTY (first fault kept). Pending

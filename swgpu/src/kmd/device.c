@@ -13,6 +13,9 @@
 #include "kmd/status_page.h"
 #include "kmd/syncobj.h"
 #include "kmd/vaspace.h"
+#include "remote/remote.h"
+
+bool kmd_in_daemon;
 
 /* Process-wide order of opening: device_index and the UUID. */
 static atomic_uint device_counter;
@@ -216,6 +219,16 @@ swgpu_device_open(const swgpu_config *cfg, swgpu_device **out)
 	if (config_validate(cfg) != SWGPU_OK)
 		return SWGPU_ERR(cfg->debug, SWGPU_ERR_INVALID_ARG,
 		                 "invalid configuration");
+	if (remote_mode_shared()) {
+		r = rc_device_open(cfg, out);
+		if (r == SWGPU_OK) {
+			rc_set_device_index(*out, atomic_fetch_add(
+			                            &device_counter, 1));
+			return r;
+		}
+		swgpu_log("SWGPU_MODE=shared: swgpud unavailable, this process "
+		          "gets a GPU of its own (in-process mode)");
+	}
 
 	struct swgpu_device *dev = calloc(1, sizeof(*dev));
 	if (!dev)
@@ -298,6 +311,10 @@ rings_idle(struct swgpu_device *dev)
 void
 swgpu_device_close(swgpu_device *dev)
 {
+	if (remote_is(dev)) {
+		rc_device_close(dev);
+		return;
+	}
 	if (!dev)
 		return;
 	uint64_t deadline = swgpu_deadline_from_timeout(
@@ -354,6 +371,10 @@ swgpu_device_close(swgpu_device *dev)
 void
 swgpu_device_query_info(const swgpu_device *dev, swgpu_device_info *info)
 {
+	if (remote_is(dev)) {
+		rc_device_query_info(dev, info);
+		return;
+	}
 	if (!dev || !info)
 		return;
 	*info = dev->info;
@@ -363,6 +384,8 @@ swgpu_result
 swgpu_engine_query_stats(const swgpu_device *cdev, uint32_t engine,
                          swgpu_engine_stats *stats)
 {
+	if (remote_is(cdev))
+		return rc_engine_query_stats(cdev, engine, stats);
 	if (!cdev || !stats)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL device or stats");

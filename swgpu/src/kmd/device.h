@@ -84,7 +84,12 @@ struct job_pool {
 	uint32_t chunk_cap;
 };
 
+/* Set by swgpud before it opens devices: its devices serve other
+ * processes (status pages say "shared"). */
+extern bool kmd_in_daemon;
+
 struct swgpu_device {
+	uint32_t remote_tag;          /* 0: in process (remote/remote.h) */
 	swgpu_config cfg;
 	swgpu_device_info info;
 	struct swgpu_mem mem;

@@ -16,6 +16,7 @@
 #include "hw/gfx/describe.h"
 #include "hw/packet/packet_exec.h"
 #include "kmd/syncobj.h"
+#include "remote/remote.h"
 
 #define DUMP_PACKETS 12u
 
@@ -275,6 +276,10 @@ device_dump_locked(struct swgpu_device *dev, FILE *out)
 void
 swgpu_device_dump(swgpu_device *dev, FILE *out)
 {
+	if (remote_is(dev)) {
+		rc_device_dump(dev, out);
+		return;
+	}
 	if (!dev || !out)
 		return;
 	pthread_mutex_lock(&dev->lock);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kmd/job.h"
+#include "remote/remote.h"
 
 swgpu_result
 fault_init(struct swgpu_device *dev)
@@ -51,6 +52,8 @@ swgpu_result
 swgpu_debug_inject_fault(swgpu_queue *q, uint64_t job_seqno,
                          swgpu_fault_kind kind)
 {
+	if (remote_is(q))
+		return rc_debug_inject_fault(q, job_seqno, kind);
 	if (!q)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL queue");

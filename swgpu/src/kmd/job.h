@@ -131,6 +131,7 @@ struct swgpu_job {
 };
 
 struct swgpu_queue {
+	uint32_t remote_tag;          /* 0: in process (remote/remote.h) */
 	struct swgpu_device *dev;
 	struct swgpu_context *ctx;
 	uint32_t id;

@@ -16,6 +16,7 @@
  */
 #include "kmd/mem.h"
 
+#include <fcntl.h> /* fallocate */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -25,6 +26,7 @@
 #include "kmd/device.h"
 #include "kmd/residency.h"
 #include "util/util.h"
+#include "remote/remote.h"
 
 /* From this size on the backing comes straight from mmap: zero pages on
  * demand and returned to the kernel on free. */
@@ -204,6 +206,11 @@ mem_backing_alloc(uint64_t size, uint32_t page_size, bool *mmapped)
 static void
 backing_discard(struct swgpu_bo *bo)
 {
+	/* A memfd's pages go for every mapping of it at once. */
+	if (bo->shared &&
+	    fallocate(bo->share_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+	              0, (off_t)bo->size) == 0)
+		return;
 	if (bo->cpu_mmapped &&
 	    madvise(bo->cpu, bo->size, MADV_DONTNEED) == 0)
 		return;
@@ -468,6 +475,8 @@ swgpu_result
 swgpu_bo_create(swgpu_device *dev, uint64_t size, swgpu_heap heap,
                 uint32_t flags, swgpu_bo **out)
 {
+	if (remote_is(dev))
+		return rc_bo_create(dev, size, heap, flags, out);
 	if (!dev) {
 		if (out)
 			*out = NULL;
@@ -480,24 +489,34 @@ swgpu_bo_create(swgpu_device *dev, uint64_t size, swgpu_heap heap,
 void
 swgpu_bo_destroy(swgpu_bo *bo)
 {
+	if (remote_is(bo)) {
+		rc_bo_destroy(bo);
+		return;
+	}
 	bo_unref(bo);
 }
 
 uint64_t
 swgpu_bo_size(const swgpu_bo *bo)
 {
+	if (remote_is(bo))
+		return rc_bo_size(bo);
 	return bo ? bo->size : 0;
 }
 
 swgpu_heap
 swgpu_bo_heap(const swgpu_bo *bo)
 {
+	if (remote_is(bo))
+		return rc_bo_heap(bo);
 	return bo ? bo->heap : SWGPU_HEAP_COUNT;
 }
 
 swgpu_result
 swgpu_bo_map(swgpu_bo *bo, void **ptr)
 {
+	if (remote_is(bo))
+		return rc_bo_map(bo, ptr);
 	if (ptr)
 		*ptr = NULL;
 	if (!bo || !ptr)
@@ -535,6 +554,10 @@ swgpu_bo_map(swgpu_bo *bo, void **ptr)
 void
 swgpu_bo_unmap(swgpu_bo *bo)
 {
+	if (remote_is(bo)) {
+		rc_bo_unmap(bo);
+		return;
+	}
 	if (!bo)
 		return;
 	unsigned n = atomic_load_explicit(&bo->map_count,
@@ -552,6 +575,8 @@ swgpu_bo_unmap(swgpu_bo *bo)
 uint64_t
 swgpu_heap_usage(const swgpu_device *dev, swgpu_heap heap)
 {
+	if (remote_is(dev))
+		return rc_heap_usage(dev, heap);
 	if (!dev)
 		return 0;
 	/* The lock is not part of the logical state: casting const away to
@@ -563,6 +588,8 @@ swgpu_result
 swgpu_heap_budget(const swgpu_device *dev, swgpu_heap heap, uint64_t *usage,
                   uint64_t *budget)
 {
+	if (remote_is(dev))
+		return rc_heap_budget(dev, heap, usage, budget);
 	struct swgpu_mem *mem;
 
 	if (usage)
@@ -585,6 +612,8 @@ swgpu_heap_budget(const swgpu_device *dev, swgpu_heap heap, uint64_t *usage,
 uint64_t
 swgpu_bar_usage(const swgpu_device *dev)
 {
+	if (remote_is(dev))
+		return rc_bar_usage(dev);
 	return dev ? mem_bar_usage((struct swgpu_mem *)&dev->mem) : 0;
 }
 
@@ -605,12 +634,11 @@ mem_bo_offer(struct swgpu_bo *bo, swgpu_offer_priority prio)
 		return SWGPU_ERR(mem->debug, SWGPU_ERR_INVALID_ARG,
 		                 "bad offer priority %d", (int)prio);
 	pthread_mutex_lock(&mem->lock);
-	if (bo->offered || bo->imported || bo->shared) {
+	if (bo->offered || bo->imported) {
 		pthread_mutex_unlock(&mem->lock);
 		return SWGPU_ERR(mem->debug, SWGPU_ERR_INVALID_ARG,
 		                 bo->imported ? "imported memory cannot be "
-		                 "offered" : bo->shared ? "shareable memory "
-		                 "cannot be offered" : "BO is already offered");
+		                 "offered" : "BO is already offered");
 	}
 	if (atomic_load_explicit(&bo->map_count, memory_order_relaxed)) {
 		pthread_mutex_unlock(&mem->lock);
@@ -713,17 +741,23 @@ mem_trim(struct swgpu_mem *mem)
 swgpu_result
 swgpu_bo_offer(swgpu_bo *bo, swgpu_offer_priority priority)
 {
+	if (remote_is(bo))
+		return rc_bo_offer(bo, priority);
 	return mem_bo_offer(bo, priority);
 }
 
 swgpu_result
 swgpu_bo_reclaim(swgpu_bo *bo)
 {
+	if (remote_is(bo))
+		return rc_bo_reclaim(bo);
 	return mem_bo_reclaim(bo);
 }
 
 uint64_t
 swgpu_debug_trim(swgpu_device *dev)
 {
+	if (remote_is(dev))
+		return rc_debug_trim(dev);
 	return dev ? mem_trim(&dev->mem) : 0;
 }

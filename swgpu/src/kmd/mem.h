@@ -58,6 +58,7 @@ struct bo_vs_ref {
 };
 
 struct swgpu_bo {
+	uint32_t remote_tag;          /* 0: in process (remote/remote.h) */
 	struct swgpu_device *dev; /* NULL for BOs made by bo_create_in() */
 	struct swgpu_mem *mem;    /* heap the BO is accounted in */
 	/* One reference for the creator, one per VA mapping: memory is freed

@@ -12,11 +12,14 @@
 #include "kmd/device.h"
 #include "kmd/mem.h"
 #include "util/util.h"
+#include "remote/remote.h"
 
 swgpu_result
 swgpu_bo_import_host(swgpu_device *dev, void *ptr, uint64_t size,
                      uint32_t flags, swgpu_bo **out)
 {
+	if (remote_is(dev))
+		return SWGPU_ERR(true, SWGPU_ERR_UNSUPPORTED, "host memory cannot be imported in shared mode (swgpud cannot reach this process's memory)");
 	bool debug = dev ? dev->mem.debug : swgpu_debug_env();
 	struct swgpu_mem *mem;
 	struct swgpu_bo *bo;

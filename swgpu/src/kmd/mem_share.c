@@ -25,6 +25,7 @@
 #include "kmd/device.h"
 #include "kmd/mem.h"
 #include "util/util.h"
+#include "remote/remote.h"
 
 #define SHARE_SEALS (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
 
@@ -53,6 +54,8 @@ fail:
 swgpu_result
 swgpu_bo_export_fd(swgpu_bo *bo, int *fd_out)
 {
+	if (remote_is(bo))
+		return rc_bo_export_fd(bo, fd_out);
 	int fd;
 
 	if (fd_out)
@@ -107,6 +110,8 @@ swgpu_result
 swgpu_bo_import_fd(swgpu_device *dev, int fd, uint64_t size, swgpu_heap heap,
                    uint32_t flags, swgpu_bo **out)
 {
+	if (remote_is(dev))
+		return rc_bo_import_fd(dev, fd, size, heap, flags, out);
 	bool debug = dev ? dev->mem.debug : swgpu_debug_env();
 	uint64_t page = SWGPU_PAGE_SIZE;
 	struct swgpu_bo *bo;

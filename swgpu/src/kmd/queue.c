@@ -7,12 +7,15 @@
 #include "kmd/context.h"
 #include "hw/engine.h"
 #include "kmd/job.h"
+#include "remote/remote.h"
 
 swgpu_result
 swgpu_queue_create(swgpu_context *ctx, swgpu_engine_class engine_class,
                    uint32_t engine_index, swgpu_priority priority,
                    swgpu_queue **out)
 {
+	if (remote_is(ctx))
+		return rc_queue_create(ctx, engine_class, engine_index, priority, out);
 	if (!ctx || !out)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL context or out");
@@ -144,6 +147,10 @@ queue_destroy_locked(struct swgpu_queue *q)
 void
 swgpu_queue_destroy(swgpu_queue *q)
 {
+	if (remote_is(q)) {
+		rc_queue_destroy(q);
+		return;
+	}
 	if (!q)
 		return;
 	struct swgpu_device *dev = q->dev;
@@ -155,12 +162,16 @@ swgpu_queue_destroy(swgpu_queue *q)
 uint32_t
 swgpu_queue_id(const swgpu_queue *q)
 {
+	if (remote_is(q))
+		return rc_queue_id(q);
 	return q ? q->id : UINT32_MAX;
 }
 
 uint32_t
 swgpu_queue_engine(const swgpu_queue *q)
 {
+	if (remote_is(q))
+		return rc_queue_engine(q);
 	if (!q)
 		return UINT32_MAX;
 	/* The scheduler moves queues (sched_slice.c) under the lock. */
@@ -174,6 +185,8 @@ swgpu_queue_engine(const swgpu_queue *q)
 uint64_t
 swgpu_queue_completed(const swgpu_queue *q)
 {
+	if (remote_is(q))
+		return rc_queue_completed(q);
 	if (!q)
 		return 0;
 	return atomic_load_explicit(&((struct swgpu_queue *)q)->completed,
@@ -183,6 +196,8 @@ swgpu_queue_completed(const swgpu_queue *q)
 swgpu_result
 swgpu_queue_wait(swgpu_queue *q, uint64_t seqno, uint64_t deadline_ns)
 {
+	if (remote_is(q))
+		return rc_queue_wait(q, seqno, deadline_ns);
 	if (!q)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL queue");

@@ -35,6 +35,7 @@
 #include "kmd/device.h"
 #include "util/util.h"
 #include "kmd/vaspace.h"
+#include "remote/remote.h"
 
 static bool
 res_debug(const struct swgpu_mem *mem)
@@ -47,10 +48,6 @@ res_debug(const struct swgpu_mem *mem)
 static bool
 bo_pinned(const struct swgpu_bo *bo, const struct swgpu_vaspace *self)
 {
-	/* Other devices or processes map a shareable BO's pages: it stays
-	 * where it was created. */
-	if (bo->shared)
-		return true;
 	if (atomic_load_explicit(&((struct swgpu_bo *)bo)->gpu_busy,
 	                         memory_order_acquire))
 		return true;
@@ -122,7 +119,8 @@ bo_switch(struct swgpu_mem *mem, struct swgpu_bo *bo, uint8_t *cpu,
 		 * freeing them. */
 		vaspace_synchronize(bo->vs_refs[i].vs);
 	}
-	mem_backing_free(old, bo->size, old_mmapped);
+	if (old != cpu)
+		mem_backing_free(old, bo->size, old_mmapped);
 	if (res_debug(mem))
 		swgpu_log("mem: %s a %llu-byte VRAM BO (priority %u; "
 		          "evictions %llu, promotions %llu)",
@@ -163,8 +161,17 @@ static bool
 bo_move(struct swgpu_mem *mem, struct swgpu_bo *bo, swgpu_heap loc)
 {
 	bool mmapped;
-	uint8_t *cpu = mem_backing_alloc(bo->size, mem->page_size, &mmapped);
+	uint8_t *cpu;
 
+	/* A shareable BO's pages are a memfd that other mappers (the
+	 * client process in shared mode, importers) reach too: both heaps
+	 * are host memory, so its move is the accounting's alone and the
+	 * bytes stay where every mapping sees them. */
+	if (bo->shared) {
+		bo_switch(mem, bo, bo->cpu, bo->cpu_mmapped, loc);
+		return true;
+	}
+	cpu = mem_backing_alloc(bo->size, mem->page_size, &mmapped);
 	if (!cpu) {
 		pthread_mutex_lock(&mem->lock);
 		mem_account_sub_locked(mem, loc, bo->flags, bo->size);
@@ -499,6 +506,8 @@ residency_job_end(struct swgpu_vaspace *vs)
 swgpu_result
 swgpu_bo_set_priority(swgpu_bo *bo, uint32_t priority)
 {
+	if (remote_is(bo))
+		return rc_bo_set_priority(bo, priority);
 	if (!bo || priority > SWGPU_BO_PRIORITY_MAX)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL BO or priority %u over %u", priority,
@@ -512,6 +521,8 @@ swgpu_bo_set_priority(swgpu_bo *bo, uint32_t priority)
 swgpu_heap
 swgpu_bo_location(const swgpu_bo *bo)
 {
+	if (remote_is(bo))
+		return rc_bo_location(bo);
 	swgpu_heap loc;
 
 	if (!bo)
@@ -525,6 +536,8 @@ swgpu_bo_location(const swgpu_bo *bo)
 swgpu_result
 swgpu_mem_query_stats(const swgpu_device *dev, swgpu_mem_stats *out)
 {
+	if (remote_is(dev))
+		return rc_mem_query_stats(dev, out);
 	struct swgpu_mem *mem;
 
 	if (!dev || !out)

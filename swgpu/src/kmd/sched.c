@@ -21,6 +21,7 @@
 #include "hw/fence.h"
 #include "hw/ring.h"
 #include "kmd/syncobj.h"
+#include "remote/remote.h"
 
 /*
  * Fair share. A queue's vruntime grows by the engine time its jobs use
@@ -724,6 +725,8 @@ swgpu_result
 swgpu_submit(swgpu_queue *q, const swgpu_submit_info *info,
              uint64_t *seqno_out)
 {
+	if (remote_is(q))
+		return rc_submit(q, info, seqno_out);
 	if (!q || !info)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL queue or info");

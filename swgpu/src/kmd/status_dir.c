@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <swgpu/swgpu_status.h>
@@ -20,6 +22,20 @@ swgpu_status_dir(char *buf, size_t size)
 	else
 		n = snprintf(buf, size, "/tmp/swgpu-%u", (unsigned)getuid());
 	return n > 0 && (size_t)n < size ? buf : NULL;
+}
+
+bool
+swgpu_status_dir_make(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		return false;
+	/* ours, a real directory, nobody else's way in */
+	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != getuid() || (st.st_mode & 077))
+		return false;
+	return true;
 }
 
 uint64_t

@@ -119,7 +119,9 @@ snap_contexts(struct status_pub *sp)
 			continue;
 		struct swgpu_status_context *sc = &s->contexts[n++];
 		memset(sc, 0, sizeof(*sc));
-		sc->pid = s->pid;
+		sc->pid = atomic_load(&((struct swgpu_context *)c)->owner_pid);
+		if (!sc->pid)
+			sc->pid = s->pid;
 		sc->id = c->id;
 		sc->state = c->state;
 		sc->fault_kind = c->fault.kind;
@@ -207,24 +209,11 @@ publish_thread(void *arg)
 
 /* The directory, ours and private (the /tmp fallback is shared). */
 static bool
-make_dir(const char *dir)
-{
-	struct stat st;
-
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-		return false;
-	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
-	    st.st_uid != getuid() || (st.st_mode & 077))
-		return false;
-	return true;
-}
-
-static bool
 open_page(struct status_pub *sp)
 {
 	char dir[PATH_MAX - 64];
 
-	if (!swgpu_status_dir(dir, sizeof(dir)) || !make_dir(dir))
+	if (!swgpu_status_dir(dir, sizeof(dir)) || !swgpu_status_dir_make(dir))
 		return false;
 	snprintf(sp->path, sizeof(sp->path), "%s/status-%d-%u", dir,
 	         (int)getpid(), sp->dev->index);
@@ -279,7 +268,7 @@ status_publish_start(struct swgpu_device *dev)
 	snprintf(s->program, sizeof(s->program), "%s",
 	         program_invocation_short_name);
 	snprintf(s->device, sizeof(s->device), "%s", dev->info.name);
-	snprintf(s->mode, sizeof(s->mode), "inproc");
+	snprintf(s->mode, sizeof(s->mode), kmd_in_daemon ? "shared" : "inproc");
 	s->opened_unix_ns = unix_ns();
 	s->interval_ms = dev->cfg.publish_ms ? dev->cfg.publish_ms
 	                                     : SWGPU_DEFAULT_PUBLISH_MS;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "kmd/job.h"
+#include "remote/remote.h"
 
 void
 syncobj_ref(struct swgpu_syncobj *obj)
@@ -107,6 +108,8 @@ swgpu_result
 swgpu_syncobj_create(swgpu_device *dev, swgpu_syncobj_type type,
                      uint64_t initial_value, swgpu_syncobj **out)
 {
+	if (remote_is(dev))
+		return rc_syncobj_create(dev, type, initial_value, out);
 	if (!dev || !out)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL device or out");
@@ -138,6 +141,10 @@ swgpu_syncobj_create(swgpu_device *dev, swgpu_syncobj_type type,
 void
 swgpu_syncobj_destroy(swgpu_syncobj *obj)
 {
+	if (remote_is(obj)) {
+		rc_syncobj_destroy(obj);
+		return;
+	}
 	if (!obj)
 		return;
 	struct swgpu_device *dev = obj->dev;
@@ -150,12 +157,16 @@ swgpu_syncobj_destroy(swgpu_syncobj *obj)
 swgpu_syncobj_type
 swgpu_syncobj_get_type(const swgpu_syncobj *obj)
 {
+	if (remote_is(obj))
+		return rc_syncobj_get_type(obj);
 	return obj ? obj->type : SWGPU_SYNCOBJ_BINARY;
 }
 
 swgpu_result
 swgpu_syncobj_signal(swgpu_syncobj *obj, uint64_t value)
 {
+	if (remote_is(obj))
+		return rc_syncobj_signal(obj, value);
 	if (!obj)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL syncobj");
@@ -192,6 +203,8 @@ swgpu_syncobj_signal(swgpu_syncobj *obj, uint64_t value)
 swgpu_result
 swgpu_syncobj_reset(swgpu_syncobj *obj)
 {
+	if (remote_is(obj))
+		return rc_syncobj_reset(obj);
 	if (!obj)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL syncobj");
@@ -212,6 +225,8 @@ swgpu_syncobj_reset(swgpu_syncobj *obj)
 swgpu_result
 swgpu_syncobj_query(const swgpu_syncobj *obj, uint64_t *value)
 {
+	if (remote_is(obj))
+		return rc_syncobj_query(obj, value);
 	if (!obj || !value)
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL syncobj or value");
@@ -319,6 +334,8 @@ swgpu_syncobj_wait(swgpu_syncobj *const *objs, const uint64_t *values,
                    uint32_t count, uint32_t wait_flags, uint64_t deadline_ns,
                    uint32_t *first_signaled)
 {
+	if (objs && count && remote_is(objs[0]))
+		return rc_syncobj_wait(objs, values, count, wait_flags, deadline_ns, first_signaled);
 	if (!objs || !count || !objs[0])
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "no sync objects");

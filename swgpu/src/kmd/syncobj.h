@@ -34,6 +34,7 @@ enum binary_payload {
 };
 
 struct swgpu_syncobj {
+	uint32_t remote_tag;          /* 0: in process (remote/remote.h) */
 	struct swgpu_device *dev;
 	swgpu_syncobj_type type;
 	uint32_t id;                 /* device-wide, for dumps */

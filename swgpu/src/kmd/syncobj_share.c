@@ -47,6 +47,7 @@
 #include "kmd/job.h"
 #include "kmd/syncobj.h"
 #include "util/util.h"
+#include "remote/remote.h"
 
 #define SHARE_MAGIC "SWGPUSYN"
 #define SHARE_VERSION 2u
@@ -271,6 +272,8 @@ share_create_locked(struct swgpu_syncobj *obj)
 swgpu_result
 swgpu_syncobj_export_fd(swgpu_syncobj *obj, int *fd_out)
 {
+	if (remote_is(obj))
+		return rc_syncobj_export_fd(obj, fd_out);
 	swgpu_result r = SWGPU_OK;
 	int fd = -1;
 
@@ -363,6 +366,8 @@ share_link(struct swgpu_device *dev, int fd, const struct share_page *h,
 swgpu_result
 swgpu_syncobj_import_fd(swgpu_device *dev, int fd, swgpu_syncobj **out)
 {
+	if (remote_is(dev))
+		return rc_syncobj_import_fd(dev, fd, out);
 	struct share_page h;
 	struct stat st;
 	struct swgpu_syncobj *obj;

@@ -30,6 +30,7 @@
 #include "kmd/job.h"
 #include "kmd/syncobj.h"
 #include "hw/gfx/gfx.h"
+#include "remote/remote.h"
 
 #define TRACE_QUEUE_TID 1000u
 #define TRACE_USER_TID 100000u
@@ -476,6 +477,8 @@ trace_job(struct swgpu_job *job, enum job_state state)
 uint32_t
 swgpu_trace_track(swgpu_device *dev, const char *name)
 {
+	if (remote_is(dev))
+		return rc_trace_track(dev, name);
 	/* Process-wide, so two devices sharing a file never share a tid. */
 	static atomic_uint user_tracks;
 	uint32_t tid;
@@ -515,6 +518,10 @@ swgpu_trace_slice(swgpu_device *dev, uint32_t track, const char *cat,
                   const char *name, uint64_t start_ns, uint64_t end_ns,
                   const char *args_json)
 {
+	if (remote_is(dev)) {
+		rc_trace_event(dev, track, cat, name, start_ns, end_ns, false, args_json);
+		return;
+	}
 	trace_user_event(dev, track, false, cat, name, start_ns,
 	                 end_ns > start_ns ? end_ns - start_ns : 0,
 	                 args_json);
@@ -524,5 +531,9 @@ void
 swgpu_trace_instant(swgpu_device *dev, uint32_t track, const char *cat,
                     const char *name, uint64_t ts_ns, const char *args_json)
 {
+	if (remote_is(dev)) {
+		rc_trace_event(dev, track, cat, name, ts_ns, ts_ns, true, args_json);
+		return;
+	}
 	trace_user_event(dev, track, true, cat, name, ts_ns, 0, args_json);
 }

@@ -20,10 +20,12 @@
 #include "kmd/context.h"
 #include "util/util.h"
 #include "xlate.h"
+#include "remote/remote.h"
 
 #define CODE_MAGIC 0x48535753u /* "SWSH" */
 
 struct swgpu_shader {
+	uint32_t remote_tag;          /* 0: in process (remote/remote.h) */
 	struct swgpu_context *ctx;
 	struct ir_program *prog;
 	swgpu_bo *bo;
@@ -142,6 +144,8 @@ swgpu_result
 swgpu_shader_create(swgpu_context *ctx, const swgpu_shader_info *info,
                     swgpu_shader **out)
 {
+	if (remote_is(ctx))
+		return rc_shader_create(ctx, info, out);
 	struct swgpu_shader *s;
 	char msg[256] = "";
 	swgpu_result r;
@@ -238,6 +242,10 @@ fail_msg:
 void
 swgpu_shader_destroy(swgpu_shader *s)
 {
+	if (remote_is(s)) {
+		rc_shader_destroy(s);
+		return;
+	}
 	if (!s)
 		return;
 	registry_remove(s);
@@ -250,6 +258,8 @@ swgpu_shader_destroy(swgpu_shader *s)
 uint64_t
 swgpu_shader_code_va(const swgpu_shader *s)
 {
+	if (remote_is(s))
+		return rc_shader_code_va(s);
 	return s ? s->va : 0;
 }
 
@@ -257,6 +267,10 @@ void
 swgpu_shader_query_properties(const swgpu_shader *s,
                               swgpu_shader_properties *props)
 {
+	if (remote_is(s)) {
+		rc_shader_query_properties(s, props);
+		return;
+	}
 	const struct ir_program *p;
 
 	if (!s || !props)
@@ -291,6 +305,8 @@ swgpu_shader_query_properties(const swgpu_shader *s,
 bool
 swgpu_shader_binary_key(const swgpu_shader *s, uint8_t key[16])
 {
+	if (remote_is(s))
+		return rc_shader_binary_key(s, key);
 	const struct ir_program *p;
 
 	if (!s || !jit_requested())
@@ -307,6 +323,11 @@ swgpu_shader_binary_key(const swgpu_shader *s, uint8_t key[16])
 void *
 swgpu_shader_binary_get(const uint8_t key[16], size_t *size)
 {
+	void *blob;
+
+	/* Shared mode: the code lives in the daemon. */
+	if (key && size && rc_shader_binary_get(key, size, &blob))
+		return blob;
 	if (!key || !size || !jit_requested())
 		return NULL;
 	jit_wait_key(key);

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swgpud: one session per client connection (one client swgpu_device).
+ * A session owns what its client created — contexts, queues, shaders,
+ * BOs, sync objects — in a table of its own, so ids name nothing outside
+ * it; when the connection ends (close, crash, SIGKILL) everything in the
+ * table is destroyed and no other session notices.
+ */
+#ifndef SWGPUD_SESSION_H
+#define SWGPUD_SESSION_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <swgpu/swgpu.h>
+
+#include "remote/proto.h"
+#include "remote/wire.h"
+
+struct gpu;
+
+/* One object of the session. refs: the table's own (until destroyed) and
+ * one per request or waiting worker using it; the last put destroys the
+ * swgpu object. A queue or shader holds a ref on its context, so a
+ * context is destroyed after them. */
+struct sd_entry {
+	uint32_t kind;               /* enum proto_kind */
+	uint32_t refs;
+	bool dead;                   /* destroyed by the client or closing */
+	void *obj;
+	struct sd_entry *parent;     /* queue/shader: its context */
+};
+
+struct session {
+	int sock;
+	pid_t pid;                   /* SO_PEERCRED */
+	char program[64];
+	struct gpu *gpu;
+	swgpu_device *dev;
+
+	pthread_mutex_t send_lock;
+	pthread_mutex_t lock;        /* table, workers */
+	pthread_cond_t cond;
+	struct sd_entry **slots;     /* id = gen << 32 | index + 1 */
+	uint32_t *gens;
+	uint32_t slot_count, slot_cap;
+	uint32_t workers;            /* threads finishing a wait */
+	bool closing;
+};
+
+/* A request being served. */
+struct sd_req {
+	struct session *s;
+	struct wire_hdr h;
+	struct wire_rd rd;
+	int fds[WIRE_MAX_FDS];       /* take one by setting it to -1 */
+	struct wire_wr out;          /* the reply's payload */
+	int out_fd;                  /* a descriptor to send back, or -1
+	                                (closed after sending) */
+};
+
+/* Returned by a handler that replies later (a waiting worker). */
+#define SD_DEFERRED ((swgpu_result)1000)
+
+/* Serve the connection until it ends, then free the session. */
+void session_run(int sock, pid_t pid);
+
+/* The table. */
+swgpu_result sd_add(struct session *s, uint32_t kind, void *obj,
+                    struct sd_entry *parent, uint64_t *id_out);
+/* The live entry id names, of kind, with a ref taken; NULL if none. */
+struct sd_entry *sd_get(struct session *s, uint64_t id, uint32_t kind);
+void sd_put(struct session *s, struct sd_entry *e);
+/* Remove id from the table (and a context's queues and shaders) and drop
+ * the table's ref. */
+swgpu_result sd_destroy(struct session *s, uint64_t id, uint32_t kind);
+
+/* Send a reply (workers: from their thread). false if the client is gone
+ * or does not read. */
+bool sd_reply(struct session *s, uint64_t tag, uint32_t op, swgpu_result r,
+              const struct wire_wr *payload, int fd);
+
+/* The op handlers (serve_*.c): fill rq->out, return the result. */
+swgpu_result serve_request(struct sd_req *rq);
+swgpu_result serve_sync(struct sd_req *rq);     /* sync objects, waits */
+swgpu_result serve_queue(struct sd_req *rq);    /* queues, submits */
+swgpu_result serve_shader(struct sd_req *rq);
+
+#endif

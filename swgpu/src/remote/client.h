@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared mode, client side: the connection to swgpud (client_conn.c) and
+ * the client structs behind remote handles (client_api.c). */
+#ifndef SWGPU_REMOTE_CLIENT_H
+#define SWGPU_REMOTE_CLIENT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "remote/proto.h"
+#include "remote/remote.h"
+#include "remote/wire.h"
+
+struct rc_pending;
+
+/* What swgpu_device * points to in shared mode. */
+struct rc_dev {
+	uint32_t tag;                /* REMOTE_TAG */
+	int sock;
+	bool debug;
+	bool tracing;
+	swgpu_device_info info;
+	int daemon_pid;
+	pthread_mutex_t send_lock;
+	/* Replies: whoever waits and finds nobody reading reads the socket
+	 * and hands each reply to its caller (no reader thread: one
+	 * caller's round trip is one send and one receive). */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool reading;
+	bool dead;                   /* the daemon went away: device lost */
+	uint64_t next_tag;
+	struct rc_pending *pending;
+	struct rc_dev *next;         /* every open remote device */
+};
+
+/* The part every remote object starts with. */
+struct rc_obj {
+	uint32_t tag;                /* REMOTE_TAG */
+	uint32_t kind;               /* enum proto_kind */
+	uint64_t id;                 /* the daemon's name for it */
+	struct rc_dev *dev;
+};
+
+struct rc_reply {
+	struct wire_hdr h;
+	void *payload;
+	int fds[WIRE_MAX_FDS];
+	struct wire_rd rd;
+};
+
+/* Send op with req's payload (and fds, which stay the caller's) and wait
+ * for the reply. Returns the reply's result; a connection that failed or
+ * a reply that is malformed gives SWGPU_ERR_CONTEXT_LOST (the daemon is
+ * gone or not ours: the device is lost). rep is always initialized;
+ * release it with rc_reply_fini. */
+swgpu_result rc_call(struct rc_dev *d, uint32_t op, struct wire_wr *req,
+                     const int *fds, unsigned nfds, struct rc_reply *rep);
+/* Frees the payload and closes every descriptor not taken (set to -1). */
+void rc_reply_fini(struct rc_reply *rep);
+/* A reply's payload must be read whole; a short or long one means a
+ * daemon of another protocol: the device is lost. */
+swgpu_result rc_reply_check(struct rc_dev *d, struct rc_reply *rep,
+                            swgpu_result r);
+
+/* Connect (starting the daemon if none answers) and say HELLO. */
+swgpu_result rc_connect(struct rc_dev *d, const swgpu_config *cfg);
+void rc_disconnect(struct rc_dev *d);
+
+/* The first open remote device, for process-wide calls. */
+struct rc_dev *rc_any_device(void);
+void rc_register(struct rc_dev *d);
+/* Remote devices open in this process. */
+uint32_t rc_open_count(void);
+void rc_unregister(struct rc_dev *d);
+
+#endif
