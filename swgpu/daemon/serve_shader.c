@@ -12,6 +12,30 @@
 
 #define MAX_SPEC 4096u
 
+/* The client's application cache (VkPipelineCache), asked for the blob
+ * of the key the translation gave: the blob lives until creation ends. */
+struct lookup {
+	struct sd_req *rq;
+	void *blob;
+};
+
+static const void *
+lookup(void *user, const uint8_t key[16], size_t *size)
+{
+	struct lookup *lk = user;
+	struct wire_wr q;
+	uint32_t n = 0;
+
+	wire_wr_init(&q);
+	wire_put(&q, key, SWGPU_SHADER_BINARY_KEY_SIZE);
+	if (!sd_ask(lk->rq->s, lk->rq->h.tag, PROTO_SHADER_LOOKUP, &q,
+	            &lk->blob, &n))
+		n = 0;
+	wire_wr_fini(&q);
+	*size = n;
+	return n ? lk->blob : NULL;
+}
+
 static swgpu_result
 shader_create(struct sd_req *rq)
 {
@@ -23,6 +47,8 @@ shader_create(struct sd_req *rq)
 	swgpu_spec_constant *spec_copy = NULL;
 	swgpu_shader_binding *bind_copy = NULL;
 	char error[256] = "";
+	struct lookup lk = { .rq = rq };
+	uint32_t has_lookup;
 	struct sd_entry *c;
 	swgpu_shader *sh = NULL;
 	swgpu_result r;
@@ -44,6 +70,7 @@ shader_create(struct sd_req *rq)
 	       ? wire_get_ptr(&rq->rd, sizeof(swgpu_shader_binding) *
 	                               info.binding_count)
 	       : NULL;
+	has_lookup = wire_get_u32(&rq->rd);
 	if ((info.spec_constant_count && !spec) ||
 	    (info.binding_count && !bind))
 		rq->rd.bad = true;
@@ -71,6 +98,10 @@ shader_create(struct sd_req *rq)
 	info.bindings = bind_copy;
 	info.error = error;
 	info.error_size = sizeof(error);
+	if (has_lookup) {
+		info.binary_lookup = lookup;
+		info.binary_user = &lk;
+	}
 	r = swgpu_shader_create(c->obj, &info, &sh);
 	if (r == SWGPU_OK) {
 		swgpu_shader_properties props;
@@ -95,6 +126,7 @@ shader_create(struct sd_req *rq)
 	}
 out:
 	sd_put(s, c);
+	free(lk.blob);
 	free(code_copy);
 	free(spec_copy);
 	free(bind_copy);

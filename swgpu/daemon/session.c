@@ -215,6 +215,61 @@ sd_reply(struct session *s, uint64_t tag, uint32_t op, swgpu_result r,
 	return ok;
 }
 
+/* ---- questions within a request ---- */
+
+bool
+sd_ask(struct session *s, uint64_t tag, uint32_t op, const struct wire_wr *q,
+       void **answer, uint32_t *size)
+{
+	*answer = NULL;
+	*size = 0;
+	if (s->broken || !sd_reply(s, tag, op, SWGPU_OK, q, -1)) {
+		s->broken = true;
+		return false;
+	}
+	for (;;) {
+		struct sd_deferred *d = calloc(1, sizeof(*d));
+
+		if (!d || !wire_recv(s->sock, &d->h, &d->payload, d->fds)) {
+			free(d);
+			s->broken = true;
+			return false;
+		}
+		if (d->h.op == op && d->h.tag == tag) {
+			for (unsigned i = 0; i < WIRE_MAX_FDS; i++)
+				if (d->fds[i] >= 0)
+					close(d->fds[i]);
+			*answer = d->payload;
+			*size = d->h.size;
+			free(d);
+			return true;
+		}
+		*s->deferred_tail = d;
+		s->deferred_tail = &d->next;
+	}
+}
+
+/* The next request: a deferred one first. */
+static bool
+next_request(struct session *s, struct wire_hdr *h, void **payload,
+             int fds[WIRE_MAX_FDS])
+{
+	struct sd_deferred *d = s->deferred;
+
+	if (s->broken)
+		return false;
+	if (!d)
+		return wire_recv(s->sock, h, payload, fds);
+	s->deferred = d->next;
+	if (!s->deferred)
+		s->deferred_tail = &s->deferred;
+	*h = d->h;
+	*payload = d->payload;
+	memcpy(fds, d->fds, sizeof(d->fds));
+	free(d);
+	return true;
+}
+
 /* ---- the connection ---- */
 
 static bool
@@ -338,6 +393,16 @@ static void
 session_close(struct session *s)
 {
 	session_release(s);
+	while (s->deferred) {
+		struct sd_deferred *d = s->deferred;
+
+		s->deferred = d->next;
+		for (unsigned i = 0; i < WIRE_MAX_FDS; i++)
+			if (d->fds[i] >= 0)
+				close(d->fds[i]);
+		free(d->payload);
+		free(d);
+	}
 	free(s->slots);
 	free(s->gens);
 	pthread_mutex_destroy(&s->send_lock);
@@ -368,6 +433,7 @@ session_run(int sock, pid_t pid)
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
 	setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	s->deferred_tail = &s->deferred;
 
 	ok = wire_recv(sock, &h, &payload, fds);
 	if (ok) {
@@ -377,7 +443,7 @@ session_run(int sock, pid_t pid)
 			if (fds[i] >= 0)
 				close(fds[i]);
 	}
-	while (ok && wire_recv(sock, &h, &payload, fds)) {
+	while (ok && next_request(s, &h, &payload, fds)) {
 		if (h.op == PROTO_DEV_CLOSE) {
 			/* The client's swgpu_device_close: answered once
 			 * everything is gone. */

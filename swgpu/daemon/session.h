@@ -33,6 +33,15 @@ struct sd_entry {
 	struct sd_entry *parent;     /* queue/shader: its context */
 };
 
+/* A request that arrived while another one waited for its client's
+ * answer (sd_read_answer): served next, in order. */
+struct sd_deferred {
+	struct wire_hdr h;
+	void *payload;
+	int fds[WIRE_MAX_FDS];
+	struct sd_deferred *next;
+};
+
 struct session {
 	int sock;
 	pid_t pid;                   /* SO_PEERCRED */
@@ -48,6 +57,10 @@ struct session {
 	uint32_t slot_count, slot_cap;
 	uint32_t workers;            /* threads finishing a wait */
 	bool closing;
+	/* The session thread's only: requests to serve before reading the
+	 * socket again, and whether the connection broke inside a request. */
+	struct sd_deferred *deferred, **deferred_tail;
+	bool broken;
 };
 
 /* A request being served. */
@@ -81,6 +94,13 @@ swgpu_result sd_destroy(struct session *s, uint64_t id, uint32_t kind);
  * or does not read. */
 bool sd_reply(struct session *s, uint64_t tag, uint32_t op, swgpu_result r,
               const struct wire_wr *payload, int fd);
+
+/* Inside a request: ask the client (a message of op with the request's
+ * tag and payload q) and read its answer, deferring the other requests
+ * that come meanwhile. The answer's payload is malloc'ed (NULL when
+ * empty). false when the connection broke. */
+bool sd_ask(struct session *s, uint64_t tag, uint32_t op,
+            const struct wire_wr *q, void **answer, uint32_t *size);
 
 /* The op handlers (serve_*.c): fill rq->out, return the result. */
 swgpu_result serve_request(struct sd_req *rq);

@@ -57,6 +57,15 @@ struct rc_reply {
  * release it with rc_reply_fini. */
 swgpu_result rc_call(struct rc_dev *d, uint32_t op, struct wire_wr *req,
                      const int *fds, unsigned nfds, struct rc_reply *rep);
+/* rc_call for a request the daemon may ask a question about before it
+ * replies (SHADER_CREATE asks for an application cache blob): fn reads
+ * the question and writes the answer's payload; fn NULL answers empty. */
+typedef void (*rc_answer_fn)(void *user, struct wire_rd *question,
+                             struct wire_wr *answer);
+swgpu_result rc_call_answering(struct rc_dev *d, uint32_t op,
+                               struct wire_wr *req, const int *fds,
+                               unsigned nfds, struct rc_reply *rep,
+                               rc_answer_fn fn, void *user);
 /* Frees the payload and closes every descriptor not taken (set to -1). */
 void rc_reply_fini(struct rc_reply *rep);
 /* A reply's payload must be read whole; a short or long one means a

@@ -955,6 +955,21 @@ rc_debug_inject_fault(swgpu_queue *q, uint64_t job_seqno,
 
 /* ---- shaders ---- */
 
+/* The daemon's question: the application cache's blob for a key. */
+static void
+lookup_answer(void *user, struct wire_rd *q, struct wire_wr *a)
+{
+	const swgpu_shader_info *info = user;
+	const uint8_t *key = wire_get_ptr(q, SWGPU_SHADER_BINARY_KEY_SIZE);
+	const void *blob = NULL;
+	size_t size = 0;
+
+	if (key && info->binary_lookup)
+		blob = info->binary_lookup(info->binary_user, key, &size);
+	if (blob && size)
+		wire_put(a, blob, size);
+}
+
 swgpu_result
 rc_shader_create(swgpu_context *ctx, const swgpu_shader_info *info,
                  swgpu_shader **out)
@@ -977,8 +992,6 @@ rc_shader_create(swgpu_context *ctx, const swgpu_shader_info *info,
 	s = obj_new(sizeof(*s), d, PROTO_KIND_SHADER, 0);
 	if (!s)
 		return SWGPU_ERR_NO_HOST_MEMORY;
-	/* binary_lookup (VkPipelineCache blobs) stays in this process: the
-	 * daemon compiles, or loads its own disk cache. */
 	wire_wr_init(&w);
 	wire_put_u64(&w, OBJ(ctx)->id);
 	wire_put_u32(&w, (uint32_t)info->stage);
@@ -993,7 +1006,11 @@ rc_shader_create(swgpu_context *ctx, const swgpu_shader_info *info,
 	wire_put_u32(&w, info->binding_count);
 	wire_put(&w, info->bindings,
 	         sizeof(*info->bindings) * info->binding_count);
-	r = rc_call(d, PROTO_SHADER_CREATE, &w, NULL, 0, &rep);
+	/* With an application cache the daemon asks for the blob of the
+	 * key it computed (lookup_answer). */
+	wire_put_u32(&w, info->binary_lookup != NULL);
+	r = rc_call_answering(d, PROTO_SHADER_CREATE, &w, NULL, 0, &rep,
+	                      lookup_answer, (void *)info);
 	wire_wr_fini(&w);
 	if (r == SWGPU_OK) {
 		id = wire_get_u64(&rep.rd);

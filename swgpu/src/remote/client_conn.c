@@ -30,6 +30,10 @@ struct rc_pending {
 	uint64_t tag;
 	bool done;
 	struct rc_reply *rep;
+	/* A question from the daemon within this call (PROTO_SHADER_LOOKUP),
+	 * for the caller to answer before the reply comes. */
+	bool asked;
+	struct rc_reply question;
 	struct rc_pending *next;
 };
 
@@ -144,7 +148,11 @@ read_one(struct rc_dev *d)
 
 		while (p && p->tag != rep.h.tag)
 			p = p->next;
-		if (p) {
+		if (p && rep.h.op == PROTO_SHADER_LOOKUP && !p->asked) {
+			p->question = rep;
+			wire_rd_init(&p->question.rd, rep.payload, rep.h.size);
+			p->asked = true;
+		} else if (p && rep.h.op != PROTO_SHADER_LOOKUP) {
 			*p->rep = rep;
 			wire_rd_init(&p->rep->rd, rep.payload, rep.h.size);
 			p->done = true;
@@ -158,6 +166,42 @@ read_one(struct rc_dev *d)
 swgpu_result
 rc_call(struct rc_dev *d, uint32_t op, struct wire_wr *req, const int *fds,
         unsigned nfds, struct rc_reply *rep)
+{
+	return rc_call_answering(d, op, req, fds, nfds, rep, NULL, NULL);
+}
+
+/* The caller's answer to a question of the daemon (same tag). */
+static void
+answer(struct rc_dev *d, uint64_t tag, struct rc_reply *question,
+       rc_answer_fn fn, void *user)
+{
+	struct wire_wr w;
+	struct wire_hdr h = { .op = PROTO_SHADER_LOOKUP, .tag = tag };
+	bool sent;
+
+	wire_wr_init(&w);
+	if (fn)
+		fn(user, &question->rd, &w);
+	rc_reply_fini(question);
+	if (w.oom)
+		w.len = 0;
+	h.size = (uint32_t)w.len;
+	pthread_mutex_lock(&d->send_lock);
+	sent = wire_send(d->sock, &h, w.buf, NULL, 0);
+	pthread_mutex_unlock(&d->send_lock);
+	wire_wr_fini(&w);
+	if (!sent) {
+		pthread_mutex_lock(&d->lock);
+		d->dead = true;
+		pthread_cond_broadcast(&d->cond);
+		pthread_mutex_unlock(&d->lock);
+	}
+}
+
+swgpu_result
+rc_call_answering(struct rc_dev *d, uint32_t op, struct wire_wr *req,
+                  const int *fds, unsigned nfds, struct rc_reply *rep,
+                  rc_answer_fn fn, void *user)
 {
 	struct rc_pending p = { .rep = rep };
 	struct wire_hdr h = { .op = (uint16_t)op, .nfds = (uint16_t)nfds };
@@ -201,11 +245,24 @@ rc_call(struct rc_dev *d, uint32_t op, struct wire_wr *req, const int *fds,
 		pthread_cond_broadcast(&d->cond);
 	}
 	while (!p.done && !d->dead) {
+		if (p.asked) {
+			/* Ready for another question before this answer
+			 * goes: the daemon asks again only after it. */
+			struct rc_reply q = p.question;
+
+			p.asked = false;
+			pthread_mutex_unlock(&d->lock);
+			answer(d, p.tag, &q, fn, user);
+			pthread_mutex_lock(&d->lock);
+			continue;
+		}
 		if (!d->reading)
 			read_one(d);
 		else
 			pthread_cond_wait(&d->cond, &d->lock);
 	}
+	if (p.asked)
+		rc_reply_fini(&p.question);
 	for (struct rc_pending **pp = &d->pending; *pp; pp = &(*pp)->next)
 		if (*pp == &p) {
 			*pp = p.next;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* What both ends of the daemon socket share (proto.h). */
 #include <limits.h>
+#include <stdlib.h>
+#include <unistd.h> /* environ */
 #include <stdio.h>
 #include <string.h>
 
@@ -85,14 +87,52 @@ proto_get_config(struct wire_rd *r, swgpu_config *cfg)
 	return !r->bad;
 }
 
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A hash of this process's SWGPU_* variables but SWGPU_MODE, 0 when it
+ * has none. Knobs read outside swgpu_config (SWGPU_SHADER, the shader
+ * caches, SIMD paths, spinning) are process-wide in the daemon: clients
+ * that set them differently need a daemon of their own. */
+static uint64_t
+env_hash(void)
+{
+	const char *vars[256];
+	unsigned n = 0;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (char **e = environ; *e && n < 256; e++)
+		if (!strncmp(*e, "SWGPU_", 6) && strncmp(*e, "SWGPU_MODE=", 11))
+			vars[n++] = *e;
+	if (!n)
+		return 0;
+	qsort(vars, n, sizeof(vars[0]), cmp_str);
+	for (unsigned i = 0; i < n; i++)
+		for (const char *c = vars[i]; ; c++) {
+			h = (h ^ (uint8_t)*c) * 0x100000001b3ull;
+			if (!*c)
+				break;
+		}
+	return h;
+}
+
 bool
 proto_socket_path(char *buf, size_t size)
 {
 	char dir[PATH_MAX - 64];
+	uint64_t env = env_hash();
 	int n;
 
 	if (!swgpu_status_dir(dir, sizeof(dir)) || !swgpu_status_dir_make(dir))
 		return false;
-	n = snprintf(buf, size, "%s/swgpud-%.12s.sock", dir, proto_hash());
+	if (env)
+		n = snprintf(buf, size, "%s/swgpud-%.12s-%08x.sock", dir,
+		             proto_hash(), (unsigned)(env >> 32));
+	else
+		n = snprintf(buf, size, "%s/swgpud-%.12s.sock", dir,
+		             proto_hash());
 	return n > 0 && (size_t)n < size;
 }

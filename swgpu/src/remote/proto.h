@@ -34,7 +34,8 @@
 	X(SYNC_QUERY) X(SYNC_EXPORT_FD) X(SYNC_IMPORT_FD) X(SYNC_WAIT) \
 	X(QUEUE_CREATE) X(QUEUE_DESTROY) X(QUEUE_SUBMIT) \
 	X(QUEUE_COMPLETED) X(QUEUE_ENGINE) X(QUEUE_WAIT) X(QUEUE_FAULT) \
-	X(SHADER_CREATE) X(SHADER_DESTROY) X(SHADER_BINARY_GET)
+	X(SHADER_CREATE) X(SHADER_DESTROY) X(SHADER_BINARY_GET) \
+	X(SHADER_LOOKUP)
 
 enum proto_op {
 	PROTO_OP_NONE = 0,
@@ -43,6 +44,12 @@ enum proto_op {
 #undef PROTO_ENUM
 	PROTO_OP_COUNT
 };
+
+/* SHADER_LOOKUP is the daemon's question within a SHADER_CREATE whose
+ * client has an application cache (swgpu_shader_info.binary_lookup):
+ * payload the 16-byte key, same tag as the request; the client answers
+ * with a SHADER_LOOKUP message of that tag whose payload is the blob
+ * (empty: none). */
 
 /* Kinds of session objects. */
 enum proto_kind {
