@@ -19,6 +19,7 @@
 
 #include "daemon/gpu_table.h"
 #include "daemon/session.h"
+#include "util/spin.h"
 #include "util/util.h"
 
 #define SEND_TIMEOUT_S 5
@@ -434,6 +435,9 @@ session_run(int sock, pid_t pid)
 	pthread_cond_init(&s->cond, NULL);
 	setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	s->deferred_tail = &s->deferred;
+	/* A request is a client's call waiting: wake-ups of this thread
+	 * should not wait behind busy engine threads for a whole slice. */
+	spin_request_short_slice(100000);
 
 	ok = wire_recv(sock, &h, &payload, fds);
 	if (ok) {
