@@ -769,6 +769,8 @@ engine_main(void *arg)
 	/* Woken for every submit: on a contended CPU the wake-up should
 	 * not wait for a busy thread's whole slice (issue 20 item 8). */
 	spin_request_short_slice(ENGINE_SLICE_NS);
+	/* Its timed sleeps (SEM_WAIT slices) end on time (spin.h). */
+	spin_timer_slack_own_thread();
 	for (;;) {
 		if (atomic_load_explicit(&eng->dev->dump_pending,
 		                         memory_order_relaxed))
