@@ -29,13 +29,14 @@ main_has_work(struct swgpu_engine *eng)
 }
 
 /* Should the main HWQ job running on eng stop at this preemption point?
- * Its engine's HWQ 1 has work, its slice is over and another main HWQ
- * waits, or eng runs another engine's job and got work of its own (that
- * job goes back to its engine's stream). */
+ * Its engine's HWQ 1 has work (not a demoted job: that one waits for its
+ * turn), its slice is over and another HWQ of the rotation waits, or eng
+ * runs another engine's job and got work of its own (that job goes back
+ * to its engine's stream). Also asked for a demoted HWQ 1 job. */
 bool
 main_should_yield(struct swgpu_engine *eng)
 {
-	if (hwq_has_work(eng, ENGINE_HWQ_PRIO))
+	if (prio_preempts(eng))
 		return true;
 	if (atomic_load_explicit(&eng->borrowing, memory_order_relaxed))
 		return main_other_busy(eng, ENGINE_HWQ_PRIO);
