@@ -364,6 +364,15 @@ engine_draw_hook(void *cookie, uint32_t opcode, uint64_t start_ns,
 		           st);
 }
 
+/* The graphics state of the job's HWQ on its ring's engine (NULL on
+ * other engine classes). */
+static struct gfx_state *
+job_gfx_state(struct swgpu_device *dev, const struct swgpu_job *job)
+{
+	return dev->engines[job->engine]->gfx[job->hwq < ENGINE_HWQ_COUNT ?
+	                                      job->hwq : 0];
+}
+
 static void
 exec_env_init(struct swgpu_engine *eng, struct swgpu_job *job,
               struct exec_env *env)
@@ -382,17 +391,18 @@ exec_env_init(struct swgpu_engine *eng, struct swgpu_job *job,
 	env->wait_cookie = eng;
 	env->draw_hook = engine_draw_hook;
 	env->dev = dev; /* save area allocations (dispatch_save.c) */
-	/* Which HWQ's graphics state: the job's own (set at JOB_BEGIN). */
-	env->gfx = eng->gfx[job->hwq < ENGINE_HWQ_COUNT ? job->hwq : 0];
+	/* Which HWQ's graphics state: the job's own (set at JOB_BEGIN), of
+	 * its ring's engine, also when another engine of the class took
+	 * the job over (engine_lend.c: that one holds the stream). */
+	env->gfx = job_gfx_state(dev, job);
 }
 
 static void
 job_fault_done(struct swgpu_engine *eng, struct swgpu_job *job)
 {
 	/* The 3D pipe's registers as the fault left them, for the dump. */
-	if (eng->gfx[job->hwq < ENGINE_HWQ_COUNT ? job->hwq : 0])
-		gfx_state_describe(eng->gfx[job->hwq < ENGINE_HWQ_COUNT
-		                            ? job->hwq : 0],
+	if (job_gfx_state(eng->dev, job))
+		gfx_state_describe(job_gfx_state(eng->dev, job),
 		                   job->gfx_regs, sizeof(job->gfx_regs));
 	job->exec_failed = true;
 	job->fault.engine = eng->index;
