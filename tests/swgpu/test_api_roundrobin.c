@@ -17,6 +17,9 @@
  * depend on speed) and within a generous bound derived from the slice. Bad input: a
  * context destroyed while its long job is paused in the rotation — the
  * destroy returns, the others complete exactly (ASan/LSan: no leak).
+ * A queue measured as short whose long job went to the preempting HWQ 1
+ * still takes turns with another context's long job (it is demoted
+ * after a slice), and its next job keeps queue order.
  */
 #include "shader_test_util.h"
 
@@ -26,6 +29,7 @@
 #include <unistd.h>
 
 #include "sh_rr_endless.spv.h"
+#include "sh_rr_seen.spv.h"
 #include "sh_rr_work.spv.h"
 
 #define LANES 64u
@@ -363,6 +367,177 @@ test_context_destroyed_while_paused(void **state)
 	swgpu_device_close(dev);
 }
 
+/*
+ * A queue measured as short (its jobs went to the preempting HWQ 1)
+ * submits an unusually long job: it must not hold the engine to its end
+ * (HWQ 1 ran first and was never preempted). Once it has run a slice
+ * while another context's long job waits, it is demoted and the two take
+ * turns (engine_rotate.c). Checked: S's long job went to HWQ 1
+ * (preempt_jobs); there is a moment when both long jobs are part done
+ * and B's advances while S's is still part done (without demotion B
+ * cannot move until S's job ends); S's next job, which goes to a main
+ * HWQ, starts only after S's long job ends (queue order: it reads S's
+ * done counter); every lane exact, both contexts fine.
+ */
+/* S (measured short by four tiny dispatches) submits a long job while
+ * B's long job runs: it goes to HWQ 1. Waits for a moment when B's job
+ * advances while S's is part done (S's job demoted, taking turns);
+ * returns whether it came. st0: the engine's counters before S's job. */
+static bool
+start_short_queue_long_job(swgpu_device *dev, struct work *b,
+                           struct work *s, uint32_t groups, uint32_t steps,
+                           swgpu_engine_stats *st0)
+{
+	print_message("%u workgroups of %u steps per long job\n", groups,
+	              steps);
+	work_init(b, dev, groups, steps);
+	work_init(s, dev, groups, steps);
+	/* S's jobs are short: a few tiny dispatches, alone, measured. */
+	for (uint32_t i = 0; i < 4; i++) {
+		uint64_t q = submit_dispatch(&s->e, s->s, 10, 1);
+		api_ok(swgpu_queue_wait(s->e.q, q,
+		                        api_deadline_ms(API_WAIT_MS)));
+	}
+	memset(s->done, 0, 4);
+	/* B's long job runs; then S's long one preempts it through HWQ 1
+	 * (at once, or when B's slice ends). */
+	b->seqno = submit_dispatch(&b->e, b->s, steps, groups);
+	uint64_t deadline = api_deadline_ms(API_WAIT_MS);
+	while (!started(b) && swgpu_now_ns() < deadline)
+		usleep(200);
+	assert_true(started(b));
+	*st0 = stats(dev);
+	s->seqno = submit_dispatch(&s->e, s->s, steps, groups);
+	while (!started(s) && swgpu_now_ns() < deadline)
+		usleep(200);
+	/* B advances while S's long job is still part done. */
+	bool both = false, b_moved = false;
+	while (!b_moved && swgpu_now_ns() < deadline) {
+		uint32_t bd = api_load32(b->done);
+		both = part_done(s) && part_done(b);
+		if (!both) {
+			if (api_load32(s->done) >= groups ||
+			    api_load32(b->done) >= groups)
+				break; /* one ended first: no moment left */
+			usleep(200);
+			continue;
+		}
+		while (!b_moved && swgpu_now_ns() < deadline &&
+		       part_done(s) && part_done(b)) {
+			b_moved = api_load32(b->done) != bd;
+			usleep(200);
+		}
+	}
+	print_message("both part done %d, B moved while S part done %d "
+	              "(done S %u B %u of %u)\n", both, b_moved,
+	              api_load32(s->done), api_load32(b->done), groups);
+	return b_moved;
+}
+
+static void
+test_short_queue_long_job_takes_turns(void **state)
+{
+	(void)state;
+	swgpu_device *dev = open_one_engine();
+	uint32_t steps = API_TSAN ? 200 : 2000;
+	const uint32_t groups = calibrate_groups(dev, &steps, 400);
+	struct work b, s;
+	swgpu_engine_stats st0;
+
+	assert_true(start_short_queue_long_job(dev, &b, &s, groups, steps,
+	                                       &st0));
+
+	/* S's next job, while its long one takes turns: a main HWQ (not
+	 * behind the demoted job in HWQ 1), yet after it (queue order). Its
+	 * own command, table and descriptor memory in S's context, so S's
+	 * long job's are untouched; binding 0 is S's done counter. */
+	struct st_env f;
+	memset(&f, 0, sizeof(f));
+	f.dev = dev;
+	f.ctx = s.e.ctx;
+	f.q = s.e.q;
+	api_cmd_init(&f.cmd, dev, f.ctx, 4096);
+	api_buf_init(&f.desc, dev, f.ctx, 4096, SWGPU_HEAP_SYSTEM, 0,
+	             SWGPU_VA_READ | SWGPU_VA_WRITE);
+	api_buf_init(&f.table, dev, f.ctx, 4096, SWGPU_HEAP_SYSTEM, 0,
+	             SWGPU_VA_READ | SWGPU_VA_WRITE);
+	f.bufs[0] = s.e.bufs[0];
+	f.nbufs = 1;
+	uint32_t *seen = st_buf(&f, 16);
+	swgpu_shader *fs = st_shader(&f, sh_rr_seen_spv,
+	                             sizeof(sh_rr_seen_spv), NULL, NULL, 0);
+	uint32_t s_before = api_load32(s.done);
+	uint64_t fseq = st_submit(&f, fs, NULL, 0, 1);
+	api_ok(swgpu_queue_wait(f.q, fseq, api_deadline_ms(API_WAIT_MS)));
+	print_message("S's next job submitted at %u of %u, saw %u\n",
+	              s_before, groups, api_load32(seen) - 1u);
+	assert_int_equal(api_load32(seen), groups + 1u);
+	swgpu_shader_destroy(fs);
+	api_buf_fini(&f.bufs[1]);
+	api_buf_fini(&f.table);
+	api_buf_fini(&f.desc);
+	api_cmd_fini(&f.cmd);
+	work_check(&s);
+	work_check(&b);
+	/* S's long job did run on HWQ 1 (else this tested nothing new);
+	 * the counters are copied at job completions, so read them now. */
+	swgpu_engine_stats st1 = stats(dev);
+	print_message("HWQ 1 jobs %llu, preemptions %llu\n",
+	              (unsigned long long)(st1.preempt_jobs - st0.preempt_jobs),
+	              (unsigned long long)(st1.preemptions - st0.preemptions));
+	assert_true(st1.preempt_jobs - st0.preempt_jobs >= 1);
+	work_fini(&s);
+	work_fini(&b);
+	swgpu_device_close(dev);
+}
+
+/* Bad input: S's queue and context destroyed while its demoted HWQ 1
+ * job is paused or taking turns. The destroy returns within a few
+ * slices (the job is dropped at its next pause), B completes bit for
+ * bit, HWQ 1 preempts again for a new context's jobs, nothing leaks. */
+static void
+test_context_destroyed_while_demoted(void **state)
+{
+	(void)state;
+	swgpu_device *dev = open_one_engine();
+	uint32_t steps = API_TSAN ? 200 : 2000;
+	const uint32_t groups = calibrate_groups(dev, &steps, 400);
+	struct work b, s;
+	swgpu_engine_stats st0;
+
+	assert_true(start_short_queue_long_job(dev, &b, &s, groups, steps,
+	                                       &st0));
+	print_message("destroying S's queue with %u of %u workgroups "
+	              "done\n", api_load32(s.done), groups);
+	/* Dropped at its next pause (then skipped at its next turn), not
+	 * run to its end (0.6-0.8 s of turns left, measured with the drop
+	 * broken) nor to the watchdog: the loose bound of the latency check
+	 * above, not a speed. */
+	uint64_t t0 = swgpu_now_ns();
+	swgpu_queue_destroy(s.e.q);
+	uint64_t t = swgpu_now_ns() - t0;
+	s.e.q = NULL;
+	print_message("queue destroy: %.1f ms\n", (double)t / 1e6);
+	assert_true(t < 25ull * SLICE_MS * 1000000u + 200000000u);
+	work_fini(&s);
+	work_check(&b);
+	work_fini(&b);
+	/* The engine goes on, HWQ 1 no longer demoted: a new context's
+	 * tiny jobs run. */
+	struct work n;
+	work_init(&n, dev, 4, 10);
+	for (uint32_t i = 0; i < 3; i++) {
+		n.seqno = submit_dispatch(&n.e, n.s, 10, 4);
+		api_ok(swgpu_queue_wait(n.e.q, n.seqno,
+		                        api_deadline_ms(API_WAIT_MS)));
+	}
+	assert_int_equal(api_load32(n.done), 12);
+	for (uint32_t i = 0; i < LANES * 4; i++)
+		assert_int_equal(n.o[i], lcg(i * 7u + 3u, 10));
+	work_fini(&n);
+	swgpu_device_close(dev);
+}
+
 int
 main(void)
 {
@@ -371,6 +546,8 @@ main(void)
 		cmocka_unit_test(test_long_jobs_take_turns),
 		cmocka_unit_test(test_long_jobs_weighted_by_priority),
 		cmocka_unit_test(test_context_destroyed_while_paused),
+		cmocka_unit_test(test_short_queue_long_job_takes_turns),
+		cmocka_unit_test(test_context_destroyed_while_demoted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,8 @@
  * its context while other contexts keep drawing (with the graphics
  * state and decoded packets in the state dump), a HIGH job preempts a
  * long LOW draw between primitive batches and the draw resumes to the
- * exact image of an uninterrupted run, and draws show in SWGPU_TRACE.
+ * exact image of an uninterrupted run (also when another graphics
+ * engine takes the paused draw over), and draws show in SWGPU_TRACE.
  */
 #include "gfx_api_util.h"
 
@@ -389,6 +390,131 @@ test_draw_preempted_resumes_exactly(void **state)
 	ga_fini(&g);
 }
 
+/* Record the long draw into cmd (not g->cmd, which may hold a running
+ * job's IB), its state in g's scratch after what is there. */
+static swgpu_ib
+record_draw_into(struct ga *g, struct api_cmd *cmd, struct scene *s,
+                 uint64_t vb_va, uint32_t n, uint64_t ts_va)
+{
+	struct api_cmd keep = g->cmd;
+
+	g->cmd = *cmd;
+	api_emit_timestamp(&g->cmd, ts_va);
+	record_draw_vb(g, s, NULL, vb_va, n);
+	swgpu_ib ib = api_cmd_end(&g->cmd);
+	*cmd = g->cmd;
+	g->cmd = keep;
+	return ib;
+}
+
+/*
+ * Two graphics engines (issue 20 items 1/3: a preempted draw resumes "on
+ * the same or another engine of the class"). A long blended draw L of
+ * queue A starts on graphics0 while graphics1 is held by queue C's job
+ * (a SEM_WAIT on memory the test writes); a HIGH queue's long draw H on
+ * graphics0 pauses L; then graphics1 is released, becomes idle and takes
+ * L over from its save area, with L's graphics state, on its own raster
+ * threads. Checked: graphics1 resumed a job of graphics0
+ * (resumed_here), L's and H's images both equal an uninterrupted run's
+ * (the draws' triangles blend in order: one skipped, repeated or
+ * reordered batch changes pixels).
+ */
+static void
+test_draw_resumes_on_other_engine(void **state)
+{
+	const uint32_t ntri = 120000;
+	struct vert *v = long_draw_vertices(ntri);
+	swgpu_config cfg;
+	struct ga g;
+	struct scene s, s2;
+
+	api_config_small(&cfg);
+	cfg.engine_count[SWGPU_ENGINE_GRAPHICS] = 2;
+	ga_init(&g, &cfg);
+	scene_init(&g, &s, gfx_color_spv, sizeof(gfx_color_spv));
+	scene_init(&g, &s2, gfx_color_spv, sizeof(gfx_color_spv));
+	blend_over(&s.ps);
+	blend_over(&s2.ps);
+	struct api_buf vb, ts, flag;
+	api_buf_init(&vb, g.dev, g.ctx, sizeof(*v) * 3 * ntri,
+	             SWGPU_HEAP_SYSTEM, SWGPU_BO_CACHED, SWGPU_VA_READ);
+	memcpy(vb.cpu, v, sizeof(*v) * 3 * ntri);
+	api_buf_init(&ts, g.dev, g.ctx, 4096, SWGPU_HEAP_SYSTEM,
+	             SWGPU_BO_CACHED, SWGPU_VA_READ | SWGPU_VA_WRITE);
+	api_buf_init(&flag, g.dev, g.ctx, 4096, SWGPU_HEAP_SYSTEM,
+	             SWGPU_BO_CACHED, SWGPU_VA_READ | SWGPU_VA_WRITE);
+	memset(ts.cpu, 0, 64);
+	memset(flag.cpu, 0, 64);
+
+	/* Reference: the draw alone. */
+	record_draw_vb(&g, &s, v, vb.va, 3 * ntri);
+	uint64_t t_ref = swgpu_now_ns();
+	api_ok(ga_submit_wait(&g));
+	print_message("reference draw: %.1f ms\n",
+	              (double)(swgpu_now_ns() - t_ref) / 1e6);
+	uint8_t *ref = malloc(s.rt.mem.size);
+	memcpy(ref, s.rt.mem.cpu, s.rt.mem.size);
+	memset(s.rt.mem.cpu, 0x11, s.rt.mem.size);
+	uint32_t e1 = api_engine(g.dev, SWGPU_ENGINE_GRAPHICS, 1);
+	swgpu_engine_stats st0;
+	api_ok(swgpu_engine_query_stats(g.dev, e1, &st0));
+
+	/* C holds graphics1 until the test writes 1. */
+	swgpu_queue *cq, *hq;
+	struct api_cmd cc, hc;
+	api_ok(swgpu_queue_create(g.ctx, SWGPU_ENGINE_GRAPHICS, 1,
+	                          SWGPU_PRIORITY_NORMAL, &cq));
+	api_ok(swgpu_queue_create(g.ctx, SWGPU_ENGINE_GRAPHICS, 0,
+	                          SWGPU_PRIORITY_HIGH, &hq));
+	api_cmd_init(&cc, g.dev, g.ctx, 256);
+	api_cmd_init(&hc, g.dev, g.ctx, 16384);
+	api_emit_sem_wait(&cc, flag.va, 1);
+	swgpu_ib ib = api_cmd_end(&cc);
+	api_ok(api_submit(cq, &ib, NULL, 0, NULL, 0, NULL));
+
+	/* L on graphics0 (graphics1 is busy), then H. */
+	ib = record_draw_into(&g, &g.cmd, &s, vb.va, 3 * ntri, ts.va);
+	api_ok(api_submit(g.q, &ib, NULL, 0, NULL, 0, NULL));
+	uint64_t deadline = api_deadline_ms(API_WAIT_MS);
+	while (!api_load64(ts.cpu) && swgpu_now_ns() < deadline)
+		usleep(100);
+	ib = record_draw_into(&g, &hc, &s2, vb.va, 3 * ntri, ts.va + 8);
+	api_ok(api_submit(hq, &ib, NULL, 0, NULL, 0, NULL));
+	while (!api_load64(ts.cpu + 8) && swgpu_now_ns() < deadline)
+		usleep(100);
+	assert_true(api_load64(ts.cpu + 8) != 0);
+	/* graphics1 becomes idle while H runs on graphics0: it takes L. */
+	__atomic_store_n((uint32_t *)flag.cpu, 1u, __ATOMIC_RELEASE);
+	api_queue_idle(cq);
+	api_queue_idle(g.q);
+	api_queue_idle(hq);
+
+	swgpu_engine_stats st1;
+	api_ok(swgpu_engine_query_stats(g.dev, e1, &st1));
+	print_message("graphics1 resumed %llu job(s) of graphics0\n",
+	              (unsigned long long)(st1.resumed_here -
+	                                   st0.resumed_here));
+	assert_true(st1.resumed_here > st0.resumed_here);
+	assert_memory_equal(s.rt.mem.cpu, ref, s.rt.mem.size);
+	assert_memory_equal(s2.rt.mem.cpu, ref, s2.rt.mem.size);
+	swgpu_fault_info fi;
+	assert_int_equal(swgpu_context_query_state(g.ctx, &fi),
+	                 SWGPU_CONTEXT_OK);
+
+	api_cmd_fini(&hc);
+	api_cmd_fini(&cc);
+	swgpu_queue_destroy(hq);
+	swgpu_queue_destroy(cq);
+	api_buf_fini(&flag);
+	api_buf_fini(&ts);
+	api_buf_fini(&vb);
+	free(ref);
+	free(v);
+	scene_fini(&s2);
+	scene_fini(&s);
+	ga_fini(&g);
+}
+
 /* SWGPU_TRACE: a draw is a "draw" slice named after its packet, with
  * its counts. */
 static void
@@ -437,6 +563,7 @@ main(void)
 		cmocka_unit_test(test_ring_order_copy_draw_copy),
 		cmocka_unit_test(test_fragment_shader_hang),
 		cmocka_unit_test(test_draw_preempted_resumes_exactly),
+		cmocka_unit_test(test_draw_resumes_on_other_engine),
 		cmocka_unit_test(test_draws_traced),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

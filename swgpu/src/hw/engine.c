@@ -195,11 +195,13 @@ engine_preempt_hook(void *cookie)
 	return main_should_yield(cookie) || engine_should_abort(cookie);
 }
 
-/* HWQ 1 streams are never preempted, but stop the same way to end. */
+/* exec preemption hook of HWQ 1 streams: stop to end, or once the job
+ * outlived its slice while a main HWQ waits (it is then demoted and
+ * takes turns, engine_rotate.c). */
 static bool
-engine_abort_hook(void *cookie)
+engine_prio_hook(void *cookie)
 {
-	return engine_should_abort(cookie);
+	return prio_should_yield(cookie) || engine_should_abort(cookie);
 }
 
 /* SEM_WAIT hook: sleep a slice on the device GPU condvar. */
@@ -227,7 +229,7 @@ engine_wait_hook(void *cookie, uint64_t deadline_ns)
 static bool
 ring_wait_yields(struct swgpu_engine *eng, uint32_t h)
 {
-	if (hwq_has_work(eng, ENGINE_HWQ_PRIO))
+	if (prio_preempts(eng))
 		return true;
 	if (!main_other_busy(eng, h))
 		return false;
@@ -277,8 +279,7 @@ ring_sem_wait(struct swgpu_engine *eng, uint32_t hwq, const uint32_t *pkt)
 		atomic_fetch_add(&dev->gpu_waiters, 1);
 		/* Re-check after announcing ourselves (dev_wake_gpu). */
 		if (!seqno_passed(engine_hwq_fence_read(other, h), value) &&
-		    !hwq_has_work(eng, ENGINE_HWQ_PRIO) &&
-		    !main_other_busy(eng, hwq))
+		    !prio_preempts(eng) && !main_other_busy(eng, hwq))
 			cond_wait_until(&dev->gpu_cond, &dev->gpu_lock,
 			                swgpu_now_ns() + 1000000u);
 		atomic_fetch_sub(&dev->gpu_waiters, 1);
@@ -363,6 +364,15 @@ engine_draw_hook(void *cookie, uint32_t opcode, uint64_t start_ns,
 		           st);
 }
 
+/* The graphics state of the job's HWQ on its ring's engine (NULL on
+ * other engine classes). */
+static struct gfx_state *
+job_gfx_state(struct swgpu_device *dev, const struct swgpu_job *job)
+{
+	return dev->engines[job->engine]->gfx[job->hwq < ENGINE_HWQ_COUNT ?
+	                                      job->hwq : 0];
+}
+
 static void
 exec_env_init(struct swgpu_engine *eng, struct swgpu_job *job,
               struct exec_env *env)
@@ -381,17 +391,18 @@ exec_env_init(struct swgpu_engine *eng, struct swgpu_job *job,
 	env->wait_cookie = eng;
 	env->draw_hook = engine_draw_hook;
 	env->dev = dev; /* save area allocations (dispatch_save.c) */
-	/* Which HWQ's graphics state: the job's own (set at JOB_BEGIN). */
-	env->gfx = eng->gfx[job->hwq < ENGINE_HWQ_COUNT ? job->hwq : 0];
+	/* Which HWQ's graphics state: the job's own (set at JOB_BEGIN), of
+	 * its ring's engine, also when another engine of the class took
+	 * the job over (engine_lend.c: that one holds the stream). */
+	env->gfx = job_gfx_state(dev, job);
 }
 
 static void
 job_fault_done(struct swgpu_engine *eng, struct swgpu_job *job)
 {
 	/* The 3D pipe's registers as the fault left them, for the dump. */
-	if (eng->gfx[job->hwq < ENGINE_HWQ_COUNT ? job->hwq : 0])
-		gfx_state_describe(eng->gfx[job->hwq < ENGINE_HWQ_COUNT
-		                            ? job->hwq : 0],
+	if (job_gfx_state(eng->dev, job))
+		gfx_state_describe(job_gfx_state(eng->dev, job),
 		                   job->gfx_regs, sizeof(job->gfx_regs));
 	job->exec_failed = true;
 	job->fault.engine = eng->index;
@@ -444,7 +455,7 @@ job_run_ib(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 	exec_env_init(eng, job, &env);
 	env.save = &job->save;
 	env.preempt_hook = hwq_is_main(h) ? engine_preempt_hook
-	                                  : engine_abort_hook;
+	                                  : engine_prio_hook;
 	env.chaos = hwq_is_main(h) ? eng->dev->cfg.preempt_chaos : 0;
 	job->save.resuming = job->save.valid;
 	if (job->save.view.valid)
@@ -456,6 +467,8 @@ job_run_ib(struct swgpu_engine *eng, uint32_t h, struct swgpu_job *job,
 		return IB_FAULT;
 	if (engine_should_abort(eng))
 		return IB_PREEMPTED; /* stopped to be skipped */
+	if (!hwq_is_main(h))
+		eng->prio_yielded = true; /* outlived its slice */
 	__atomic_fetch_add(&eng->exec_stats.preemptions, 1, __ATOMIC_RELAXED);
 	if (swgpu_debug_env())
 		swgpu_log("engine %u: job %u:%u:%llu preempted at IB depth %u "
@@ -503,12 +516,14 @@ job_end(struct swgpu_engine *eng, struct swgpu_engine *owner, uint32_t h,
 		 * job spent paused (a preempting job's, or waiting for an
 		 * engine) is not its own. */
 		uint64_t wall = now - x->t0;
-		job->run_ns = job->skipped ? 0
-		              : wall - (x->stolen_ns < wall ? x->stolen_ns
-		                                            : wall);
+		uint64_t own = wall - (x->stolen_ns < wall ? x->stolen_ns
+		                                           : wall);
+		job->run_ns = job->skipped ? 0 : own;
 		eng->busy_local += job->run_ns;
+		/* A demoted job's own time only: the main HWQs ran in its
+		 * pauses. */
 		if (h == ENGINE_HWQ_PRIO)
-			atomic_fetch_add_explicit(&eng->prio_busy_ns, wall,
+			atomic_fetch_add_explicit(&eng->prio_busy_ns, own,
 			                          memory_order_relaxed);
 	}
 	x->stolen_ns = 0;
@@ -571,8 +586,10 @@ job_run_ib_list(struct swgpu_engine *eng, uint32_t h, struct hwq_exec *x)
 
 	for (uint32_t i = first; !x->skip && i < job->ib_count; i++) {
 		job->save.ib_index = i;
-		if (i != first && hwq_is_main(h) &&
-		    main_should_yield(eng)) {
+		if (i != first && (hwq_is_main(h) ? main_should_yield(eng)
+		                                  : prio_should_yield(eng))) {
+			if (!hwq_is_main(h))
+				eng->prio_yielded = true;
 			__atomic_fetch_add(&eng->exec_stats.preemptions, 1,
 			                   __ATOMIC_RELAXED);
 			dump_save_publish(eng->dev, &job->save);
@@ -634,9 +651,11 @@ engine_step(struct swgpu_engine *eng, struct swgpu_engine *owner, uint32_t h,
 		x->stolen_ns = 0;
 		job = x->job = eng->cur =
 			job_begin(eng, h, swgpu_pkt_get64(pkt + 1), &x->skip);
-		if (!x->skip && h == ENGINE_HWQ_PRIO)
+		if (!x->skip && h == ENGINE_HWQ_PRIO) {
 			__atomic_fetch_add(&eng->exec_stats.preempt_jobs, 1,
 			                   __ATOMIC_RELAXED);
+			engine_prio_slice_start(eng, x->t0);
+		}
 		/* Its context's memory stays put until its end. */
 		if (!x->skip)
 			x->pinned = residency_job_begin(&eng->dev->mem,
@@ -685,6 +704,9 @@ engine_step(struct swgpu_engine *eng, struct swgpu_engine *owner, uint32_t h,
 			exec_save_release(&job->save); /* its save area */
 		x->job = NULL;
 		eng->cur = NULL;
+		if (h == ENGINE_HWQ_PRIO)
+			atomic_store_explicit(&owner->prio_slice_end_ns, 0,
+			                      memory_order_relaxed);
 		job_end(eng, owner, h, job, swgpu_pkt_get64(pkt + 3), defer);
 		x->skip = false;
 		break;
@@ -711,17 +733,23 @@ engine_step_next(struct swgpu_engine *eng)
 	uint64_t wptr = atomic_load_explicit(
 		&eng->hwq[ENGINE_HWQ_PRIO].ring.wptr, memory_order_acquire);
 
-	if (wptr != eng->run[ENGINE_HWQ_PRIO].rptr) {
+	if (wptr != eng->run[ENGINE_HWQ_PRIO].rptr && !prio_demoted(eng)) {
 		/* HWQ 1 work pauses the main HWQ's job (the trace shows the
 		 * engine running one job at a time); an idle engine of the
 		 * class may then take it over. */
 		engine_pause_main(eng, atomic_load_explicit(
 			&eng->main_cur, memory_order_relaxed));
 		engine_step(eng, eng, ENGINE_HWQ_PRIO, wptr);
+		/* It outlived its slice while a main HWQ waits: from now
+		 * on it takes turns with them. */
+		if (eng->prio_yielded) {
+			eng->prio_yielded = false;
+			engine_prio_demote(eng);
+		}
 		return true;
 	}
 	uint32_t h = engine_pick_main(eng);
-	if (h == ENGINE_HWQ_PRIO)
+	if (h == ENGINE_HWQ_NONE)
 		return false;
 	if (!main_take_back(eng, h))
 		return true; /* just taken by another engine: pick again */
@@ -751,12 +779,17 @@ engine_step_next(struct swgpu_engine *eng)
 	               op == RING_OP_JOB_IBS;
 	uint64_t t0 = charged ? swgpu_now_ns() : 0;
 	engine_step(eng, eng, h, wptr);
+	eng->prio_yielded = false; /* a demoted job: already in turn */
 	if (charged)
 		engine_charge_main(eng, h, swgpu_now_ns() - t0);
 	/* A job boundary: the HWQ with the least weighted time goes on. */
 	if (had_job && !m->job) {
-		engine_main_job_done(eng, h);
-		eng->main_repick = true;
+		if (hwq_is_main(h)) {
+			engine_main_job_done(eng, h);
+			eng->main_repick = true;
+		} else {
+			engine_prio_demote_end(eng);
+		}
 	}
 	return true;
 }
@@ -769,6 +802,8 @@ engine_main(void *arg)
 	/* Woken for every submit: on a contended CPU the wake-up should
 	 * not wait for a busy thread's whole slice (issue 20 item 8). */
 	spin_request_short_slice(ENGINE_SLICE_NS);
+	/* Its timed sleeps (SEM_WAIT slices) end on time (spin.h). */
+	spin_timer_slack_own_thread();
 	for (;;) {
 		if (atomic_load_explicit(&eng->dev->dump_pending,
 		                         memory_order_relaxed))

@@ -11,8 +11,9 @@
  * word, seqno space and in-flight table, like the hardware queue slots a
  * GPU's scheduler firmware (AMD MES, Intel GuC) maps software queues to:
  *   HWQ 1 (ENGINE_HWQ_PRIO)  ready short jobs that preempt the others
- *                            (sched.c decides): never wait, never
- *                            preempted
+ *                            (sched.c decides): never wait; one that
+ *                            outlives a slice is demoted and takes
+ *                            turns with the main HWQs (engine_rotate.c)
  *   HWQ 0 and 2..COUNT-1     the *main* HWQs: a software queue is mapped
  *                            to one of them while it has jobs in them
  *                            (sched.c), its own one when one is free;
@@ -141,6 +142,11 @@ struct swgpu_engine {
 	/* Runs another engine's main HWQ job now (its thread sets it; the
 	 * preemption hook, maybe on a dispatch helper thread, reads it). */
 	_Atomic bool borrowing;
+	/* A HWQ 1 job that outlived a slice joins the rotation among the
+	 * main HWQs until it ends (engine_rotate.c, "demoted"). The engine
+	 * thread writes them; the preemption hook and sched.c read them. */
+	_Atomic uint64_t prio_slice_end_ns; /* its slice ends (0: none) */
+	_Atomic bool prio_demoted;
 
 	/* Under dev->lock. */
 	uint32_t queue_count;
@@ -168,6 +174,7 @@ struct swgpu_engine {
 	uint64_t hwq_mean_vt[ENGINE_HWQ_COUNT]; /* mean charge of its jobs */
 	uint64_t vt_floor;              /* vt of the last HWQ picked */
 	bool main_yield_now;            /* current main HWQ waits: rotate */
+	bool prio_yielded;              /* HWQ 1's job stopped for a turn */
 	bool main_repick;               /* its job ended: pick again */
 	bool completion_deferred;       /* fence written, not processed */
 	uint64_t busy_local;

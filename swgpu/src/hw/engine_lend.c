@@ -8,6 +8,7 @@
  */
 #include "hw/engine_lend.h"
 
+#include "hw/gfx/gfx.h"
 #include "kmd/job.h"
 
 /* Main HWQ work this engine's thread may run: none in a stream another
@@ -29,13 +30,14 @@ main_has_work(struct swgpu_engine *eng)
 }
 
 /* Should the main HWQ job running on eng stop at this preemption point?
- * Its engine's HWQ 1 has work, its slice is over and another main HWQ
- * waits, or eng runs another engine's job and got work of its own (that
- * job goes back to its engine's stream). */
+ * Its engine's HWQ 1 has work (not a demoted job: that one waits for its
+ * turn), its slice is over and another HWQ of the rotation waits, or eng
+ * runs another engine's job and got work of its own (that job goes back
+ * to its engine's stream). Also asked for a demoted HWQ 1 job. */
 bool
 main_should_yield(struct swgpu_engine *eng)
 {
-	if (hwq_has_work(eng, ENGINE_HWQ_PRIO))
+	if (prio_preempts(eng))
 		return true;
 	if (atomic_load_explicit(&eng->borrowing, memory_order_relaxed))
 		return main_other_busy(eng, ENGINE_HWQ_PRIO);
@@ -96,14 +98,15 @@ engine_publish_pause(struct swgpu_engine *eng, struct hwq_exec *x,
 }
 
 /* May a paused main HWQ job of eng resume on another engine of its class?
- * Graphics engines keep the 3D pipe's state per engine HWQ, so draws
- * resume where they stopped. */
+ * Graphics jobs too: their 3D pipe state (eng->gfx[h]) goes with the
+ * stream and runs on the taking engine's raster threads
+ * (engine_run_lent). */
 bool
 engine_lends(const struct swgpu_engine *eng)
 {
 	const struct swgpu_device *dev = eng->dev;
 
-	return !eng->gfx_pool && !dev->cfg.no_migrate &&
+	return !dev->cfg.no_migrate &&
 	       !dev->cfg.no_preempt &&
 	       dev->info.engine_class_count[eng->engine_class] > 1;
 }
@@ -141,6 +144,10 @@ engine_run_lent(struct swgpu_engine *eng, struct swgpu_engine *owner,
 		          "engine %u", eng->index, job->ctx_id, job->queue_id,
 		          (unsigned long long)job->seqno, owner->index);
 	engine_publish_pause(eng, x, false);
+	/* A draw goes on with the job's graphics state (the stream's, like
+	 * run[h]) on this engine's raster threads. */
+	bool gfx = owner->gfx[h] && gfx_state_set_pool(owner->gfx[h],
+	                                                eng->gfx_pool);
 	while (x->job == job) {
 		uint64_t wptr = atomic_load_explicit(
 			&owner->hwq[h].ring.wptr, memory_order_acquire);
@@ -155,6 +162,8 @@ engine_run_lent(struct swgpu_engine *eng, struct swgpu_engine *owner,
 		back = ENGINE_LEND_OPEN;
 	}
 	eng->cur = NULL;
+	if (gfx)
+		gfx_state_set_pool(owner->gfx[h], owner->gfx_pool);
 	atomic_store_explicit(&eng->borrowing, false, memory_order_relaxed);
 	atomic_store_explicit(&owner->main_lend[h], back,
 	                      memory_order_release);
@@ -182,6 +191,11 @@ engine_take_over(struct swgpu_engine *eng)
 		struct swgpu_engine *o = dev->engines[e];
 
 		if (o == eng || o->engine_class != eng->engine_class)
+			continue;
+		/* A draw's state needs raster threads of its own count
+		 * (gfx_state_set_pool): always so within one device. */
+		if (o->gfx_pool && gfx_pool_threads(o->gfx_pool) !=
+		                   gfx_pool_threads(eng->gfx_pool))
 			continue;
 		for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++) {
 			uint32_t open = ENGINE_LEND_OPEN;

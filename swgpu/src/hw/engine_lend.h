@@ -32,6 +32,33 @@ main_ring_busy(struct swgpu_engine *eng, uint32_t h)
 	                                    memory_order_acquire);
 }
 
+/* No HWQ to step (engine_pick_main). */
+#define ENGINE_HWQ_NONE ENGINE_HWQ_COUNT
+
+/* Is HWQ 1's job demoted (engine_rotate.c): it outlived a slice and
+ * takes turns with the main HWQs instead of running first? */
+static inline bool
+prio_demoted(struct swgpu_engine *eng)
+{
+	return atomic_load_explicit(&eng->prio_demoted,
+	                            memory_order_relaxed);
+}
+
+/* Does HWQ h take part in the rotation: a main HWQ, or HWQ 1 while its
+ * job is demoted. */
+static inline bool
+hwq_rotates(struct swgpu_engine *eng, uint32_t h)
+{
+	return hwq_is_main(h) || prio_demoted(eng);
+}
+
+/* HWQ 1 work that runs before any main HWQ (not a demoted job). */
+static inline bool
+prio_preempts(struct swgpu_engine *eng)
+{
+	return !prio_demoted(eng) && hwq_has_work(eng, ENGINE_HWQ_PRIO);
+}
+
 /* Main HWQ work eng's own thread may run (none while another engine
  * holds a stream). */
 bool main_has_work(struct swgpu_engine *eng);
@@ -39,12 +66,25 @@ bool main_has_work(struct swgpu_engine *eng);
  * HWQ 1 has work, its time slice is over (engine_rotate.c), or eng runs
  * another engine's job and got work of its own. */
 bool main_should_yield(struct swgpu_engine *eng);
-/* engine_rotate.c. Another main HWQ than cur has work eng may run. */
+/* engine_rotate.c. Another HWQ of the rotation than cur (a main HWQ, or
+ * HWQ 1 while demoted) has work eng may run. */
 bool main_other_busy(struct swgpu_engine *eng, uint32_t cur);
-/* Engine thread: the main HWQ to step next (rotating at slice ends, the
- * one with the least weighted time first), or ENGINE_HWQ_PRIO if none
- * has work. Pauses the job of the HWQ it leaves. */
+/* Engine thread: the HWQ of the rotation to step next (rotating at
+ * slice ends, the one with the least weighted time first), or
+ * ENGINE_HWQ_NONE if none has work. Pauses the job of the HWQ it
+ * leaves. */
 uint32_t engine_pick_main(struct swgpu_engine *eng);
+/* Any thread (the HWQ 1 preemption hook): should HWQ 1's running job
+ * stop here? Once it has run a slice while a main HWQ waits, it is to be
+ * demoted; a demoted one stops as a main HWQ's job does. */
+bool prio_should_yield(struct swgpu_engine *eng);
+/* Engine thread: HWQ 1's job began at t0: its slice ends a slice later
+ * (none with slices off or no_preempt). */
+void engine_prio_slice_start(struct swgpu_engine *eng, uint64_t t0);
+/* Engine thread: HWQ 1's job stopped for its slice end: demote it. */
+void engine_prio_demote(struct swgpu_engine *eng);
+/* Engine thread: HWQ 1's demoted job ended: HWQ 1 preempts again. */
+void engine_prio_demote_end(struct swgpu_engine *eng);
 /* Engine thread: main HWQ h ran ns of engine time. */
 void engine_charge_main(struct swgpu_engine *eng, uint32_t h, uint64_t ns);
 /* Engine thread: the job of main HWQ h ended: bound its HWQ's lag. */

@@ -48,16 +48,19 @@ bool
 main_other_busy(struct swgpu_engine *eng, uint32_t cur)
 {
 	for (uint32_t h = 0; h < ENGINE_HWQ_COUNT; h++)
-		if (hwq_is_main(h) && h != cur && main_ring_busy(eng, h))
+		if (h != cur && hwq_rotates(eng, h) && main_ring_busy(eng, h))
 			return true;
 	return false;
 }
 
-/* Engine thread: may it step main HWQ h? A paused stream on offer
- * (OPEN) is; one another engine holds is not. */
+/* Engine thread: may it step HWQ h of the rotation? A paused stream on
+ * offer (OPEN) is; one another engine holds is not; HWQ 1 only while
+ * demoted. */
 static bool
 main_runnable(struct swgpu_engine *eng, uint32_t h)
 {
+	if (!hwq_is_main(h))
+		return prio_demoted(eng) && hwq_has_work(eng, h);
 	uint32_t lend = atomic_load_explicit(&eng->main_lend[h],
 	                                     memory_order_acquire);
 
@@ -78,7 +81,9 @@ engine_pause_main(struct swgpu_engine *eng, uint32_t h)
 	    !x->job || x->paused)
 		return;
 	engine_publish_pause(eng, x, true);
-	if (engine_lends(eng))
+	/* A demoted HWQ 1 job stays on its engine: HWQ 1 is no stream
+	 * another engine takes over. */
+	if (engine_lends(eng) && hwq_is_main(h))
 		atomic_store_explicit(&eng->main_lend[h], ENGINE_LEND_OPEN,
 		                      memory_order_release);
 }
@@ -154,12 +159,12 @@ engine_pick_main(struct swgpu_engine *eng)
 		return cur;
 	eng->main_repick = false;
 
-	uint32_t best = ENGINE_HWQ_PRIO;
+	uint32_t best = ENGINE_HWQ_NONE;
 	/* From the one after cur round the HWQs, cur last: ties rotate. */
 	for (uint32_t i = 1; i <= ENGINE_HWQ_COUNT; i++) {
 		uint32_t h = (cur + i) % ENGINE_HWQ_COUNT;
 
-		if (!hwq_is_main(h))
+		if (!hwq_rotates(eng, h))
 			continue;
 		if (h != cur ? !main_runnable(eng, h) : !cur_ok) {
 			eng->hwq_seen[h] = false;
@@ -174,14 +179,14 @@ engine_pick_main(struct swgpu_engine *eng)
 		}
 		/* A HWQ waiting in a ring SEM_WAIT lets the others run. */
 		if (h == cur && eng->main_yield_now &&
-		    best != ENGINE_HWQ_PRIO)
+		    best != ENGINE_HWQ_NONE)
 			continue;
-		if (best == ENGINE_HWQ_PRIO ||
+		if (best == ENGINE_HWQ_NONE ||
 		    vt_before(eng->hwq_vt[h], eng->hwq_vt[best]))
 			best = h;
 	}
 	eng->main_yield_now = false;
-	if (best == ENGINE_HWQ_PRIO)
+	if (best == ENGINE_HWQ_NONE)
 		return best;
 	if (best != cur) {
 		engine_pause_main(eng, cur);
@@ -194,4 +199,78 @@ engine_pick_main(struct swgpu_engine *eng)
 	                      slice ? swgpu_add_sat(now, slice) : 0,
 	                      memory_order_relaxed);
 	return best;
+}
+
+/*
+ * A HWQ 1 job that outlives a slice ("demoted"). HWQ 1 takes jobs of
+ * queues measured as short, and runs before every main HWQ. If such a
+ * queue submits an unusually long job, the job would hold the engine
+ * until it ends. So once it has run a slice while a main HWQ waits, its
+ * preemption hook says stop; the engine thread then demotes it: until it
+ * ends, HWQ 1 takes part in the rotation like a main HWQ (charged at its
+ * queue's weight, paused and resumed at the same preemption points, its
+ * state in run[1] and its save area), and no longer runs first. It
+ * stays on this engine (HWQ 1 is not lent). sched.c sends no new job to
+ * HWQ 1 meanwhile, and a main HWQ job ordered after a HWQ 1 job (same
+ * queue, or a dependency) waits for its fence in its ring.
+ */
+bool
+prio_should_yield(struct swgpu_engine *eng)
+{
+	if (prio_demoted(eng))
+		return main_should_yield(eng);
+	uint64_t end = atomic_load_explicit(&eng->prio_slice_end_ns,
+	                                    memory_order_relaxed);
+	/* The clock only when a main HWQ waits for the engine. */
+	return end && main_other_busy(eng, ENGINE_HWQ_PRIO) &&
+	       swgpu_now_ns() >= end;
+}
+
+void
+engine_prio_slice_start(struct swgpu_engine *eng, uint64_t t0)
+{
+	const struct swgpu_config *cfg = &eng->dev->cfg;
+	uint64_t slice = cfg->no_preempt ? 0 : (uint64_t)cfg->slice_ms *
+	                                       1000000u;
+
+	atomic_store_explicit(&eng->prio_slice_end_ns,
+	                      slice ? swgpu_add_sat(t0, slice) : 0,
+	                      memory_order_relaxed);
+}
+
+void
+engine_prio_demote(struct swgpu_engine *eng)
+{
+	struct hwq_exec *x = &eng->run[ENGINE_HWQ_PRIO];
+	uint32_t w = x->job && x->job->q ? sched_queue_weight(x->job->q) :
+	             ROTATE_WEIGHT_DEFAULT;
+	uint64_t ran = swgpu_now_ns() - x->t0;
+
+	atomic_store_explicit(&eng->hwq_weight[ENGINE_HWQ_PRIO], w,
+	                      memory_order_relaxed);
+	atomic_store_explicit(&eng->prio_demoted, true, memory_order_relaxed);
+	atomic_store_explicit(&eng->prio_slice_end_ns, 0,
+	                      memory_order_relaxed);
+	/* The slice it just ran was its turn: it enters the rotation that
+	 * far above the last pick, so the HWQs that waited go first. */
+	eng->hwq_vt[ENGINE_HWQ_PRIO] = eng->vt_floor;
+	eng->hwq_job_vt[ENGINE_HWQ_PRIO] = 0;
+	engine_charge_main(eng, ENGINE_HWQ_PRIO, ran);
+	eng->hwq_seen[ENGINE_HWQ_PRIO] = true;
+	/* Leaving it is a pick (engine_pick_main pauses it). */
+	atomic_store_explicit(&eng->main_cur, ENGINE_HWQ_PRIO,
+	                      memory_order_relaxed);
+	eng->main_repick = true;
+}
+
+void
+engine_prio_demote_end(struct swgpu_engine *eng)
+{
+	atomic_store_explicit(&eng->prio_demoted, false,
+	                      memory_order_relaxed);
+	eng->hwq_seen[ENGINE_HWQ_PRIO] = false;
+	/* main_cur names a main HWQ again; the next pick chooses. */
+	atomic_store_explicit(&eng->main_cur, ENGINE_HWQ_MAIN,
+	                      memory_order_relaxed);
+	eng->main_repick = true;
 }

@@ -41,8 +41,12 @@ dump_ring(struct swgpu_engine *eng, uint32_t hq, FILE *out)
 	        "%llu (%llu dw queued), fence emitted %llu signalled %llu "
 	        "processed %llu, %u queues\n", eng->index,
 	        eng->dev->info.engines[eng->index].name, hq,
-	        hq == ENGINE_HWQ_PRIO ? "preempting" : "main",
-	        hwq_is_main(hq) && atomic_load(&eng->main_cur) == hq
+	        hq == ENGINE_HWQ_PRIO ? (atomic_load(&eng->prio_demoted)
+	                                 ? "preempting, demoted: takes "
+	                                   "turns"
+	                                 : "preempting") : "main",
+	        atomic_load(&eng->main_cur) == hq &&
+	        (hwq_is_main(hq) || atomic_load(&eng->prio_demoted))
 	        ? ", its turn" : "", ring->size_dw,
 	        (unsigned long long)r, (unsigned long long)w,
 	        (unsigned long long)(w - r), (unsigned long long)hw->emitted,

@@ -142,6 +142,7 @@ struct swgpu_queue {
 	uint32_t inflight;           /* jobs in the rings */
 	uint32_t main_inflight;      /* of them in the engine's main HWQs */
 	uint32_t main_hwq;           /* the main HWQ they are in (sched.c) */
+	uint64_t prio_seqno;         /* engine seqno of its last HWQ 1 job */
 	bool mean_known;             /* avg_run_ns measured (a job ran) */
 	uint64_t submitted;          /* last seqno handed out */
 	_Atomic uint64_t completed;  /* last seqno finished (in order) */
@@ -170,6 +171,9 @@ void job_unref(struct swgpu_job *job);
 /* A pooled job with room for info's arrays, or NULL (out of memory). */
 struct swgpu_job *job_alloc(struct swgpu_device *dev,
                             const swgpu_submit_info *info);
+
+/* The fair-share weight of q's level (LOW 1 ... REALTIME 64). */
+uint32_t sched_queue_weight(const struct swgpu_queue *q);
 
 /* Try to move jobs from software queues into rings. dev->lock held. */
 void sched_run(struct swgpu_device *dev);

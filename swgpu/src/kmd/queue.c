@@ -86,13 +86,8 @@ queue_free_locked(struct swgpu_queue *q)
  * HWQ jobs are all in one main HWQ of its engine (sched_slice.c,
  * sched.c). dev->lock held. */
 static bool
-queue_job_preempted(const struct swgpu_queue *q)
+hwq_job_preempted(const struct engine_hwq *hw, const struct swgpu_queue *q)
 {
-	const struct swgpu_engine *eng = q->dev->engines[q->engine];
-	const struct engine_hwq *hw = &eng->hwq[q->main_hwq];
-
-	if (!q->main_inflight)
-		return false;
 	for (uint64_t s = hw->processed + 1; seqno_passed(hw->emitted, s);
 	     s++) {
 		const struct swgpu_job *j = hw->inflight[s & hw->inflight_mask];
@@ -102,11 +97,26 @@ queue_job_preempted(const struct swgpu_queue *q)
 	return false;
 }
 
+/* A job of q paused in its main HWQ, or in HWQ 1 (a demoted one,
+ * engine_rotate.c). */
+static bool
+queue_job_preempted(const struct swgpu_queue *q)
+{
+	const struct swgpu_engine *eng = q->dev->engines[q->engine];
+
+	if (q->main_inflight &&
+	    hwq_job_preempted(&eng->hwq[q->main_hwq], q))
+		return true;
+	return q->inflight > q->main_inflight &&
+	       hwq_job_preempted(&eng->hwq[ENGINE_HWQ_PRIO], q);
+}
+
 /*
  * Cancel the pending jobs, let the ring jobs finish within the hang
  * timeout, then have the engine drop the rest at the next packet
  * boundary (packets are bounded, so that wait ends). A job of the queue
- * that is preempted is dropped at once: it resumes only to end (its
+ * that is preempted (in its main HWQ, or a demoted one in HWQ 1), or
+ * pauses while we wait, is dropped at once: it resumes only to end (its
  * save area freed), instead of running on for up to the timeout.
  * dev->lock held; it is dropped while waiting.
  */
@@ -124,9 +134,23 @@ queue_destroy_locked(struct swgpu_queue *q)
 		dev_wake_gpu(dev);
 	}
 	while (q->inflight || !dlist_empty(&q->fifo)) {
+		/* One that was running may have paused since (its slice
+		 * ended): dropped then too. */
+		if (!atomic_load(&q->aborting) && q->inflight &&
+		    queue_job_preempted(q)) {
+			atomic_store(&q->aborting, true);
+			dev_wake_gpu(dev);
+		}
 		uint64_t until = deadline;
 		if (atomic_load(&q->aborting))
 			until = swgpu_deadline_from_timeout(10000000u);
+		else if (q->inflight && dev->cfg.slice_ms) {
+			/* A pause wakes nobody: look again each slice. */
+			until = swgpu_deadline_from_timeout(
+				(uint64_t)dev->cfg.slice_ms * 1000000u);
+			if (until > deadline)
+				until = deadline;
+		}
 		dev->host_waiters++;
 		bool woken = cond_wait_until(&dev->host_cond, &dev->lock,
 		                             until);

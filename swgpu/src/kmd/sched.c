@@ -56,6 +56,12 @@ static const uint32_t sched_weight[SWGPU_PRIORITY_COUNT] = {
 	[SWGPU_PRIORITY_REALTIME] = 64,
 };
 
+uint32_t
+sched_queue_weight(const struct swgpu_queue *q)
+{
+	return sched_weight[q->priority];
+}
+
 /* Wrap-safe vruntime order (charges are added modulo 2^64). */
 static bool
 vr_before(uint64_t a, uint64_t b)
@@ -265,8 +271,9 @@ enum push_result { PUSH_DONE, PUSH_BLOCKED, PUSH_RING_FULL };
  * (PREEMPT_HOLD: in its main HWQ it would wait for its turn) and
  * the tick (sched_slice.c) re-judges it when the slice ends. Only a queue
  * whose jobs are known to be short (mean run time measured, at most a
- * slice) is held or preempts this way, a higher level's too: HWQ 1 jobs
- * are never preempted, so a job that may be long must not get there.
+ * slice) is held or preempts this way, a higher level's too: HWQ 1 runs
+ * first (a job of it is only demoted after a slice, engine_rotate.c),
+ * so a job that may be long must not get there.
  * A higher level's other jobs go to their main HWQ and the engine picks
  * it at the running job's next preemption point (resched). Every other job goes to its queue's main
  * HWQ (sched_main_hwq), where the engine gives it a slice in turn with
@@ -333,7 +340,10 @@ sched_wants_preempt(struct swgpu_engine *eng, struct swgpu_queue *q,
 	const struct engine_hwq *p = &eng->hwq[ENGINE_HWQ_PRIO];
 	const struct swgpu_job *run = sched_main_running(eng);
 
-	if (eng->dev->cfg.no_preempt || q->main_inflight || !run)
+	/* A demoted HWQ 1 job takes turns with the main HWQs: a job behind
+	 * it would wait for its turns too; its main HWQ's come sooner. */
+	if (eng->dev->cfg.no_preempt || q->main_inflight || !run ||
+	    atomic_load_explicit(&eng->prio_demoted, memory_order_relaxed))
 		return PREEMPT_NO;
 	for (uint32_t i = 0; i < job->wait_count; i++) {
 		const struct swgpu_job *d = job->waits[i].dep;
@@ -410,10 +420,12 @@ sched_push_head(struct swgpu_queue *q)
 
 	uint32_t slot = sched_main_hwq(eng, q);
 
-	/* One SEM_WAIT per other engine HWQ or other main HWQ of this
-	 * engine, on the newest seqno needed. No wait for ring order
-	 * within a HWQ, nor for HWQ 1 jobs of this engine pushed earlier:
-	 * they always run before a main HWQ job begins. */
+	/* One SEM_WAIT per other engine HWQ or other HWQ of this engine,
+	 * on the newest seqno needed. No wait for ring order within a HWQ.
+	 * HWQ 1 jobs of this engine pushed earlier usually run before a
+	 * main HWQ job begins, but one that outlives its slice takes turns
+	 * with the main HWQs (engine_rotate.c, demoted): a job that needs
+	 * it waits for its fence (passed at once in the usual case). */
 	uint64_t wait_seqno[SWGPU_MAX_ENGINES][ENGINE_HWQ_COUNT] = { { 0 } };
 	uint32_t nwait = 0;
 	for (uint32_t i = 0; i < job->wait_count; i++) {
@@ -423,8 +435,7 @@ sched_push_head(struct swgpu_queue *q)
 		if (d->state == JOB_ERROR)
 			job->dep_failed = true;
 		if (!job_in_ring(d) ||
-		    (d->engine == eng->index &&
-		     (d->hwq == slot || d->hwq == ENGINE_HWQ_PRIO)))
+		    (d->engine == eng->index && d->hwq == slot))
 			continue;
 		uint64_t *ws = &wait_seqno[d->engine][d->hwq];
 		if (!*ws)
@@ -446,6 +457,19 @@ sched_push_head(struct swgpu_queue *q)
 			return PUSH_BLOCKED;
 		if (c == PREEMPT_YES && ring_space(&hq->ring) >= need)
 			h = ENGINE_HWQ_PRIO;
+	}
+	/* Queue order: a main HWQ job of a queue with jobs still in HWQ 1
+	 * waits for the last of them (see the waits above). */
+	if (h != ENGINE_HWQ_PRIO && q->inflight > q->main_inflight &&
+	    !seqno_passed(engine_hwq_fence_read(eng, ENGINE_HWQ_PRIO),
+	                  q->prio_seqno)) {
+		uint64_t *ws = &wait_seqno[eng->index][ENGINE_HWQ_PRIO];
+		if (!*ws) {
+			nwait++;
+			need += SWGPU_LEN_SEM_WAIT;
+		}
+		if (!*ws || seqno_passed(q->prio_seqno, *ws))
+			*ws = q->prio_seqno;
 	}
 	hq = &eng->hwq[h];
 	/* A full main HWQ is this queue's own (or shared by a few): only
@@ -516,6 +540,8 @@ sched_push_head(struct swgpu_queue *q)
 	q->ring_vcharge += vr_scale(q, job->vcharge_ns);
 	hq->inflight[seqno & hq->inflight_mask] = job;
 	hq->emitted = seqno;
+	if (h == ENGINE_HWQ_PRIO)
+		q->prio_seqno = seqno;
 	if (h != ENGINE_HWQ_PRIO) {
 		q->main_inflight++;
 		q->main_hwq = h;

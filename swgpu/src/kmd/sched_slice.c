@@ -109,6 +109,8 @@ slice_main(void *arg)
 {
 	struct swgpu_device *dev = arg;
 
+	/* A held job's turn comes at its slice end, not 50 us later. */
+	spin_timer_slack_own_thread();
 	pthread_mutex_lock(&dev->lock);
 	while (!dev->slice_stopping) {
 		uint64_t d = dev->slice_deadline_ns;

@@ -350,7 +350,7 @@ trace_draw(struct swgpu_job *job, const char *name, uint64_t start_ns,
 	           ",\"args\":{\"job\":\"%u:%u:%" PRIu64 "\",\"vertices\":%"
 	           PRIu64 ",\"primitives\":%" PRIu64 ",\"rasterized\":%" PRIu64
 	           ",\"fragments\":%" PRIu64 ",\"tiles\":%" PRIu64 "}", name,
-	           pid_of(dev), 1u + job->engine, US(start_ns),
+	           pid_of(dev), 1u + job->run_engine, US(start_ns),
 	           US(end_ns - start_ns), job->ctx_id, job->queue_id,
 	           job->seqno, st->vertices, st->primitives, st->rasterized,
 	           st->fragments, st->tiles);

@@ -29,6 +29,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -152,5 +153,28 @@ spin_request_short_slice(uint64_t slice_ns)
 	(void)syscall(SYS_sched_setattr, 0, &a, 0);
 #else
 	(void)slice_ns;
+#endif
+}
+
+/*
+ * Timer slack (spin.h): SWGPU_TIMER_SLACK_NS (0: leave the thread's
+ * default), else 1 ns, the least the kernel takes (0 would mean "the
+ * default" to PR_SET_TIMERSLACK). Once per thread start.
+ */
+void
+spin_timer_slack_own_thread(void)
+{
+#if defined(__linux__)
+	const char *env = getenv("SWGPU_TIMER_SLACK_NS");
+	char *end = NULL;
+	long slack = 1;
+
+	if (env && *env) {
+		long v = strtol(env, &end, 10);
+		if (!*end && v >= 0)
+			slack = v;
+	}
+	if (slack > 0)
+		(void)prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
 #endif
 }

@@ -75,6 +75,16 @@ spin_leave(void)
  * its wake-ups preempt busy threads sooner. */
 void spin_request_short_slice(uint64_t slice_ns);
 
+/* Timer slack (issue 20 item 8). Linux lets a timed sleep of a normal
+ * thread end up to its timer slack (default 50 us) after its deadline,
+ * so it can be merged with other timers. The driver's own threads whose
+ * deadlines are latencies — an engine polling GPU memory in 100 us
+ * SEM_WAIT slices, the tick ending a held job's wait at a slice end —
+ * ask for SWGPU_TIMER_SLACK_NS (default 1 ns, the least the kernel
+ * takes; 0 leaves the default, to compare). Host waiters are woken by
+ * the engine, not by their deadline: left alone. */
+void spin_timer_slack_own_thread(void);
+
 /* The spin budget of one wait (ns), 0 on a contended CPU. now_ns:
  * swgpu_now_ns(). */
 static inline uint64_t

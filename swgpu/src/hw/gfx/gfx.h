@@ -35,6 +35,11 @@ uint32_t gfx_pool_threads(const struct gfx_pool *pool);
 /* Graphics state of one hardware queue, running its work on pool. */
 struct gfx_state *gfx_state_create(struct gfx_pool *pool);
 void gfx_state_destroy(struct gfx_state *g);
+/* Run g's work on pool from now on: a paused job's state follows its
+ * stream to the engine of the class that takes it over (engine_lend.c),
+ * and runs there on that engine's raster threads. False (nothing
+ * changed) if pool's thread count differs from the one g was made for. */
+bool gfx_state_set_pool(struct gfx_state *g, struct gfx_pool *pool);
 /* JOB_BEGIN: everything unset (drops pipeline shader references). */
 void gfx_state_reset(struct gfx_state *g);
 /* A pass is open (a job must not end so). */

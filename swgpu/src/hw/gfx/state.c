@@ -77,6 +77,16 @@ fail:
 	return NULL;
 }
 
+bool
+gfx_state_set_pool(struct gfx_state *g, struct gfx_pool *pool)
+{
+	/* The per-thread scratch (g->threads) is indexed by pool thread. */
+	if (gfx_pool_threads(pool) != g->nthreads)
+		return false;
+	g->pool = pool;
+	return true;
+}
+
 void
 gfx_state_destroy(struct gfx_state *g)
 {
