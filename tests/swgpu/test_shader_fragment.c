@@ -40,6 +40,7 @@
 #include "sh_fs_subpass.spv.h"
 #include "sh_fs_terminate.spv.h"
 #include "sh_vs_io.spv.h"
+#include "gfx_uniform.spv.h"
 
 #define W 32u
 
@@ -716,11 +717,103 @@ test_fs_public_api(void **state)
 	st_fini(&env);
 }
 
+/*
+ * Uniform outputs (ir_uniform.h): the push-constant colour program is
+ * recognised, and its outputs really are the same bits on every lane of
+ * a 128-lane batch whatever the other registers hold (inputs and
+ * built-ins filled with noise, helpers among the lanes), and the same
+ * as a 32-lane run's; programs reading inputs, discarding or storing
+ * are not; SWGPU_FS_UNIFORM=0 turns the recognition off.
+ */
+static void
+test_fs_uniform_outputs(void **state)
+{
+	struct ir_program *p = ss_translate(gfx_uniform_spv,
+	                                    sizeof(gfx_uniform_spv),
+	                                    SWGPU_SHADER_STAGE_FRAGMENT, NULL,
+	                                    0, 20);
+	const float push[5] = { 0.25f, 0.5f, 1.5f, -0.75f, 0.8f };
+	const uint32_t wide = 128, narrow = 32;
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, wide);
+	struct ir_exec *u = ir_exec_create_batch(p, narrow);
+	uint8_t live[128], disc[128];
+	uint32_t seed = 12345;
+
+	(void)state;
+	assert_true(p->uniform_outputs);
+	assert_true(p->uniform_push_only);
+	assert_non_null(e);
+	assert_non_null(u);
+	memcpy(d->push, push, sizeof(push));
+	for (uint32_t r = 1; r < p->nregs; r++) {
+		bool is_const = false;
+		for (uint32_t i = 0; i < p->nconsts; i++)
+			is_const |= p->const_regs[i] == r;
+		if (is_const)
+			continue;
+		lane_t *v = ir_exec_reg(e, r);
+		for (uint32_t l = 0; l < wide; l++) {
+			seed = seed * 1664525u + 1013904223u;
+			v[l].u = seed;
+		}
+	}
+	for (uint32_t l = 0; l < wide; l++)
+		live[l] = (l % 7) != 3;
+	assert_true(ir_exec_run_batch(e, d, wide, live, disc));
+	assert_true(ir_exec_run_batch(u, d, narrow, NULL, NULL));
+	for (uint32_t c = 0; c < 4; c++) {
+		const lane_t *o = ir_exec_reg(e, p->io.out_reg[0][c]);
+		const lane_t *o1 = ir_exec_reg(u, p->io.out_reg[0][c]);
+		for (uint32_t l = 0; l < wide; l++) {
+			assert_int_equal(o[l].u, o1[0].u);
+			assert_int_equal(disc[l], 0);
+		}
+	}
+	/* clamp(color * scale + 1/16, 0, 1): 0.2625, 0.4625, 1, 0 */
+	assert_true(ir_exec_reg(u, p->io.out_reg[0][2])[0].f == 1.0f);
+	assert_true(ir_exec_reg(u, p->io.out_reg[0][3])[0].f == 0.0f);
+	ir_exec_destroy(e);
+	ir_exec_destroy(u);
+	free(d);
+	ir_program_free(p);
+
+	/* inputs; discard (and a buffer store); image stores; inputs
+	 * into both dual-source outputs */
+	static const swgpu_descriptor_type ssbo = SWGPU_DESCRIPTOR_STORAGE_BUFFER;
+	static const swgpu_descriptor_type simg = SWGPU_DESCRIPTOR_STORAGE_IMAGE;
+	static const struct {
+		const uint32_t *code;
+		size_t size;
+		const swgpu_descriptor_type *type;
+	} no[] = {
+		{ sh_fs_io_spv, sizeof(sh_fs_io_spv), NULL },
+		{ sh_fs_discard_spv, sizeof(sh_fs_discard_spv), &ssbo },
+		{ sh_fs_store_spv, sizeof(sh_fs_store_spv), &simg },
+		{ sh_fs_dual_spv, sizeof(sh_fs_dual_spv), NULL },
+	};
+	for (uint32_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		p = ss_translate(no[i].code, no[i].size,
+		                 SWGPU_SHADER_STAGE_FRAGMENT, no[i].type,
+		                 no[i].type ? 1 : 0, 0);
+		assert_false(p->uniform_outputs);
+		assert_false(p->uniform_push_only);
+		ir_program_free(p);
+	}
+	assert_int_equal(setenv("SWGPU_FS_UNIFORM", "0", 1), 0);
+	p = ss_translate(gfx_uniform_spv, sizeof(gfx_uniform_spv),
+	                 SWGPU_SHADER_STAGE_FRAGMENT, NULL, 0, 20);
+	assert_int_equal(unsetenv("SWGPU_FS_UNIFORM"), 0);
+	assert_false(p->uniform_outputs);
+	ir_program_free(p);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fs_io),
+		cmocka_unit_test(test_fs_uniform_outputs),
 		cmocka_unit_test(test_fs_dual_source),
 		cmocka_unit_test(test_fs_discard),
 		cmocka_unit_test(test_fs_demote),

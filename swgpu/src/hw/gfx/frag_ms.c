@@ -27,6 +27,17 @@ spread4(uint32_t m)
 	return (m & 0xffu) * 0x01010101u;
 }
 
+/* Covered samples of a quad's coverage word: inline, as the baseline
+ * x86-64 target has no popcnt and __builtin_popcount is a libgcc call
+ * (3 % of gfx_msaa_fill). */
+static inline uint32_t
+samples_in(uint32_t cov)
+{
+	cov = cov - ((cov >> 1) & 0x55555555u);
+	cov = (cov & 0x33333333u) + ((cov >> 2) & 0x33333333u);
+	return (((cov + (cov >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* Pixels (bit i) whose coverage has sample s. */
 static inline uint32_t
 pixels_with(uint32_t cov, uint32_t s)
@@ -116,7 +127,7 @@ gfx_frag_quad_ms(struct gfx_thread *t, const struct gfx_draw *d,
 	if (d->early_tests) {
 		if (d->zs_active)
 			cov = test_samples(d, p, x, y, cov, NULL);
-		t->occlusion += (uint32_t)__builtin_popcount(cov);
+		t->occlusion += samples_in(cov);
 		if (!cov)
 			return;
 	}
@@ -191,10 +202,13 @@ gfx_frag_ms_output(struct gfx_thread *t, const struct gfx_draw *d,
 				color[i][3] = ones;
 	}
 
+	/* Without discard, SampleMask output or alpha to coverage no lane
+	 * drops samples (discarded[] is all 0 then). */
+	const bool lanes_drop = io->discards || smask || a2c;
 	for (uint32_t q = 0; q < nq; q++) {
 		struct gfx_quad *qd = &t->quad[q];
 		uint32_t cov = qd->cov;
-		for (uint32_t i = 0; i < 4; i++) {
+		for (uint32_t i = 0; lanes_drop && i < 4; i++) {
 			const uint32_t l = 4 * q + i, sh = 8 * i;
 			uint32_t keep = 0xffu;
 			if (t->discarded[l])
@@ -220,7 +234,7 @@ gfx_frag_ms_output(struct gfx_thread *t, const struct gfx_draw *d,
 				cov = test_samples(d, qd->prim, qd->x, qd->y, cov,
 				                   fdepth ? zf : NULL);
 			}
-			t->occlusion += (uint32_t)__builtin_popcount(cov);
+			t->occlusion += samples_in(cov);
 		}
 		qd->cov = cov;
 	}

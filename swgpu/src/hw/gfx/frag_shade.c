@@ -486,6 +486,75 @@ fill_inputs(struct gfx_thread *t, const struct gfx_draw *d,
 }
 
 void
+gfx_frag_uniform_setup(struct gfx_thread *t, const struct gfx_draw *d)
+{
+	const struct ir_io *io = d->fs->io;
+	uint32_t k = 0;
+
+	for (uint32_t loc = 0; loc < IR_MAX_LOCATIONS; loc++)
+		for (uint32_t c = 0; c < 4; c++)
+			if (io->out_reg[loc][c])
+				t->uniform_reg[k++] = io->out_reg[loc][c];
+	for (uint32_t c = 0; c < 4; c++)
+		if (io->out_index1_reg[c])
+			t->uniform_reg[k++] = io->out_index1_reg[c];
+	if (io->frag_depth_reg)
+		t->uniform_reg[k++] = io->frag_depth_reg;
+	if (io->sample_mask_reg)
+		t->uniform_reg[k++] = io->sample_mask_reg;
+	t->n_uniform = k;
+	t->uniform_valid = false;
+}
+
+/*
+ * A program whose outputs are the same on every lane and that does
+ * nothing else (gfx_program.uniform_outputs): its inputs are not
+ * needed, and what a lane computes is what every lane would. It runs
+ * on the thread's narrow state (GFX_UNIFORM_LANES lanes, all live: the
+ * interpreter's full-width loops, unlike a partial run of the wide
+ * state, which steps over every lane of it), and lane 0 of every output
+ * the pipeline reads is copied to every lane of the wide state, where
+ * the output stages read them; only when a value changed (push
+ * constants or buffer contents of another draw). No lane discards.
+ */
+static bool
+run_uniform(struct gfx_thread *t, const struct gfx_draw *d, uint32_t n)
+{
+	struct gfx_exec *e = t->fs, *u = t->fs_uniform;
+	uint8_t live[GFX_UNIFORM_LANES];
+	bool same = t->uniform_valid;
+
+	/* Outputs of the push constants alone (every byte of them, as
+	 * a computed offset may read past the declared block), as they
+	 * were last time: the lanes already hold them. */
+	if (same && d->fs->uniform_push_only &&
+	    !memcmp(t->uniform_push, d->fs_res->push, sizeof(t->uniform_push)))
+		goto done;
+	memset(live, 1, sizeof(live));
+	if (!gfx_exec_run(u, d->fs_res, GFX_UNIFORM_LANES, live, NULL))
+		return false;
+	memcpy(t->uniform_push, d->fs_res->push, sizeof(t->uniform_push));
+	for (uint32_t k = 0; k < t->n_uniform; k++) {
+		const uint32_t v = gfx_exec_reg(u, t->uniform_reg[k])[0].u;
+
+		same = same && t->uniform_val[k] == v;
+		t->uniform_val[k] = v;
+	}
+	if (!same) {
+		for (uint32_t k = 0; k < t->n_uniform; k++) {
+			lane_t *r = gfx_exec_reg(e, t->uniform_reg[k]);
+
+			for (uint32_t l = 0; l < GFX_LANES; l++)
+				r[l].u = t->uniform_val[k];
+		}
+		t->uniform_valid = true;
+	}
+done:
+	memset(t->discarded, 0, n);
+	return true;
+}
+
+void
 gfx_frag_flush(struct gfx_thread *t, const struct gfx_draw *d)
 {
 	const uint32_t nq = t->nquads;
@@ -504,10 +573,17 @@ gfx_frag_flush(struct gfx_thread *t, const struct gfx_draw *d)
 		t->live[4 * q + 2] = (m >> 2) & 1u;
 		t->live[4 * q + 3] = (m >> 3) & 1u;
 	}
-	fill_inputs(t, d, e, nq);
-	if (!gfx_exec_run(e, d->fs_res, n, t->live, t->discarded)) {
-		gfx_draw_fail((struct gfx_draw *)d, SWGPU_FAULT_HANG);
-		return;
+	if (d->fs->uniform_outputs) {
+		if (!run_uniform(t, d, n)) {
+			gfx_draw_fail((struct gfx_draw *)d, SWGPU_FAULT_HANG);
+			return;
+		}
+	} else {
+		fill_inputs(t, d, e, nq);
+		if (!gfx_exec_run(e, d->fs_res, n, t->live, t->discarded)) {
+			gfx_draw_fail((struct gfx_draw *)d, SWGPU_FAULT_HANG);
+			return;
+		}
 	}
 	t->fragments += n;
 	if (d->samples > 1) {      /* per-sample outputs: frag_ms.c */

@@ -40,6 +40,9 @@
 #define GFX_TILE_SIZE (1 << GFX_TILE_SHIFT)
 #define GFX_LANES 128u                   /* lanes of a shader batch */
 #define GFX_BATCH_QUADS (GFX_LANES / 4u) /* fragment quads per batch */
+#define GFX_UNIFORM_LANES 32u          /* lanes of a uniform-output run */
+/* fragment outputs the pipeline reads: colours, Index 1, depth, mask */
+#define GFX_UNIFORM_MAX_OUT (IR_MAX_LOCATIONS * 4u + 6u)
 /* user components and the fragment stage's ClipDistance/CullDistance */
 #define GFX_MAX_VARYINGS (SWGPU_GFX_MAX_LOCATIONS * 4u + \
                           SWGPU_GFX_MAX_CLIP_DISTANCES)
@@ -68,6 +71,12 @@ struct gfx_program {
 	gfx_host_fn host;
 	void *user;
 	uint32_t nregs;                /* host programs */
+	/* Fragment: outputs the same on every lane, no other effect
+	 * (ir_program.uniform_outputs; host programs: their author's
+	 * word): a batch runs one quad and broadcasts (frag_shade.c). */
+	bool uniform_outputs;
+	/* ... a function of push constants [0, push_bytes) alone */
+	bool uniform_push_only;
 };
 
 /* One thread's execution state for batches of width lanes. */
@@ -495,6 +504,18 @@ struct gfx_quad {
 struct gfx_thread {
 	uint32_t index;
 	struct gfx_exec *vs, *fs;  /* for programs of generation gen */
+	/* A fragment program with uniform outputs (frag_shade.c
+	 * gfx_frag_run_uniform): fs_uniform, a GFX_UNIFORM_LANES-wide state
+	 * that runs it, else NULL; the output registers the pipeline reads,
+	 * and the values every lane of fs holds in them (valid when
+	 * uniform_valid: fs's own runs never write them). */
+	struct gfx_exec *fs_uniform;
+	uint32_t n_uniform;
+	bool uniform_valid;
+	uint32_t uniform_reg[GFX_UNIFORM_MAX_OUT];
+	uint32_t uniform_val[GFX_UNIFORM_MAX_OUT];
+	uint8_t uniform_push[sizeof(((struct ir_dispatch *)0)->push)];
+	                           /* push constants of uniform_val */
 	uint32_t gen;
 	bool have_execs;
 	/* fragment batch */
@@ -514,6 +535,10 @@ struct gfx_thread {
 /* ------------------------------------------------------------------ */
 /* Stage entry points                                                  */
 /* ------------------------------------------------------------------ */
+
+/* frag_shade.c: after new execution states for d's programs, what
+ * gfx_frag_run_uniform keeps of them. */
+void gfx_frag_uniform_setup(struct gfx_thread *t, const struct gfx_draw *d);
 
 /* vertex_fetch.c: attribute values of vertex / instance into lane l of
  * every used input register (a->reg[]). */

@@ -24,7 +24,8 @@ drop_programs(struct gfx_state *g)
 		struct gfx_thread *t = g->threads[i];
 		gfx_exec_destroy(t->vs);
 		gfx_exec_destroy(t->fs);
-		t->vs = t->fs = NULL;
+		gfx_exec_destroy(t->fs_uniform);
+		t->vs = t->fs = t->fs_uniform = NULL;
 		t->have_execs = false;
 	}
 	g->prog_gen++;

@@ -22,10 +22,16 @@ gfx_thread_execs(struct gfx_thread *t, struct gfx_draw *d)
 		return true;
 	gfx_exec_destroy(t->vs);
 	gfx_exec_destroy(t->fs);
+	gfx_exec_destroy(t->fs_uniform);
 	t->vs = gfx_exec_create(d->vs, GFX_LANES);
 	t->fs = d->fs ? gfx_exec_create(d->fs, GFX_LANES) : NULL;
+	t->fs_uniform = d->fs && d->fs->uniform_outputs
+	                ? gfx_exec_create(d->fs, GFX_UNIFORM_LANES) : NULL;
 	t->gen = d->prog_gen;
-	t->have_execs = t->vs && (t->fs || !d->fs);
+	t->have_execs = t->vs && (t->fs || !d->fs) &&
+	                (t->fs_uniform || !d->fs || !d->fs->uniform_outputs);
+	if (t->fs_uniform)
+		gfx_frag_uniform_setup(t, d);
 	return t->have_execs;
 }
 

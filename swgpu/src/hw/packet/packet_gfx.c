@@ -192,6 +192,8 @@ lookup_shader(struct exec_env *env, uint64_t va, uint32_t stage,
 		prog->ir = ir;
 		prog->io = &ir->io;
 		prog->builtins_used = ir->builtins_used;
+		prog->uniform_outputs = ir->uniform_outputs;
+		prog->uniform_push_only = ir->uniform_push_only;
 	}
 	return s;
 }

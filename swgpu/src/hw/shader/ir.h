@@ -430,6 +430,12 @@ struct ir_program {
 	 * that compare whole register files) every register. Compiled code
 	 * keeps a register up to date in the file only where it is live. */
 	bool outputs_only;
+	/* Fragment: every output the pipeline reads has the same bits on
+	 * every lane and running has no other effect (ir_uniform.h), so
+	 * one quad's run stands for a whole batch. Set by the translator;
+	 * false for programs built by hand. */
+	bool uniform_outputs;
+	bool uniform_push_only;    /* ... and read only push constants */
 	/* Compiled code (jit.h), made on first use when SWGPU_SHADER=jit,
 	 * freed with the program; jit_tried (__atomic) says it was tried. */
 	struct jit_program *jit;

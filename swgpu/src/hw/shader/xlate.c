@@ -7,6 +7,7 @@
  */
 #include "xlate.h"
 #include "hw/shader/ir_opt.h"
+#include "hw/shader/ir_uniform.h"
 #include "hw/shader/jit.h"
 #include "hw/shader/spirv_opnames.h"
 
@@ -736,6 +737,8 @@ xlate_module(const swgpu_shader_info *info, struct ir_program **out,
 	xl_io_finish(x);
 	xl_check_register_file(x);
 	ir_opt_program(x->p);
+	x->p->uniform_outputs = ir_fs_outputs_uniform(x->p);
+	x->p->uniform_push_only = ir_fs_outputs_push_only(x->p);
 	*out = x->p;
 done:
 	r = x->err;
