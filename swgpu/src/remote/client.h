@@ -33,6 +33,8 @@ struct rc_dev {
 	uint64_t next_tag;
 	struct rc_pending *pending;
 	struct rc_dev *next;         /* every open remote device */
+	pthread_mutex_t objs_lock;
+	struct rc_obj *objs;         /* live client objects (obj_new) */
 };
 
 /* The part every remote object starts with. */
@@ -41,6 +43,7 @@ struct rc_obj {
 	uint32_t kind;               /* enum proto_kind */
 	uint64_t id;                 /* the daemon's name for it */
 	struct rc_dev *dev;
+	struct rc_obj *prev, *next;  /* dev->objs */
 };
 
 struct rc_reply {

@@ -51,6 +51,8 @@ struct rc_shader {
 #define DEV(p) ((struct rc_dev *)(p))
 #define OBJ(p) ((struct rc_obj *)(p))
 
+/* Every live client object is on its device's list: device close frees
+ * what the application left, as in process. */
 static void *
 obj_new(size_t size, struct rc_dev *d, uint32_t kind, uint64_t id)
 {
@@ -61,8 +63,37 @@ obj_new(size_t size, struct rc_dev *d, uint32_t kind, uint64_t id)
 		o->kind = kind;
 		o->id = id;
 		o->dev = d;
+		pthread_mutex_lock(&d->objs_lock);
+		o->next = d->objs;
+		if (d->objs)
+			d->objs->prev = o;
+		d->objs = o;
+		pthread_mutex_unlock(&d->objs_lock);
 	}
 	return o;
+}
+
+static void bo_free(struct rc_bo *b);
+
+/* Off the list and freed (no request: the caller sent any). */
+static void
+obj_free(void *p)
+{
+	struct rc_obj *o = p;
+	struct rc_dev *d = o->dev;
+
+	pthread_mutex_lock(&d->objs_lock);
+	if (o->prev)
+		o->prev->next = o->next;
+	else
+		d->objs = o->next;
+	if (o->next)
+		o->next->prev = o->prev;
+	pthread_mutex_unlock(&d->objs_lock);
+	if (o->kind == PROTO_KIND_BO)
+		bo_free(p);
+	else
+		free(o);
 }
 
 /* A call whose request is a list of u64s and whose reply is read by the
@@ -132,9 +163,11 @@ rc_device_open(const swgpu_config *cfg, swgpu_device **out)
 	d->tracing = cfg->trace != NULL;
 	pthread_mutex_init(&d->send_lock, NULL);
 	pthread_mutex_init(&d->lock, NULL);
+	pthread_mutex_init(&d->objs_lock, NULL);
 	pthread_cond_init(&d->cond, NULL);
 	r = rc_connect(d, cfg);
 	if (r != SWGPU_OK) {
+		pthread_mutex_destroy(&d->objs_lock);
 		pthread_mutex_destroy(&d->send_lock);
 		pthread_mutex_destroy(&d->lock);
 		pthread_cond_destroy(&d->cond);
@@ -163,6 +196,10 @@ rc_device_close(swgpu_device *dev)
 	 * EOF alone would clean up too, but later. */
 	call_u64s(d, PROTO_DEV_CLOSE, NULL, 0, NULL);
 	rc_disconnect(d);
+	/* The daemon destroyed them all; free our halves. */
+	while (d->objs)
+		obj_free(d->objs);
+	pthread_mutex_destroy(&d->objs_lock);
 	pthread_mutex_destroy(&d->send_lock);
 	pthread_mutex_destroy(&d->lock);
 	pthread_cond_destroy(&d->cond);
@@ -349,7 +386,7 @@ void
 rc_context_destroy(swgpu_context *ctx)
 {
 	call_id(ctx, PROTO_CTX_DESTROY);
-	free(ctx);
+	obj_free(ctx);
 }
 
 swgpu_context_state
@@ -450,13 +487,14 @@ rc_bo_create(swgpu_device *dev, uint64_t size, swgpu_heap heap,
 	struct rc_dev *d = DEV(dev);
 	uint64_t a[3] = { size, (uint64_t)heap, flags };
 	struct rc_reply rep;
-	swgpu_result r = call_u64s(d, PROTO_BO_CREATE, a, 3, &rep);
+	swgpu_result r;
 	uint64_t id = 0, real_size = 0;
 	int fd = -1;
 
 	if (!out)
 		return SWGPU_ERR_INVALID_ARG;
 	*out = NULL;
+	r = call_u64s(d, PROTO_BO_CREATE, a, 3, &rep);
 	if (r == SWGPU_OK) {
 		id = wire_get_u64(&rep.rd);
 		real_size = wire_get_u64(&rep.rd);
@@ -515,17 +553,21 @@ rc_bo_import_fd(swgpu_device *dev, int fd, uint64_t size, swgpu_heap heap,
 	return bo_finish(d, id, mine, real_size, heap, out);
 }
 
-void
-rc_bo_destroy(swgpu_bo *bo)
+static void
+bo_free(struct rc_bo *b)
 {
-	struct rc_bo *b = (struct rc_bo *)bo;
-
-	call_id(bo, PROTO_BO_DESTROY);
 	if (b->map)
 		munmap(b->map, b->size);
 	close(b->fd);
 	pthread_mutex_destroy(&b->lock);
 	free(b);
+}
+
+void
+rc_bo_destroy(swgpu_bo *bo)
+{
+	call_id(bo, PROTO_BO_DESTROY);
+	obj_free(bo);
 }
 
 swgpu_result
@@ -676,7 +718,7 @@ void
 rc_syncobj_destroy(swgpu_syncobj *obj)
 {
 	call_id(obj, PROTO_SYNC_DESTROY);
-	free(obj);
+	obj_free(obj);
 }
 
 swgpu_syncobj_type
@@ -821,7 +863,7 @@ rc_queue_create(swgpu_context *ctx, swgpu_engine_class cls,
 	uint64_t a[4] = { OBJ(ctx)->id, (uint64_t)cls, engine_index,
 	                  (uint64_t)priority };
 	struct rc_reply rep;
-	swgpu_result r = call_u64s(d, PROTO_QUEUE_CREATE, a, 4, &rep);
+	swgpu_result r;
 	uint64_t id = 0;
 	uint32_t qid = 0;
 	struct rc_queue *q;
@@ -829,6 +871,7 @@ rc_queue_create(swgpu_context *ctx, swgpu_engine_class cls,
 	if (!out)
 		return SWGPU_ERR_INVALID_ARG;
 	*out = NULL;
+	r = call_u64s(d, PROTO_QUEUE_CREATE, a, 4, &rep);
 	if (r == SWGPU_OK) {
 		id = wire_get_u64(&rep.rd);
 		qid = wire_get_u32(&rep.rd);
@@ -851,7 +894,7 @@ void
 rc_queue_destroy(swgpu_queue *q)
 {
 	call_id(q, PROTO_QUEUE_DESTROY);
-	free(q);
+	obj_free(q);
 }
 
 uint32_t
@@ -1027,7 +1070,7 @@ rc_shader_create(swgpu_context *ctx, const swgpu_shader_info *info,
 	r = rc_reply_check(d, &rep, r);
 	rc_reply_fini(&rep);
 	if (r != SWGPU_OK) {
-		free(s);
+		obj_free(s);
 		return r;
 	}
 	s->o.id = id;
@@ -1039,7 +1082,7 @@ void
 rc_shader_destroy(swgpu_shader *shader)
 {
 	call_id(shader, PROTO_SHADER_DESTROY);
-	free(shader);
+	obj_free(shader);
 }
 
 uint64_t

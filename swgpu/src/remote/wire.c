@@ -87,7 +87,7 @@ void
 wire_rd_init(struct wire_rd *r, const void *buf, size_t len)
 {
 	r->p = buf;
-	r->end = r->p + len;
+	r->end = buf ? r->p + len : r->p; /* no arithmetic on NULL */
 	r->bad = false;
 }
 
@@ -100,7 +100,8 @@ wire_get_ptr(struct wire_rd *r, size_t n)
 		r->bad = true;
 		return NULL;
 	}
-	r->p += n;
+	if (n)
+		r->p += n;
 	return p;
 }
 
