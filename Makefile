@@ -2,13 +2,13 @@
 # The two set-up commands of the README:
 #   make run   build the driver and run real Vulkan programs through it
 #   make test  build and run every test (ctest)
-# Other targets: asan-test, tsan-test, clang-test, clean.
+# Other targets: shared-test, asan-test, tsan-test, clang-test, clean.
 
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: run test deps build asan-test tsan-test clang-test clean
+.PHONY: run test deps build shared-test asan-test tsan-test clang-test clean
 
 deps:
 	@scripts/deps.sh
@@ -24,6 +24,17 @@ run: build
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 300
+
+# The Vulkan programs, samples and daemon tests again in shared mode
+# (SWGPU_MODE=shared: every process a client of one swgpud), in a private
+# XDG_RUNTIME_DIR so the daemons are this run's. One test at a time: tests
+# measure their own latency and memory, which other tests' processes on
+# the same GPU would change (that sharing is what daemon.shared tests).
+shared-test: build
+	@d=$$(mktemp -d) && chmod 700 $$d && cd $(BUILD) && \
+	XDG_RUNTIME_DIR=$$d SWGPU_MODE=shared ctest --output-on-failure \
+	  -j 1 --timeout 300 -L "vulkan|daemon|samples|icd"; \
+	r=$$?; pkill -f "swgpud --socket $$d" || true; rm -rf $$d; exit $$r
 
 # Sanitizer suppressions cover only libraries we load but do not build
 # (validation layer, lavapipe): see tests/sanitizers/.
