@@ -17,20 +17,8 @@
 #include "kmd/context.h"
 #include "util/util.h"
 
-#define BAD_ID(rq, what) \
-	SWGPU_ERR(true, SWGPU_ERR_INVALID_ARG, "client %d: %s %s: no such " \
-	          "object of this client", (int)(rq)->s->pid, \
-	          proto_op_name((rq)->h.op), what)
-
-/* The request read whole (else the session ends: see serve_one). */
-#define ARGS_DONE(rq) \
-	do { \
-		if (!wire_rd_done(&(rq)->rd)) \
-			return SWGPU_ERR_INVALID_ARG; \
-	} while (0)
-
-static swgpu_result
-add_or_destroy(struct sd_req *rq, uint32_t kind, void *obj,
+swgpu_result
+sd_add_reply(struct sd_req *rq, uint32_t kind, void *obj,
                struct sd_entry *parent)
 {
 	uint64_t id;
@@ -159,7 +147,7 @@ ctx_op(struct sd_req *rq)
 		/* swgpu-smi shows the client as its owner */
 		atomic_store(&((struct swgpu_context *)ctx)->owner_pid,
 		             (int)s->pid);
-		r = add_or_destroy(rq, PROTO_KIND_CTX, ctx, NULL);
+		r = sd_add_reply(rq, PROTO_KIND_CTX, ctx, NULL);
 		if (r == SWGPU_OK)
 			wire_put_u32(&rq->out, swgpu_context_id(ctx));
 		return r;
@@ -227,7 +215,7 @@ bo_reply(struct sd_req *rq, swgpu_bo *bo, bool send_fd)
 			return r;
 		}
 	}
-	r = add_or_destroy(rq, PROTO_KIND_BO, bo, NULL);
+	r = sd_add_reply(rq, PROTO_KIND_BO, bo, NULL);
 	if (r != SWGPU_OK) {
 		if (fd >= 0)
 			close(fd);

@@ -21,17 +21,6 @@
 #define INLINE_WAIT_NS 100000ull
 #define MAX_WAIT_OBJS PROTO_MAX_SYNC_POINTS
 
-#define BAD_ID(rq, what) \
-	SWGPU_ERR(true, SWGPU_ERR_INVALID_ARG, "client %d: %s %s: no such " \
-	          "object of this client", (int)(rq)->s->pid, \
-	          proto_op_name((rq)->h.op), what)
-
-#define ARGS_DONE(rq) \
-	do { \
-		if (!wire_rd_done(&(rq)->rd)) \
-			return SWGPU_ERR_INVALID_ARG; \
-	} while (0)
-
 struct wait_job {
 	struct session *s;
 	uint64_t tag;
@@ -223,13 +212,7 @@ serve_sync(struct sd_req *rq)
 		r = swgpu_syncobj_create(s->dev, type, init, &obj);
 		if (r != SWGPU_OK)
 			return r;
-		r = sd_add(s, PROTO_KIND_SYNC, obj, NULL, &id);
-		if (r != SWGPU_OK) {
-			swgpu_syncobj_destroy(obj);
-			return r;
-		}
-		wire_put_u64(&rq->out, id);
-		return SWGPU_OK;
+		return sd_add_reply(rq, PROTO_KIND_SYNC, obj, NULL);
 	}
 	case PROTO_SYNC_IMPORT_FD: {
 		swgpu_syncobj *obj;
@@ -240,14 +223,11 @@ serve_sync(struct sd_req *rq)
 		r = swgpu_syncobj_import_fd(s->dev, rq->fds[0], &obj);
 		if (r != SWGPU_OK)
 			return r;
-		r = sd_add(s, PROTO_KIND_SYNC, obj, NULL, &id);
-		if (r != SWGPU_OK) {
-			swgpu_syncobj_destroy(obj);
-			return r;
-		}
-		wire_put_u64(&rq->out, id);
-		wire_put_u32(&rq->out, (uint32_t)swgpu_syncobj_get_type(obj));
-		return SWGPU_OK;
+		r = sd_add_reply(rq, PROTO_KIND_SYNC, obj, NULL);
+		if (r == SWGPU_OK)
+			wire_put_u32(&rq->out,
+			             (uint32_t)swgpu_syncobj_get_type(obj));
+		return r;
 	}
 	case PROTO_SYNC_WAIT:
 		return sync_wait(rq);

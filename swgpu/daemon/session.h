@@ -102,6 +102,24 @@ bool sd_reply(struct session *s, uint64_t tag, uint32_t op, swgpu_result r,
 bool sd_ask(struct session *s, uint64_t tag, uint32_t op,
             const struct wire_wr *q, void **answer, uint32_t *size);
 
+/* Add obj to the table and its id to the reply; on failure destroy it. */
+swgpu_result sd_add_reply(struct sd_req *rq, uint32_t kind, void *obj,
+                          struct sd_entry *parent);
+
+/* An id the session does not have (of that kind): logged, refused. */
+#define BAD_ID(rq, what) \
+	SWGPU_ERR(true, SWGPU_ERR_INVALID_ARG, "client %d: %s %s: no such " \
+	          "object of this client", (int)(rq)->s->pid, \
+	          proto_op_name((rq)->h.op), what)
+
+/* The request read whole, before anything is done (else the session
+ * ends: serve_one). */
+#define ARGS_DONE(rq) \
+	do { \
+		if (!wire_rd_done(&(rq)->rd)) \
+			return SWGPU_ERR_INVALID_ARG; \
+	} while (0)
+
 /* The op handlers (serve_*.c): fill rq->out, return the result. */
 swgpu_result serve_request(struct sd_req *rq);
 swgpu_result serve_sync(struct sd_req *rq);     /* sync objects, waits */
