@@ -28,13 +28,7 @@ sd_add_reply(struct sd_req *rq, uint32_t kind, void *obj,
 		wire_put_u64(&rq->out, id);
 		return SWGPU_OK;
 	}
-	switch (kind) {
-	case PROTO_KIND_CTX: swgpu_context_destroy(obj); break;
-	case PROTO_KIND_BO: swgpu_bo_destroy(obj); break;
-	case PROTO_KIND_SYNC: swgpu_syncobj_destroy(obj); break;
-	case PROTO_KIND_QUEUE: swgpu_queue_destroy(obj); break;
-	case PROTO_KIND_SHADER: swgpu_shader_destroy(obj); break;
-	}
+	sd_destroy_object(kind, obj);
 	return r;
 }
 

@@ -107,16 +107,12 @@ shader_create(struct sd_req *rq)
 		swgpu_shader_properties props;
 		uint8_t key[SWGPU_SHADER_BINARY_KEY_SIZE] = { 0 };
 		bool has_key = swgpu_shader_binary_key(sh, key);
-		uint64_t id;
 
 		/* the shader's entry keeps our ref on its context */
-		r = sd_add(s, PROTO_KIND_SHADER, sh, c, &id);
-		if (r != SWGPU_OK) {
-			swgpu_shader_destroy(sh);
+		r = sd_add_reply(rq, PROTO_KIND_SHADER, sh, c);
+		if (r != SWGPU_OK)
 			goto out;
-		}
 		swgpu_shader_query_properties(sh, &props);
-		wire_put_u64(&rq->out, id);
 		wire_put_u64(&rq->out, swgpu_shader_code_va(sh));
 		wire_put(&rq->out, &props, sizeof(props));
 		wire_put_u32(&rq->out, has_key);

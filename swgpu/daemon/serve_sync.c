@@ -367,25 +367,19 @@ serve_queue(struct sd_req *rq)
 		uint32_t index = (uint32_t)wire_get_u64(&rq->rd);
 		swgpu_priority prio = (swgpu_priority)wire_get_u64(&rq->rd);
 		swgpu_queue *q;
-		uint64_t qid;
 
 		ARGS_DONE(rq);
 		e = sd_get(s, id, PROTO_KIND_CTX);
 		if (!e)
 			return BAD_ID(rq, "context");
 		r = swgpu_queue_create(e->obj, cls, index, prio, &q);
-		if (r == SWGPU_OK) {
-			/* the queue's entry keeps our ref on its context */
-			r = sd_add(s, PROTO_KIND_QUEUE, q, e, &qid);
-			if (r != SWGPU_OK)
-				swgpu_queue_destroy(q);
-		}
+		/* the queue's entry keeps our ref on its context */
+		if (r == SWGPU_OK)
+			r = sd_add_reply(rq, PROTO_KIND_QUEUE, q, e);
+		if (r == SWGPU_OK)
+			wire_put_u32(&rq->out, swgpu_queue_id(q));
 		sd_put(s, e);
-		if (r != SWGPU_OK)
-			return r;
-		wire_put_u64(&rq->out, qid);
-		wire_put_u32(&rq->out, swgpu_queue_id(q));
-		return SWGPU_OK;
+		return r;
 	}
 	if (rq->h.op == PROTO_QUEUE_DESTROY) {
 		ARGS_DONE(rq);

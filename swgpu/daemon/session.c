@@ -100,24 +100,24 @@ sd_get(struct session *s, uint64_t id, uint32_t kind)
 	return e;
 }
 
-static void
-destroy_object(struct sd_entry *e)
+void
+sd_destroy_object(uint32_t kind, void *obj)
 {
-	switch (e->kind) {
+	switch (kind) {
 	case PROTO_KIND_CTX:
-		swgpu_context_destroy(e->obj);
+		swgpu_context_destroy(obj);
 		break;
 	case PROTO_KIND_BO:
-		swgpu_bo_destroy(e->obj);
+		swgpu_bo_destroy(obj);
 		break;
 	case PROTO_KIND_SYNC:
-		swgpu_syncobj_destroy(e->obj);
+		swgpu_syncobj_destroy(obj);
 		break;
 	case PROTO_KIND_QUEUE:
-		swgpu_queue_destroy(e->obj);
+		swgpu_queue_destroy(obj);
 		break;
 	case PROTO_KIND_SHADER:
-		swgpu_shader_destroy(e->obj);
+		swgpu_shader_destroy(obj);
 		break;
 	}
 }
@@ -136,7 +136,7 @@ sd_put(struct session *s, struct sd_entry *e)
 		pthread_cond_broadcast(&s->cond);
 		pthread_mutex_unlock(&s->lock);
 		parent = e->parent;
-		destroy_object(e);
+		sd_destroy_object(e->kind, e->obj);
 		free(e);
 		e = parent;
 	}

@@ -102,6 +102,9 @@ bool sd_reply(struct session *s, uint64_t tag, uint32_t op, swgpu_result r,
 bool sd_ask(struct session *s, uint64_t tag, uint32_t op,
             const struct wire_wr *q, void **answer, uint32_t *size);
 
+/* The swgpu destroy of an object of kind. */
+void sd_destroy_object(uint32_t kind, void *obj);
+
 /* Add obj to the table and its id to the reply; on failure destroy it. */
 swgpu_result sd_add_reply(struct sd_req *rq, uint32_t kind, void *obj,
                           struct sd_entry *parent);
