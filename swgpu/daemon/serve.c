@@ -26,6 +26,9 @@ sd_add_reply(struct sd_req *rq, uint32_t kind, void *obj,
 
 	if (r == SWGPU_OK) {
 		wire_put_u64(&rq->out, id);
+		rq->added = sd_get(rq->s, id, kind);
+		/* the table's ref keeps it: the request's is not needed */
+		sd_put(rq->s, rq->added);
 		return SWGPU_OK;
 	}
 	sd_destroy_object(kind, obj);
@@ -142,8 +145,10 @@ ctx_op(struct sd_req *rq)
 		atomic_store(&((struct swgpu_context *)ctx)->owner_pid,
 		             (int)s->pid);
 		r = sd_add_reply(rq, PROTO_KIND_CTX, ctx, NULL);
-		if (r == SWGPU_OK)
+		if (r == SWGPU_OK) {
 			wire_put_u32(&rq->out, swgpu_context_id(ctx));
+			sd_fast_attach(rq);
+		}
 		return r;
 	}
 	id = wire_get_u64(&rq->rd);

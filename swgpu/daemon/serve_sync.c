@@ -212,7 +212,10 @@ serve_sync(struct sd_req *rq)
 		r = swgpu_syncobj_create(s->dev, type, init, &obj);
 		if (r != SWGPU_OK)
 			return r;
-		return sd_add_reply(rq, PROTO_KIND_SYNC, obj, NULL);
+		r = sd_add_reply(rq, PROTO_KIND_SYNC, obj, NULL);
+		if (r == SWGPU_OK)
+			sd_fast_attach(rq);
+		return r;
 	}
 	case PROTO_SYNC_IMPORT_FD: {
 		swgpu_syncobj *obj;
@@ -224,9 +227,11 @@ serve_sync(struct sd_req *rq)
 		if (r != SWGPU_OK)
 			return r;
 		r = sd_add_reply(rq, PROTO_KIND_SYNC, obj, NULL);
-		if (r == SWGPU_OK)
+		if (r == SWGPU_OK) {
+			sd_fast_attach(rq);
 			wire_put_u32(&rq->out,
 			             (uint32_t)swgpu_syncobj_get_type(obj));
+		}
 		return r;
 	}
 	case PROTO_SYNC_WAIT:
@@ -376,8 +381,10 @@ serve_queue(struct sd_req *rq)
 		/* the queue's entry keeps our ref on its context */
 		if (r == SWGPU_OK)
 			r = sd_add_reply(rq, PROTO_KIND_QUEUE, q, e);
-		if (r == SWGPU_OK)
+		if (r == SWGPU_OK) {
 			wire_put_u32(&rq->out, swgpu_queue_id(q));
+			sd_fast_attach(rq);
+		}
 		sd_put(s, e);
 		return r;
 	}

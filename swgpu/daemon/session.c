@@ -39,6 +39,7 @@ sd_add(struct session *s, uint32_t kind, void *obj, struct sd_entry *parent,
 	e->refs = 1;
 	e->obj = obj;
 	e->parent = parent;
+	e->slot = FAST_NO_SLOT;
 	pthread_mutex_lock(&s->lock);
 	for (i = 0; i < s->slot_count && s->slots[i]; i++)
 		;
@@ -136,6 +137,7 @@ sd_put(struct session *s, struct sd_entry *e)
 		pthread_cond_broadcast(&s->cond);
 		pthread_mutex_unlock(&s->lock);
 		parent = e->parent;
+		sd_fast_detach(s, e);
 		sd_destroy_object(e->kind, e->obj);
 		free(e);
 		e = parent;
@@ -189,10 +191,17 @@ bool
 sd_reply(struct session *s, uint64_t tag, uint32_t op, swgpu_result r,
          const struct wire_wr *payload, int fd)
 {
+	return sd_reply_fds(s, tag, op, r, payload, &fd, fd >= 0);
+}
+
+bool
+sd_reply_fds(struct session *s, uint64_t tag, uint32_t op, swgpu_result r,
+             const struct wire_wr *payload, const int *fds, unsigned nfds)
+{
 	struct wire_hdr h = {
 		.size = payload ? (uint32_t)payload->len : 0,
 		.op = (uint16_t)op,
-		.nfds = fd >= 0,
+		.nfds = (uint16_t)nfds,
 		.tag = tag,
 		.result = r,
 	};
@@ -203,7 +212,7 @@ sd_reply(struct session *s, uint64_t tag, uint32_t op, swgpu_result r,
 		h.result = SWGPU_ERR_NO_HOST_MEMORY;
 	}
 	pthread_mutex_lock(&s->send_lock);
-	ok = wire_send(s->sock, &h, h.size ? payload->buf : NULL, &fd,
+	ok = wire_send(s->sock, &h, h.size ? payload->buf : NULL, fds,
 	               h.nfds);
 	pthread_mutex_unlock(&s->send_lock);
 	if (!ok) {
@@ -259,8 +268,12 @@ next_request(struct session *s, struct wire_hdr *h, void **payload,
 
 	if (s->broken)
 		return false;
+	/* Records the client wrote before this request come first. */
 	if (!d)
-		return wire_recv(s->sock, h, payload, fds);
+		return sd_fast_wait_socket(s) &&
+		       wire_recv(s->sock, h, payload, fds);
+	if (!sd_fast_drain(s))
+		return false;
 	s->deferred = d->next;
 	if (!s->deferred)
 		s->deferred_tail = &s->deferred;
@@ -320,7 +333,15 @@ hello(struct session *s, struct wire_hdr *h, void *payload, int *fds)
 	swgpu_device_query_info(s->dev, &info);
 	wire_put(&out, &info, sizeof(info));
 	wire_put_u32(&out, (uint32_t)getpid());
-	sd_reply(s, h->tag, PROTO_HELLO, SWGPU_OK, &out, -1);
+	/* The fast path's page and doorbell, when there is one. */
+	if (sd_fast_init(&s->fast)) {
+		int fast_fds[2] = { s->fast.memfd, s->fast.doorbell };
+
+		sd_reply_fds(s, h->tag, PROTO_HELLO, SWGPU_OK, &out,
+		             fast_fds, 2);
+	} else {
+		sd_reply(s, h->tag, PROTO_HELLO, SWGPU_OK, &out, -1);
+	}
 	wire_wr_fini(&out);
 	return true;
 }
@@ -404,6 +425,7 @@ session_close(struct session *s)
 		free(d->payload);
 		free(d);
 	}
+	sd_fast_fini(&s->fast);
 	free(s->slots);
 	free(s->gens);
 	pthread_mutex_destroy(&s->send_lock);
@@ -429,6 +451,7 @@ session_run(int sock, pid_t pid)
 	}
 	s->sock = sock;
 	s->pid = pid;
+	s->fast.memfd = s->fast.doorbell = -1;
 	snprintf(s->program, sizeof(s->program), "?");
 	pthread_mutex_init(&s->send_lock, NULL);
 	pthread_mutex_init(&s->lock, NULL);

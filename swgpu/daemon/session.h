@@ -18,6 +18,7 @@
 
 #include "remote/proto.h"
 #include "remote/wire.h"
+#include "daemon/fast_ring.h"
 
 struct gpu;
 
@@ -31,6 +32,8 @@ struct sd_entry {
 	bool dead;                   /* destroyed by the client or closing */
 	void *obj;
 	struct sd_entry *parent;     /* queue/shader: its context */
+	uint32_t slot;               /* queue/sync: its mirror in the fast
+	                                page, or FAST_NO_SLOT */
 };
 
 /* A request that arrived while another one waited for its client's
@@ -61,6 +64,7 @@ struct session {
 	 * socket again, and whether the connection broke inside a request. */
 	struct sd_deferred *deferred, **deferred_tail;
 	bool broken;
+	struct sd_fast fast;         /* the fast path's page (fast_ring.c) */
 };
 
 /* A request being served. */
@@ -72,6 +76,7 @@ struct sd_req {
 	struct wire_wr out;          /* the reply's payload */
 	int out_fd;                  /* a descriptor to send back, or -1
 	                                (closed after sending) */
+	struct sd_entry *added;      /* sd_add_reply's entry (no ref) */
 };
 
 /* Returned by a handler that replies later (a waiting worker). */
@@ -94,6 +99,9 @@ swgpu_result sd_destroy(struct session *s, uint64_t id, uint32_t kind);
  * or does not read. */
 bool sd_reply(struct session *s, uint64_t tag, uint32_t op, swgpu_result r,
               const struct wire_wr *payload, int fd);
+bool sd_reply_fds(struct session *s, uint64_t tag, uint32_t op,
+                  swgpu_result r, const struct wire_wr *payload,
+                  const int *fds, unsigned nfds);
 
 /* Inside a request: ask the client (a message of op with the request's
  * tag and payload q) and read its answer, deferring the other requests
@@ -104,6 +112,11 @@ bool sd_ask(struct session *s, uint64_t tag, uint32_t op,
 
 /* The swgpu destroy of an object of kind. */
 void sd_destroy_object(uint32_t kind, void *obj);
+
+/* Give the entry just added (a queue or sync object) a mirror slot in
+ * the fast page and write the slot to the reply (FAST_NO_SLOT: none;
+ * the client then asks the daemon). */
+void sd_fast_attach(struct sd_req *rq);
 
 /* Add obj to the table and its id to the reply; on failure destroy it. */
 swgpu_result sd_add_reply(struct sd_req *rq, uint32_t kind, void *obj,

@@ -135,6 +135,7 @@ job_finish(struct swgpu_job *job, bool failed)
 	} else {
 		eng->jobs_completed++;
 	}
+	queue_mirror_publish(q);
 	if (in_ring) {
 		sched_charge(job);
 		if (hwq_is_main(job->hwq))

@@ -86,6 +86,11 @@ context_mark_guilty(struct swgpu_context *ctx, const swgpu_fault_info *fault)
 		          (unsigned long long)fault->job_seqno,
 		          fault->message);
 	atomic_store(&ctx->dev->dump_pending, true);
+	mirror_publish(&ctx->mirror, ctx->state, 0, 0);
+	for (struct dlist *it = ctx->queues.next; it != &ctx->queues;
+	     it = it->next)
+		queue_mirror_publish(dlist_entry(it, struct swgpu_queue,
+		                                 ctx_link));
 	/* Queue waits of this context return CONTEXT_LOST now. */
 	pthread_cond_broadcast(&ctx->dev->host_cond);
 }

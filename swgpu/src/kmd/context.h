@@ -9,6 +9,7 @@
 #include <swgpu/swgpu.h>
 
 #include "kmd/device.h"
+#include "kmd/mirror.h"
 
 struct swgpu_context {
 	uint32_t remote_tag;          /* 0: in process (remote/remote.h) */
@@ -29,6 +30,7 @@ struct swgpu_context {
 	/* The client process that owns it in swgpud (status page); 0: the
 	 * device's own process. */
 	atomic_int owner_pid;
+	struct mirror mirror;        /* swgpud's client reads it (mirror.h) */
 };
 
 /* Record a fault: the context becomes GUILTY (first fault kept). Pending

@@ -35,6 +35,7 @@
 #include <swgpu/swgpu.h>
 
 #include "kmd/device.h"
+#include "kmd/mirror.h"
 #include "hw/packet/packet_exec.h"
 
 enum job_state {
@@ -160,6 +161,7 @@ struct swgpu_queue {
 	uint64_t trace_last_end_ns;  /* trace.c: end of its last slice */
 	uint64_t engine_moves;       /* times it moved to an idle engine */
 	bool slice_held;             /* head job waits for a slice to end */
+	struct mirror mirror;        /* swgpud's client reads it (mirror.h) */
 	struct dlist ctx_link, dev_link, run_link;
 };
 

@@ -713,6 +713,7 @@ job_attach_waits(struct swgpu_job *job, const swgpu_submit_info *info)
 			obj->payload = PAYLOAD_NONE;
 			obj->payload_job = NULL;
 			obj->error = false;
+			syncobj_mirror_publish(obj);
 		}
 	}
 }
@@ -734,6 +735,7 @@ job_attach_signals(struct swgpu_job *job, const swgpu_submit_info *info)
 			dlist_add_tail(&s->link, &obj->pending);
 			if (sp->value > obj->submitted_max)
 				obj->submitted_max = sp->value;
+			syncobj_mirror_publish(obj);
 			syncobj_wake_waiters(obj, true);
 			continue;
 		}
@@ -743,6 +745,7 @@ job_attach_signals(struct swgpu_job *job, const swgpu_submit_info *info)
 		obj->payload = PAYLOAD_PENDING;
 		obj->payload_job = job;
 		obj->error = false;
+		syncobj_mirror_publish(obj);
 		syncobj_wake_waiters(obj, true);
 	}
 }

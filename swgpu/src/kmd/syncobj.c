@@ -76,6 +76,7 @@ syncobj_gpu_signal(struct job_signal *s, bool error)
 		else if (s->value > obj->value)
 			obj->value = s->value;
 		syncobj_share_publish(obj);
+		syncobj_mirror_publish(obj);
 		syncobj_wake_waiters(obj, false);
 		return;
 	}
@@ -86,6 +87,7 @@ syncobj_gpu_signal(struct job_signal *s, bool error)
 		obj->payload_job = NULL;
 		obj->error = error;
 		job_unref(s->job);
+		syncobj_mirror_publish(obj);
 		syncobj_wake_waiters(obj, false);
 	}
 }
@@ -191,6 +193,7 @@ swgpu_syncobj_signal(swgpu_syncobj *obj, uint64_t value)
 		obj->payload_job = NULL;
 		obj->error = false;
 	}
+	syncobj_mirror_publish(obj);
 	atomic_fetch_add_explicit(&dev->event_serial, 1,
 	                          memory_order_release);
 	sched_run(dev);
@@ -218,6 +221,7 @@ swgpu_syncobj_reset(swgpu_syncobj *obj)
 	obj->payload = PAYLOAD_NONE;
 	obj->payload_job = NULL;
 	obj->error = false;
+	syncobj_mirror_publish(obj);
 	pthread_mutex_unlock(&dev->lock);
 	return SWGPU_OK;
 }

@@ -26,6 +26,7 @@
 #include <swgpu/swgpu.h>
 
 #include "kmd/device.h"
+#include "kmd/mirror.h"
 
 enum binary_payload {
 	PAYLOAD_NONE,
@@ -61,6 +62,7 @@ struct swgpu_syncobj {
 	uint64_t inring_max;         /* >= every value on inring */
 	uint64_t submitted_max;      /* largest value ever submitted */
 	struct dlist host_waits;     /* struct host_wait.link */
+	struct mirror mirror;        /* swgpud's client reads it (mirror.h) */
 	struct dlist link;           /* dev->syncobjs */
 };
 

@@ -35,17 +35,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "kmd/job.h"
 #include "kmd/syncobj.h"
+#include "util/futex.h"
 #include "util/util.h"
 #include "remote/remote.h"
 
@@ -76,13 +75,6 @@ _Static_assert(sizeof(struct share_page) <= SHARE_PAGE_SIZE,
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2,
                "lock-free 64-bit and 32-bit atomics");
 
-static void
-futex_wake_all(_Atomic uint32_t *word)
-{
-	syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, INT_MAX, NULL, NULL,
-	        0);
-}
-
 void
 syncobj_share_publish(struct swgpu_syncobj *obj)
 {
@@ -102,7 +94,7 @@ syncobj_share_publish(struct swgpu_syncobj *obj)
 		atomic_store_explicit(&p->error, 1, memory_order_release);
 	/* release: a watcher that sees the new seq sees the new value. */
 	atomic_fetch_add_explicit(&p->seq, 1, memory_order_release);
-	futex_wake_all(&p->seq);
+	futex_wake_all_shared(&p->seq);
 }
 
 /* Bring the local object up to the page (another process, or another
@@ -129,6 +121,7 @@ share_apply(struct swgpu_syncobj *obj)
 		atomic_fetch_add_explicit(&dev->event_serial, 1,
 		                          memory_order_release);
 		sched_run(dev);
+		syncobj_mirror_publish(obj);
 		syncobj_wake_waiters(obj, false);
 	}
 	pthread_mutex_unlock(&dev->lock);
@@ -152,8 +145,7 @@ share_watch(void *arg)
 		share_apply(obj);
 		/* Sleeps only while seq is unchanged: a change between the
 		 * load and here returns at once. */
-		syscall(SYS_futex, (uint32_t *)&p->seq, FUTEX_WAIT, seq,
-		        NULL, NULL, 0);
+		futex_wait_shared(&p->seq, seq, UINT64_MAX);
 	}
 	return NULL;
 }
@@ -192,7 +184,7 @@ syncobj_share_stop(struct swgpu_device *dev)
 			                      memory_order_release);
 			atomic_fetch_add_explicit(&found->share_page->seq, 1,
 			                          memory_order_release);
-			futex_wake_all(&found->share_page->seq);
+			futex_wake_all_shared(&found->share_page->seq);
 			found->share_watching = false;
 			thread = found->share_watcher;
 		}

@@ -8,11 +8,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "remote/fast_page.h"
 #include "remote/proto.h"
 #include "remote/remote.h"
 #include "remote/wire.h"
 
 struct rc_pending;
+struct rc_fast;
 
 /* What swgpu_device * points to in shared mode. */
 struct rc_dev {
@@ -35,6 +37,12 @@ struct rc_dev {
 	struct rc_dev *next;         /* every open remote device */
 	pthread_mutex_t objs_lock;
 	struct rc_obj *objs;         /* live client objects (obj_new) */
+	struct rc_fast *fast;        /* the fast path (client_fast.c), or
+	                                NULL: every call a request */
+	/* What the calls cost: requests by op, and what the fast path
+	 * answered without one (logged at close with SWGPU_DEBUG). */
+	_Atomic uint64_t requests[PROTO_OP_COUNT];
+	_Atomic uint64_t ring_submits, local_waits, local_queries;
 };
 
 /* The part every remote object starts with. */
@@ -44,6 +52,19 @@ struct rc_obj {
 	uint64_t id;                 /* the daemon's name for it */
 	struct rc_dev *dev;
 	struct rc_obj *prev, *next;  /* dev->objs */
+};
+
+struct rc_sync {
+	struct rc_obj o;
+	swgpu_syncobj_type type;
+	struct mirror_slot *mirror;  /* in the fast page, or NULL */
+};
+
+struct rc_queue {
+	struct rc_obj o;
+	uint32_t queue_id;
+	struct mirror_slot *mirror;  /* in the fast page, or NULL */
+	_Atomic uint64_t submitted;  /* its last seqno handed out */
 };
 
 struct rc_reply {
@@ -86,5 +107,36 @@ void rc_register(struct rc_dev *d);
 /* Remote devices open in this process. */
 uint32_t rc_open_count(void);
 void rc_unregister(struct rc_dev *d);
+
+/* ---- the fast path (client_fast.c; remote/fast_page.h) ---- */
+
+/* What a fast-path call returns when the call must be a request. */
+#define RC_FAST_NOT_TAKEN ((swgpu_result)2000)
+
+/* Map the page HELLO's reply brought (the descriptors are taken). */
+void rc_fast_open(struct rc_dev *d, int memfd, int doorbell);
+void rc_fast_close(struct rc_dev *d);
+/* One log line: the requests by op and the fast path's share. */
+void rc_fast_log_stats(struct rc_dev *d);
+struct mirror_slot *rc_fast_slot(struct rc_dev *d, uint32_t kind,
+                                 uint32_t slot);
+/* Every submit goes through here, so that the seqnos the daemon hands
+ * out and the ones predicted for ring submits stay one sequence. */
+void rc_fast_submit_lock(struct rc_dev *d);
+void rc_fast_submit_unlock(struct rc_dev *d);
+/* Under the submit lock: queue the submit (payload: its QUEUE_SUBMIT
+ * request) in the ring. */
+swgpu_result rc_fast_submit(struct rc_queue *q, const swgpu_submit_info *info,
+                            const struct wire_wr *payload,
+                            uint64_t *seqno_out);
+/* The context's mirror says OK and the daemon was not seen dying. */
+bool rc_fast_context_ok(struct rc_dev *d, const struct mirror_slot *m);
+swgpu_result rc_fast_queue_wait(struct rc_queue *q, uint64_t seqno,
+                                uint64_t deadline_ns);
+swgpu_result rc_fast_sync_query(const struct rc_sync *s, uint64_t *value);
+swgpu_result rc_fast_sync_wait(struct rc_dev *d, swgpu_syncobj *const *objs,
+                               const uint64_t *values, uint32_t count,
+                               uint32_t flags, uint64_t deadline_ns,
+                               uint32_t *first);
 
 #endif

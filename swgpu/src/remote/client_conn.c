@@ -211,6 +211,9 @@ rc_call_answering(struct rc_dev *d, uint32_t op, struct wire_wr *req,
 	for (unsigned i = 0; i < WIRE_MAX_FDS; i++)
 		rep->fds[i] = -1;
 	wire_rd_init(&rep->rd, NULL, 0);
+	if (op < PROTO_OP_COUNT)
+		atomic_fetch_add_explicit(&d->requests[op], 1,
+		                          memory_order_relaxed);
 	if (req && req->oom)
 		return SWGPU_ERR(d->debug, SWGPU_ERR_NO_HOST_MEMORY,
 		                 "request %s too large", proto_op_name(op));
@@ -382,6 +385,10 @@ hello(struct rc_dev *d, const swgpu_config *cfg)
 	if (r == SWGPU_OK) {
 		wire_get(&rep.rd, &d->info, sizeof(d->info));
 		d->daemon_pid = (int)wire_get_u32(&rep.rd);
+		if (rep.h.nfds == 2 && rep.fds[0] >= 0 && rep.fds[1] >= 0) {
+			rc_fast_open(d, rep.fds[0], rep.fds[1]);
+			rep.fds[0] = rep.fds[1] = -1;
+		}
 	} else if (rep.h.size) {
 		const char *msg = wire_get_str(&rep.rd);
 

@@ -1,0 +1,547 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared mode's fast path, client side (remote/fast_page.h): submits
+ * become ring records and a doorbell write (only while the daemon
+ * sleeps); queue and sync object state is read from the daemon's
+ * mirrors, so a reached wait, a fence poll or a completed-seqno query
+ * costs no request, and an unreached wait sleeps on the page's futex.
+ *
+ * A ring submit gets no reply: its seqno is the queue's next one. So it
+ * may only carry what cannot fail in the daemon once checked here: a
+ * binary wait (NOT_SUBMITTED depends on the scheduler's state when the
+ * daemon takes the job) keeps the request. Should the daemon still fail
+ * one (out of memory), it loses the queue's context, and the waits say
+ * CONTEXT_LOST (fast_ring.c).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "remote/client.h"
+#include "util/futex.h"
+#include "util/spin.h"
+#include "util/util.h"
+
+/* Sleeps in slices this long, to notice a daemon that died. */
+#define SLEEP_SLICE_NS 50000000ull
+/* Waits poll the mirrors this long before sleeping (adaptive). */
+#define WAIT_SPIN_NS 50000u
+
+struct rc_fast {
+	struct fast_page *page;
+	int doorbell;
+	pthread_mutex_t submit_lock;
+	struct spin_budget spin;
+};
+
+void
+rc_fast_open(struct rc_dev *d, int memfd, int doorbell)
+{
+	struct rc_fast *f = calloc(1, sizeof(*f));
+	struct fast_page *p = MAP_FAILED;
+
+	if (f)
+		p = mmap(NULL, sizeof(*p), PROT_READ | PROT_WRITE, MAP_SHARED,
+		         memfd, 0);
+	close(memfd);
+	if (p == MAP_FAILED || p->magic != FAST_PAGE_MAGIC ||
+	    p->ring_bytes != FAST_RING_BYTES) {
+		swgpu_log("shared mode: the daemon's fast page is unusable: "
+		          "every call is a request");
+		if (p != MAP_FAILED)
+			munmap(p, sizeof(*p));
+		close(doorbell);
+		free(f);
+		return;
+	}
+	f->page = p;
+	f->doorbell = doorbell;
+	pthread_mutex_init(&f->submit_lock, NULL);
+	spin_budget_init(&f->spin, WAIT_SPIN_NS);
+	d->fast = f;
+}
+
+void
+rc_fast_close(struct rc_dev *d)
+{
+	struct rc_fast *f = d->fast;
+
+	if (!f)
+		return;
+	munmap(f->page, sizeof(*f->page));
+	close(f->doorbell);
+	pthread_mutex_destroy(&f->submit_lock);
+	free(f);
+	d->fast = NULL;
+}
+
+void
+rc_fast_log_stats(struct rc_dev *d)
+{
+	char line[1024];
+	size_t n = 0;
+	uint64_t total = 0;
+
+	for (uint32_t op = 1; op < PROTO_OP_COUNT; op++) {
+		uint64_t c = atomic_load(&d->requests[op]);
+
+		total += c;
+		if (c && n < sizeof(line))
+			n += (size_t)snprintf(line + n, sizeof(line) - n,
+			                      " %s %llu", proto_op_name(op),
+			                      (unsigned long long)c);
+	}
+	swgpu_log("shared mode: %llu requests (%s), fast path: %llu ring "
+	          "submits, %llu waits and %llu queries without a request%s",
+	          (unsigned long long)total, n ? line + 1 : "none",
+	          (unsigned long long)atomic_load(&d->ring_submits),
+	          (unsigned long long)atomic_load(&d->local_waits),
+	          (unsigned long long)atomic_load(&d->local_queries),
+	          d->fast ? "" : " (no fast page)");
+}
+
+struct mirror_slot *
+rc_fast_slot(struct rc_dev *d, uint32_t kind, uint32_t slot)
+{
+	if (!d->fast)
+		return NULL;
+	if (kind == PROTO_KIND_CTX && slot < FAST_CTX_SLOTS)
+		return &d->fast->page->contexts[slot];
+	if (kind == PROTO_KIND_QUEUE && slot < FAST_QUEUE_SLOTS)
+		return &d->fast->page->queues[slot];
+	if (kind == PROTO_KIND_SYNC && slot < FAST_SYNC_SLOTS)
+		return &d->fast->page->syncs[slot];
+	return NULL;
+}
+
+void
+rc_fast_submit_lock(struct rc_dev *d)
+{
+	if (d->fast)
+		pthread_mutex_lock(&d->fast->submit_lock);
+}
+
+void
+rc_fast_submit_unlock(struct rc_dev *d)
+{
+	if (d->fast)
+		pthread_mutex_unlock(&d->fast->submit_lock);
+}
+
+/* Whether the daemon is still there (a wait on its mirrors alone would
+ * never learn that it died). */
+static bool
+daemon_alive(struct rc_dev *d)
+{
+	struct pollfd pf = { .fd = d->sock, .events = POLLRDHUP };
+	bool dead;
+
+	pthread_mutex_lock(&d->lock);
+	dead = d->dead;
+	pthread_mutex_unlock(&d->lock);
+	if (dead)
+		return false;
+	return poll(&pf, 1, 0) == 0 ||
+	       !(pf.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL));
+}
+
+/* ---- the ring ---- */
+
+static void
+ring_put(struct fast_page *p, uint64_t pos, uint32_t kind, const void *data,
+         uint32_t size)
+{
+	struct fast_record hd = { .size = size, .kind = kind };
+	uint8_t *at = p->ring + pos % FAST_RING_BYTES;
+
+	memcpy(at, &hd, sizeof(hd));
+	if (size && data)
+		memcpy(at + sizeof(hd), data, size);
+}
+
+/* Append one record; false when it does not fit now (the caller makes
+ * the call a request: the daemon serves the ring first). Submit lock
+ * held: one writer. */
+static bool
+ring_push(struct rc_fast *f, const void *data, uint32_t size)
+{
+	struct fast_page *p = f->page;
+	uint64_t need = FAST_ALIGN(sizeof(struct fast_record) + size);
+	uint64_t tail = atomic_load_explicit(&p->ring_tail,
+	                                     memory_order_relaxed);
+	uint64_t head = atomic_load_explicit(&p->ring_head,
+	                                     memory_order_acquire);
+	uint64_t off = tail % FAST_RING_BYTES, skip = 0;
+
+	if (need > FAST_RING_BYTES / 4)
+		return false;
+	if (off + need > FAST_RING_BYTES)
+		skip = FAST_RING_BYTES - off;
+	if (tail + skip + need - head > FAST_RING_BYTES)
+		return false;
+	if (skip) {
+		ring_put(p, tail, FAST_REC_SKIP, NULL,
+		         (uint32_t)(skip - sizeof(struct fast_record)));
+		tail += skip;
+	}
+	ring_put(p, tail, FAST_REC_SUBMIT, data, size);
+	/* seq_cst: pairs with the daemon's idle store then tail load. */
+	atomic_store(&p->ring_tail, tail + need);
+	if (atomic_load(&p->daemon_idle)) {
+		uint64_t one = 1;
+
+		if (write(f->doorbell, &one, sizeof(one)) < 0 &&
+		    errno != EAGAIN)
+			swgpu_log("shared mode: doorbell: %s",
+			          strerror(errno));
+	}
+	return true;
+}
+
+swgpu_result
+rc_fast_submit(struct rc_queue *q, const swgpu_submit_info *info,
+               const struct wire_wr *payload, uint64_t *seqno_out)
+{
+	struct rc_dev *d = q->o.dev;
+	struct rc_fast *f = d->fast;
+	uint64_t seqno;
+
+	if (!f || !q->mirror || payload->oom || payload->len > UINT32_MAX)
+		return RC_FAST_NOT_TAKEN;
+	for (uint32_t i = 0; i < info->wait_count; i++) {
+		const struct rc_sync *s = (const void *)info->waits[i].obj;
+
+		if (s->type == SWGPU_SYNCOBJ_BINARY)
+			return RC_FAST_NOT_TAKEN;
+	}
+	/* The daemon's own checks (swgpu_submit), made here: it cannot
+	 * answer this one. */
+	for (uint32_t i = 0; i < info->ib_count; i++) {
+		const swgpu_ib *ib = &info->ibs[i];
+
+		if (!ib->va || (ib->va & 3) || !ib->size_dw ||
+		    ib->size_dw > d->info.max_ib_size_dw)
+			return SWGPU_ERR(d->debug, SWGPU_ERR_INVALID_ARG,
+			                 "ib %u: va 0x%llx size_dw %u", i,
+			                 (unsigned long long)ib->va,
+			                 ib->size_dw);
+	}
+	if (atomic_load_explicit(&q->mirror->flags, memory_order_acquire) &
+	    MIRROR_LOST)
+		return SWGPU_ERR(d->debug, SWGPU_ERR_CONTEXT_LOST,
+		                 "queue %u: its context is lost", q->queue_id);
+	if (!ring_push(f, payload->buf, (uint32_t)payload->len))
+		return RC_FAST_NOT_TAKEN;
+	atomic_fetch_add_explicit(&d->ring_submits, 1, memory_order_relaxed);
+	seqno = atomic_load_explicit(&q->submitted, memory_order_relaxed) + 1;
+	atomic_store_explicit(&q->submitted, seqno, memory_order_release);
+	if (seqno_out)
+		*seqno_out = seqno;
+	return SWGPU_OK;
+}
+
+/* ---- waits on the mirrors ---- */
+
+/* One look at what a wait waits for: *done when it is decided. */
+typedef swgpu_result (*eval_fn)(void *arg, bool *done);
+
+/* Poll, then sleep on word (bumped at every change), until eval decides,
+ * the deadline passes or the daemon is gone. */
+static swgpu_result
+wait_on(struct rc_dev *d, _Atomic uint32_t *word, _Atomic uint32_t *waiters,
+        eval_fn eval, void *arg, uint64_t deadline_ns)
+{
+	struct rc_fast *f = d->fast;
+	uint64_t now = swgpu_now_ns();
+	uint64_t spin_end = swgpu_add_sat(now, spin_budget_get(&f->spin, now));
+
+	for (;;) {
+		uint32_t seq = atomic_load(word);
+		bool done;
+		swgpu_result r = eval(arg, &done);
+
+		if (done)
+			return r;
+		now = swgpu_now_ns();
+		if (now >= deadline_ns)
+			return SWGPU_TIMEOUT;
+		if (now < spin_end) {
+			spin_enter();
+			while (atomic_load_explicit(word, memory_order_acquire)
+			               == seq &&
+			       (now = swgpu_now_ns()) < spin_end &&
+			       now < deadline_ns)
+				;
+			spin_leave();
+			spin_budget_feedback(&f->spin, atomic_load(word) != seq);
+			continue;
+		}
+		if (!daemon_alive(d))
+			return SWGPU_ERR(true, SWGPU_ERR_CONTEXT_LOST,
+			                 "shared mode: swgpud is gone");
+		/* seq_cst: a publish after our eval either sees us here
+		 * and wakes us, or changed seq before the futex looks. */
+		atomic_fetch_add(waiters, 1);
+		futex_wait_shared(word, seq,
+		                  deadline_ns - now < SLEEP_SLICE_NS
+		                  ? deadline_ns : now + SLEEP_SLICE_NS);
+		atomic_fetch_sub(waiters, 1);
+	}
+}
+
+bool
+rc_fast_context_ok(struct rc_dev *d, const struct mirror_slot *m)
+{
+	bool dead;
+
+	if (!m || atomic_load_explicit(&m->value, memory_order_acquire) !=
+	          SWGPU_CONTEXT_OK)
+		return false;
+	pthread_mutex_lock(&d->lock);
+	dead = d->dead;
+	pthread_mutex_unlock(&d->lock);
+	if (!dead)
+		atomic_fetch_add_explicit(&d->local_queries, 1,
+		                          memory_order_relaxed);
+	return !dead;
+}
+
+struct queue_wait {
+	const struct mirror_slot *m;
+	uint64_t seqno;
+};
+
+static swgpu_result
+queue_eval(void *arg, bool *done)
+{
+	struct queue_wait *w = arg;
+	uint64_t v = atomic_load_explicit(&w->m->value, memory_order_acquire);
+
+	*done = true;
+	/* As in process: a lost context fails every wait of its queues. */
+	if (atomic_load_explicit(&w->m->flags, memory_order_relaxed) &
+	    MIRROR_LOST)
+		return SWGPU_ERR_CONTEXT_LOST;
+	if (v >= w->seqno)
+		return w->seqno && atomic_load_explicit(&w->m->aux,
+		                                        memory_order_relaxed)
+		                   == w->seqno
+		       ? SWGPU_ERR_CONTEXT_LOST : SWGPU_OK;
+	*done = false;
+	return SWGPU_TIMEOUT;
+}
+
+swgpu_result
+rc_fast_queue_wait(struct rc_queue *q, uint64_t seqno, uint64_t deadline_ns)
+{
+	struct rc_dev *d = q->o.dev;
+	uint64_t last = atomic_load_explicit(&q->submitted,
+	                                     memory_order_acquire);
+	struct queue_wait w = { .m = q->mirror, .seqno = seqno ? seqno : last };
+	swgpu_result r;
+
+	if (!d->fast || !q->mirror)
+		return RC_FAST_NOT_TAKEN;
+	if (w.seqno > last)
+		return SWGPU_ERR(d->debug, SWGPU_ERR_INVALID_ARG,
+		                 "seqno %llu > last submitted %llu",
+		                 (unsigned long long)w.seqno,
+		                 (unsigned long long)last);
+	atomic_fetch_add_explicit(&d->local_waits, 1, memory_order_relaxed);
+	r = wait_on(d, &d->fast->page->events.seq,
+	            &d->fast->page->events.waiters, queue_eval, &w,
+	            deadline_ns);
+	if (r < 0)
+		return SWGPU_ERR(d->debug, r, "queue %u wait %llu",
+		                 q->queue_id, (unsigned long long)w.seqno);
+	return r;
+}
+
+swgpu_result
+rc_fast_sync_query(const struct rc_sync *s, uint64_t *value)
+{
+	const struct mirror_slot *m = s->mirror;
+	uint64_t v;
+	bool error;
+
+	if (!m)
+		return RC_FAST_NOT_TAKEN;
+	atomic_fetch_add_explicit(&s->o.dev->local_queries, 1,
+	                          memory_order_relaxed);
+	v = atomic_load_explicit(&m->value, memory_order_acquire);
+	error = atomic_load_explicit(&m->flags, memory_order_relaxed) &
+	        MIRROR_ERROR;
+	if (s->type == SWGPU_SYNCOBJ_TIMELINE) {
+		*value = v;
+		return error ? SWGPU_ERR_CONTEXT_LOST : SWGPU_OK;
+	}
+	*value = v == MIRROR_BINARY_SIGNALED;
+	return *value && error ? SWGPU_ERR_CONTEXT_LOST : SWGPU_OK;
+}
+
+enum wait_state { WS_NOT_YET, WS_OK, WS_FAILED, WS_NOT_SUBMITTED };
+
+struct sync_wait {
+	const struct rc_sync *const *objs;
+	const uint64_t *values;
+	uint32_t count, flags;
+	uint32_t *first;
+	/* The ring served up to the wait's start: a binary payload that is
+	 * NONE here is NONE for the daemon too. */
+	bool drained;
+};
+
+/* kmd/syncobj.c's rule, on a mirror. */
+static enum wait_state
+sync_state(const struct sync_wait *w, uint32_t i)
+{
+	const struct rc_sync *s = w->objs[i];
+	uint64_t v = atomic_load_explicit(&s->mirror->value,
+	                                  memory_order_acquire);
+	uint64_t aux = atomic_load_explicit(&s->mirror->aux,
+	                                    memory_order_relaxed);
+	bool error = atomic_load_explicit(&s->mirror->flags,
+	                                  memory_order_relaxed) & MIRROR_ERROR;
+	uint64_t want = w->values ? w->values[i] : 0;
+
+	if (s->type == SWGPU_SYNCOBJ_TIMELINE) {
+		if (v >= want)
+			return WS_OK;
+		if ((w->flags & SWGPU_WAIT_AVAILABLE) && aux >= want)
+			return WS_OK;
+		return error ? WS_FAILED : WS_NOT_YET;
+	}
+	switch (v) {
+	case MIRROR_BINARY_SIGNALED:
+		return error ? WS_FAILED : WS_OK;
+	case MIRROR_BINARY_PENDING:
+		return (w->flags & SWGPU_WAIT_AVAILABLE) ? WS_OK : WS_NOT_YET;
+	default:
+		if ((w->flags & SWGPU_WAIT_FOR_SUBMIT) || !w->drained)
+			return WS_NOT_YET;
+		return WS_NOT_SUBMITTED;
+	}
+}
+
+static swgpu_result
+sync_eval(void *arg, bool *done)
+{
+	struct sync_wait *w = arg;
+	bool all = w->flags & SWGPU_WAIT_ALL;
+	uint32_t ok = 0, failed = 0, not_submitted = 0;
+
+	*done = true;
+	for (uint32_t i = 0; i < w->count; i++) {
+		switch (sync_state(w, i)) {
+		case WS_OK:
+			if (!all) {
+				if (w->first)
+					*w->first = i;
+				return SWGPU_OK;
+			}
+			ok++;
+			break;
+		case WS_FAILED:
+			failed++;
+			break;
+		case WS_NOT_SUBMITTED:
+			not_submitted++;
+			break;
+		case WS_NOT_YET:
+			break;
+		}
+	}
+	if (not_submitted)
+		return SWGPU_ERR_NOT_SUBMITTED;
+	if (failed)
+		return SWGPU_ERR_CONTEXT_LOST;
+	if (all && ok == w->count) {
+		if (w->first)
+			*w->first = 0;
+		return SWGPU_OK;
+	}
+	*done = false;
+	return SWGPU_TIMEOUT;
+}
+
+struct drain_wait {
+	const struct fast_page *p;
+	uint64_t tail;
+};
+
+static swgpu_result
+drain_eval(void *arg, bool *done)
+{
+	struct drain_wait *w = arg;
+
+	*done = atomic_load_explicit(&w->p->ring_head, memory_order_acquire)
+	        >= w->tail;
+	return *done ? SWGPU_OK : SWGPU_TIMEOUT;
+}
+
+swgpu_result
+rc_fast_sync_wait(struct rc_dev *d, swgpu_syncobj *const *objs,
+                  const uint64_t *values, uint32_t count, uint32_t flags,
+                  uint64_t deadline_ns, uint32_t *first)
+{
+	struct rc_fast *f = d->fast;
+	struct sync_wait w = {
+		.objs = (const struct rc_sync *const *)objs,
+		.values = values,
+		.count = count,
+		.flags = flags,
+		.first = first,
+	};
+	struct drain_wait dw;
+	swgpu_result r;
+	bool done, drain = flags & SWGPU_WAIT_AVAILABLE;
+
+	if (!f)
+		return RC_FAST_NOT_TAKEN;
+	for (uint32_t i = 0; i < count; i++) {
+		if (!w.objs[i]->mirror)
+			return RC_FAST_NOT_TAKEN;
+		if (w.objs[i]->type == SWGPU_SYNCOBJ_TIMELINE && !values)
+			return SWGPU_ERR(d->debug, SWGPU_ERR_INVALID_ARG,
+			                 "timeline wait without values");
+		if (w.objs[i]->type == SWGPU_SYNCOBJ_BINARY &&
+		    !(flags & SWGPU_WAIT_FOR_SUBMIT))
+			drain = true;
+	}
+	atomic_fetch_add_explicit(&d->local_waits, 1, memory_order_relaxed);
+	/* Reached (the common case): no request, no sleep. */
+	r = sync_eval(&w, &done);
+	if (done)
+		goto out;
+	/* When "no payload yet" (a binary wait without FOR_SUBMIT) or
+	 * "submitted" (AVAILABLE) is an answer, our own ring records must
+	 * be served first: they may submit the signal. */
+	r = SWGPU_OK;
+	if (drain) {
+		dw.p = f->page;
+		dw.tail = atomic_load(&f->page->ring_tail);
+		r = wait_on(d, &f->page->head_seq, &f->page->head_waiters,
+		            drain_eval, &dw, deadline_ns);
+	} else {
+		w.drained = true; /* never asked */
+	}
+	if (r == SWGPU_OK) {
+		w.drained = true;
+		r = wait_on(d, &f->page->events.seq, &f->page->events.waiters,
+		            sync_eval, &w, deadline_ns);
+	} else if (r == SWGPU_TIMEOUT) {
+		/* The deadline passed before the daemon took our records:
+		 * a timeout, unless the objects say otherwise now. */
+		r = sync_eval(&w, &done);
+		if (!done)
+			r = SWGPU_TIMEOUT;
+	}
+out:
+	if (r < 0)
+		return SWGPU_ERR(d->debug, r, "syncobj wait");
+	return r;
+}
