@@ -178,25 +178,27 @@ sd_fast_detach(struct session *s, struct sd_entry *e)
 	e->slot = FAST_NO_SLOT;
 }
 
-/* A submit the client could not be told about failed: lose the queue's
- * context, as a GPU fault would, so its waits return CONTEXT_LOST. */
-static void
-submit_failed(struct session *s, uint64_t queue_id, swgpu_result r)
+void
+sd_fast_submit_failed(struct session *s, struct sd_entry *q,
+                      const swgpu_submit_info *info, swgpu_result r)
 {
-	struct sd_entry *q = sd_get(s, queue_id, PROTO_KIND_QUEUE);
 	char why[128];
 
 	swgpu_log("swgpud: client %d (%s): a submit from its ring failed "
 	          "(%s)%s", (int)s->pid, s->program, swgpu_result_str(r),
-	          q && r != SWGPU_ERR_CONTEXT_LOST ? ": its context is lost"
-	                                            : "");
-	if (q && r != SWGPU_ERR_CONTEXT_LOST) {
+	          r != SWGPU_ERR_CONTEXT_LOST ? ": its context is lost" : "");
+	if (r != SWGPU_ERR_CONTEXT_LOST) {
 		snprintf(why, sizeof(why), "submit from the fast ring "
 		         "failed: %s", swgpu_result_str(r));
 		kmd_context_lose(q->parent->obj, why);
 	}
-	if (q)
-		sd_put(s, q);
+	/* The client counted a seqno for it: a failed job takes it, and
+	 * fails its signals, so every wait on them ends. */
+	if (kmd_queue_submit_failed(q->obj, info) ==
+	    SWGPU_ERR_NO_HOST_MEMORY)
+		swgpu_log("swgpud: client %d (%s): its queue's seqnos and "
+		          "the daemon's differ from now on", (int)s->pid,
+		          s->program);
 }
 
 /* Serve one record (copied out: the client may change the ring under
@@ -205,9 +207,8 @@ static bool
 serve_record(struct session *s, const struct fast_record *hd)
 {
 	struct sd_fast *f = &s->fast;
-	struct sd_req rq = { .s = s, .out_fd = -1 };
+	struct sd_req rq = { .s = s, .out_fd = -1, .from_ring = true };
 	swgpu_result r;
-	uint64_t queue_id = 0;
 
 	for (unsigned i = 0; i < WIRE_MAX_FDS; i++)
 		rq.fds[i] = -1;
@@ -215,8 +216,6 @@ serve_record(struct session *s, const struct fast_record *hd)
 	rq.h.size = hd->size;
 	wire_rd_init(&rq.rd, f->record, hd->size);
 	wire_wr_init(&rq.out);
-	if (hd->size >= sizeof(uint64_t))
-		memcpy(&queue_id, f->record, sizeof(queue_id));
 	r = serve_queue(&rq);
 	wire_wr_fini(&rq.out);
 	if (!wire_rd_done(&rq.rd)) {
@@ -226,7 +225,8 @@ serve_record(struct session *s, const struct fast_record *hd)
 		return false;
 	}
 	if (r != SWGPU_OK)
-		submit_failed(s, queue_id, r);
+		swgpu_log("swgpud: client %d (%s): a ring submit refused: %s",
+		          (int)s->pid, s->program, swgpu_result_str(r));
 	return true;
 }
 

@@ -38,6 +38,12 @@ struct mirror_slot *sd_fast_slot(struct sd_fast *f, uint32_t kind,
  * being destroyed). */
 void sd_fast_detach(struct session *s, struct sd_entry *e);
 
+/* A ring submit of queue q failed in the daemon (info: as the client
+ * sent it, or NULL if it did not resolve): lose the context and queue it
+ * as a failed job, so that the seqnos stay the client's. */
+void sd_fast_submit_failed(struct session *s, struct sd_entry *q,
+                           const swgpu_submit_info *info, swgpu_result r);
+
 /* Serve every record in the ring. false: a malformed record (the client
  * is dropped). */
 bool sd_fast_drain(struct session *s);

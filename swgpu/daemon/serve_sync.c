@@ -328,6 +328,8 @@ queue_submit(struct sd_req *rq, struct sd_entry *q)
 		goto bad;
 	if (ents_n != nw + ns) {
 		r = BAD_ID(rq, "sync object");
+		if (rq->from_ring)
+			sd_fast_submit_failed(rq->s, q, NULL, r);
 		goto out;
 	}
 	/* The payload is not aligned for swgpu_ib: copy. */
@@ -335,6 +337,8 @@ queue_submit(struct sd_req *rq, struct sd_entry *q)
 		ibs = malloc(sizeof(*ibs) * nib);
 		if (!ibs) {
 			r = SWGPU_ERR_NO_HOST_MEMORY;
+			if (rq->from_ring)
+				sd_fast_submit_failed(rq->s, q, NULL, r);
 			goto out;
 		}
 		memcpy(ibs, ibs_src, sizeof(*ibs) * nib);
@@ -348,6 +352,8 @@ queue_submit(struct sd_req *rq, struct sd_entry *q)
 	r = swgpu_submit(q->obj, &info, &seqno);
 	if (r == SWGPU_OK)
 		wire_put_u64(&rq->out, seqno);
+	else if (rq->from_ring)
+		sd_fast_submit_failed(rq->s, q, &info, r);
 	goto out;
 bad:
 	rq->rd.bad = true;

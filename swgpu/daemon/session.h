@@ -77,6 +77,7 @@ struct sd_req {
 	int out_fd;                  /* a descriptor to send back, or -1
 	                                (closed after sending) */
 	struct sd_entry *added;      /* sd_add_reply's entry (no ref) */
+	bool from_ring;              /* a fast-path record: no reply */
 };
 
 /* Returned by a handler that replies later (a waiting worker). */

@@ -84,6 +84,12 @@ void kmd_queue_mirror_detach(swgpu_queue *q);
 void kmd_context_mirror_attach(swgpu_context *ctx, struct mirror_slot *slot,
                                struct mirror_events *events);
 void kmd_context_mirror_detach(swgpu_context *ctx);
+/* Queue info (or, when it is not valid, an empty job) as a job that
+ * fails, with its signals failing too, whatever its context's state: a
+ * client counted a seqno for a ring submit the daemon then could not
+ * queue, so the queue's seqnos stay the client's and its waits end. */
+swgpu_result kmd_queue_submit_failed(swgpu_queue *q,
+                                     const swgpu_submit_info *info);
 /* Lose ctx (GUILTY, with a fault of kind BAD_PACKET carrying why): for
  * work the daemon accepted on a client's behalf and then could not
  * queue. */

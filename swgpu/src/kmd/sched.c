@@ -750,6 +750,10 @@ job_attach_signals(struct swgpu_job *job, const swgpu_submit_info *info)
 	}
 }
 
+static swgpu_result submit_locked(struct swgpu_queue *q,
+                                  const swgpu_submit_info *info,
+                                  bool doomed, uint64_t *seqno_out);
+
 swgpu_result
 swgpu_submit(swgpu_queue *q, const swgpu_submit_info *info,
              uint64_t *seqno_out)
@@ -786,11 +790,37 @@ swgpu_submit(swgpu_queue *q, const swgpu_submit_info *info,
 			               "payload", i);
 		}
 	}
+	r = submit_locked(q, info, false, seqno_out);
+	pthread_mutex_unlock(&dev->lock);
+	return r;
+}
+
+swgpu_result
+kmd_queue_submit_failed(swgpu_queue *q, const swgpu_submit_info *info)
+{
+	static const swgpu_submit_info none;
+	struct swgpu_device *dev = q->dev;
+	swgpu_result r = SWGPU_ERR_CONTEXT_LOST;
+
+	if (!info || submit_validate(q, info) != SWGPU_OK)
+		info = &none;
+	pthread_mutex_lock(&dev->lock);
+	if (!atomic_load(&dev->closing) && !q->cancelled)
+		r = submit_locked(q, info, true, NULL);
+	pthread_mutex_unlock(&dev->lock);
+	return r;
+}
+
+/* Queue one job (checked; dev->lock held). doomed: it fails whatever
+ * happens (kmd_queue_submit_failed). */
+static swgpu_result
+submit_locked(struct swgpu_queue *q, const swgpu_submit_info *info,
+              bool doomed, uint64_t *seqno_out)
+{
+	struct swgpu_device *dev = q->dev;
 	struct swgpu_job *job = job_alloc(dev, info);
-	if (!job) {
-		pthread_mutex_unlock(&dev->lock);
+	if (!job)
 		return DEV_ERR(dev, SWGPU_ERR_NO_HOST_MEMORY, "job");
-	}
 	struct swgpu_engine *eng = dev->engines[q->engine];
 
 	job->dev = dev;
@@ -808,7 +838,7 @@ swgpu_submit(swgpu_queue *q, const swgpu_submit_info *info,
 	memset(&job->save, 0, sizeof(job->save));
 	job->preempted = false;
 	job->preemptions = 0;
-	job->dep_failed = false;
+	job->dep_failed = doomed;
 	job->exec_failed = false;
 	job->skipped = false;
 	job->inject = SWGPU_FAULT_NONE;
@@ -843,6 +873,5 @@ swgpu_submit(swgpu_queue *q, const swgpu_submit_info *info,
 	if (!was_idle || sched_push_head(q) != PUSH_DONE ||
 	    (info->signal_count && dev->pending_jobs))
 		sched_run(dev);
-	pthread_mutex_unlock(&dev->lock);
 	return SWGPU_OK;
 }

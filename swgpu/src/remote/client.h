@@ -116,6 +116,9 @@ void rc_unregister(struct rc_dev *d);
 /* Map the page HELLO's reply brought (the descriptors are taken). */
 void rc_fast_open(struct rc_dev *d, int memfd, int doorbell);
 void rc_fast_close(struct rc_dev *d);
+/* Device close: every thread waiting on the page returns CONTEXT_LOST
+ * before the page and the objects go. */
+void rc_fast_quiesce(struct rc_dev *d);
 /* One log line: the requests by op and the fast path's share. */
 void rc_fast_log_stats(struct rc_dev *d);
 struct mirror_slot *rc_fast_slot(struct rc_dev *d, uint32_t kind,

@@ -184,6 +184,7 @@ rc_device_close(swgpu_device *dev)
 	struct rc_dev *d = DEV(dev);
 
 	rc_unregister(d);
+	rc_fast_quiesce(d);
 	/* Everything of this device is gone in the daemon when the reply
 	 * comes (its trace file complete, its memory back in the budget);
 	 * EOF alone would clean up too, but later. */

@@ -36,6 +36,10 @@ struct rc_fast {
 	int doorbell;
 	pthread_mutex_t submit_lock;
 	struct spin_budget spin;
+	/* Device close: waiters on the page leave (CONTEXT_LOST, as in
+	 * process) before it and the objects they read go away. */
+	atomic_bool closing;
+	atomic_int waiters;          /* threads inside a fast wait */
 };
 
 void
@@ -63,6 +67,35 @@ rc_fast_open(struct rc_dev *d, int memfd, int doorbell)
 	pthread_mutex_init(&f->submit_lock, NULL);
 	spin_budget_init(&f->spin, WAIT_SPIN_NS);
 	d->fast = f;
+}
+
+/* Wake everyone asleep on the page's words. */
+static void
+wake_all(struct fast_page *p)
+{
+	atomic_fetch_add(&p->events.seq, 1);
+	atomic_fetch_add(&p->head_seq, 1);
+	futex_wake_all_shared(&p->events.seq);
+	futex_wake_all_shared(&p->head_seq);
+}
+
+void
+rc_fast_quiesce(struct rc_dev *d)
+{
+	struct rc_fast *f = d->fast;
+	uint64_t until = swgpu_now_ns() + 5000000000ull;
+
+	if (!f)
+		return;
+	atomic_store(&f->closing, true);
+	/* Each leaves at its next look: at once once woken. */
+	while (atomic_load(&f->waiters) && swgpu_now_ns() < until) {
+		wake_all(f->page);
+		usleep(200);
+	}
+	if (atomic_load(&f->waiters))
+		swgpu_log("shared mode: %d threads still waiting at device "
+		          "close", atomic_load(&f->waiters));
 }
 
 void
@@ -266,6 +299,8 @@ wait_on(struct rc_dev *d, _Atomic uint32_t *word, _Atomic uint32_t *waiters,
 
 		if (done)
 			return r;
+		if (atomic_load(&f->closing))
+			return SWGPU_ERR_CONTEXT_LOST; /* as in process */
 		now = swgpu_now_ns();
 		if (now >= deadline_ns)
 			return SWGPU_TIMEOUT;
@@ -274,7 +309,9 @@ wait_on(struct rc_dev *d, _Atomic uint32_t *word, _Atomic uint32_t *waiters,
 			while (atomic_load_explicit(word, memory_order_acquire)
 			               == seq &&
 			       (now = swgpu_now_ns()) < spin_end &&
-			       now < deadline_ns)
+			       now < deadline_ns &&
+			       !atomic_load_explicit(&f->closing,
+			                             memory_order_relaxed))
 				;
 			spin_leave();
 			spin_budget_feedback(&f->spin, atomic_load(word) != seq);
@@ -352,9 +389,11 @@ rc_fast_queue_wait(struct rc_queue *q, uint64_t seqno, uint64_t deadline_ns)
 		                 (unsigned long long)w.seqno,
 		                 (unsigned long long)last);
 	atomic_fetch_add_explicit(&d->local_waits, 1, memory_order_relaxed);
+	atomic_fetch_add(&d->fast->waiters, 1);
 	r = wait_on(d, &d->fast->page->events.seq,
 	            &d->fast->page->events.waiters, queue_eval, &w,
 	            deadline_ns);
+	atomic_fetch_sub(&d->fast->waiters, 1);
 	if (r < 0)
 		return SWGPU_ERR(d->debug, r, "queue %u wait %llu",
 		                 q->queue_id, (unsigned long long)w.seqno);
@@ -517,29 +556,26 @@ rc_fast_sync_wait(struct rc_dev *d, swgpu_syncobj *const *objs,
 	r = sync_eval(&w, &done);
 	if (done)
 		goto out;
+	atomic_fetch_add(&f->waiters, 1);
 	/* When "no payload yet" (a binary wait without FOR_SUBMIT) or
 	 * "submitted" (AVAILABLE) is an answer, our own ring records must
-	 * be served first: they may submit the signal. */
+	 * be served first: they may submit the signal. Those submits have
+	 * happened for the caller, so this does not count against its
+	 * deadline (a poll with deadline 0 included): it lasts until the
+	 * daemon's session thread gets to them, or the daemon is gone. */
 	r = SWGPU_OK;
 	if (drain) {
 		dw.p = f->page;
 		dw.tail = atomic_load(&f->page->ring_tail);
 		r = wait_on(d, &f->page->head_seq, &f->page->head_waiters,
-		            drain_eval, &dw, deadline_ns);
-	} else {
-		w.drained = true; /* never asked */
+		            drain_eval, &dw, UINT64_MAX);
 	}
 	if (r == SWGPU_OK) {
 		w.drained = true;
 		r = wait_on(d, &f->page->events.seq, &f->page->events.waiters,
 		            sync_eval, &w, deadline_ns);
-	} else if (r == SWGPU_TIMEOUT) {
-		/* The deadline passed before the daemon took our records:
-		 * a timeout, unless the objects say otherwise now. */
-		r = sync_eval(&w, &done);
-		if (!done)
-			r = SWGPU_TIMEOUT;
 	}
+	atomic_fetch_sub(&f->waiters, 1);
 out:
 	if (r < 0)
 		return SWGPU_ERR(d->debug, r, "syncobj wait");
