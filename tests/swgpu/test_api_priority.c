@@ -63,6 +63,10 @@ test_high_overtakes_pending_low(void **state)
 	emit_logged(&cmd, &b, hid);
 	swgpu_ib hib = api_cmd_end(&cmd);
 	api_ok(api_submit(hi, &hib, NULL, 0, NULL, 0, NULL));
+	/* Shared mode: these submits reach the daemon's scheduler through
+	 * the session's ring, after the call returns; any request is
+	 * served after them (swgpu.h, swgpu_submit). */
+	(void)swgpu_queue_engine(hi);
 	api_store64(gate.cpu, 1);
 	api_queue_idle(hi);
 	api_queue_idle(lo);

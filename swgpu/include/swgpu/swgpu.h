@@ -647,9 +647,11 @@ typedef struct swgpu_submit_info {
  * Errors: INVALID_ARG, CONTEXT_LOST (context guilty/lost: nothing queued),
  * NOT_SUBMITTED (binary wait with no payload), NO_HOST_MEMORY.
  * Shared mode (swgpud): a submit without binary waits is queued through
- * the session's ring without waiting for the daemon; should the daemon
- * still fail to queue it (out of memory), the context is lost and the
- * queue's waits return CONTEXT_LOST. */
+ * the session's ring without waiting for the daemon, so it reaches the
+ * scheduler a moment after the call returns (every later call of this
+ * client that asks the daemon, e.g. swgpu_queue_engine, is served after
+ * it); should the daemon still fail to queue it (out of memory), the
+ * context is lost and the queue's waits return CONTEXT_LOST. */
 swgpu_result swgpu_submit(swgpu_queue *q, const swgpu_submit_info *info,
                           uint64_t *seqno_out);
 
