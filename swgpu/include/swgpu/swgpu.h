@@ -60,6 +60,8 @@ typedef enum swgpu_result {
 	SWGPU_ERR_DEVICE_BUSY = -11,    /* object still in use */
 	SWGPU_ERR_BAD_HANDLE = -12,     /* an fd that is not an exported swgpu
 	                                   object this device can import */
+	SWGPU_ERR_NOT_PERMITTED = -13,  /* the caller may not do this (a
+	                                   queue priority over its limit) */
 } swgpu_result;
 
 /* Name of a result ("SWGPU_ERR_CONTEXT_LOST"); never NULL. */
@@ -600,7 +602,11 @@ typedef enum swgpu_priority {
  * least loaded one); after that the engine is chosen per job: when the
  * queue has nothing in flight and its engine is busy, its next job goes
  * to an idle engine of the class. Jobs of one queue execute, one at a
- * time on one engine each, and complete in submission order. */
+ * time on one engine each, and complete in submission order.
+ * Errors: INVALID_ARG, UNSUPPORTED (no engine of the class),
+ * NO_HOST_MEMORY, and NOT_PERMITTED in shared mode when swgpud's rule
+ * does not give this process the priority (README, "Global priority":
+ * REALTIME needs CAP_SYS_NICE or the daemon's SWGPUD_REALTIME list). */
 swgpu_result swgpu_queue_create(swgpu_context *ctx,
                                 swgpu_engine_class engine_class,
                                 uint32_t engine_index,
