@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "daemon/session.h"
-#include "kmd/context.h"
 #include "util/util.h"
 
 swgpu_result
