@@ -42,6 +42,7 @@ table_processes(FILE *out, const struct swgpu_status_page *p)
 {
 	if (!p->process_count)
 		return;
+	fprintf(out, "  memory per process:\n");
 	fprintf(out, "  %-8s %-16s %6s %12s %12s\n", "pid", "program",
 	        "BOs", "vram MiB", "system MiB");
 	for (unsigned i = 0; i < p->process_count; i++) {
