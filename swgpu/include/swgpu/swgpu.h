@@ -392,6 +392,12 @@ uint64_t swgpu_heap_usage(const swgpu_device *dev, swgpu_heap heap);
  * size. A SYSTEM allocation that would go over the budget first discards
  * offered BOs (see swgpu_bo_offer), then fails with NO_DEVICE_MEMORY; a
  * VRAM one discards, evicts or lands in SYSTEM (see "residency" below).
+ * In shared mode (SWGPU_MODE=shared) the GPU is the whole machine's and
+ * these figures are this process's: usage counts its own BOs only (each
+ * where it lives now, until the GPU is done with it), budget is its
+ * usage plus what is free of the heap's budget (VRAM min(vram_size,
+ * SWGPU_VRAM_BUDGET_MB)) after every process's usage; swgpu_heap_usage()
+ * and swgpu_bar_usage() are this process's too.
  * Errors: INVALID_ARG. */
 swgpu_result swgpu_heap_budget(const swgpu_device *dev, swgpu_heap heap,
                                uint64_t *usage, uint64_t *budget);
