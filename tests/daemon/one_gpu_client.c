@@ -6,10 +6,12 @@
  * checked here and printed as lines, the exit status says whether all
  * was right:
  *
- *   flood PACKETS   a LOW queue on copy engine 0 keeps two jobs of
- *                   PACKETS 4 MiB copies in flight until stdin has a
- *                   line (or ends): "flooding <first jobs' mean ms>",
- *                   then "flood <jobs> <mean ms>"
+ *   flood MS        a LOW queue on copy engine 0 keeps two jobs of
+ *                   4 MiB copies in flight, as many copies as take
+ *                   about MS (measured first: sanitizer builds are
+ *                   slower), until stdin has a line (or ends):
+ *                   "flooding <first jobs' mean ms>", then
+ *                   "flood <jobs> <mean ms>"
  *   latency PRIO N GAP_MS
  *                   N small fill jobs on a queue of PRIO (low, normal,
  *                   high), each submitted GAP_MS * [0, 1) after the
@@ -127,10 +129,13 @@ ms(uint64_t ns)
 
 /* ---- a LOW process floods the copy engine ---- */
 
+#define FLOOD_MAX_PACKETS 2048u
+
 static int
-flood(uint32_t packets)
+flood(uint32_t target_ms)
 {
 	const uint64_t size = 4 * MIB;
+	uint32_t packets = 16;
 	struct gpu g;
 	struct buf src, dst, cmd[2];
 	uint64_t seq[2], t0;
@@ -143,8 +148,24 @@ flood(uint32_t packets)
 	pattern = (uint32_t *)src.cpu;
 	for (uint64_t i = 0; i < size / 4; i++)
 		pattern[i] = (uint32_t)(i * 2654435761u);
+	for (int k = 0; k < 2; k++)
+		buf_make(&g, 64 * FLOOD_MAX_PACKETS, SWGPU_HEAP_SYSTEM,
+		         &cmd[k]);
+	/* How many copies make a job of about target_ms here. */
+	for (uint32_t p = 0; p < packets; p++)
+		job_dw += swgpu_emit_copy((uint32_t *)cmd[0].cpu + job_dw,
+		                          dst.va, src.va, size);
+	/* The second run: the first one also faults dst's pages in. */
+	for (int run = 0; run < 2; run++) {
+		t0 = swgpu_now_ns();
+		wait_job(&g, submit(&g, &cmd[0], job_dw));
+		t0 = swgpu_now_ns() - t0;
+	}
+	packets = (uint32_t)((uint64_t)target_ms * 1000000u * packets /
+	                     (t0 ? t0 : 1));
+	packets = packets < 16 ? 16 : packets > FLOOD_MAX_PACKETS ?
+	          FLOOD_MAX_PACKETS : packets;
 	for (int k = 0; k < 2; k++) {
-		buf_make(&g, 64 * packets + 4096, SWGPU_HEAP_SYSTEM, &cmd[k]);
 		job_dw = 0;
 		for (uint32_t p = 0; p < packets; p++)
 			job_dw += swgpu_emit_copy((uint32_t *)cmd[k].cpu +
