@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Who may use global priority on the shared GPU (README, "Global
- * priority"; as Linux DRM drivers and VK_KHR_global_priority do it):
+ * Who may use global priority on the shared GPU (README, "One GPU for
+ * the machine", global priority; as Linux DRM drivers and
+ * VK_KHR_global_priority do it):
  *
  *  - LOW, NORMAL and HIGH: every client. The daemon serves one user
  *    only (SO_PEERCRED), and HIGH is still fair-shared: the scheduler
  *    gives a saturated HIGH queue 16 times a LOW one's share, never all
  *    of the engine (kmd/sched.c).
- *  - REALTIME (weight 64, preempts everything below it): a client whose
- *    process has CAP_SYS_NICE in its effective set, as for a negative
- *    nice value, or whose executable is listed in the daemon's
- *    SWGPUD_REALTIME (names or paths, comma separated; "*": everyone) or
- *    --realtime. The executable is /proc/<pid>/exe, not the name the
- *    client claims in HELLO.
+ *  - REALTIME (weight 64, 4x HIGH's share; preempts lower levels within
+ *    it): a client whose process has CAP_SYS_NICE in its effective set,
+ *    as for a negative nice value, or whose executable is listed in the
+ *    daemon's SWGPUD_REALTIME (names or paths, comma separated; "*":
+ *    everyone) or --realtime. The executable is /proc/<pid>/exe, not the
+ *    name the client claims in HELLO.
  *
  * Another level is refused at queue creation with SWGPU_ERR_NOT_PERMITTED
  * (VK_ERROR_NOT_PERMITTED_KHR from vkCreateDevice) and a log line. In
