@@ -32,7 +32,10 @@ icd_device_destroy_queues(struct icd_device *dev,
  * VK_KHR/EXT_global_priority: the global level picks the swgpu level.
  * MEDIUM is the default level; inside it the float priority keeps its
  * old meaning (discreteQueuePriorities = 2: below 0.5 is LOW). LOW, HIGH
- * and REALTIME are taken as they are (no privilege needed here).
+ * and REALTIME are taken as they are. In shared mode swgpud decides who
+ * may use REALTIME (README, "One GPU for the machine"): a refused level is
+ * SWGPU_ERR_NOT_PERMITTED from swgpu_queue_create, which vkCreateDevice
+ * returns as VK_ERROR_NOT_PERMITTED_KHR, as VK_KHR_global_priority says.
  */
 static swgpu_priority
 icd_queue_swgpu_priority(const VkDeviceQueueCreateInfo *qci, float prio)

@@ -82,6 +82,10 @@ icd_result_from_swgpu(swgpu_result r)
 		return VK_ERROR_FEATURE_NOT_PRESENT;
 	case SWGPU_ERR_BAD_HANDLE:
 		return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+	case SWGPU_ERR_NOT_PERMITTED:
+		/* VK_KHR_global_priority: vkCreateDevice's answer to a
+		 * level the caller may not use. */
+		return VK_ERROR_NOT_PERMITTED_KHR;
 	case SWGPU_ERR_INVALID_ARG:
 	case SWGPU_ERR_TIMELINE_REWIND:
 	case SWGPU_ERR_NOT_SUBMITTED:

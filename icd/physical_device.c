@@ -300,7 +300,9 @@ icd_sat_sub_u64(uint64_t a, uint64_t b)
  * is what is left of it after the other heap's usage, capped at the heap
  * size: an allocation within a heap's budget fits. Usage is the process's
  * (every VkDevice and the driver's own command memory on this swgpu
- * device), page rounded.
+ * device), page rounded. In shared mode swgpud answers for this process
+ * alone: its usage, and as budget its usage plus what the machine's
+ * other processes leave free of the heap.
  */
 static void
 icd_memory_budget(const struct icd_physical_device *pdev,

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "daemon/session.h"
-#include "kmd/context.h"
 #include "util/util.h"
 
 swgpu_result
@@ -141,9 +140,8 @@ ctx_op(struct sd_req *rq)
 		r = swgpu_context_create(s->dev, &ctx);
 		if (r != SWGPU_OK)
 			return r;
-		/* swgpu-smi shows the client as its owner */
-		atomic_store(&((struct swgpu_context *)ctx)->owner_pid,
-		             (int)s->pid);
+		/* Its owner (swgpu-smi) is the session's client:
+		 * kmd_owner_set in hello(). */
 		r = sd_add_reply(rq, PROTO_KIND_CTX, ctx, NULL);
 		if (r == SWGPU_OK) {
 			wire_put_u32(&rq->out, swgpu_context_id(ctx));

@@ -19,6 +19,8 @@
 
 #include "daemon/gpu_table.h"
 #include "daemon/session.h"
+#include "daemon/priority_rule.h"
+#include "kmd/owner.h"
 #include "util/spin.h"
 #include "util/util.h"
 
@@ -316,6 +318,10 @@ hello(struct session *s, struct wire_hdr *h, void *payload, int *fds)
 	} else {
 		snprintf(s->program, sizeof(s->program), "%s",
 		         program ? program : "?");
+		/* This thread works for the client from now on: its BOs
+		 * and contexts are accounted to it (kmd/mem_owner.h). */
+		kmd_owner_set((int)s->pid, s->program,
+		              priority_rule_max(s->pid));
 		r = gpu_table_get(cfg_start, (size_t)(rd.end - cfg_start),
 		                  &s->gpu, &s->dev);
 		if (r != SWGPU_OK)

@@ -5,7 +5,7 @@
  * machine"). Clients start it on demand; it can also be run by hand or
  * by a systemd user unit (--idle-exit 0: never exit).
  *
- *   swgpud [--socket PATH] [--idle-exit SECONDS]
+ *   swgpud [--socket PATH] [--idle-exit SECONDS] [--realtime LIST]
  *
  * The socket lives in the user's private directory (0700, checked), and
  * every connection's peer credentials are checked: only this user's
@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "daemon/gpu_table.h"
+#include "daemon/priority_rule.h"
 #include "daemon/session.h"
 #include "kmd/device.h"
 #include "remote/proto.h"
@@ -128,11 +129,16 @@ listen_on(const char *path)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: swgpud [--socket PATH] [--idle-exit SECONDS]\n"
+	fprintf(stderr, "usage: swgpud [--socket PATH] [--idle-exit SECONDS] "
+	        "[--realtime LIST]\n"
 	        "  --socket     where to listen (default: the user's "
 	        "private swgpu directory)\n"
 	        "  --idle-exit  exit after this long without clients "
-	        "(default 5; 0: never)\n");
+	        "(default 5; 0: never)\n"
+	        "  --realtime   executables (names or paths, comma "
+	        "separated; *: all) that may use\n"
+	        "               REALTIME priority without CAP_SYS_NICE "
+	        "(default: $SWGPUD_REALTIME)\n");
 }
 
 int
@@ -140,6 +146,7 @@ main(int argc, char **argv)
 {
 	char path[PATH_MAX], lock_path[PATH_MAX + 8];
 	long idle_exit_s = 5;
+	const char *realtime = NULL;
 	uint64_t idle_since;
 	int lock_fd, listen_fd;
 
@@ -147,6 +154,8 @@ main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--socket") && i + 1 < argc) {
 			snprintf(path, sizeof(path), "%s", argv[++i]);
+		} else if (!strcmp(argv[i], "--realtime") && i + 1 < argc) {
+			realtime = argv[++i];
 		} else if (!strcmp(argv[i], "--idle-exit") && i + 1 < argc) {
 			char *end;
 
@@ -164,6 +173,7 @@ main(int argc, char **argv)
 	 * that started it had in its environment. */
 	setenv("SWGPU_MODE", "inproc", 1);
 	kmd_in_daemon = true;
+	priority_rule_init(realtime);
 	signal(SIGPIPE, SIG_IGN);
 	if (!path[0] && !proto_socket_path(path, sizeof(path))) {
 		swgpu_log("swgpud: no private directory for the socket");

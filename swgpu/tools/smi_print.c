@@ -36,6 +36,27 @@ busy_bar(FILE *out, unsigned permille)
 	fputc(']', out);
 }
 
+/* Memory per process: what each owns where it lives now. */
+static void
+table_processes(FILE *out, const struct swgpu_status_page *p)
+{
+	if (!p->process_count)
+		return;
+	fprintf(out, "  memory per process:\n");
+	fprintf(out, "  %-8s %-16s %6s %12s %12s\n", "pid", "program",
+	        "BOs", "vram MiB", "system MiB");
+	for (unsigned i = 0; i < p->process_count; i++) {
+		const struct swgpu_status_process *sp = &p->processes[i];
+
+		fprintf(out, "  %-8d %-16.16s %6u %12.1f %12.1f\n", sp->pid,
+		        sp->program, sp->bos, mib(sp->heap_used[0]),
+		        mib(sp->heap_used[1]));
+	}
+	if (p->process_total > p->process_count)
+		fprintf(out, "  ... and %u more processes\n",
+		        p->process_total - p->process_count);
+}
+
 static void
 table_gpu(FILE *out, const struct swgpu_status_page *p,
           unsigned long long now)
@@ -82,7 +103,7 @@ table_gpu(FILE *out, const struct swgpu_status_page *p,
 	for (unsigned c = 0; c < p->context_count; c++) {
 		const struct swgpu_status_context *sc = &p->contexts[c];
 		fprintf(out, "  %-8d %-16.16s %4u %-7s %-8s %6u %10llu %10llu "
-		        "%8.3f s\n", sc->pid, p->program, sc->id,
+		        "%8.3f s\n", sc->pid, sc->program, sc->id,
 		        NAME(state_name, sc->state),
 		        sc->priority < 0 ? "-" : NAME(prio_name, sc->priority),
 		        sc->queues, (unsigned long long)sc->jobs_submitted,
@@ -92,6 +113,7 @@ table_gpu(FILE *out, const struct swgpu_status_page *p,
 	if (p->context_total > p->context_count)
 		fprintf(out, "  ... and %u more contexts\n",
 		        p->context_total - p->context_count);
+	table_processes(out, p);
 }
 
 void
@@ -177,9 +199,11 @@ json_gpu(FILE *out, const struct swgpu_status_page *p)
 	        p->context_total);
 	for (unsigned c = 0; c < p->context_count; c++) {
 		const struct swgpu_status_context *sc = &p->contexts[c];
-		fprintf(out, "%s{\"pid\":%d,\"id\":%u,\"state\":\"%s\","
-		        "\"priority\":", c ? "," : "", sc->pid, sc->id,
-		        NAME(state_name, sc->state));
+		fprintf(out, "%s{\"pid\":%d,\"program\":", c ? "," : "",
+		        sc->pid);
+		json_str(out, sc->program);
+		fprintf(out, ",\"id\":%u,\"state\":\"%s\",\"priority\":",
+		        sc->id, NAME(state_name, sc->state));
 		if (sc->priority < 0)
 			fprintf(out, "null");
 		else
@@ -190,6 +214,21 @@ json_gpu(FILE *out, const struct swgpu_status_page *p)
 		        (unsigned long long)sc->jobs_submitted,
 		        (unsigned long long)sc->jobs_completed,
 		        (unsigned long long)sc->gpu_ns, sc->fault_kind);
+	}
+	fprintf(out, "],\"processes_total\":%u,\"processes\":[",
+	        p->process_total);
+	for (unsigned i = 0; i < p->process_count; i++) {
+		const struct swgpu_status_process *sp = &p->processes[i];
+
+		fprintf(out, "%s{\"pid\":%d,\"program\":", i ? "," : "",
+		        sp->pid);
+		json_str(out, sp->program);
+		fprintf(out, ",\"bos\":%u,\"heap_used\":{", sp->bos);
+		for (unsigned h = 0; h < SWGPU_STATUS_HEAPS; h++)
+			fprintf(out, "%s\"%s\":%llu", h ? "," : "",
+			        heap_name[h],
+			        (unsigned long long)sp->heap_used[h]);
+		fprintf(out, "}}");
 	}
 	fprintf(out, "]}");
 }

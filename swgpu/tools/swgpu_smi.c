@@ -96,13 +96,19 @@ check_page(struct swgpu_status_page *p)
 	if (p->size != sizeof(*p))
 		return "status page of another size";
 	if (p->engine_count > SWGPU_STATUS_ENGINES ||
-	    p->context_count > SWGPU_STATUS_CONTEXTS)
+	    p->context_count > SWGPU_STATUS_CONTEXTS ||
+	    p->process_count > SWGPU_STATUS_PROCESSES)
 		return "status page with impossible counts";
 	p->program[sizeof(p->program) - 1] = 0;
 	p->device[sizeof(p->device) - 1] = 0;
 	p->mode[sizeof(p->mode) - 1] = 0;
 	for (unsigned e = 0; e < p->engine_count; e++)
 		p->engines[e].name[sizeof(p->engines[e].name) - 1] = 0;
+	for (unsigned c = 0; c < p->context_count; c++)
+		p->contexts[c].program[sizeof(p->contexts[c].program) - 1] = 0;
+	for (unsigned i = 0; i < p->process_count; i++)
+		p->processes[i].program[sizeof(p->processes[i].program) - 1] =
+			0;
 	return NULL;
 }
 

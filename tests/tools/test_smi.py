@@ -108,6 +108,14 @@ def main():
     vram = [h for h in g["heaps"] if h["name"] == "vram"][0]
     check(vram["used"] >= 3 << 20 and vram["size"] >= vram["used"],
           "VRAM usage counts the 3 MiB BO (%d bytes)" % vram["used"])
+    # Memory per process: in process every BO is the probe's.
+    procs = {p["pid"]: p for p in g.get("processes", [])}
+    mine_mem = procs.get(probe.pid, {})
+    check(len(procs) == 1 and mine_mem.get("program") == "smi_probe" and
+          mine_mem.get("heap_used", {}).get("vram") == vram["used"],
+          "memory per process: the probe owns the device's VRAM bytes")
+    check(all(c.get("program") == "smi_probe" for c in g["contexts"]),
+          "each context names its program")
     check(sum(e["jobs_completed"] for e in g["engines"]) >= 8,
           "engines completed the 8 jobs")
     check(g["faults"] == 0 and g["hangs"] == 0, "no faults, no hangs")

@@ -2,16 +2,50 @@
 /*
  * VK_KHR_global_priority + VK_EXT_global_priority_query on swgpu: every
  * queue family lists LOW, MEDIUM, HIGH and REALTIME, globalPriorityQuery
- * is reported, and a device whose queues are created at each level (no
- * privilege needed) runs work on them: a fence submit on every queue of
- * the family completes. (That the levels share an engine by weight is
- * tested in swgpu's test_api_fairness.) Validation on; skipped on other
+ * is reported, and a device whose queues are created at each level runs
+ * work on them: a fence submit on every queue of the family completes.
+ * (That the levels share an engine by weight is tested in swgpu's
+ * test_api_fairness.) In process no level needs a privilege; in shared
+ * mode REALTIME needs CAP_SYS_NICE (or swgpud's SWGPUD_REALTIME list),
+ * else vkCreateDevice returns VK_ERROR_NOT_PERMITTED_KHR: ctest runs
+ * this test a second time with CAP_SYS_NICE dropped (setpriv) to see
+ * that under `make shared-test`. Validation on; skipped on other
  * drivers.
  */
 #include "vk_harness.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Whether this process has CAP_SYS_NICE in its effective set. */
+static bool
+has_sys_nice(void)
+{
+	char line[256];
+	unsigned long long caps = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			break;
+	fclose(f);
+	return caps >> 23 & 1; /* CAP_SYS_NICE */
+}
+
+/* swgpud's rule (README, "One GPU for the machine"): REALTIME in shared
+ * mode only with CAP_SYS_NICE or the daemon's list. */
+static bool
+realtime_refused(void)
+{
+	const char *mode = getenv("SWGPU_MODE");
+
+	return mode && !strcmp(mode, "shared") && !has_sys_nice() &&
+	       !getenv("SWGPUD_REALTIME");
+}
 
 static void
 test_global_priority(struct vkh *h, struct vkh_device *unused)
@@ -86,6 +120,24 @@ test_global_priority(struct vkh *h, struct vkh_device *unused)
 			.ppEnabledExtensionNames = &ext,
 		};
 		VkDevice dev;
+		if (levels[l] == VK_QUEUE_GLOBAL_PRIORITY_REALTIME_KHR &&
+		    realtime_refused()) {
+			/* The loader reports any failing ICD vkCreateDevice
+			 * (as an error message): expected here, nothing
+			 * else. */
+			vkh_expect_message("terminator_CreateDevice: Failed "
+			                   "in ICD");
+			vkh_expect_message("Failed to create device chain");
+			VkResult cr = vkCreateDevice(h->phys, &dci, NULL, &dev);
+			vkh_expect_clear();
+
+			VKH_CHECK_MSG(h, cr == VK_ERROR_NOT_PERMITTED_KHR,
+			              "REALTIME without CAP_SYS_NICE in shared "
+			              "mode: %s", vkh_result_str(cr));
+			printf("  REALTIME not permitted (shared mode, no "
+			       "CAP_SYS_NICE)\n");
+			continue;
+		}
 		VKH_CHECK_VK(h, vkCreateDevice(h->phys, &dci, NULL, &dev));
 		VkFenceCreateInfo fci = {
 			.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO,

@@ -60,6 +60,8 @@ typedef enum swgpu_result {
 	SWGPU_ERR_DEVICE_BUSY = -11,    /* object still in use */
 	SWGPU_ERR_BAD_HANDLE = -12,     /* an fd that is not an exported swgpu
 	                                   object this device can import */
+	SWGPU_ERR_NOT_PERMITTED = -13,  /* the caller may not do this (a
+	                                   queue priority over its limit) */
 } swgpu_result;
 
 /* Name of a result ("SWGPU_ERR_CONTEXT_LOST"); never NULL. */
@@ -390,6 +392,12 @@ uint64_t swgpu_heap_usage(const swgpu_device *dev, swgpu_heap heap);
  * size. A SYSTEM allocation that would go over the budget first discards
  * offered BOs (see swgpu_bo_offer), then fails with NO_DEVICE_MEMORY; a
  * VRAM one discards, evicts or lands in SYSTEM (see "residency" below).
+ * In shared mode (SWGPU_MODE=shared) the GPU is the whole machine's and
+ * these figures are this process's: usage counts its own BOs only (each
+ * where it lives now, until the GPU is done with it), budget is its
+ * usage plus what is free of the heap's budget (VRAM min(vram_size,
+ * SWGPU_VRAM_BUDGET_MB)) after every process's usage; swgpu_heap_usage()
+ * and swgpu_bar_usage() are this process's too.
  * Errors: INVALID_ARG. */
 swgpu_result swgpu_heap_budget(const swgpu_device *dev, swgpu_heap heap,
                                uint64_t *usage, uint64_t *budget);
@@ -600,7 +608,11 @@ typedef enum swgpu_priority {
  * least loaded one); after that the engine is chosen per job: when the
  * queue has nothing in flight and its engine is busy, its next job goes
  * to an idle engine of the class. Jobs of one queue execute, one at a
- * time on one engine each, and complete in submission order. */
+ * time on one engine each, and complete in submission order.
+ * Errors: INVALID_ARG, UNSUPPORTED (no engine of the class),
+ * NO_HOST_MEMORY, and NOT_PERMITTED in shared mode when swgpud's rule
+ * does not give this process the priority (README, "Global priority":
+ * REALTIME needs CAP_SYS_NICE or the daemon's SWGPUD_REALTIME list). */
 swgpu_result swgpu_queue_create(swgpu_context *ctx,
                                 swgpu_engine_class engine_class,
                                 uint32_t engine_index,

@@ -24,10 +24,11 @@
 #include <stdint.h>
 
 #define SWGPU_STATUS_MAGIC 0x3154535550475753ull  /* "SWGPUST1" */
-#define SWGPU_STATUS_VERSION 1u
+#define SWGPU_STATUS_VERSION 2u
 #define SWGPU_STATUS_ENGINES 16u
 #define SWGPU_STATUS_CONTEXTS 64u
 #define SWGPU_STATUS_HEAPS 2u
+#define SWGPU_STATUS_PROCESSES 32u
 
 struct swgpu_status_engine {
 	char name[16];             /* "compute0", ... */
@@ -45,12 +46,22 @@ struct swgpu_status_engine {
 struct swgpu_status_context {
 	int32_t pid;               /* the process that created it */
 	uint32_t id;
+	char program[16];          /* that process's name (its comm) */
 	uint32_t state;            /* swgpu_context_state */
 	int32_t priority;          /* highest of its queues' (swgpu_priority) */
 	uint32_t queues;
 	uint32_t fault_kind;       /* swgpu_fault_kind of its first fault */
 	uint64_t jobs_submitted, jobs_completed;
 	uint64_t gpu_ns;           /* engine time of its finished jobs */
+};
+
+/* Memory a process owns on the device: its BOs, counted where they live
+ * now (a demoted VRAM BO counts in SYSTEM), as the heap totals are. */
+struct swgpu_status_process {
+	int32_t pid;
+	uint32_t bos;              /* BOs it owns (discarded ones too) */
+	char program[16];
+	uint64_t heap_used[SWGPU_STATUS_HEAPS];
 };
 
 struct swgpu_status_page {
@@ -80,6 +91,10 @@ struct swgpu_status_page {
 	uint64_t hangs;            /* of them by a hang (watchdog) */
 	struct swgpu_status_engine engines[SWGPU_STATUS_ENGINES];
 	struct swgpu_status_context contexts[SWGPU_STATUS_CONTEXTS];
+	uint32_t process_count;    /* entries filled in processes[] */
+	uint32_t process_total;    /* owners of memory (may exceed it;
+	                              the largest VRAM users are kept) */
+	struct swgpu_status_process processes[SWGPU_STATUS_PROCESSES];
 };
 
 /*

@@ -2,10 +2,12 @@
 /* Contexts: a GPU VA space and a fault domain each. */
 #include "kmd/context.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kmd/job.h"
+#include "kmd/owner.h"
 #include "kmd/vaspace.h"
 #include "remote/remote.h"
 
@@ -28,6 +30,10 @@ swgpu_context_create(swgpu_device *dev, swgpu_context **out)
 	}
 	ctx->dev = dev;
 	ctx->state = SWGPU_CONTEXT_OK;
+	/* In swgpud: the client the session thread works for. */
+	atomic_init(&ctx->owner_pid, kmd_owner_pid());
+	snprintf(ctx->owner_program, sizeof(ctx->owner_program), "%s",
+	         kmd_owner_program());
 	atomic_init(&ctx->lost, false);
 	dlist_init(&ctx->queues);
 	pthread_mutex_lock(&dev->lock);

@@ -27,9 +27,11 @@ struct swgpu_context {
 	uint32_t inflight;           /* jobs in rings */
 	uint64_t gpu_ns;             /* engine time of its finished jobs
 	                                (under dev->lock; status page) */
-	/* The client process that owns it in swgpud (status page); 0: the
-	 * device's own process. */
+	/* The client process that owns it in swgpud (status page), as
+	 * kmd_owner_set named it at creation; 0: the device's own
+	 * process. */
 	atomic_int owner_pid;
+	char owner_program[16];      /* its program name, or "" */
 	struct mirror mirror;        /* swgpud's client reads it (mirror.h) */
 };
 

@@ -25,6 +25,7 @@
 #include "kmd/config.h"
 #include "kmd/device.h"
 #include "kmd/residency.h"
+#include "kmd/owner.h"
 #include "util/util.h"
 #include "remote/remote.h"
 
@@ -97,21 +98,35 @@ mem_list_add_locked(struct swgpu_mem *mem, struct swgpu_bo *bo)
 }
 
 void
-mem_account_add_locked(struct swgpu_mem *mem, swgpu_heap loc, uint32_t flags,
-                       uint64_t size)
+mem_account_add_locked(struct swgpu_mem *mem, struct mem_owner *owner,
+                       swgpu_heap loc, uint32_t flags, uint64_t size)
 {
+	bool bar = loc == SWGPU_HEAP_VRAM && (flags & SWGPU_BO_BAR);
+
 	mem->heap_used[loc] += size;
-	if (loc == SWGPU_HEAP_VRAM && (flags & SWGPU_BO_BAR))
+	if (bar)
 		mem->bar_used += size;
+	if (owner) {
+		owner->used[loc] += size;
+		if (bar)
+			owner->bar_used += size;
+	}
 }
 
 void
-mem_account_sub_locked(struct swgpu_mem *mem, swgpu_heap loc, uint32_t flags,
-                       uint64_t size)
+mem_account_sub_locked(struct swgpu_mem *mem, struct mem_owner *owner,
+                       swgpu_heap loc, uint32_t flags, uint64_t size)
 {
+	bool bar = loc == SWGPU_HEAP_VRAM && (flags & SWGPU_BO_BAR);
+
 	mem->heap_used[loc] -= size;
-	if (loc == SWGPU_HEAP_VRAM && (flags & SWGPU_BO_BAR))
+	if (bar)
 		mem->bar_used -= size;
+	if (owner) {
+		owner->used[loc] -= size;
+		if (bar)
+			owner->bar_used -= size;
+	}
 }
 
 static void
@@ -134,10 +149,13 @@ account_release(struct swgpu_mem *mem, struct swgpu_bo *bo)
 	/* A discarded BO already gave its bytes back; an imported one
 	 * never took any. */
 	if (!bo->discarded && !bo->imported) {
-		mem_account_sub_locked(mem, bo->loc, bo->flags, bo->size);
+		mem_account_sub_locked(mem, bo->owner, bo->loc, bo->flags,
+		                       bo->size);
 		if (bo->offered)
 			offer_unlink(mem, bo);
 	}
+	mem_owner_put_locked(mem, bo->owner);
+	bo->owner = NULL;
 	if (bo->loc != bo->heap)
 		mem->demoted_bytes -= bo->size;
 	/* Every VA mapping held a reference, so none is left. */
@@ -170,6 +188,7 @@ mem_fini(struct swgpu_mem *mem)
 		backing_free(bo);
 		free(bo);
 	}
+	mem_owner_fini(mem);
 	pthread_mutex_unlock(&mem->lock);
 	pthread_mutex_destroy(&mem->lock);
 	pthread_mutex_destroy(&mem->res_lock);
@@ -222,7 +241,7 @@ mem_discard_locked(struct swgpu_mem *mem, struct swgpu_bo *bo)
 {
 	offer_unlink(mem, bo);
 	backing_discard(bo);
-	mem_account_sub_locked(mem, bo->loc, bo->flags, bo->size);
+	mem_account_sub_locked(mem, bo->owner, bo->loc, bo->flags, bo->size);
 	bo->discarded = true;
 	mem->discard_count++;
 	mem->discard_bytes += bo->size;
@@ -342,13 +361,20 @@ bo_create_in(struct swgpu_mem *mem, struct swgpu_device *dev, uint64_t size,
 	atomic_init(&bo->refcount, 1);
 	atomic_init(&bo->map_count, 0);
 	atomic_init(&bo->gpu_busy, 0);
+	pthread_mutex_lock(&mem->lock);
+	bo->owner = mem_owner_get_locked(mem);
+	pthread_mutex_unlock(&mem->lock);
+	if (!bo->owner) {
+		free(bo);
+		return SWGPU_ERR(debug, SWGPU_ERR_NO_HOST_MEMORY, "BO owner");
+	}
 
 	/* VRAM BOs may evict others or be placed in SYSTEM (residency.c);
 	 * res_lock stays held until the BO has its backing, so no eviction
 	 * sees it half made. */
 	if (heap == SWGPU_HEAP_VRAM) {
 		pthread_mutex_lock(&mem->res_lock);
-		bo->loc = residency_reserve(mem, flags, size);
+		bo->loc = residency_reserve(mem, bo->owner, flags, size);
 		pthread_mutex_lock(&mem->lock);
 		bo->last_use = ++mem->use_clock;
 	} else {
@@ -356,11 +382,13 @@ bo_create_in(struct swgpu_mem *mem, struct swgpu_device *dev, uint64_t size,
 		 * both fit into the last free bytes. */
 		pthread_mutex_lock(&mem->lock);
 		if (mem_make_room_locked(mem, heap, flags, size))
-			mem_account_add_locked(mem, heap, flags, size);
+			mem_account_add_locked(mem, bo->owner, heap, flags,
+			                       size);
 		else
 			bo->loc = SWGPU_HEAP_COUNT;
 	}
 	if (bo->loc == SWGPU_HEAP_COUNT) {
+		mem_owner_put_locked(mem, bo->owner);
 		pthread_mutex_unlock(&mem->lock);
 		if (heap == SWGPU_HEAP_VRAM)
 			pthread_mutex_unlock(&mem->res_lock);
@@ -579,6 +607,15 @@ swgpu_heap_usage(const swgpu_device *dev, swgpu_heap heap)
 		return rc_heap_usage(dev, heap);
 	if (!dev)
 		return 0;
+	/* A swgpud session thread asks for its client (mem_owner.h). */
+	if (kmd_owner_pid()) {
+		uint64_t used = 0;
+
+		if ((unsigned)heap < SWGPU_HEAP_COUNT)
+			mem_owner_budget((struct swgpu_mem *)&dev->mem, heap,
+			                 &used, NULL);
+		return used;
+	}
 	/* The lock is not part of the logical state: casting const away to
 	 * take it is the usual "mutable mutex". */
 	return mem_heap_usage((struct swgpu_mem *)&dev->mem, heap);
@@ -600,6 +637,13 @@ swgpu_heap_budget(const swgpu_device *dev, swgpu_heap heap, uint64_t *usage,
 		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
 		                 "NULL device or bad heap %d", (int)heap);
 	mem = (struct swgpu_mem *)&dev->mem; /* mutable mutex, see above */
+	/* In swgpud, for the session's client: its usage and what the
+	 * whole machine leaves it (mem_owner.h). In process every BO is
+	 * the process's: the heap's figures, as always. */
+	if (kmd_owner_pid()) {
+		mem_owner_budget(mem, heap, usage, budget);
+		return SWGPU_OK;
+	}
 	pthread_mutex_lock(&mem->lock);
 	if (usage)
 		*usage = mem->heap_used[heap];
@@ -614,6 +658,8 @@ swgpu_bar_usage(const swgpu_device *dev)
 {
 	if (remote_is(dev))
 		return rc_bar_usage(dev);
+	if (dev && kmd_owner_pid())
+		return mem_owner_bar_usage((struct swgpu_mem *)&dev->mem);
 	return dev ? mem_bar_usage((struct swgpu_mem *)&dev->mem) : 0;
 }
 
@@ -694,10 +740,12 @@ mem_bo_reclaim(struct swgpu_bo *bo)
 	swgpu_heap loc = bo->heap;
 	if (vram) {
 		pthread_mutex_unlock(&mem->lock);
-		loc = residency_reserve(mem, bo->flags, bo->size);
+		loc = residency_reserve(mem, bo->owner, bo->flags,
+		                        bo->size);
 		pthread_mutex_lock(&mem->lock);
 	} else if (mem_make_room_locked(mem, loc, bo->flags, bo->size)) {
-		mem_account_add_locked(mem, loc, bo->flags, bo->size);
+		mem_account_add_locked(mem, bo->owner, loc, bo->flags,
+		                       bo->size);
 	} else {
 		loc = SWGPU_HEAP_COUNT;
 	}

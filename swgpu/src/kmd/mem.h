@@ -10,6 +10,8 @@
 
 #include <swgpu/swgpu.h>
 
+#include "kmd/mem_owner.h"
+
 /* BO granularity: sizes are rounded up to it, backing is aligned to it. */
 #define SWGPU_PAGE_SIZE 4096u
 
@@ -49,6 +51,8 @@ struct swgpu_mem {
 	uint64_t promotions, promoted_bytes;     /* under lock */
 	uint64_t system_placements;              /* under lock */
 	uint64_t demoted_bytes;  /* VRAM BOs living in SYSTEM; under lock */
+	/* Per-process usage (mem_owner.h), under lock. */
+	struct mem_owner *owners;
 };
 
 /* A VA space that maps a VRAM BO (count: how many of its mappings). */
@@ -61,6 +65,9 @@ struct swgpu_bo {
 	uint32_t remote_tag;          /* 0: in process (remote/remote.h) */
 	struct swgpu_device *dev; /* NULL for BOs made by bo_create_in() */
 	struct swgpu_mem *mem;    /* heap the BO is accounted in */
+	/* The process it is accounted to (mem_owner.h); NULL for imported
+	 * host memory, which is not accounted. Set at creation. */
+	struct mem_owner *owner;
 	/* One reference for the creator, one per VA mapping: memory is freed
 	 * when the last goes, so an engine never sees freed memory. */
 	atomic_uint refcount;
@@ -144,11 +151,12 @@ void mem_discard_locked(struct swgpu_mem *mem, struct swgpu_bo *bo);
  * fit, only if discarding them all would be enough. */
 bool mem_make_room_locked(struct swgpu_mem *mem, swgpu_heap heap,
                           uint32_t flags, uint64_t size);
-/* Count size bytes of a BO with flags in heap loc (+) or release them. */
-void mem_account_add_locked(struct swgpu_mem *mem, swgpu_heap loc,
-                            uint32_t flags, uint64_t size);
-void mem_account_sub_locked(struct swgpu_mem *mem, swgpu_heap loc,
-                            uint32_t flags, uint64_t size);
+/* Count size bytes of a BO with flags in heap loc (+) or release them,
+ * globally and for the BO's owner (NULL: globally only). */
+void mem_account_add_locked(struct swgpu_mem *mem, struct mem_owner *owner,
+                            swgpu_heap loc, uint32_t flags, uint64_t size);
+void mem_account_sub_locked(struct swgpu_mem *mem, struct mem_owner *owner,
+                            swgpu_heap loc, uint32_t flags, uint64_t size);
 /* Page-aligned zero-filled host memory for a BO of size bytes (mmap from
  * 64 KiB on); *mmapped tells how to free it. NULL on failure. */
 uint8_t *mem_backing_alloc(uint64_t size, uint32_t page_size, bool *mmapped);

@@ -7,6 +7,7 @@
 #include "kmd/context.h"
 #include "hw/engine.h"
 #include "kmd/job.h"
+#include "kmd/owner.h"
 #include "remote/remote.h"
 
 swgpu_result
@@ -25,6 +26,14 @@ swgpu_queue_create(swgpu_context *ctx, swgpu_engine_class engine_class,
 		return DEV_ERR(dev, SWGPU_ERR_INVALID_ARG,
 		               "engine class %d priority %d",
 		               (int)engine_class, (int)priority);
+	/* In swgpud, the daemon's rule for the client (owner.h). */
+	if (priority > kmd_owner_max_priority()) {
+		swgpu_log("swgpud: client %d (%s) may not use priority %d "
+		          "(at most %d: README, \"Global priority\")",
+		          kmd_owner_pid(), kmd_owner_program(), (int)priority,
+		          (int)kmd_owner_max_priority());
+		return SWGPU_ERR_NOT_PERMITTED;
+	}
 	if (!dev->info.engine_class_count[engine_class])
 		return DEV_ERR(dev, SWGPU_ERR_UNSUPPORTED,
 		               "no engine of class %d", (int)engine_class);

@@ -92,7 +92,7 @@ bo_switch(struct swgpu_mem *mem, struct swgpu_bo *bo, uint8_t *cpu,
 	bo->cpu = cpu;
 	bo->cpu_mmapped = mmapped;
 	/* A BO offered during the move still counts where it lives. */
-	mem_account_sub_locked(mem, bo->loc, bo->flags, bo->size);
+	mem_account_sub_locked(mem, bo->owner, bo->loc, bo->flags, bo->size);
 	if (loc == SWGPU_HEAP_SYSTEM) {
 		mem->evictions++;
 		mem->evicted_bytes += bo->size;
@@ -174,7 +174,8 @@ bo_move(struct swgpu_mem *mem, struct swgpu_bo *bo, swgpu_heap loc)
 	cpu = mem_backing_alloc(bo->size, mem->page_size, &mmapped);
 	if (!cpu) {
 		pthread_mutex_lock(&mem->lock);
-		mem_account_sub_locked(mem, loc, bo->flags, bo->size);
+		mem_account_sub_locked(mem, bo->owner, loc, bo->flags,
+		                       bo->size);
 		bo->moving = false;
 		pthread_mutex_unlock(&mem->lock);
 		swgpu_log("mem: no host memory to move a %llu-byte BO",
@@ -296,8 +297,8 @@ make_vram_room(struct swgpu_mem *mem, uint32_t flags, uint64_t size)
 		}
 		/* Reserve the SYSTEM bytes now, so nothing takes them while
 		 * we copy without the lock. */
-		mem_account_add_locked(mem, SWGPU_HEAP_SYSTEM, 0,
-		                       v[i].bo->size);
+		mem_account_add_locked(mem, v[i].bo->owner,
+		                       SWGPU_HEAP_SYSTEM, 0, v[i].bo->size);
 		v[i].bo->moving = true;
 	}
 	pthread_mutex_unlock(&mem->lock);
@@ -321,7 +322,8 @@ make_vram_room(struct swgpu_mem *mem, uint32_t flags, uint64_t size)
 
 /* Reserve VRAM bytes for size (flags) if they fit now. */
 static bool
-reserve_vram_if_fits(struct swgpu_mem *mem, uint32_t flags, uint64_t size)
+reserve_vram_if_fits(struct swgpu_mem *mem, struct mem_owner *owner,
+                     uint32_t flags, uint64_t size)
 {
 	bool fits;
 
@@ -331,24 +333,27 @@ reserve_vram_if_fits(struct swgpu_mem *mem, uint32_t flags, uint64_t size)
 	       !((flags & SWGPU_BO_BAR) &&
 	         mem_shortfall(mem->bar_size, mem->bar_used, size));
 	if (fits)
-		mem_account_add_locked(mem, SWGPU_HEAP_VRAM, flags, size);
+		mem_account_add_locked(mem, owner, SWGPU_HEAP_VRAM, flags,
+		                       size);
 	pthread_mutex_unlock(&mem->lock);
 	return fits;
 }
 
 swgpu_heap
-residency_reserve(struct swgpu_mem *mem, uint32_t flags, uint64_t size)
+residency_reserve(struct swgpu_mem *mem, struct mem_owner *owner,
+                  uint32_t flags, uint64_t size)
 {
 	swgpu_heap loc = SWGPU_HEAP_COUNT;
 
 	if (make_vram_room(mem, flags, size) &&
-	    reserve_vram_if_fits(mem, flags, size))
+	    reserve_vram_if_fits(mem, owner, flags, size))
 		return SWGPU_HEAP_VRAM;
 	/* Over-subscribed with nothing to evict: the BO starts in SYSTEM
 	 * (its SYSTEM offers may go, as for any SYSTEM allocation). */
 	pthread_mutex_lock(&mem->lock);
 	if (mem_make_room_locked(mem, SWGPU_HEAP_SYSTEM, 0, size)) {
-		mem_account_add_locked(mem, SWGPU_HEAP_SYSTEM, 0, size);
+		mem_account_add_locked(mem, owner, SWGPU_HEAP_SYSTEM, 0,
+		                       size);
 		mem->system_placements++;
 		loc = SWGPU_HEAP_SYSTEM;
 	}
@@ -405,8 +410,8 @@ promote(struct swgpu_mem *mem, struct swgpu_bo *bo,
 	       !((bo->flags & SWGPU_BO_BAR) &&
 	         mem_shortfall(mem->bar_size, mem->bar_used, bo->size));
 	if (fits) {
-		mem_account_add_locked(mem, SWGPU_HEAP_VRAM, bo->flags,
-		                       bo->size);
+		mem_account_add_locked(mem, bo->owner, SWGPU_HEAP_VRAM,
+		                       bo->flags, bo->size);
 		bo->moving = true;
 	}
 	pthread_mutex_unlock(&mem->lock);

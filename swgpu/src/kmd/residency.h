@@ -16,13 +16,14 @@
 
 struct swgpu_vaspace;
 
-/* Reserve size bytes (flags: SWGPU_BO_BAR) for a VRAM BO: in VRAM if it
- * fits, after discarding offered VRAM BOs and demoting unpinned ones if
- * that is what it takes; else in SYSTEM. Returns the heap the bytes were
- * counted in, or SWGPU_HEAP_COUNT when neither has room (then nothing was
- * discarded or demoted). */
-swgpu_heap residency_reserve(struct swgpu_mem *mem, uint32_t flags,
-                             uint64_t size);
+/* Reserve size bytes (flags: SWGPU_BO_BAR) for a VRAM BO of owner: in
+ * VRAM if it fits, after discarding offered VRAM BOs and demoting
+ * unpinned ones (of any owner) if that is what it takes; else in SYSTEM.
+ * Returns the heap the bytes were counted in (globally and for owner),
+ * or SWGPU_HEAP_COUNT when neither has room (then nothing was discarded
+ * or demoted). */
+swgpu_heap residency_reserve(struct swgpu_mem *mem, struct mem_owner *owner,
+                             uint32_t flags, uint64_t size);
 
 /* Record that bo now lives in loc (accounting already moved by the
  * caller; the backing is unchanged: used by reclaims of discarded BOs). */

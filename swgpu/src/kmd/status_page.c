@@ -28,6 +28,7 @@
 #include "kmd/context.h"
 #include "kmd/device.h"
 #include "kmd/job.h"
+#include "kmd/mem_owner.h"
 #include "kmd/status_page.h"
 
 struct status_pub {
@@ -122,6 +123,9 @@ snap_contexts(struct status_pub *sp)
 		sc->pid = atomic_load(&((struct swgpu_context *)c)->owner_pid);
 		if (!sc->pid)
 			sc->pid = s->pid;
+		memcpy(sc->program, c->owner_program[0] ? c->owner_program
+		                                        : s->program,
+		       sizeof(sc->program) - 1);
 		sc->id = c->id;
 		sc->state = c->state;
 		sc->fault_kind = c->fault.kind;
@@ -141,6 +145,31 @@ snap_contexts(struct status_pub *sp)
 	s->context_total = total;
 }
 
+/* Memory per owner (mem_owner.h), largest VRAM users first. */
+static void
+snap_processes(struct status_pub *sp)
+{
+	struct swgpu_status_page *s = &sp->snap;
+	struct mem_owner o[SWGPU_STATUS_PROCESSES];
+	uint32_t total = mem_owner_snapshot(&sp->dev->mem, o,
+	                                    SWGPU_STATUS_PROCESSES);
+	uint32_t n = total < SWGPU_STATUS_PROCESSES ? total
+	                                            : SWGPU_STATUS_PROCESSES;
+
+	memset(s->processes, 0, sizeof(s->processes));
+	for (uint32_t i = 0; i < n; i++) {
+		struct swgpu_status_process *p = &s->processes[i];
+
+		p->pid = o[i].pid;
+		p->bos = o[i].bos;
+		memcpy(p->program, o[i].program, sizeof(p->program) - 1);
+		for (uint32_t h = 0; h < SWGPU_STATUS_HEAPS; h++)
+			p->heap_used[h] = o[i].used[h];
+	}
+	s->process_count = n;
+	s->process_total = total;
+}
+
 /* The whole snapshot, then the page under the seqlock. */
 static void
 publish(struct status_pub *sp)
@@ -150,9 +179,12 @@ publish(struct status_pub *sp)
 	const uint64_t now = swgpu_now_ns();
 	swgpu_mem_stats ms;
 
+	/* The device's totals: this thread works for nobody in
+	 * particular (kmd_owner_pid() is 0). */
 	for (uint32_t h = 0; h < SWGPU_STATUS_HEAPS; h++)
 		swgpu_heap_budget(dev, (swgpu_heap)h, &s->heap_used[h],
 		                  &s->heap_budget[h]);
+	snap_processes(sp);
 	if (swgpu_mem_query_stats(dev, &ms) == SWGPU_OK) {
 		s->evictions = ms.evictions;
 		s->evicted_bytes = ms.evicted_bytes;
