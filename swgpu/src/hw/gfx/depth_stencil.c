@@ -213,12 +213,33 @@ clamp_range4(__m128 v, float lo, float hi)
 	return _mm_or_ps(_mm_and_ps(ge, t), _mm_andnot_ps(ge, l));
 }
 
+/* depth_compare of four D32 lanes (a clamped to [0, 1] or NaN). */
+static inline __m128
+d32_compare4(uint32_t op, __m128 a, __m128 b)
+{
+	__m128 ok = _mm_setzero_ps();
+
+	if (op == SWGPU_COMPARE_ALWAYS)
+		return _mm_castsi128_ps(_mm_set1_epi32(-1));
+	if (op == SWGPU_COMPARE_NOT_EQUAL)
+		return _mm_cmpneq_ps(a, b);     /* true with a NaN */
+	if (op & 1)
+		ok = _mm_or_ps(ok, _mm_cmplt_ps(a, b));
+	if (op & 2)
+		ok = _mm_or_ps(ok, _mm_cmpeq_ps(a, b));
+	if (op & 4)
+		ok = _mm_or_ps(ok, _mm_cmpgt_ps(a, b));
+	return ok;
+}
+
 /* A whole D32_SFLOAT quad (all four pixels covered, so all inside the
  * render area) at rows row[0], row[1]: depth_only's per-pixel steps for
  * the four lanes at once. */
 static uint32_t
-depth_only_d32_quad(const struct gfx_draw *d, const struct gfx_viewport *vp,
-                    uint8_t *const row[2], const float *z)
+depth_only_d32_quad_masked(const struct gfx_draw *d,
+                           const struct gfx_viewport *vp,
+                           uint8_t *const row[2], const float *z,
+                           uint32_t mask)
 {
 	const uint32_t op = d->depth_op;
 	__m128 a = _mm_loadu_ps(z);
@@ -229,19 +250,10 @@ depth_only_d32_quad(const struct gfx_draw *d, const struct gfx_viewport *vp,
 	const __m128 b = _mm_castsi128_ps(_mm_unpacklo_epi64(
 		_mm_loadl_epi64((const void *)row[0]),
 		_mm_loadl_epi64((const void *)row[1])));
-	__m128 ok = _mm_setzero_ps();
-	if (op == SWGPU_COMPARE_ALWAYS) {
-		ok = _mm_castsi128_ps(_mm_set1_epi32(-1));
-	} else if (op == SWGPU_COMPARE_NOT_EQUAL) {
-		ok = _mm_cmpneq_ps(a, b);       /* true with a NaN */
-	} else {
-		if (op & 1)
-			ok = _mm_or_ps(ok, _mm_cmplt_ps(a, b));
-		if (op & 2)
-			ok = _mm_or_ps(ok, _mm_cmpeq_ps(a, b));
-		if (op & 4)
-			ok = _mm_or_ps(ok, _mm_cmpgt_ps(a, b));
-	}
+	const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+	const __m128 cov = _mm_castsi128_ps(_mm_cmpeq_epi32(
+		_mm_and_si128(_mm_set1_epi32((int)mask), bit), bit));
+	const __m128 ok = _mm_and_ps(d32_compare4(op, a, b), cov);
 	const uint32_t pass = (uint32_t)_mm_movemask_ps(ok);
 	if (d->depth_write && pass) {
 		const __m128 v = _mm_or_ps(_mm_and_ps(ok, a),
@@ -251,6 +263,13 @@ depth_only_d32_quad(const struct gfx_draw *d, const struct gfx_viewport *vp,
 		                 _mm_castps_si128(_mm_movehl_ps(v, v)));
 	}
 	return pass;
+}
+
+static inline uint32_t
+depth_only_d32_quad(const struct gfx_draw *d, const struct gfx_viewport *vp,
+                    uint8_t *const row[2], const float *z)
+{
+	return depth_only_d32_quad_masked(d, vp, row, z, 0xf);
 }
 
 /* unorm_bits of four floats already in [0, 1]: the same double
@@ -434,4 +453,152 @@ gfx_depth_stencil_slice(const struct gfx_draw *d, const struct gfx_prim *p,
 		pass |= 1u << l;
 	}
 	return pass;
+}
+
+/*
+ * Rows of whole quads (gfx_frag_quads_full with the depth test alone:
+ * gfx_draw.depth_rows). Quads side by side do not overlap, so testing
+ * them together is testing them one after the other. The depths are
+ * gfx_frag_quad's expression, zc + zx (px - rx) + zy (py - ry) + bias
+ * with the same operations in the same order, four pixels of a row at
+ * a time; D32 compares and writes two quads' rows at once with
+ * depth_only_d32_quad's operations, D16 goes quad by quad through
+ * depth_only_d16_quad. Same bits as the per-quad path (test_gfx_depth
+ * test_depth_rows_same, SWGPU_GFX_DEPTH_ROWS=0 turns it off).
+ */
+#if defined(__SSE2__)
+/* Depth of pixels x .. x + 3 of the row whose centre is at py. */
+static inline __m128
+row_depth4(const struct gfx_prim *p, int32_t x, float dy)
+{
+	const __m128 px = _mm_add_ps(
+		_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(x),
+		                              _mm_setr_epi32(0, 1, 2, 3))),
+		_mm_set1_ps(0.5f));
+	const __m128 dz = _mm_mul_ps(_mm_set1_ps(p->zx),
+	                             _mm_sub_ps(px, _mm_set1_ps(p->rx)));
+
+	return _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_set1_ps(p->zc), dz),
+	                             _mm_set1_ps(p->zy * dy)),
+	                  _mm_set1_ps(p->bias));
+}
+#endif
+
+uint32_t
+gfx_depth_quad_early(const struct gfx_draw *d, const struct gfx_prim *p,
+                     int32_t x, int32_t y, uint32_t mask, float *z)
+{
+#if defined(__SSE2__)
+	const float dy0 = ((float)y + 0.5f) - p->ry;
+	const float dy1 = ((float)(y + 1) + 0.5f) - p->ry;
+	const __m128 px = _mm_add_ps(
+		_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(x),
+		                              _mm_setr_epi32(0, 1, 0, 1))),
+		_mm_set1_ps(0.5f));
+	const __m128 dz = _mm_mul_ps(_mm_set1_ps(p->zx),
+	                             _mm_sub_ps(px, _mm_set1_ps(p->rx)));
+	const __m128 zy = _mm_setr_ps(p->zy * dy0, p->zy * dy0, p->zy * dy1,
+	                              p->zy * dy1);
+
+	_mm_storeu_ps(z, _mm_add_ps(_mm_add_ps(_mm_add_ps(
+		_mm_set1_ps(p->zc), dz), zy), _mm_set1_ps(p->bias)));
+	/* a partly covered quad inside the render area: the whole quad's
+	 * compare, its uncovered pixels' bytes written back unchanged */
+	if (d->depth.format == SWGPU_FORMAT_D32_SFLOAT &&
+	    x >= d->fb.x0 && y >= d->fb.y0 && x + 2 <= d->fb.x1 &&
+	    y + 2 <= d->fb.y1 && x >= d->depth.ox && y >= d->depth.oy) {
+		const struct gfx_viewport *vp = &d->vp[p->viewport];
+		uint8_t *row[2];
+
+		row[0] = gfx_texel(&d->depth, x, y, p->layer);
+		row[1] = row[0] + d->depth.row_pitch;
+		return depth_only_d32_quad_masked(d, vp, row, z, mask);
+	}
+#else
+	for (uint32_t l = 0; l < 4; l++) {
+		float px = (float)(x + (int32_t)(l & 1)) + 0.5f;
+		float py = (float)(y + (int32_t)(l >> 1)) + 0.5f;
+		z[l] = p->zc + p->zx * (px - p->rx) + p->zy * (py - p->ry) +
+		       p->bias;
+	}
+#endif
+	return gfx_depth_stencil(d, p, x, y, mask, z);
+}
+
+void
+gfx_depth_rows(const struct gfx_draw *d, const struct gfx_prim *p,
+               int32_t x, int32_t y, uint32_t n, float *z, uint8_t *pass)
+{
+	const uint32_t slice = p->layer * d->samples;
+#if defined(__SSE2__)
+	const struct gfx_viewport *vp = &d->vp[p->viewport];
+	const float dy0 = ((float)y + 0.5f) - p->ry;
+	const float dy1 = ((float)(y + 1) + 0.5f) - p->ry;
+	const bool d32 = d->depth.format == SWGPU_FORMAT_D32_SFLOAT;
+	uint8_t *row0 = gfx_texel(&d->depth, x, y, slice);
+	uint8_t *row1 = row0 + d->depth.row_pitch;
+
+	/* the raster walks 8x8 blocks left to right: the block after next
+	 * reads these rows one cache line on */
+	__builtin_prefetch(row0 + 64, 1);
+	__builtin_prefetch(row1 + 64, 1);
+	for (uint32_t i = 0; i < n; i += 2, x += 4, row0 += 4 * d->depth.bpp,
+	     row1 += 4 * d->depth.bpp) {
+		const __m128 z0 = row_depth4(p, x, dy0);
+		const __m128 z1 = row_depth4(p, x, dy1);
+
+		_mm_storeu_ps(z + 4 * i, _mm_movelh_ps(z0, z1));
+		if (i + 1 < n)
+			_mm_storeu_ps(z + 4 * i + 4, _mm_movehl_ps(z1, z0));
+		if (!d32 || i + 1 == n) {
+			for (uint32_t k = i; k < n && k < i + 2; k++) {
+				uint8_t *const row[2] = {
+					row0 + 2 * (k - i) * d->depth.bpp,
+					row1 + 2 * (k - i) * d->depth.bpp };
+
+				pass[k] = (uint8_t)(d32
+				        ? depth_only_d32_quad(d, vp, row, z + 4 * k)
+				        : depth_only_d16_quad(d, vp, row,
+				                              z + 4 * k));
+			}
+			continue;
+		}
+		__m128 a0 = z0, a1 = z1;
+		if (d->depth_clamp) {
+			a0 = clamp_range4(a0, vp->zmin, vp->zmax);
+			a1 = clamp_range4(a1, vp->zmin, vp->zmax);
+		}
+		a0 = clamp_range4(a0, 0.0f, 1.0f);
+		a1 = clamp_range4(a1, 0.0f, 1.0f);
+		const __m128 b0 = _mm_loadu_ps((const float *)(void *)row0);
+		const __m128 b1 = _mm_loadu_ps((const float *)(void *)row1);
+		const __m128 ok0 = d32_compare4(d->depth_op, a0, b0);
+		const __m128 ok1 = d32_compare4(d->depth_op, a1, b1);
+		const uint32_t m0 = (uint32_t)_mm_movemask_ps(ok0);
+		const uint32_t m1 = (uint32_t)_mm_movemask_ps(ok1);
+
+		pass[i] = (uint8_t)((m0 & 3u) | (m1 & 3u) << 2);
+		pass[i + 1] = (uint8_t)((m0 >> 2) | (m1 >> 2) << 2);
+		if (d->depth_write && (m0 | m1)) {
+			/* a failing pixel gets its own bytes back */
+			_mm_storeu_ps((float *)(void *)row0,
+			              _mm_or_ps(_mm_and_ps(ok0, a0),
+			                        _mm_andnot_ps(ok0, b0)));
+			_mm_storeu_ps((float *)(void *)row1,
+			              _mm_or_ps(_mm_and_ps(ok1, a1),
+			                        _mm_andnot_ps(ok1, b1)));
+		}
+	}
+#else
+	for (uint32_t i = 0; i < n; i++, x += 2) {
+		for (uint32_t l = 0; l < 4; l++) {
+			float px = (float)(x + (int32_t)(l & 1)) + 0.5f;
+			float py = (float)(y + (int32_t)(l >> 1)) + 0.5f;
+			z[4 * i + l] = p->zc + p->zx * (px - p->rx) +
+			               p->zy * (py - p->ry) + p->bias;
+		}
+		pass[i] = (uint8_t)gfx_depth_stencil_slice(d, p, slice, x, y,
+		                                           0xf, z + 4 * i);
+	}
+#endif
 }

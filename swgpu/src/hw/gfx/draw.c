@@ -486,6 +486,17 @@ prepare_targets(struct exec_env *env, const struct pkt *p, struct gfx_draw *d)
 	return true;
 }
 
+/* SWGPU_GFX_DEPTH_ROWS=0: whole quads take the per-quad depth test
+ * (the same results; for comparing). Read at every draw, so a test can
+ * draw both ways in one process. */
+static bool
+depth_rows_enabled(void)
+{
+	const char *e = getenv("SWGPU_GFX_DEPTH_ROWS");
+
+	return !(e && e[0] == '0');
+}
+
 static void
 prepare_fragment_ops(struct gfx_draw *d)
 {
@@ -539,6 +550,11 @@ prepare_fragment_ops(struct gfx_draw *d)
 	d->need_z = d->zs_active ||
 	            (d->fs && ((d->fs->builtins_used >>
 	                        (IR_REG_FRAG_COORD + 2)) & 1u));
+	d->depth_rows = d->early_tests && d->depth_test && !d->stencil_test &&
+	                !d->depth_bounds && d->samples == 1 &&
+	                (d->depth.format == SWGPU_FORMAT_D32_SFLOAT ||
+	                 d->depth.format == SWGPU_FORMAT_D16_UNORM) &&
+	                depth_rows_enabled();
 	d->smooth_inputs = false;
 	d->centroid_inputs = false;
 	for (uint32_t j = 0; j < d->vl.nvar; j++)

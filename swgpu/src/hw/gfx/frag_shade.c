@@ -62,20 +62,28 @@ gfx_frag_quad(struct gfx_thread *t, const struct gfx_draw *d,
 {
 	float z[4] = { 0, 0, 0, 0 };
 
-	if (d->need_z)
-		for (uint32_t l = 0; l < 4; l++) {
-			float px = (float)(x + (int32_t)(l & 1)) + 0.5f;
-			float py = (float)(y + (int32_t)(l >> 1)) + 0.5f;
-			z[l] = p->zc + p->zx * (px - p->rx) +
-			       p->zy * (py - p->ry) + p->bias;
-		}
-	if (d->early_tests && d->zs_active) {
-		mask = gfx_depth_stencil(d, p, x, y, mask, z);
+	if (d->depth_rows) {
+		/* the depth test alone, early, one sample (draw.c) */
+		mask = gfx_depth_quad_early(d, p, x, y, mask, z);
 		t->occlusion += bits4(mask);
 		if (!mask)
 			return;
-	} else if (d->early_tests) {
-		t->occlusion += bits4(mask);
+	} else {
+		if (d->need_z)
+			for (uint32_t l = 0; l < 4; l++) {
+				float px = (float)(x + (int32_t)(l & 1)) + 0.5f;
+				float py = (float)(y + (int32_t)(l >> 1)) + 0.5f;
+				z[l] = p->zc + p->zx * (px - p->rx) +
+				       p->zy * (py - p->ry) + p->bias;
+			}
+		if (d->early_tests && d->zs_active) {
+			mask = gfx_depth_stencil(d, p, x, y, mask, z);
+			t->occlusion += bits4(mask);
+			if (!mask)
+				return;
+		} else if (d->early_tests) {
+			t->occlusion += bits4(mask);
+		}
 	}
 	if (!d->fs)
 		return;
@@ -89,11 +97,49 @@ gfx_frag_quad(struct gfx_thread *t, const struct gfx_draw *d,
 		gfx_frag_flush(t, d);
 }
 
+/* Whole quads through the early depth test a row at a time
+ * (gfx_depth_rows): what gfx_frag_quad does for each, in order. */
+static void
+frag_quads_depth_rows(struct gfx_thread *t, const struct gfx_draw *d,
+                      const struct gfx_prim *p, int32_t x, int32_t y,
+                      uint32_t n)
+{
+	float z[4 * GFX_DEPTH_ROW_QUADS];
+	uint8_t pass[GFX_DEPTH_ROW_QUADS];
+
+	while (n) {
+		const uint32_t k = n < GFX_DEPTH_ROW_QUADS ? n
+		                                           : GFX_DEPTH_ROW_QUADS;
+
+		gfx_depth_rows(d, p, x, y, k, z, pass);
+		for (uint32_t i = 0; i < k; i++, x += 2) {
+			if (!pass[i])
+				continue;
+			t->occlusion += bits4(pass[i]);
+			if (!d->fs)
+				continue;
+			struct gfx_quad *q = &t->quad[t->nquads];
+			q->x = x;
+			q->y = y;
+			q->mask = pass[i];
+			q->prim = p;
+			memcpy(&t->z[4 * t->nquads], z + 4 * i, 16);
+			if (++t->nquads == GFX_BATCH_QUADS)
+				gfx_frag_flush(t, d);
+		}
+		n -= k;
+	}
+}
+
 void
 gfx_frag_quads_full(struct gfx_thread *t, const struct gfx_draw *d,
                     const struct gfx_prim *p, int32_t x, int32_t y,
                     uint32_t n)
 {
+	if (d->depth_rows && x >= d->depth.ox && y >= d->depth.oy) {
+		frag_quads_depth_rows(t, d, p, x, y, n);
+		return;
+	}
 	/* Without depth work or shader-visible depth each quad only needs
 	 * recording; otherwise the general path. */
 	if (d->need_z || !d->fs || !d->early_tests) {

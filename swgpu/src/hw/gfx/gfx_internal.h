@@ -332,6 +332,10 @@ struct gfx_draw {
 	bool centroid_inputs;      /* a varying is Centroid, not flat */
 	bool zs_active;            /* a depth, bounds or stencil test runs */
 	bool depth_test, depth_write, depth_bounds, stencil_test;
+	/* whole quads take the early depth test a row at a time
+	 * (gfx_depth_rows): the depth test alone, early, one sample, D32
+	 * or D16; SWGPU_GFX_DEPTH_ROWS=0 turns it off */
+	bool depth_rows;
 	uint32_t depth_op;
 	float bounds_min, bounds_max;
 	struct gfx_stencil_face face[2];   /* 0 front, 1 back */
@@ -623,6 +627,22 @@ uint32_t gfx_depth_stencil_slice(const struct gfx_draw *d,
                                  const struct gfx_prim *p, uint32_t slice,
                                  int32_t x, int32_t y, uint32_t mask,
                                  const float *z);
+/* Up to GFX_DEPTH_ROW_QUADS (n) fully covered quads side by side from
+ * (x, y), when gfx_draw.depth_rows: their depths (gfx_frag_quad's, lane
+ * order of a quad, 4 per quad) into z and the early depth test alone
+ * with its writes, the passing pixels of quad i into pass[i]; the same
+ * as gfx_depth_stencil quad after quad. */
+#define GFX_DEPTH_ROW_QUADS 4u
+void gfx_depth_rows(const struct gfx_draw *d, const struct gfx_prim *p,
+                    int32_t x, int32_t y, uint32_t n, float *z,
+                    uint8_t *pass);
+/* gfx_frag_quad's early test when gfx_draw.depth_rows: the quad's
+ * depths (its expression, four lanes at once) into z[4], then
+ * gfx_depth_stencil, D32 partly covered quads inside the render area by
+ * the whole-quad compare masked by mask. The same results. */
+uint32_t gfx_depth_quad_early(const struct gfx_draw *d,
+                              const struct gfx_prim *p, int32_t x,
+                              int32_t y, uint32_t mask, float *z);
 /* Depth value as stored: z converted to the depth format and back. */
 float gfx_depth_quantize(uint32_t format, float z);
 

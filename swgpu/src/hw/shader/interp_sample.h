@@ -23,6 +23,57 @@ struct smp_lod {
 	bool linear;               /* LINEAR within a level (mag or min) */
 };
 
+/*
+ * log2 of the LOD (smp_log2): x = 2^e m, m in [sqrt(2)/2, sqrt(2)),
+ * log2(m) = (2 / ln 2) (t + t^3/3 + t^5/5 + t^7/7) with t = (m - 1) /
+ * (m + 1) (|t| <= 0.172, truncation error below 5e-8), evaluated in
+ * floats without FMA, the same operations in the same order as the
+ * fast path's four-quad form (interp_sample_fast.c lod_log2_4), so both
+ * give the same bits. Exact at powers of two; zero gives -inf, +inf
+ * itself, NaN (or a negative) NaN. The spec leaves the LOD's precision
+ * to the implementation (the CTS checks it to 1/64 of a level or so);
+ * glibc's log2f, used before, could not be matched lane for lane by a
+ * vector form.
+ */
+#define SMP_LOG2_C1 2.88539008177792681f    /* 2 / ln 2 */
+#define SMP_LOG2_C3 0.961796693925975604f   /* C1 / 3 */
+#define SMP_LOG2_C5 0.577078016355585363f   /* C1 / 5 */
+#define SMP_LOG2_C7 0.412198583111132402f   /* C1 / 7 */
+#define SMP_SQRT2 1.41421356f
+
+static inline float
+smp_log2_poly(float m)
+{
+	const float t = (m - 1.0f) / (m + 1.0f), t2 = t * t;
+
+	return t * (SMP_LOG2_C1 + t2 * (SMP_LOG2_C3 +
+	                                t2 * (SMP_LOG2_C5 +
+	                                      t2 * SMP_LOG2_C7)));
+}
+
+static inline float
+smp_log2(float x)
+{
+	union { float f; uint32_t u; } v = { .f = x };
+	int32_t e = -127;
+
+	if (!(x > 0.0f))
+		return x == 0.0f ? -INFINITY : NAN;
+	if (x == INFINITY)
+		return x;
+	if (x < 0x1p-126f) {            /* subnormal */
+		v.f = x * 0x1p23f;
+		e -= 23;
+	}
+	e += (int32_t)(v.u >> 23);
+	v.u = (v.u & 0x7fffffu) | 0x3f800000u;
+	if (v.f > SMP_SQRT2) {
+		v.f *= 0.5f;
+		e += 1;
+	}
+	return (float)e + smp_log2_poly(v.f);
+}
+
 /* lambda_base of the isotropic scale factor: log2 of the larger of
  * |d(s,t,r)/dx| and |d(s,t,r)/dy| in texels of the view's base level
  * (dims coordinates). */
@@ -42,7 +93,7 @@ lod_scale(const struct ir_image_binding *im, uint32_t dims, const float dx[3],
 	}
 	/* rho_x = |(m_ux, m_vx, m_wx)|: between the largest magnitude and
 	 * sqrt(2) times their sum, as the spec allows */
-	return 0.5f * log2f(rx > ry ? rx : ry);
+	return 0.5f * smp_log2(rx > ry ? rx : ry);
 }
 
 /* Derivatives of the cube face coordinates (s_face, t_face) from those

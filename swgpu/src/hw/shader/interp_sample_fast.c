@@ -242,6 +242,9 @@ fast_setup(const struct ir_dispatch *d, const struct ir_instr *in,
 	return fast_levels(bb, fi);
 }
 
+/* Quads of the widest batch whose LODs are computed ahead. */
+#define FAST_LAMBDA_QUADS 64u
+
 /* An instruction's operands and the resolved image. */
 struct fast_ctx {
 	const lane_t *A, *L;
@@ -259,6 +262,9 @@ struct fast_ctx {
 	 * explicit Lod) in every lane: quad_lod checks nothing per quad */
 	bool uniform;
 	struct smp_lod lod0;
+	/* lambda_base of every quad (implicit LOD), computed four quads at
+	 * a time ahead of the filtering (lod_lambdas), or NULL */
+	const float *lam;
 	struct fast_img fi;
 };
 
@@ -274,6 +280,8 @@ fast_lambda_base(const struct fast_ctx *x, uint32_t l)
 
 	if (!x->implicit)
 		return x->L[l].f;
+	if (x->lam)
+		return x->lam[l >> 2];
 	for (uint32_t k = 0; k < 3; k++) {
 		ddx[k] = OPND(x, k, q + 1).f - OPND(x, k, q).f;
 		ddy[k] = OPND(x, k, q + 2).f - OPND(x, k, q).f;
@@ -308,6 +316,106 @@ fast_lod(const struct fast_ctx *x, uint32_t l, struct smp_lod *lod)
 	lod_select_inline(&x->ls, fast_lambda_base(x, l), OPND(x, 7, l).f,
 	                  OPND(x, 8, l).f, lod);
 }
+
+#if defined(__SSE2__)
+/* smp_log2 of four lanes: the same operations lane for lane; a lane
+ * that is not a positive normal finite float (zero derivatives,
+ * subnormals, infinities, NaN) takes smp_log2 itself. */
+static inline __m128
+lod_log2_4(__m128 x)
+{
+	const __m128i b = _mm_castps_si128(x);
+	const __m128 normal = _mm_and_ps(
+		_mm_cmpge_ps(x, _mm_set1_ps(0x1p-126f)),
+		_mm_cmplt_ps(x, _mm_set1_ps(INFINITY)));
+	__m128i e = _mm_sub_epi32(_mm_srli_epi32(b, 23), _mm_set1_epi32(127));
+	__m128 m = _mm_castsi128_ps(_mm_or_si128(
+		_mm_and_si128(b, _mm_set1_epi32(0x7fffff)),
+		_mm_set1_epi32(0x3f800000)));
+	const __m128 big = _mm_cmpgt_ps(m, _mm_set1_ps(SMP_SQRT2));
+
+	m = _mm_or_ps(_mm_andnot_ps(big, m),
+	              _mm_and_ps(big, _mm_mul_ps(m, _mm_set1_ps(0.5f))));
+	e = _mm_sub_epi32(e, _mm_castps_si128(big));    /* +1 where big */
+	const __m128 t = _mm_div_ps(_mm_sub_ps(m, _mm_set1_ps(1.0f)),
+	                            _mm_add_ps(m, _mm_set1_ps(1.0f)));
+	const __m128 t2 = _mm_mul_ps(t, t);
+	__m128 p = _mm_add_ps(_mm_set1_ps(SMP_LOG2_C5),
+	                      _mm_mul_ps(t2, _mm_set1_ps(SMP_LOG2_C7)));
+	p = _mm_add_ps(_mm_set1_ps(SMP_LOG2_C3), _mm_mul_ps(t2, p));
+	p = _mm_add_ps(_mm_set1_ps(SMP_LOG2_C1), _mm_mul_ps(t2, p));
+	__m128 r = _mm_add_ps(_mm_cvtepi32_ps(e), _mm_mul_ps(t, p));
+	const int odd = _mm_movemask_ps(normal) ^ 0xf;
+
+	if (odd) {
+		float v[4], o[4];
+
+		_mm_storeu_ps(v, x);
+		_mm_storeu_ps(o, r);
+		for (int i = 0; i < 4; i++)
+			if (odd & (1 << i))
+				o[i] = smp_log2(v[i]);
+		r = _mm_loadu_ps(o);
+	}
+	return r;
+}
+
+/*
+ * fast_lambda_base of every quad of the W lanes, four quads at a time
+ * (SWGPU_SAMPLE_LOD4=0: quad by quad): the quads' lanes transposed so
+ * that one vector holds lane i of four quads, then lod_scale's
+ * operations (derivatives of the quad's first row and column, squared
+ * scaled sums from 0, the larger, 0.5 log2) in the same order. Quads
+ * without active lanes are computed too (their values are never read).
+ */
+static void
+lod_lambdas(const struct fast_ctx *x, float *lam)
+{
+	const __m128 w = _mm_set1_ps((float)x->im->width);
+	const __m128 h = _mm_set1_ps((float)x->im->height);
+
+	for (uint32_t q = 0; q < x->W; q += 16) {
+		__m128 s0 = _mm_loadu_ps(&OPND(x, 0, q).f);
+		__m128 s1 = _mm_loadu_ps(&OPND(x, 0, q + 4).f);
+		__m128 s2 = _mm_loadu_ps(&OPND(x, 0, q + 8).f);
+		__m128 s3 = _mm_loadu_ps(&OPND(x, 0, q + 12).f);
+		__m128 t0 = _mm_loadu_ps(&OPND(x, 1, q).f);
+		__m128 t1 = _mm_loadu_ps(&OPND(x, 1, q + 4).f);
+		__m128 t2 = _mm_loadu_ps(&OPND(x, 1, q + 8).f);
+		__m128 t3 = _mm_loadu_ps(&OPND(x, 1, q + 12).f);
+
+		_MM_TRANSPOSE4_PS(s0, s1, s2, s3);
+		_MM_TRANSPOSE4_PS(t0, t1, t2, t3);
+		const __m128 mxs = _mm_mul_ps(_mm_sub_ps(s1, s0), w);
+		const __m128 mxt = _mm_mul_ps(_mm_sub_ps(t1, t0), h);
+		const __m128 mys = _mm_mul_ps(_mm_sub_ps(s2, s0), w);
+		const __m128 myt = _mm_mul_ps(_mm_sub_ps(t2, t0), h);
+		const __m128 zero = _mm_setzero_ps();
+		const __m128 rx = _mm_add_ps(_mm_add_ps(zero,
+		                                        _mm_mul_ps(mxs, mxs)),
+		                             _mm_mul_ps(mxt, mxt));
+		const __m128 ry = _mm_add_ps(_mm_add_ps(zero,
+		                                        _mm_mul_ps(mys, mys)),
+		                             _mm_mul_ps(myt, myt));
+		/* max_ps(a, b) is a > b ? a : b, lod_scale's choice */
+		_mm_storeu_ps(lam + q / 4, _mm_mul_ps(
+			_mm_set1_ps(0.5f), lod_log2_4(_mm_max_ps(rx, ry))));
+	}
+}
+
+static bool
+lod4_enabled(void)
+{
+	static int on = -1;
+
+	if (__atomic_load_n(&on, __ATOMIC_RELAXED) < 0) {
+		const char *e = getenv("SWGPU_SAMPLE_LOD4");
+
+		__atomic_store_n(&on, !(e && e[0] == '0'), __ATOMIC_RELAXED);
+	}
+	return __atomic_load_n(&on, __ATOMIC_RELAXED) != 0;
+}
+#endif
 
 /* Lane l alone (any offsets, address modes, per-lane LOD). */
 static void
@@ -639,6 +747,16 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 	x.im = image_resource(d, in->aux, 0, in->imm & 0xffffu)->img;
 	lod_prepare(x.ss, x.im->levels, false, &x.ls);
 	fast_lod_prepare(&x);
+#if defined(__SSE2__)
+	/* W is a multiple of 32 (16 lanes a step) */
+	float lam[FAST_LAMBDA_QUADS];
+
+	if (x.implicit && !x.lod_fixed && W / 4 <= FAST_LAMBDA_QUADS &&
+	    !(W % 16) && lod4_enabled()) {
+		lod_lambdas(&x, lam);
+		x.lam = lam;
+	}
+#endif
 	x.uniform = lanes_uniform(&OPND(&x, 4, 0), W, true) &&
 	            lanes_uniform(&OPND(&x, 5, 0), W, true) &&
 	            (x.lod_fixed ||
