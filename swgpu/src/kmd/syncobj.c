@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "kmd/job.h"
+#include "kmd/wait_eval.h"
 #include "remote/remote.h"
 
 void
@@ -251,8 +252,6 @@ swgpu_syncobj_query(const swgpu_syncobj *obj, uint64_t *value)
 	return r;
 }
 
-enum wait_state { WS_NOT_YET, WS_OK, WS_FAILED, WS_NOT_SUBMITTED };
-
 static enum wait_state
 obj_wait_state(const struct swgpu_syncobj *obj, uint64_t value,
                uint32_t flags)
@@ -282,47 +281,31 @@ obj_wait_state(const struct swgpu_syncobj *obj, uint64_t value,
 	}
 }
 
-/* Evaluate the whole wait; WS_NOT_YET means keep waiting. */
+/* What wait_eval_states asks: the state of object i. */
+struct wait_args {
+	swgpu_syncobj *const *objs;
+	const uint64_t *values;
+	uint32_t flags;
+};
+
+static enum wait_state
+wait_args_state(const void *p, uint32_t i)
+{
+	const struct wait_args *a = p;
+
+	return obj_wait_state(a->objs[i], a->values ? a->values[i] : 0,
+	                      a->flags);
+}
+
+/* Evaluate the whole wait; *done false means keep waiting. */
 static swgpu_result
 wait_eval(swgpu_syncobj *const *objs, const uint64_t *values,
           uint32_t count, uint32_t flags, uint32_t *first, bool *done)
 {
-	bool all = flags & SWGPU_WAIT_ALL;
-	uint32_t ok = 0, failed = 0, not_submitted = 0;
+	struct wait_args a = { objs, values, flags };
 
-	*done = true;
-	for (uint32_t i = 0; i < count; i++) {
-		uint64_t v = values ? values[i] : 0;
-		switch (obj_wait_state(objs[i], v, flags)) {
-		case WS_OK:
-			if (!all) {
-				if (first)
-					*first = i;
-				return SWGPU_OK;
-			}
-			ok++;
-			break;
-		case WS_FAILED:
-			failed++;
-			break;
-		case WS_NOT_SUBMITTED:
-			not_submitted++;
-			break;
-		case WS_NOT_YET:
-			break;
-		}
-	}
-	if (not_submitted)
-		return SWGPU_ERR_NOT_SUBMITTED;
-	if (failed)
-		return SWGPU_ERR_CONTEXT_LOST;
-	if (all && ok == count) {
-		if (first)
-			*first = 0;
-		return SWGPU_OK;
-	}
-	*done = false;
-	return SWGPU_TIMEOUT;
+	return wait_eval_states(wait_args_state, &a, count, flags, first,
+	                        done);
 }
 
 static inline void

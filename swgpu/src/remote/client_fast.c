@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "kmd/wait_eval.h"
 #include "remote/client.h"
 #include "util/futex.h"
 #include "util/spin.h"
@@ -422,8 +423,6 @@ rc_fast_sync_query(const struct rc_sync *s, uint64_t *value)
 	return *value && error ? SWGPU_ERR_CONTEXT_LOST : SWGPU_OK;
 }
 
-enum wait_state { WS_NOT_YET, WS_OK, WS_FAILED, WS_NOT_SUBMITTED };
-
 struct sync_wait {
 	const struct rc_sync *const *objs;
 	const uint64_t *values;
@@ -436,8 +435,9 @@ struct sync_wait {
 
 /* kmd/syncobj.c's rule, on a mirror. */
 static enum wait_state
-sync_state(const struct sync_wait *w, uint32_t i)
+sync_state(const void *arg, uint32_t i)
 {
+	const struct sync_wait *w = arg;
 	const struct rc_sync *s = w->objs[i];
 	uint64_t v = atomic_load_explicit(&s->mirror->value,
 	                                  memory_order_acquire);
@@ -470,41 +470,9 @@ static swgpu_result
 sync_eval(void *arg, bool *done)
 {
 	struct sync_wait *w = arg;
-	bool all = w->flags & SWGPU_WAIT_ALL;
-	uint32_t ok = 0, failed = 0, not_submitted = 0;
 
-	*done = true;
-	for (uint32_t i = 0; i < w->count; i++) {
-		switch (sync_state(w, i)) {
-		case WS_OK:
-			if (!all) {
-				if (w->first)
-					*w->first = i;
-				return SWGPU_OK;
-			}
-			ok++;
-			break;
-		case WS_FAILED:
-			failed++;
-			break;
-		case WS_NOT_SUBMITTED:
-			not_submitted++;
-			break;
-		case WS_NOT_YET:
-			break;
-		}
-	}
-	if (not_submitted)
-		return SWGPU_ERR_NOT_SUBMITTED;
-	if (failed)
-		return SWGPU_ERR_CONTEXT_LOST;
-	if (all && ok == w->count) {
-		if (w->first)
-			*w->first = 0;
-		return SWGPU_OK;
-	}
-	*done = false;
-	return SWGPU_TIMEOUT;
+	return wait_eval_states(sync_state, w, w->count, w->flags,
+	                        w->first, done);
 }
 
 struct drain_wait {
