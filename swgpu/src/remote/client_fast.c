@@ -380,6 +380,9 @@ rc_fast_queue_wait(struct rc_queue *q, uint64_t seqno, uint64_t deadline_ns)
 	uint64_t last = atomic_load_explicit(&q->submitted,
 	                                     memory_order_acquire);
 	struct queue_wait w = { .m = q->mirror, .seqno = seqno ? seqno : last };
+	/* After the waiters count drops, a device close may free d and q. */
+	bool debug = d->debug;
+	uint32_t qid = q->queue_id;
 	swgpu_result r;
 
 	if (!d->fast || !q->mirror)
@@ -396,8 +399,8 @@ rc_fast_queue_wait(struct rc_queue *q, uint64_t seqno, uint64_t deadline_ns)
 	            deadline_ns);
 	atomic_fetch_sub(&d->fast->waiters, 1);
 	if (r < 0)
-		return SWGPU_ERR(d->debug, r, "queue %u wait %llu",
-		                 q->queue_id, (unsigned long long)w.seqno);
+		return SWGPU_ERR(debug, r, "queue %u wait %llu", qid,
+		                 (unsigned long long)w.seqno);
 	return r;
 }
 
@@ -506,6 +509,7 @@ rc_fast_sync_wait(struct rc_dev *d, swgpu_syncobj *const *objs,
 	struct drain_wait dw;
 	swgpu_result r;
 	bool done, drain = flags & SWGPU_WAIT_AVAILABLE;
+	bool debug = d->debug;
 
 	if (!f)
 		return RC_FAST_NOT_TAKEN;
@@ -543,9 +547,10 @@ rc_fast_sync_wait(struct rc_dev *d, swgpu_syncobj *const *objs,
 		r = wait_on(d, &f->page->events.seq, &f->page->events.waiters,
 		            sync_eval, &w, deadline_ns);
 	}
+	/* From here on a device close may free d and the objects. */
 	atomic_fetch_sub(&f->waiters, 1);
 out:
 	if (r < 0)
-		return SWGPU_ERR(d->debug, r, "syncobj wait");
+		return SWGPU_ERR(debug, r, "syncobj wait");
 	return r;
 }
