@@ -36,23 +36,10 @@
 #include <swgpu/swgpu.h>
 #include <swgpu/swgpu_packet.h>
 
-#define RW (SWGPU_VA_READ | SWGPU_VA_WRITE)
+#include "client_util.h"
+
 #define MIB (1024u * 1024u)
 #define SECOND 1000000000ull
-#define CHECK(c) \
-	do { \
-		if (!(c)) { \
-			printf("FAIL %s:%d %s\n", __FILE__, __LINE__, #c); \
-			exit(1); \
-		} \
-	} while (0)
-#define OK(x) CHECK((x) == SWGPU_OK)
-
-struct buf {
-	swgpu_bo *bo;
-	uint64_t va;
-	uint8_t *cpu;   /* SYSTEM BOs only */
-};
 
 struct gpu {
 	swgpu_device *dev;

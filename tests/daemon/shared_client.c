@@ -20,22 +20,7 @@
 #include <swgpu/swgpu.h>
 #include <swgpu/swgpu_packet.h>
 
-#define RW (SWGPU_VA_READ | SWGPU_VA_WRITE)
-#define CHECK(c) \
-	do { \
-		if (!(c)) { \
-			printf("FAIL %s:%d %s\n", __FILE__, __LINE__, #c); \
-			fflush(stdout); \
-			exit(1); \
-		} \
-	} while (0)
-#define OK(x) CHECK((x) == SWGPU_OK)
-
-struct buf {
-	swgpu_bo *bo;
-	uint64_t va;
-	uint8_t *cpu;
-};
+#include "client_util.h"
 
 static void
 buf_make(swgpu_device *dev, swgpu_context *ctx, uint64_t size,

@@ -31,6 +31,8 @@ import sys
 import tempfile
 import time
 
+from daemon_util import wait_for
+
 CLIENT, SWGPUD, SMI = sys.argv[1:4]
 MIB = 1 << 20
 failures = []
@@ -197,15 +199,6 @@ def smi(d):
 def smi_processes(d):
     return {p["pid"]: p for g in smi(d) if g.get("mode") == "shared"
             for p in g.get("processes", [])}
-
-
-def wait_for(cond, seconds):
-    end = time.time() + seconds
-    while time.time() < end:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return cond()
 
 
 def usage():

@@ -35,6 +35,8 @@ import sys
 import tempfile
 import time
 
+from daemon_util import wait_for
+
 CLIENT, EVIL, SWGPUD, SMI = sys.argv[1:5]
 failures = []
 
@@ -84,15 +86,6 @@ def shared_gpus(env):
 
 def ctx_pids(env):
     return [c["pid"] for g in shared_gpus(env) for c in g["contexts"]]
-
-
-def wait_for(cond, seconds):
-    end = time.time() + seconds
-    while time.time() < end:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return cond()
 
 
 def main():
