@@ -331,8 +331,7 @@ sd_fast_wait_socket(struct session *s)
 			atomic_store(&p->daemon_idle, 0);
 			continue;
 		}
-		if (poll(pf, 2, 0) == 0)
-			poll(pf, 2, -1);
+		poll(pf, 2, -1);
 		atomic_store(&p->daemon_idle, 0);
 		if (pf[1].revents & POLLIN) {
 			uint64_t v;

@@ -32,6 +32,9 @@ mirror_publish(const struct mirror *m, uint64_t value, uint64_t aux,
 void
 queue_mirror_publish(struct swgpu_queue *q)
 {
+	/* Every job completion comes here: in process, nothing to do. */
+	if (!q->mirror.slot)
+		return;
 	mirror_publish(&q->mirror,
 	               atomic_load_explicit(&q->completed,
 	                                    memory_order_relaxed),
