@@ -24,7 +24,17 @@
 
 #include "app_hold.spv.h"
 
+/* A call that waited for the held dispatch would never return before the
+ * churn's end (checked below); the bound catches waits on something else
+ * slow. Sanitizer builds run 5-15x slower and CI runs them two tests at a
+ * time on two cores: TSan runs at load 5-7 saw single calls of 100-460 ms,
+ * nearly all of it run-queue delay (/proc/thread-self/schedstat: 100.5 of
+ * 102.2 ms), not a wait. So they get other drivers' bound. */
+#if defined(VKH_ASAN) || defined(VKH_TSAN)
+#define LATENCY_BOUND_NS (1000ull * 1000 * 1000)
+#else
 #define LATENCY_BOUND_NS (100ull * 1000 * 1000)
+#endif
 #define OTHER_DRIVER_BOUND_NS (1000ull * 1000 * 1000)
 #define CHURN_MIN_NS (3000ull * 1000 * 1000)
 #define CHURN_MIN_ROUNDS 20u
