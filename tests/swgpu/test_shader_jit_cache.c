@@ -18,7 +18,9 @@
  *    blob with a flipped byte, of another key, truncated or not a blob
  *    at all is rejected with a log line and the program compiled, its
  *    code right;
- *  - background compiles (SWGPU_JIT_ASYNC): a program no cache has is
+ *  - background compiles (SWGPU_JIT_ASYNC): a program a cache has is
+ *    only found by the request (pipeline creation), its source known,
+ *    and loaded by the compile thread; a program no cache has is
  *    queued, interpreted until ready, then its code is right; freeing
  *    programs with compiles queued or in flight drops or waits for
  *    them (every job compiled or cancelled, none lost); programs whose
@@ -459,26 +461,36 @@ lookup_test_blob(void *user, const uint8_t *key, size_t *size)
 	return user;
 }
 
-enum { APP_RIGHT = 1, APP_COMPILED = 2, APP_HIT = 4, APP_REJECT = 8 };
+enum { APP_RIGHT = 1, APP_COMPILED = 2, APP_HIT = 4, APP_REJECT = 8,
+       APP_DEFERRED = 16 };
 
 /* Request small_program(4) with blob as the application's: what
- * happened. */
+ * happened. With background compiles the request only finds the code
+ * (APP_DEFERRED: nothing loaded yet, the source already known); the
+ * compile thread loads it. */
 static int
 use_blob_child(void *arg)
 {
 	struct ir_program *p = small_program(4);
 	struct jit_cache_stats s;
-	int saw;
+	int saw = 0;
 
 	jit_program_request(p, lookup_test_blob, arg);
+	uint8_t source = p->jit_source;
+
+	if (!__atomic_load_n(&p->jit_tried, __ATOMIC_ACQUIRE) &&
+	    source == SWGPU_SHADER_CODE_APP_CACHE)
+		saw |= APP_DEFERRED;
+	if (p->jit_keyed)
+		jit_wait_key(p->jit_key);
 	jit_cache_stats_get(&s);
-	saw = (code_right(p->jit) ? APP_RIGHT : 0) |
-	      (s.compiles ? APP_COMPILED : 0) |
-	      (s.app_hits ? APP_HIT : 0) | (s.app_rejects ? APP_REJECT : 0);
-	if ((s.app_hits != 0) !=
-	    (p->jit_source == SWGPU_SHADER_CODE_APP_CACHE))
+	saw |= (code_right(jit_program_ready(p)) ? APP_RIGHT : 0) |
+	       (s.compiles ? APP_COMPILED : 0) |
+	       (s.app_hits ? APP_HIT : 0) | (s.app_rejects ? APP_REJECT : 0);
+	if ((s.app_hits != 0) != (source == SWGPU_SHADER_CODE_APP_CACHE))
 		saw = 0;
 	ir_program_free(p);
+	jit_queue_shutdown();   /* _exit runs no destructor: join here */
 	return saw;
 }
 
@@ -501,13 +513,18 @@ test_app_blob(void **state)
 	/* sound: loaded, nothing compiled (the disk cache is off) */
 	assert_int_equal(in_child(use_blob_child, app_blob, "0"),
 	                 APP_RIGHT | APP_HIT);
-	/* ... also with background compiles on: a hit needs none */
+	/* ... also with background compiles on: a hit needs none, and
+	 * the request (pipeline creation) only finds it */
 	assert_int_equal(in_child(use_blob_child, app_blob, "1"),
-	                 APP_RIGHT | APP_HIT);
+	                 APP_RIGHT | APP_HIT | APP_DEFERRED);
 	/* a byte of the object flipped: rejected, compiled */
 	memcpy(bad, app_blob, app_blob_size);
 	bad[app_blob_size - 5] ^= 0x10;
 	assert_int_equal(in_child(use_blob_child, bad, "0"),
+	                 APP_RIGHT | APP_COMPILED | APP_REJECT);
+	/* ... rejected at the request with background compiles on, the
+	 * compile queued */
+	assert_int_equal(in_child(use_blob_child, bad, "1"),
 	                 APP_RIGHT | APP_COMPILED | APP_REJECT);
 	/* another key (a byte of the header's key) */
 	memcpy(bad, app_blob, app_blob_size);
@@ -624,6 +641,52 @@ async_keep_child(void *arg)
 	return ok && queued == N && s.compiles == N && cancelled == 0;
 }
 
+/* A program whose code is in the disk cache, requested with background
+ * compiles on: the request (pipeline creation) only finds the entry and
+ * says where the code comes from; the compile thread loads it, nothing
+ * is compiled. arg: "0" makes the entry (a compile inside the
+ * request), "1" uses it. */
+static int
+async_disk_child(void *arg)
+{
+	const bool use = !strcmp(arg, "1");
+	struct ir_program *p = small_program(9);
+	struct jit_cache_stats s0, s;
+	int ok = 1;
+
+	setenv("SWGPU_SHADER_CACHE", "1", 1);
+	setenv("SWGPU_SHADER_CACHE_DIR", dir, 1);
+	jit_cache_stats_get(&s0);    /* forked: the parent's counts */
+	jit_program_request(p, NULL, NULL);
+	if (use) {
+		ok &= p->jit_source == SWGPU_SHADER_CODE_DISK_CACHE;
+		ok &= !__atomic_load_n(&p->jit_tried, __ATOMIC_ACQUIRE);
+		ok &= p->jit_keyed;
+		if (p->jit_keyed)
+			jit_wait_key(p->jit_key);
+	}
+	ok &= code_right(jit_program_ready(p));
+	jit_cache_stats_get(&s);
+	s.compiles -= s0.compiles;
+	s.disk_hits -= s0.disk_hits;
+	s.disk_stores -= s0.disk_stores;
+	ok &= use ? s.compiles == 0 && s.disk_hits == 1
+	          : s.compiles == 1 && s.disk_stores == 1;
+	ir_program_free(p);
+	jit_queue_shutdown();
+	return ok;
+}
+
+static void
+test_async_disk_load(void **state)
+{
+	(void)state;
+	empty_dir();
+	assert_int_equal(in_child(async_disk_child, "0", "0"), 1);
+	assert_int_equal(in_child(async_disk_child, "1", "1"), 1);
+	empty_dir();
+}
+
 static void
 test_async(void **state)
 {
@@ -645,6 +708,7 @@ main(void)
 		cmocka_unit_test(test_memory_cache),
 		cmocka_unit_test(test_app_blob),
 		cmocka_unit_test(test_async),
+		cmocka_unit_test(test_async_disk_load),
 	};
 	int r;
 

@@ -179,6 +179,11 @@ enum jit_source {
 struct jit_compile_io {
 	/* in: only load from a cache, never compile (a miss sets missed) */
 	bool cache_only;
+	/* in (with cache_only): load nothing, only find which cache has
+	 * the code: found, source and, for an application blob that
+	 * passed its checks, blob/blob_size (the application's memory,
+	 * valid only during the call) */
+	bool probe;
 	/* in, optional: an application's cache (swgpu_shader_info's
 	 * binary_lookup); its blobs are checked before use */
 	const void *(*lookup)(void *user, const uint8_t key[16],
@@ -189,6 +194,9 @@ struct jit_compile_io {
 	bool have_key;             /* key is set (planning succeeded) */
 	uint8_t key[16];
 	enum jit_source source;
+	bool found;                /* probe: a cache has the code */
+	const void *blob;
+	size_t blob_size;
 };
 /* jit_compile with io (NULL: as jit_compile). */
 struct jit_program *jit_compile_io(const struct ir_program *p,

@@ -2,11 +2,14 @@
 /*
  * Compile once, and in the background (jit.h; docs/ARCHITECTURE.md,
  * "Shader compiler", "Compile once"). A program's code is requested
- * when its shader is created (jit_program_request): code any cache has
- * (this process's memory, the application's VkPipelineCache blob, the
- * disk) is loaded there and then, in well under a millisecond; a program
- * no cache has is queued for the compile thread, and the program is
- * interpreted until its code is ready: an execution state picks it up
+ * when its shader is created (jit_program_request): creation only finds
+ * which cache has the code (this process's memory, the application's
+ * VkPipelineCache blob, the disk) and queues a load at the front of the
+ * compile thread's queue (loading links the object: LLJIT's set-up made
+ * a process's first cached pipeline 2-4 ms, several times lavapipe's
+ * whole creation); a program no cache has is queued for a compile at the
+ * back. Either way the program is interpreted until its code is ready
+ * (a load: a millisecond or two): an execution state picks it up
  * at its next workgroup (ir_exec_run, jit_program_ready) — the two back
  * ends share the register file at every block boundary. With
  * SWGPU_JIT_ASYNC=0 the compile runs in jit_program_request instead
@@ -37,7 +40,24 @@ struct jit_job {
 	 * binary_lookup): freeing the program compiles it first, so that
 	 * the cache's data still gets it */
 	bool keep;
+	/* a cache has the code: a load, ahead of the compiles */
+	bool load;
+	/* the application's blob it is in (a copy: the application's
+	 * memory is only valid during creation), checked at load again */
+	void *blob;
+	size_t blob_size;
 };
+
+/* The job's copy of the application's blob, as io->lookup. */
+static const void *
+job_blob(void *user, const uint8_t key[16], size_t *size)
+{
+	const struct jit_job *j = user;
+
+	(void)key;
+	*size = j->blob_size;
+	return j->blob;
+}
 
 /* One lock for the lazy compiles (and the compile thread's). */
 static pthread_mutex_t jit_compile_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -112,7 +132,9 @@ compile_thread(void *arg)
 		j->running = true;
 		pthread_mutex_unlock(&queue_lock);
 
-		struct jit_compile_io io = { 0 };
+		struct jit_compile_io io = {
+			.lookup = j->blob ? job_blob : NULL, .user = j,
+		};
 		struct jit_program *jp;
 
 		pthread_mutex_lock(&jit_compile_lock);
@@ -127,6 +149,7 @@ compile_thread(void *arg)
 				*pp = j->next;
 				break;
 			}
+		free(j->blob);
 		free(j);
 		pthread_cond_broadcast(&job_done);
 	}
@@ -161,8 +184,17 @@ jit_program_request(struct ir_program *p,
                                           size_t *),
                     void *user)
 {
+	bool async = jit_async();
 	struct jit_compile_io io = {
-		.cache_only = jit_async(), .lookup = lookup, .user = user,
+		.cache_only = async, .probe = async, .lookup = lookup,
+		.user = user,
+	};
+	static const uint8_t source[] = {
+		[JIT_SRC_NONE] = SWGPU_SHADER_CODE_NONE,
+		[JIT_SRC_COMPILED] = SWGPU_SHADER_CODE_COMPILED,
+		[JIT_SRC_MEMORY] = SWGPU_SHADER_CODE_PROCESS_CACHE,
+		[JIT_SRC_APP] = SWGPU_SHADER_CODE_APP_CACHE,
+		[JIT_SRC_DISK] = SWGPU_SHADER_CODE_DISK_CACHE,
 	};
 	struct jit_program *jp;
 	struct jit_job *j;
@@ -170,20 +202,13 @@ jit_program_request(struct ir_program *p,
 	if (!jit_requested())
 		return;
 	/* p is not shared yet: nobody else reads its fields */
-	if (!io.cache_only)
+	if (!async)
 		pthread_mutex_lock(&jit_compile_lock);
 	jp = jit_compile_io(p, 0, &io);
-	if (!io.cache_only)
+	if (!async)
 		pthread_mutex_unlock(&jit_compile_lock);
-	if (jp || !io.missed) {
+	if (jp || (!io.missed && !io.found)) {
 		/* loaded, compiled, or declined */
-		static const uint8_t source[] = {
-			[JIT_SRC_NONE] = SWGPU_SHADER_CODE_NONE,
-			[JIT_SRC_COMPILED] = SWGPU_SHADER_CODE_COMPILED,
-			[JIT_SRC_MEMORY] = SWGPU_SHADER_CODE_PROCESS_CACHE,
-			[JIT_SRC_APP] = SWGPU_SHADER_CODE_APP_CACHE,
-			[JIT_SRC_DISK] = SWGPU_SHADER_CODE_DISK_CACHE,
-		};
 		p->jit_source = jp ? source[io.source] : SWGPU_SHADER_CODE_NONE;
 		publish(p, jp, &io);
 		return;
@@ -197,19 +222,36 @@ jit_program_request(struct ir_program *p,
 		return;                /* compiled on first use instead */
 	j->p = p;
 	j->keep = lookup != NULL;
+	j->load = io.found;
+	if (io.blob) {
+		j->blob = malloc(io.blob_size);
+		if (!j->blob) {
+			free(j);
+			return;        /* compiled on first use instead */
+		}
+		memcpy(j->blob, io.blob, io.blob_size);
+		j->blob_size = io.blob_size;
+	}
 	pthread_mutex_lock(&queue_lock);
 	if (unloading) {
 		pthread_mutex_unlock(&queue_lock);
+		free(j->blob);
 		free(j);
 		return;
 	}
+	/* a load goes after the running job and the loads queued before
+	 * it, a compile at the back */
 	struct jit_job **tail = &queue;
 
-	while (*tail)
+	while (*tail && (!j->load || (*tail)->running || (*tail)->load))
 		tail = &(*tail)->next;
+	j->next = *tail;
 	*tail = j;
 	p->jit_job = j;
-	p->jit_source = SWGPU_SHADER_CODE_COMPILING;
+	/* where the code comes from is known now (creation feedback: an
+	 * application cache hit), a load failing is logged and compiles */
+	p->jit_source = j->load ? source[io.source]
+	                        : SWGPU_SHADER_CODE_COMPILING;
 	queued_count++;
 	thread_kick();
 	pthread_mutex_unlock(&queue_lock);
@@ -280,6 +322,7 @@ jit_program_release(struct ir_program *p)
 				*pp = p->jit_job->next;
 				break;
 			}
+		free(p->jit_job->blob);
 		free(p->jit_job);
 		p->jit_job = NULL;
 		cancelled_count++;
@@ -331,6 +374,7 @@ jit_queue_shutdown(void)
 		}
 		*pp = j->next;
 		j->p->jit_job = NULL;
+		free(j->blob);
 		free(j);
 		cancelled_count++;
 	}

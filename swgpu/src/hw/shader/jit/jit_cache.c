@@ -347,6 +347,15 @@ entry_reject(const char *path, const char *why)
 	unlink(path);
 }
 
+bool
+jit_cache_has(const char *dir, const struct jit_cache_key *key)
+{
+	char path[4200];
+
+	entry_path(path, sizeof(path), dir, key);
+	return access(path, R_OK) == 0;
+}
+
 void *
 jit_cache_load(const char *dir, const struct jit_cache_key *key,
                size_t *size)

@@ -62,6 +62,9 @@ uint64_t jit_cache_max_bytes(void);
  * deleted). A hit marks the entry recently used. */
 void *jit_cache_load(const char *dir, const struct jit_cache_key *key,
                      size_t *size);
+/* Whether dir has an entry file for key (not read: jit_cache_load
+ * checks it). */
+bool jit_cache_has(const char *dir, const struct jit_cache_key *key);
 
 /* Store size bytes under key in dir (atomically: temporary file +
  * rename), then evict least recently used entries until the directory's
@@ -105,6 +108,8 @@ void jit_mem_put(const struct jit_cache_key *key, const void *obj,
                  size_t size);
 /* A malloc'ed copy of key's object (*size set), or NULL. */
 void *jit_mem_get(const struct jit_cache_key *key, size_t *size);
+/* Whether the memory cache has key's object (nothing copied). */
+bool jit_mem_has(const struct jit_cache_key *key);
 /* Free the memory cache (driver unload, jit_unload). */
 void jit_mem_fini(void);
 /* Free the knobs' strings (driver unload, jit_unload). */

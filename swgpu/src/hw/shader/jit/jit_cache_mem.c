@@ -105,6 +105,17 @@ mem_evict(uint64_t max)
 	}
 }
 
+bool
+jit_mem_has(const struct jit_cache_key *key)
+{
+	bool has;
+
+	pthread_mutex_lock(&mem_lock);
+	has = mem_find(key) != NULL;
+	pthread_mutex_unlock(&mem_lock);
+	return has;
+}
+
 void
 jit_mem_put(const struct jit_cache_key *key, const void *obj, size_t size)
 {

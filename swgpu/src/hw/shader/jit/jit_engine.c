@@ -329,28 +329,41 @@ jit_engine_load_object(const void *obj, size_t size)
 	return e;
 }
 
-/* An application blob for key (io->lookup), checked: its object, or
- * NULL (a rejection is logged and counted). */
+/* An application blob for key (io->lookup) that passes its checks (its
+ * object in *obj, *size), or NULL (a rejection is logged and counted). */
+static const void *
+app_blob(const struct jit_cache_key *key, struct jit_compile_io *io,
+         size_t *blob_size, const void **obj, size_t *size)
+{
+	const void *blob;
+	const char *why;
+
+	if (!io || !io->lookup)
+		return NULL;
+	blob = io->lookup(io->user, key->b, blob_size);
+	if (!blob)
+		return NULL;
+	why = jit_entry_check(key, blob, *blob_size, obj, size);
+	if (why) {
+		jit_cache_stat_add(&jit_cache_counters.app_rejects);
+		swgpu_log("jit: the application's cached code (%zu bytes) is "
+		          "%s; compiling the shader", *blob_size, why);
+		return NULL;
+	}
+	return blob;
+}
+
+/* An application blob's object, loaded: its engine, or NULL (a
+ * rejection is logged and counted). */
 static void *
 app_cached(const struct jit_cache_key *key, struct jit_compile_io *io)
 {
 	size_t blob_size = 0, size = 0;
-	const void *blob, *obj;
-	const char *why;
+	const void *obj;
 	void *e;
 
-	if (!io || !io->lookup)
+	if (!app_blob(key, io, &blob_size, &obj, &size))
 		return NULL;
-	blob = io->lookup(io->user, key->b, &blob_size);
-	if (!blob)
-		return NULL;
-	why = jit_entry_check(key, blob, blob_size, &obj, &size);
-	if (why) {
-		jit_cache_stat_add(&jit_cache_counters.app_rejects);
-		swgpu_log("jit: the application's cached code (%zu bytes) is "
-		          "%s; compiling the shader", blob_size, why);
-		return NULL;
-	}
 	e = jit_engine_load_object(obj, size);
 	if (!e) {
 		jit_cache_stat_add(&jit_cache_counters.app_rejects);
@@ -363,6 +376,33 @@ app_cached(const struct jit_cache_key *key, struct jit_compile_io *io)
 	return e;
 }
 
+/* io->probe: which cache has key's code, in jit_engine_cached's order;
+ * nothing loaded (linking the object is what costs: LLJIT's set-up on a
+ * process's first load, 2-3 ms, jit_queue.c does it in the
+ * background). */
+static void
+probe(const struct jit_cache_key *key, struct jit_compile_io *io)
+{
+	size_t blob_size = 0, size = 0;
+	const void *blob, *obj;
+	const char *dir;
+
+	blob = app_blob(key, io, &blob_size, &obj, &size);
+	if (blob) {
+		io->source = JIT_SRC_APP;
+		io->blob = blob;
+		io->blob_size = blob_size;
+	} else if (jit_mem_has(key)) {
+		io->source = JIT_SRC_MEMORY;
+	} else if ((dir = jit_cache_dir()) && jit_cache_has(dir, key)) {
+		io->source = JIT_SRC_DISK;
+	} else {
+		io->missed = true;
+		return;
+	}
+	io->found = true;
+}
+
 void *
 jit_engine_cached(const struct jit_cache_key *key, struct jit_compile_io *io)
 {
@@ -373,6 +413,10 @@ jit_engine_cached(const struct jit_cache_key *key, struct jit_compile_io *io)
 	if (io) {
 		io->have_key = true;
 		memcpy(io->key, key->b, 16);
+	}
+	if (io && io->probe) {
+		probe(key, io);
+		return NULL;
 	}
 	/* the application's blob first (so that a hit in its cache is
 	 * reported as one), then this process's own code, then the disk */

@@ -43,7 +43,8 @@ void *jit_engine_load_object(const void *obj, size_t size);
 /* The engine of a cached object for key: io's application blob
  * (checked), then the process's memory cache, then the disk cache; NULL on a
  * miss everywhere (an unusable entry is logged). io (may be NULL) gets
- * the key, the source, and missed when io->cache_only. */
+ * the key, the source, and missed when io->cache_only. With io->probe,
+ * always NULL: io says which cache has the code (found, source). */
 struct jit_compile_io;
 void *jit_engine_cached(const struct jit_cache_key *key,
                         struct jit_compile_io *io);
