@@ -22,8 +22,9 @@
  *    only found by the request (pipeline creation), its source known,
  *    and loaded by the compile thread; a program no cache has is
  *    queued, interpreted until ready, then its code is right; freeing
- *    programs with compiles queued or in flight drops or waits for
- *    them (every job compiled or cancelled, none lost); programs whose
+ *    programs with compiles queued drops them, with a compile in flight
+ *    returns at once and the compile thread frees the program (every
+ *    job compiled or cancelled, none lost); programs whose
  *    shader had an application cache are compiled even when freed
  *    first (the cache's data must get their code).
  * Built only with LLVM.
@@ -590,13 +591,61 @@ async_free_child(void *arg)
 		jit_program_request(p[i], NULL, NULL);
 	}
 	/* freed at once, the last first: queued ones dropped, the one in
-	 * flight waited for */
+	 * flight orphaned (compiled, its code dropped) */
 	for (int i = N - 1; i >= 0; i--)
 		ir_program_free(p[i]);
+	jit_queue_shutdown();
 	jit_cache_stats_get(&s);
 	jit_queue_stats(&queued, &cancelled);
+	return queued == N && s.compiles + cancelled == N &&
+	       jit_queue_orphaned() <= 1;
+}
+
+/* n instructions of straight-line ALU: a compile of a good fraction of a
+ * second, long enough to be caught in flight. */
+static struct ir_program *
+long_program(uint32_t n)
+{
+	struct ir_program *p = small_program(7);
+
+	free(p->code);
+	p->code = calloc(n + 1, sizeof(*p->code));
+	assert_non_null(p->code);
+	for (uint32_t i = 0; i < n; i++)
+		p->code[i] = (struct ir_instr){
+			.op = i % 3 ? IR_IADD : IR_IMUL, .dst = 30 + i % 8,
+			.a = 30 + (i + 3) % 8, .b = 31 + i % 9 };
+	p->code[n] = (struct ir_instr){ .op = IR_RET };
+	p->ninstr = n + 1;
+	p->blocks[0] = (struct ir_block){ 0, n + 1 };
+	return p;
+}
+
+/* A program freed while its compile runs: the free returns at once (the
+ * compile still running, nothing compiled yet), the compile thread
+ * drops the code and frees the program (LSan sees a leak otherwise). */
+static int
+async_orphan_child(void *arg)
+{
+	struct ir_program *p = long_program(3000);
+	struct jit_cache_stats s;
+	uint64_t queued, cancelled;
+	int ok = 1;
+
+	(void)arg;
+	jit_program_request(p, NULL, NULL);
+	while (!jit_queue_busy())
+		usleep(100);
+	ir_program_free(p);
+	jit_cache_stats_get(&s);
+	ok &= s.compiles == 0;          /* not waited for */
+	ok &= jit_queue_busy();
 	jit_queue_shutdown();
-	return queued == N && s.compiles + cancelled == N;
+	jit_cache_stats_get(&s);
+	jit_queue_stats(&queued, &cancelled);
+	ok &= s.compiles == 1 && queued == 1 && cancelled == 0 &&
+	      jit_queue_orphaned() == 1;
+	return ok;
 }
 
 static const void *
@@ -693,6 +742,7 @@ test_async(void **state)
 	(void)state;
 	assert_int_equal(in_child(async_child, NULL, "1"), 1);
 	assert_int_equal(in_child(async_free_child, NULL, "1"), 1);
+	assert_int_equal(in_child(async_orphan_child, NULL, "1"), 1);
 	assert_int_equal(in_child(async_keep_child, NULL, "1"), 1);
 }
 

@@ -450,6 +450,9 @@ struct ir_program {
 };
 
 void ir_program_free(struct ir_program *p);
+/* p's memory only (ir_program_free did the rest, or the compile thread
+ * frees a program whose owner let go of it mid-compile: jit_queue.c). */
+void ir_program_free_memory(struct ir_program *p);
 
 /* Resources of one dispatch, resolved by the DISPATCH packet. */
 struct ir_image_binding;

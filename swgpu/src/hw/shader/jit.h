@@ -135,9 +135,12 @@ void jit_program_request(struct ir_program *p,
  * to the code a background compile just finished. */
 const struct jit_program *jit_program_ready(const struct ir_program *p);
 
-/* Before p is freed: its queued compile dropped, or the one in flight
- * waited for; its code freed. */
-void jit_program_release(struct ir_program *p);
+/* Before p is freed: its queued compile dropped, its code freed. A
+ * compile in flight is not waited for: true then, and the compile
+ * thread frees p's memory when it ends (ir_program_free_memory), the
+ * code dropped; unless an application cache wants the code (it is
+ * waited for then). */
+bool jit_program_release(struct ir_program *p);
 
 /* Wait until no queued or running compile has this key. */
 void jit_wait_key(const uint8_t key[16]);
@@ -152,6 +155,10 @@ void jit_queue_shutdown(void);
 bool jit_async(void);
 /* Compiles queued / dropped before they ran, in this process. */
 void jit_queue_stats(uint64_t *queued, uint64_t *cancelled);
+/* Programs freed while their compile ran (jit_program_release). */
+uint64_t jit_queue_orphaned(void);
+/* Whether the compile thread is compiling (or loading) now. */
+bool jit_queue_busy(void);
 
 /* LLVM side (jit/jit_engine.c; jit_none.c without LLVM): an entry blob
  * of the object for key from the process's memory cache (malloc'ed), or

@@ -20,7 +20,10 @@
  * of jit_program_get does (programs made without swgpu_shader_create).
  * Freeing a program takes its job off the queue (unless an application
  * cache wants its code: then the job moves to the front and is waited
- * for), or waits for the compile in flight (jit_program_release);
+ * for); a compile in flight is not waited for (a program made and
+ * destroyed at once would pay its whole compile): the job is orphaned,
+ * its code dropped and the program's memory freed by the compile thread
+ * when the compile ends (jit_program_release);
  * unloading the driver drops the queue and joins the thread.
  */
 #include <pthread.h>
@@ -42,6 +45,9 @@ struct jit_job {
 	bool keep;
 	/* a cache has the code: a load, ahead of the compiles */
 	bool load;
+	/* running, and its program was freed meanwhile: the compile
+	 * thread drops the code and frees the program's memory */
+	bool orphan;
 	/* the application's blob it is in (a copy: the application's
 	 * memory is only valid during creation), checked at load again */
 	void *blob;
@@ -73,7 +79,7 @@ static bool unloading;
 
 /* jit_cache_stats counters live with the LLVM side; these two are this
  * file's, read through jit_queue_stats. */
-static uint64_t queued_count, cancelled_count;
+static uint64_t queued_count, cancelled_count, orphaned_count;
 
 static bool async_value = true;
 static pthread_once_t async_once = PTHREAD_ONCE_INIT;
@@ -101,6 +107,24 @@ jit_queue_stats(uint64_t *queued, uint64_t *cancelled)
 	*queued = queued_count;
 	*cancelled = cancelled_count;
 	pthread_mutex_unlock(&queue_lock);
+}
+
+uint64_t
+jit_queue_orphaned(void)
+{
+	pthread_mutex_lock(&queue_lock);
+	uint64_t n = orphaned_count;
+	pthread_mutex_unlock(&queue_lock);
+	return n;
+}
+
+bool
+jit_queue_busy(void)
+{
+	pthread_mutex_lock(&queue_lock);
+	bool busy = queue && queue->running;
+	pthread_mutex_unlock(&queue_lock);
+	return busy;
 }
 
 /* Publish p's code: jit before jit_tried (readers load jit_tried with
@@ -142,7 +166,10 @@ compile_thread(void *arg)
 		pthread_mutex_unlock(&jit_compile_lock);
 
 		pthread_mutex_lock(&queue_lock);
-		publish(j->p, jp, &io);
+		struct ir_program *orphan = j->orphan ? j->p : NULL;
+
+		if (!orphan)
+			publish(j->p, jp, &io);
 		j->p->jit_job = NULL;
 		for (struct jit_job **pp = &queue; *pp; pp = &(*pp)->next)
 			if (*pp == j) {
@@ -152,6 +179,14 @@ compile_thread(void *arg)
 		free(j->blob);
 		free(j);
 		pthread_cond_broadcast(&job_done);
+		if (orphan) {
+			/* nobody can reach it now: off the queue, its
+			 * owner gone */
+			pthread_mutex_unlock(&queue_lock);
+			jit_program_free(jp);
+			ir_program_free_memory(orphan);
+			pthread_mutex_lock(&queue_lock);
+		}
 	}
 	thread_running = false;
 	pthread_mutex_unlock(&queue_lock);
@@ -291,7 +326,7 @@ jit_program_get(struct ir_program *p)
 	return p->jit;
 }
 
-void
+bool
 jit_program_release(struct ir_program *p)
 {
 	pthread_mutex_lock(&queue_lock);
@@ -313,8 +348,18 @@ jit_program_release(struct ir_program *p)
 		while (p->jit_job)
 			pthread_cond_wait(&job_done, &queue_lock);
 	}
-	while (p->jit_job && p->jit_job->running)
+	/* its compile in flight, wanted by an application cache: the
+	 * code must reach jit_mem (jit_binary_get) */
+	while (p->jit_job && p->jit_job->running && p->jit_job->keep)
 		pthread_cond_wait(&job_done, &queue_lock);
+	if (p->jit_job && p->jit_job->running) {
+		/* its compile in flight: the compile thread frees p when
+		 * it ends (p->jit is still NULL: nothing published) */
+		p->jit_job->orphan = true;
+		orphaned_count++;
+		pthread_mutex_unlock(&queue_lock);
+		return true;
+	}
 	if (p->jit_job) {
 		/* still queued: never compiled */
 		for (struct jit_job **pp = &queue; *pp; pp = &(*pp)->next)
@@ -331,6 +376,7 @@ jit_program_release(struct ir_program *p)
 	pthread_mutex_unlock(&queue_lock);
 	jit_program_free(p->jit);
 	p->jit = NULL;
+	return false;
 }
 
 void

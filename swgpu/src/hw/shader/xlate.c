@@ -643,8 +643,15 @@ ir_program_free(struct ir_program *p)
 {
 	if (!p)
 		return;
-	/* first: a background compile in flight still reads p */
-	jit_program_release(p);
+	/* first: a background compile in flight still reads p; then the
+	 * compile thread frees it */
+	if (!jit_program_release(p))
+		ir_program_free_memory(p);
+}
+
+void
+ir_program_free_memory(struct ir_program *p)
+{
 	free(p->code);
 	free(p->blocks);
 	free(p->table);
