@@ -157,9 +157,13 @@ level8(const struct fast_img *fi, const struct fast_level *lv, __m256 S,
 		texel[2] = fetch8(lv, off1);
 		texel[3] = fetch8(lv, _mm256_add_epi32(off1, dx));
 	}
+	/* the sums start from 0 as in the SSE2 form, but 0 + w t is w t
+	 * itself: w and the codes are finite and >= 0, so w t is never
+	 * -0 (the one value the addition would change) */
+	decode8(fi, texel[0], out);
 	for (uint32_t c = 0; c < 4; c++)
-		out[c] = _mm256_setzero_ps();
-	for (uint32_t n = 0; n < 4; n++) {
+		out[c] = _mm256_mul_ps(w[0], out[c]);
+	for (uint32_t n = 1; n < 4; n++) {
 		__m256 t[4];
 
 		decode8(fi, texel[n], t);
