@@ -16,8 +16,9 @@
  * operations in the same order (bilinear weights (1 - fx) (1 - fy),
  * fx (1 - fy), (1 - fx) fy, fx fy summed from 0 in that order, zero
  * weights skipped; then the level blend; then smp_codes_value). What it
- * saves: the level geometry, computed once per instruction instead of
- * per texel; the LOD, once per quad (implicit LOD uses the quad's
+ * saves: the level geometry, resolved once per instruction and binding
+ * contents (fast_resolve, interp_sample_setup.c, kept per thread)
+ * instead of per texel; the LOD, once per quad (implicit LOD uses the quad's
  * coarse derivatives, the same for its four lanes); the per-texel
  * decode through doubles; and the integer division of REPEAT on
  * power-of-two sizes (a mask). Whole quads of 4-byte UNORM texels go
