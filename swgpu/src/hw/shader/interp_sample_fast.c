@@ -16,8 +16,9 @@
  * operations in the same order (bilinear weights (1 - fx) (1 - fy),
  * fx (1 - fy), (1 - fx) fy, fx fy summed from 0 in that order, zero
  * weights skipped; then the level blend; then smp_codes_value). What it
- * saves: the level geometry, computed once per instruction instead of
- * per texel; the LOD, once per quad (implicit LOD uses the quad's
+ * saves: the level geometry, resolved once per instruction and binding
+ * contents (fast_resolve, interp_sample_setup.c, kept per thread)
+ * instead of per texel; the LOD, once per quad (implicit LOD uses the quad's
  * coarse derivatives, the same for its four lanes); the per-texel
  * decode through doubles; and the integer division of REPEAT on
  * power-of-two sizes (a mask). Whole quads of 4-byte UNORM texels go
@@ -166,82 +167,6 @@ fast_level_filter(const struct fast_img *fi, const struct fast_level *lv,
 	                        fast_fetch(fi, lv, x1, y1)));
 }
 
-/* The image's levels, or false when one is not wholly inside the bound
- * range (the general path then returns zeros for its texels). */
-static bool
-fast_levels(const struct ir_buffer_binding *bb, struct fast_img *fi)
-{
-	const struct ir_image_binding *im = bb->img;
-	struct img_level levels[FAST_MAX_LEVELS];
-
-	image_levels(im, im->levels, levels);
-	fi->off32 = true;
-	for (uint32_t k = 0; k < im->levels; k++) {
-		const struct img_level lv = levels[k];
-
-		if (!lv.w || !lv.h || lv.off + (uint64_t)(lv.h - 1) *
-		    lv.row_pitch + (uint64_t)lv.w * im->elem > bb->range)
-			return false;
-		/* byte offsets of texels within a level fit int32 (the
-		 * AVX2 form's gathers) */
-		fi->off32 = fi->off32 && (uint64_t)(lv.h - 1) * lv.row_pitch +
-		            (uint64_t)lv.w * im->elem <= INT32_MAX;
-		fi->lv[k] = (struct fast_level){
-			.base = bb->ptr + lv.off, .row_pitch = lv.row_pitch,
-			.w = (int32_t)lv.w, .h = (int32_t)lv.h,
-			.fw = (float)lv.w, .fh = (float)lv.h,
-		};
-	}
-	return true;
-}
-
-/* Does the instruction's (uniform) image and sampler fit the path? */
-static bool
-fast_setup(const struct ir_dispatch *d, const struct ir_instr *in,
-           struct fast_img *fi, const struct swgpu_sampler_state **ssp)
-{
-	const uint32_t mode = in->aux2 & IR_SMP_LOD_MASK;
-
-	if ((in->aux2 & (IR_SMP_DREF | IR_SMP_GATHER | IR_SMP_OFFSETS)) ||
-	    (mode != IR_SMP_LOD_IMPLICIT && mode != IR_SMP_LOD_EXPLICIT) ||
-	    in->c || in->d)
-		return false;
-	const struct ir_buffer_binding *bb = image_resource(
-		d, in->aux, 0, in->imm & 0xffffu);
-	const struct ir_buffer_binding *sb = smp_sampler_of(d, in, 0);
-	if (!bb || !sb)
-		return false;
-	const struct ir_image_binding *im = bb->img;
-	const struct swgpu_sampler_state *ss = &sb->img->sampler;
-	if (im->view_type != 1 || !im->layers || !im->fmt ||
-	    im->levels > FAST_MAX_LEVELS ||
-	    im->domain != SWGPU_BLIT_CLASS_FLOAT ||
-	    (ss->filter & SWGPU_SAMPLER_UNNORMALIZED))
-		return false;
-	for (uint32_t c = 0; c < 4; c++)
-		if (im->swizzle[c] && im->swizzle[c] != 3 + c)
-			return false;
-	for (uint32_t a = 0; a < 2; a++) {
-		fi->addr[a] = (ss->address >> (8 * a)) & 0xff;
-		if (fi->addr[a] == 3)
-			return false;   /* CLAMP_TO_BORDER */
-	}
-	if (im->decode != format_decoder(im->fmt) ||
-	    !format_byte_tables(im->fmt, fi->tab, fi->byte))
-		return false;
-	fi->elem = im->elem;
-	fi->vec = im->elem == 4 && im->fmt->numeric == SWGPU_NUMERIC_UNORM &&
-	          fi->byte[1] == 1 && fi->byte[3] == 3 &&
-	          ((fi->byte[0] == 0 && fi->byte[2] == 2) ||
-	           (fi->byte[0] == 2 && fi->byte[2] == 0));
-	for (uint32_t c = 0; c < 4; c++)
-		fi->vec = fi->vec && im->fmt->bit_width[c] == 8;
-	fi->bgra = fi->byte[0] == 2;
-	fi->codes = smp_codes(im->fmt);
-	*ssp = ss;
-	return fast_levels(bb, fi);
-}
-
 /* Quads of the widest batch whose LODs are computed ahead. */
 #define FAST_LAMBDA_QUADS 64u
 
@@ -251,21 +176,14 @@ struct fast_ctx {
 	lane_t *D;
 	uint32_t W;
 	bool implicit;
-	const struct ir_image_binding *im;
-	const struct swgpu_sampler_state *ss;
-	struct lod_sampler ls;
-	/* The LOD cannot change the result (lod_fixed): one level and the
-	 * same filter for magnification and minification; lod0 is what
-	 * lod_select_prepared gives for any lambda then. */
-	bool lod_fixed;
+	const struct fast_res *r;
+	const struct fast_img *fi;
 	/* no texel offsets and the same LOD operands (Bias, MinLod, an
 	 * explicit Lod) in every lane: quad_lod checks nothing per quad */
 	bool uniform;
-	struct smp_lod lod0;
 	/* lambda_base of every quad (implicit LOD), computed four quads at
 	 * a time ahead of the filtering (lod_lambdas), or NULL */
 	const float *lam;
-	struct fast_img fi;
 };
 
 #define OPND(x, k, lane) ((x)->A[(size_t)(k) * (x)->W + (lane)])
@@ -286,34 +204,18 @@ fast_lambda_base(const struct fast_ctx *x, uint32_t l)
 		ddx[k] = OPND(x, k, q + 1).f - OPND(x, k, q).f;
 		ddy[k] = OPND(x, k, q + 2).f - OPND(x, k, q).f;
 	}
-	return lod_scale(x->im, 2, ddx, ddy);
-}
-
-/*
- * With a single level (q = 0) every lambda selects level 0 with no
- * level blend (d is clamped to [0, 0]), and with equal magnification
- * and minification filters the sign of lambda picks nothing either: the
- * implicit LOD's derivatives, log2 and clamps can be skipped (vkcube's
- * texture: one level, NEAREST/NEAREST).
- */
-static void
-fast_lod_prepare(struct fast_ctx *x)
-{
-	x->lod_fixed = x->ls.q == 0.0f &&
-	               x->ls.mag_linear == x->ls.min_linear;
-	if (x->lod_fixed)
-		lod_select_prepared(&x->ls, 0.0f, 0.0f, 0.0f, &x->lod0);
+	return lod_scale(x->r->im, 2, ddx, ddy);
 }
 
 /* The levels lane l (its quad's lambda for an implicit LOD) reads. */
 static inline void
 fast_lod(const struct fast_ctx *x, uint32_t l, struct smp_lod *lod)
 {
-	if (x->lod_fixed) {
-		*lod = x->lod0;
+	if (x->r->lod_fixed) {
+		*lod = x->r->lod0;
 		return;
 	}
-	lod_select_inline(&x->ls, fast_lambda_base(x, l), OPND(x, 7, l).f,
+	lod_select_inline(&x->r->ls, fast_lambda_base(x, l), OPND(x, 7, l).f,
 	                  OPND(x, 8, l).f, lod);
 }
 
@@ -371,8 +273,8 @@ lod_log2_4(__m128 x)
 static void
 lod_lambdas(const struct fast_ctx *x, float *lam)
 {
-	const __m128 w = _mm_set1_ps((float)x->im->width);
-	const __m128 h = _mm_set1_ps((float)x->im->height);
+	const __m128 w = _mm_set1_ps((float)x->r->im->width);
+	const __m128 h = _mm_set1_ps((float)x->r->im->height);
 
 	for (uint32_t q = 0; q < x->W; q += 16) {
 		__m128 s0 = _mm_loadu_ps(&OPND(x, 0, q).f);
@@ -426,19 +328,19 @@ fast_lane(const struct fast_ctx *x, uint32_t l)
 	fast_lod(x, l, &lod);
 	const float s = OPND(x, 0, l).f, t = OPND(x, 1, l).f;
 	const int32_t ox = OPND(x, 4, l).i, oy = OPND(x, 5, l).i;
-	v4f res = fast_level_filter(&x->fi, &x->fi.lv[lod.lo], s, t, ox, oy,
+	v4f res = fast_level_filter(x->fi, &x->fi->lv[lod.lo], s, t, ox, oy,
 	                            lod.linear);
 	float out[4];
 
 	if (lod.delta > 0.0f && lod.hi != lod.lo) {
-		v4f res2 = fast_level_filter(&x->fi, &x->fi.lv[lod.hi], s, t,
+		v4f res2 = fast_level_filter(x->fi, &x->fi->lv[lod.hi], s, t,
 		                             ox, oy, lod.linear);
 		res = V4_ADD(V4_MUL(V4_SPLAT(1.0f - lod.delta), res),
 		             V4_MUL(V4_SPLAT(lod.delta), res2));
 	}
 	V4_STORE(out, res);
 	for (uint32_t k = 0; k < 4; k++)
-		x->D[(size_t)k * x->W + l].f = x->fi.codes ?
+		x->D[(size_t)k * x->W + l].f = x->fi->codes ?
 		                               smp_codes_value(out[k]) : out[k];
 }
 
@@ -577,7 +479,7 @@ quad_lod(const struct fast_ctx *x, uint32_t q, uint32_t qm,
 			continue;
 		if (OPND(x, 4, q + i).u || OPND(x, 5, q + i).u)
 			return false;
-		if (!x->lod_fixed &&
+		if (!x->r->lod_fixed &&
 		    (OPND(x, 7, q + i).u != OPND(x, 7, q + f).u ||
 		     OPND(x, 8, q + i).u != OPND(x, 8, q + f).u ||
 		     (!x->implicit && x->L[q + i].u != x->L[q + f].u)))
@@ -624,13 +526,13 @@ fast_quad(const struct fast_ctx *x, uint32_t q, uint32_t qm,
 	const __m128 T = _mm_loadu_ps(&OPND(x, 1, q).f);
 	__m128 res[4];
 
-	quad_level(&x->fi, &x->fi.lv[lod->lo], S, T, lod->linear, res);
+	quad_level(x->fi, &x->fi->lv[lod->lo], S, T, lod->linear, res);
 	if (quad_hi(lod) >= 0) {
 		__m128 res2[4];
 		const __m128 a = _mm_set1_ps(1.0f - lod->delta);
 		const __m128 b = _mm_set1_ps(lod->delta);
 
-		quad_level(&x->fi, &x->fi.lv[lod->hi], S, T, lod->linear,
+		quad_level(x->fi, &x->fi->lv[lod->hi], S, T, lod->linear,
 		           res2);
 		for (uint32_t c = 0; c < 4; c++)
 			res[c] = _mm_add_ps(_mm_mul_ps(a, res[c]),
@@ -668,8 +570,8 @@ fast_two_quads(const struct fast_ctx *x, uint32_t q, uint32_t qm0,
 	float out[4][8];
 	__m128 r0[4], r1[4];
 
-	smp_two_quads_avx2(&x->fi, &x->fi.lv[l0->lo],
-	                   hi >= 0 ? &x->fi.lv[hi] : NULL, l0->linear,
+	smp_two_quads_avx2(x->fi, &x->fi->lv[l0->lo],
+	                   hi >= 0 ? &x->fi->lv[hi] : NULL, l0->linear,
 	                   &OPND(x, 0, q).f, &OPND(x, 1, q).f, a, b, out);
 	for (uint32_t c = 0; c < 4; c++) {
 		r0[c] = _mm_loadu_ps(&out[c][0]);
@@ -742,16 +644,15 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 		.implicit = (in->aux2 & IR_SMP_LOD_MASK) == IR_SMP_LOD_IMPLICIT,
 	};
 
-	if (!fast_setup(d, in, &x.fi, &x.ss))
+	x.r = fast_resolve(d, in);
+	if (!x.r)
 		return false;
-	x.im = image_resource(d, in->aux, 0, in->imm & 0xffffu)->img;
-	lod_prepare(x.ss, x.im->levels, false, &x.ls);
-	fast_lod_prepare(&x);
+	x.fi = &x.r->fi;
 #if defined(__SSE2__)
 	/* W is a multiple of 32 (16 lanes a step) */
 	float lam[FAST_LAMBDA_QUADS];
 
-	if (x.implicit && !x.lod_fixed && W / 4 <= FAST_LAMBDA_QUADS &&
+	if (x.implicit && !x.r->lod_fixed && W / 4 <= FAST_LAMBDA_QUADS &&
 	    !(W % 16) && lod4_enabled()) {
 		lod_lambdas(&x, lam);
 		x.lam = lam;
@@ -759,15 +660,15 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 #endif
 	x.uniform = lanes_uniform(&OPND(&x, 4, 0), W, true) &&
 	            lanes_uniform(&OPND(&x, 5, 0), W, true) &&
-	            (x.lod_fixed ||
+	            (x.r->lod_fixed ||
 	             (lanes_uniform(&OPND(&x, 7, 0), W, false) &&
 	              lanes_uniform(&OPND(&x, 8, 0), W, false) &&
 	              (x.implicit || lanes_uniform(x.L, W, false))));
 #if defined(__SSE2__)
-	const bool quads = x.fi.vec && x.fi.elem == 4 && x.im->levels &&
-	                   quad_mode_ok(x.fi.addr[0], x.fi.lv[0].w) &&
-	                   quad_mode_ok(x.fi.addr[1], x.fi.lv[0].h);
-	const bool pairs = quads && x.fi.off32 && smp_have_avx2();
+	const bool quads = x.fi->vec && x.fi->elem == 4 && x.r->im->levels &&
+	                   quad_mode_ok(x.fi->addr[0], x.fi->lv[0].w) &&
+	                   quad_mode_ok(x.fi->addr[1], x.fi->lv[0].h);
+	const bool pairs = quads && x.fi->off32 && smp_have_avx2();
 	/* quad q's LOD when the previous step computed it (a pair that
 	 * did not match) */
 	bool have_next = false;

@@ -29,8 +29,34 @@ struct fast_img {
 	/* smp_codes: channels as codes 0..255 (every vec format) */
 	bool codes;
 	bool off32;                /* texel offsets in a level fit int32 */
+	/* the AVX2 form may load a lane's two texels of a row as one
+	 * 8-byte element (SWGPU_SAMPLE_PAIRS=0: two 4-byte ones) */
+	bool pairs;
 	struct fast_level lv[FAST_MAX_LEVELS];
 };
+
+/*
+ * What an IR_IMGSAMPLE's image and sampler resolve to for the fast path
+ * (interp_sample_setup.c): the levels, decode and address modes, the
+ * sampler's LOD half. Cached per thread and instruction, valid while
+ * the bindings it came from are unchanged.
+ */
+struct fast_res {
+	struct fast_img fi;
+	const struct ir_image_binding *im;
+	struct lod_sampler ls;
+	/* The LOD cannot change the result (lod_fixed): one level and the
+	 * same filter for magnification and minification; lod0 is what
+	 * lod_select_prepared gives for any lambda then. */
+	bool lod_fixed;
+	struct smp_lod lod0;
+};
+
+/* The resolved image of a sample whose image and sampler are uniform
+ * and that the fast path covers, or NULL (the general path runs). The
+ * result stays valid until this thread's next call. */
+const struct fast_res *fast_resolve(const struct ir_dispatch *d,
+                                    const struct ir_instr *in);
 
 /* Eight lanes (two quads, S and T of each lane) filtered at one level,
  * and when lv_hi is given at the next one too, blended per quad by
@@ -47,5 +73,7 @@ void smp_two_quads_avx2(const struct fast_img *fi,
                         float out[4][8]);
 /* The CPU has AVX2 and SWGPU_SAMPLE_AVX2 is not 0. */
 bool smp_have_avx2(void);
+/* SWGPU_SAMPLE_PAIRS is not 0. */
+bool smp_pairs_enabled(void);
 
 #endif
