@@ -258,30 +258,30 @@ def bar():
         a = Client(d, "mem", 1, 1)
         check(a.line() == ["allocated"], "A: 1 MiB of VRAM")
         ra = a.say("report")
-        check(ra[6:] == ["bar", "0", str(window), "window", str(window)],
+        check(ra[7:] == ["bar", "0", str(window), "window", str(window)],
               "A without BAR BOs: BAR usage 0, budget the window: %s" %
-              " ".join(ra[6:]))
+              " ".join(ra[7:]))
         check(a.say("bar 24") == ["bar-allocated", str(24 * MIB)],
               "A: 24 MiB in the BAR window")
         b = Client(d, "mem", 1, 2)
         check(b.line() == ["allocated"], "B: 1 MiB of VRAM")
         rb = b.say("report")
-        check(rb[7:9] == ["0", str(window - 24 * MIB)],
+        check(rb[8:10] == ["0", str(window - 24 * MIB)],
               "B's BAR usage is 0, its budget the window minus A's "
-              "24 MiB: %s" % " ".join(rb[7:9]))
+              "24 MiB: %s" % " ".join(rb[8:10]))
         check(b.say("bar 8") == ["bar-allocated", str(8 * MIB)],
               "B: 8 MiB in the BAR window, its usage its own")
         rb = b.say("report")
-        check(rb[7:9] == [str(8 * MIB), str(window - 24 * MIB)],
+        check(rb[8:10] == [str(8 * MIB), str(window - 24 * MIB)],
               "B: BAR usage 8 MiB, budget 8 MiB + what is free (64 - "
-              "24 - 8): %s" % " ".join(rb[7:9]))
+              "24 - 8): %s" % " ".join(rb[8:10]))
         ra = a.say("report")
-        check(ra[7:9] == [str(24 * MIB), str(window - 8 * MIB)],
+        check(ra[8:10] == [str(24 * MIB), str(window - 8 * MIB)],
               "A: BAR usage 24 MiB, budget less B's 8 MiB: %s" %
-              " ".join(ra[7:9]))
+              " ".join(ra[8:10]))
         b.say("exit")
         check(b.done(), "B ended")
-        check(wait_for(lambda: a.say("report")[8] == str(window), 5),
+        check(wait_for(lambda: a.say("report")[9] == str(window), 5),
               "B's BAR bytes are back in A's budget once B is gone")
         a.say("exit")
         check(a.done(), "A ended")
