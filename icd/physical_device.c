@@ -302,7 +302,9 @@ icd_sat_sub_u64(uint64_t a, uint64_t b)
  * (every VkDevice and the driver's own command memory on this swgpu
  * device), page rounded. In shared mode swgpud answers for this process
  * alone: its usage, and as budget its usage plus what the machine's
- * other processes leave free of the heap.
+ * other processes leave free of the heap. Heap 2 is also bounded by the
+ * BAR window: its budget is at most this process's BAR usage plus what
+ * every process leaves free of the window (swgpu_bar_budget).
  */
 static void
 icd_memory_budget(const struct icd_physical_device *pdev,
@@ -310,7 +312,7 @@ icd_memory_budget(const struct icd_physical_device *pdev,
 {
 	const VkPhysicalDeviceMemoryProperties *m = &pdev->memory;
 	uint64_t vram_used, vram_budget, sys_used, sys_budget, bar_used;
-	uint64_t heap0_used;
+	uint64_t heap0_used, bar_budget;
 
 	memset(b->heapBudget, 0, sizeof(b->heapBudget));
 	memset(b->heapUsage, 0, sizeof(b->heapUsage));
@@ -321,8 +323,13 @@ icd_memory_budget(const struct icd_physical_device *pdev,
 		icd_log("memory budget: swgpu_heap_budget failed");
 		return;
 	}
-	/* Two reads: clamp so a racing allocation cannot wrap a figure. */
-	bar_used = swgpu_bar_usage(pdev->swdev);
+	if (swgpu_bar_budget(pdev->swdev, &bar_used, &bar_budget) !=
+	    SWGPU_OK) {
+		icd_log("memory budget: swgpu_bar_budget failed");
+		return;
+	}
+	/* Separate reads: clamp so a racing allocation cannot wrap a
+	 * figure. */
 	if (bar_used > vram_used)
 		bar_used = vram_used;
 	heap0_used = vram_used - bar_used;
@@ -334,7 +341,7 @@ icd_memory_budget(const struct icd_physical_device *pdev,
 	if (m->memoryHeapCount > 2) {
 		b->heapUsage[2] = bar_used;
 		b->heapBudget[2] = icd_min_u64(
-			m->memoryHeaps[2].size,
+			icd_min_u64(m->memoryHeaps[2].size, bar_budget),
 			icd_sat_sub_u64(vram_budget, heap0_used));
 	}
 	/* The spec wants a non-zero budget for every heap; 0 happens only

@@ -230,6 +230,25 @@ serve_record(struct session *s, const struct fast_record *hd)
 	return true;
 }
 
+/* A host signal of a timeline (fast_signal). The client checked the
+ * rewind against its mirror, so TIMELINE_REWIND here means a GPU signal
+ * at or above the value got there first: the value already is what the
+ * client asked for, and the record is done. */
+static void
+serve_signal(struct session *s, const struct fast_signal *sig)
+{
+	struct sd_entry *e = sd_get(s, sig->sync_id, PROTO_KIND_SYNC);
+
+	if (!e || swgpu_syncobj_get_type(e->obj) != SWGPU_SYNCOBJ_TIMELINE)
+		swgpu_log("swgpud: client %d (%s): a ring signal refused: %s",
+		          (int)s->pid, s->program,
+		          e ? "not a timeline" : "no such sync object");
+	else
+		(void)swgpu_syncobj_signal(e->obj, sig->value);
+	if (e)
+		sd_put(s, e);
+}
+
 bool
 sd_fast_drain(struct session *s)
 {
@@ -257,10 +276,18 @@ sd_fast_drain(struct session *s)
 			/* filler up to the ring's end */
 			if (off + sizeof(hd) + hd.size != FAST_RING_BYTES)
 				goto bad;
-		} else if (hd.kind != FAST_REC_SUBMIT ||
+		} else if ((hd.kind != FAST_REC_SUBMIT &&
+		            hd.kind != FAST_REC_SIGNAL) ||
 		           hd.size > FAST_RING_BYTES - off - sizeof(hd) ||
 		           FAST_ALIGN(sizeof(hd) + hd.size) > tail - head) {
 			goto bad;
+		} else if (hd.kind == FAST_REC_SIGNAL) {
+			struct fast_signal sig;
+
+			if (hd.size != sizeof(sig))
+				goto bad;
+			memcpy(&sig, p->ring + off + sizeof(hd), sizeof(sig));
+			serve_signal(s, &sig);
 		} else {
 			memcpy(f->record, p->ring + off + sizeof(hd), hd.size);
 			if (!serve_record(s, &hd))

@@ -69,10 +69,14 @@ dev_op(struct sd_req *rq)
 		wire_put(&rq->out, v, sizeof(v));
 		return r;
 	}
-	case PROTO_DEV_BAR_USAGE:
+	case PROTO_DEV_BAR_BUDGET: {
+		uint64_t v[2] = { 0, 0 };
+
 		ARGS_DONE(rq);
-		wire_put_u64(&rq->out, swgpu_bar_usage(dev));
-		return SWGPU_OK;
+		r = swgpu_bar_budget(dev, &v[0], &v[1]);
+		wire_put(&rq->out, v, sizeof(v));
+		return r;
+	}
 	case PROTO_DEV_TRIM:
 		ARGS_DONE(rq);
 		wire_put_u64(&rq->out, swgpu_debug_trim(dev));
@@ -306,7 +310,7 @@ serve_request(struct sd_req *rq)
 {
 	switch (rq->h.op) {
 	case PROTO_DEV_ENGINE_STATS: case PROTO_DEV_MEM_STATS:
-	case PROTO_DEV_HEAP_BUDGET: case PROTO_DEV_BAR_USAGE:
+	case PROTO_DEV_HEAP_BUDGET: case PROTO_DEV_BAR_BUDGET:
 	case PROTO_DEV_DUMP: case PROTO_DEV_TRIM:
 	case PROTO_DEV_TRACE_TRACK: case PROTO_DEV_TRACE_EVENT:
 		return dev_op(rq);

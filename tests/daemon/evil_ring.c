@@ -186,6 +186,16 @@ fast_ring(int good, uint64_t good_ctx)
 	      call64(r.sock, PROTO_CTX_STATE, &r.ctx, 1, NULL) == SWGPU_OK,
 	      "a record naming a forged queue does nothing");
 
+	{
+		struct fast_signal sig = { 0x7777000000000005ull, 5 };
+
+		put_record(&r, FAST_REC_SIGNAL, &sig, sizeof(sig));
+	}
+	put_submit(&r, r.q, 0, 0);
+	CHECK(mirror_reaches(&r, n + 2) &&
+	      call64(r.sock, PROTO_CTX_STATE, &r.ctx, 1, NULL) == SWGPU_OK,
+	      "a ring signal naming a forged sync object does nothing");
+
 	put_submit(&r, r.q, 0, 4); /* an IB at VA 0: refused by the daemon */
 	CHECK(mirror_lost(&r), "a submit the daemon refuses loses its "
 	      "context (the mirror says so)");
@@ -226,6 +236,16 @@ fast_ring(int good, uint64_t good_ctx)
 	}
 	CHECK(dropped(r.sock, 5000), "a record of an unknown kind drops its "
 	      "client");
+	ring_close(&r);
+
+	ring_open(&r);
+	{
+		uint64_t half = 5;
+
+		put_record(&r, FAST_REC_SIGNAL, &half, sizeof(half));
+	}
+	CHECK(dropped(r.sock, 5000), "a timeline signal record of the wrong "
+	      "size drops its client");
 	ring_close(&r);
 	honest_alive(good, good_ctx, "malformed records");
 }

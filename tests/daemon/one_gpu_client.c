@@ -19,7 +19,10 @@
  *                   "latency <p50 ms> <p99 ms> <max ms>"
  *   mem MIB SEED    MIB 1 MiB device-local BOs filled by the GPU, then
  *                   commands on stdin: "report" -> "usage <VRAM bytes>
- *                   <SYSTEM bytes> budget <VRAM budget> heap <VRAM size>",
+ *                   <SYSTEM bytes> budget <VRAM budget> heap <VRAM size>
+ *                   bar <BAR bytes> <BAR budget> window <BAR size>",
+ *                   "bar N" (N 1 MiB BOs more in the BAR window) ->
+ *                   "bar-allocated <swgpu_bar_usage()>",
  *                   "check" (every byte, read back by the GPU) ->
  *                   "checked evictions <n> promotions <n>", "exit"
  *   rule            with CAP_SYS_NICE dropped: "rule <HIGH queue result>
@@ -248,6 +251,8 @@ mem(uint32_t mib, uint32_t seed)
 	struct buf *bos = calloc(mib, sizeof(*bos));
 	struct buf cmd, stage;
 	swgpu_device_info info;
+	swgpu_bo *bar_bos[256];
+	uint32_t bar_count = 0;
 	char line[64];
 
 	CHECK(bos);
@@ -269,17 +274,31 @@ mem(uint32_t mib, uint32_t seed)
 	printf("allocated\n");
 	while (fgets(line, sizeof(line), stdin)) {
 		if (!strncmp(line, "report", 6)) {
-			uint64_t used[2], budget;
+			uint64_t used[2], budget, bar_used, bar_budget;
 
 			OK(swgpu_heap_budget(g.dev, SWGPU_HEAP_VRAM, &used[0],
 			                     &budget));
 			used[1] = swgpu_heap_usage(g.dev, SWGPU_HEAP_SYSTEM);
-			printf("usage %llu %llu budget %llu heap %llu\n",
+			OK(swgpu_bar_budget(g.dev, &bar_used, &bar_budget));
+			printf("usage %llu %llu budget %llu heap %llu "
+			       "bar %llu %llu window %llu\n",
 			       (unsigned long long)used[0],
 			       (unsigned long long)used[1],
 			       (unsigned long long)budget,
 			       (unsigned long long)
-			       info.heap_size[SWGPU_HEAP_VRAM]);
+			       info.heap_size[SWGPU_HEAP_VRAM],
+			       (unsigned long long)bar_used,
+			       (unsigned long long)bar_budget,
+			       (unsigned long long)info.bar_size);
+		} else if (!strncmp(line, "bar ", 4)) {
+			uint32_t n = (uint32_t)strtoul(line + 4, NULL, 10);
+
+			for (uint32_t i = 0; i < n && bar_count < 256; i++)
+				OK(swgpu_bo_create(g.dev, MIB, SWGPU_HEAP_VRAM,
+				                   SWGPU_BO_BAR,
+				                   &bar_bos[bar_count++]));
+			printf("bar-allocated %llu\n", (unsigned long long)
+			       swgpu_bar_usage(g.dev));
 		} else if (!strncmp(line, "check", 5)) {
 			swgpu_mem_stats st;
 
@@ -311,6 +330,8 @@ mem(uint32_t mib, uint32_t seed)
 	}
 	for (uint32_t b = 0; b < mib; b++)
 		buf_free(&bos[b]);
+	for (uint32_t b = 0; b < bar_count; b++)
+		swgpu_bo_destroy(bar_bos[b]);
 	free(bos);
 	buf_free(&cmd);
 	buf_free(&stage);

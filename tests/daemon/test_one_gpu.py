@@ -16,6 +16,9 @@ each part on a daemon of its own in a private XDG_RUNTIME_DIR:
   * per-process heap usage: a process's usage counts its own BOs only,
     its budget is its usage plus what the others leave free; swgpu-smi
     shows each process's memory and each context's program name;
+  * the same for the BAR window (swgpu_bar_budget, VK_EXT_memory_budget's
+    heap 2): a process's BAR usage is its own, its budget its usage plus
+    what every process leaves free of the window;
   * the global priority rule: without CAP_SYS_NICE, HIGH is allowed and
     REALTIME is SWGPU_ERR_NOT_PERMITTED (with a log line), unless the
     daemon's SWGPUD_REALTIME lists the program.
@@ -248,6 +251,44 @@ def usage():
         d.close()
 
 
+def bar():
+    d = Daemon(SWGPU_VRAM_MB="256", SWGPU_BAR_MB="64")
+    window = 64 * MIB
+    try:
+        a = Client(d, "mem", 1, 1)
+        check(a.line() == ["allocated"], "A: 1 MiB of VRAM")
+        ra = a.say("report")
+        check(ra[7:] == ["bar", "0", str(window), "window", str(window)],
+              "A without BAR BOs: BAR usage 0, budget the window: %s" %
+              " ".join(ra[7:]))
+        check(a.say("bar 24") == ["bar-allocated", str(24 * MIB)],
+              "A: 24 MiB in the BAR window")
+        b = Client(d, "mem", 1, 2)
+        check(b.line() == ["allocated"], "B: 1 MiB of VRAM")
+        rb = b.say("report")
+        check(rb[8:10] == ["0", str(window - 24 * MIB)],
+              "B's BAR usage is 0, its budget the window minus A's "
+              "24 MiB: %s" % " ".join(rb[8:10]))
+        check(b.say("bar 8") == ["bar-allocated", str(8 * MIB)],
+              "B: 8 MiB in the BAR window, its usage its own")
+        rb = b.say("report")
+        check(rb[8:10] == [str(8 * MIB), str(window - 24 * MIB)],
+              "B: BAR usage 8 MiB, budget 8 MiB + what is free (64 - "
+              "24 - 8): %s" % " ".join(rb[8:10]))
+        ra = a.say("report")
+        check(ra[8:10] == [str(24 * MIB), str(window - 8 * MIB)],
+              "A: BAR usage 24 MiB, budget less B's 8 MiB: %s" %
+              " ".join(ra[8:10]))
+        b.say("exit")
+        check(b.done(), "B ended")
+        check(wait_for(lambda: a.say("report")[9] == str(window), 5),
+              "B's BAR bytes are back in A's budget once B is gone")
+        a.say("exit")
+        check(a.done(), "A ended")
+    finally:
+        d.close()
+
+
 def rule():
     d = Daemon()
     try:
@@ -270,7 +311,7 @@ def rule():
 
 
 def main():
-    for part in (rule, usage, eviction, priorities):
+    for part in (rule, usage, bar, eviction, priorities):
         t0 = time.time()
         part()
         print("     (%s: %.1f s)" % (part.__name__, time.time() - t0),

@@ -406,6 +406,15 @@ swgpu_result swgpu_heap_budget(const swgpu_device *dev, swgpu_heap heap,
  * VRAM usage too). */
 uint64_t swgpu_bar_usage(const swgpu_device *dev);
 
+/* Usage and budget of the BAR window, in bytes (both may be NULL), as
+ * swgpu_heap_budget() gives them for a heap: usage is swgpu_bar_usage(),
+ * budget is the usage plus what is free of the window (bar_size) after
+ * every process's BAR BOs, so in process it is bar_size and in shared
+ * mode it shrinks by what the machine's other processes hold. A BAR BO
+ * also needs VRAM budget (swgpu_heap_budget). Errors: INVALID_ARG. */
+swgpu_result swgpu_bar_budget(const swgpu_device *dev, uint64_t *usage,
+                              uint64_t *budget);
+
 /*
  * Offer and reclaim (the WDDM sense). An offered BO's contents may be
  * discarded by swgpu: under memory pressure (an allocation that would go

@@ -28,11 +28,15 @@ static void
 doorbell_kick(struct swgpu_doorbell *db)
 {
 	/* Only a sleeping engine needs the lock + signal; a busy one will
-	 * see rung (or the new wptr) before it sleeps. */
+	 * see rung (or the new wptr) before it sleeps. Taking the lock
+	 * waits until the engine is inside its wait (it holds the lock
+	 * from its check of rung until then); the signal comes after the
+	 * unlock, so the woken engine does not block on the lock we still
+	 * hold (that cost two more futex calls and a switch per wake-up). */
 	if (atomic_load(&db->sleeping)) {
 		pthread_mutex_lock(&db->lock);
-		pthread_cond_signal(&db->cond);
 		pthread_mutex_unlock(&db->lock);
+		pthread_cond_signal(&db->cond);
 	}
 }
 

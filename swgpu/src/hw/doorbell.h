@@ -5,12 +5,13 @@
  *
  * Protocol (no lost wake-ups, no busy loop):
  *   producer: publish wptr; rung = 1 (seq_cst);
- *             if (sleeping) { lock; signal; unlock; }
+ *             if (sleeping) { lock; unlock; signal; }
  *   engine:   lock; sleeping = 1 (seq_cst);
  *             while (!rung && !stop) wait; sleeping = 0; rung = 0; unlock;
  *             then re-read wptr.
- * Either the producer sees sleeping (and signals under the lock, which the
- * engine holds until it is inside the wait), or the engine sees rung.
+ * Either the producer sees sleeping (and signals once it got the lock,
+ * which the engine holds until it is inside the wait: it is a waiter of
+ * the condition by then), or the engine sees rung.
  * Rings are batched: a producer that finds the engine awake only sets
  * rung, and many submits cost one wake-up.
  */

@@ -656,11 +656,48 @@ swgpu_heap_budget(const swgpu_device *dev, swgpu_heap heap, uint64_t *usage,
 uint64_t
 swgpu_bar_usage(const swgpu_device *dev)
 {
+	uint64_t used = 0;
+
 	if (remote_is(dev))
 		return rc_bar_usage(dev);
 	if (dev && kmd_owner_pid())
-		return mem_owner_bar_usage((struct swgpu_mem *)&dev->mem);
-	return dev ? mem_bar_usage((struct swgpu_mem *)&dev->mem) : 0;
+		mem_owner_bar_budget((struct swgpu_mem *)&dev->mem, &used, NULL);
+	else if (dev)
+		used = mem_bar_usage((struct swgpu_mem *)&dev->mem);
+	return used;
+}
+
+swgpu_result
+swgpu_bar_budget(const swgpu_device *dev, uint64_t *usage, uint64_t *budget)
+{
+	struct swgpu_mem *mem;
+
+	if (remote_is(dev))
+		return rc_bar_budget(dev, usage, budget);
+	if (usage)
+		*usage = 0;
+	if (budget)
+		*budget = 0;
+	if (!dev)
+		return SWGPU_ERR(swgpu_debug_env(), SWGPU_ERR_INVALID_ARG,
+		                 "NULL device");
+	mem = (struct swgpu_mem *)&dev->mem; /* mutable mutex, see above */
+	/* In swgpud, the session's client: its BAR bytes and what the
+	 * whole machine leaves free of the window (mem_owner.h). In
+	 * process every BAR BO is the process's. */
+	if (kmd_owner_pid()) {
+		mem_owner_bar_budget(mem, usage, budget);
+		return SWGPU_OK;
+	}
+	pthread_mutex_lock(&mem->lock);
+	if (usage)
+		*usage = mem->bar_used;
+	if (budget)
+		*budget = mem->bar_used +
+		          (mem->bar_used < mem->bar_size
+		           ? mem->bar_size - mem->bar_used : 0);
+	pthread_mutex_unlock(&mem->lock);
+	return SWGPU_OK;
 }
 
 /* ------------------------------------------------------------------ */

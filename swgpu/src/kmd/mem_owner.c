@@ -86,17 +86,23 @@ mem_owner_budget(struct swgpu_mem *mem, swgpu_heap heap, uint64_t *usage,
 		*budget = mine + free_bytes;
 }
 
-uint64_t
-mem_owner_bar_usage(struct swgpu_mem *mem)
+void
+mem_owner_bar_budget(struct swgpu_mem *mem, uint64_t *usage,
+                     uint64_t *budget)
 {
 	const struct mem_owner *o;
-	uint64_t used;
+	uint64_t mine, free_bytes;
 
 	pthread_mutex_lock(&mem->lock);
 	o = find_locked(mem, kmd_owner_pid_now());
-	used = o ? o->bar_used : 0;
+	mine = o ? o->bar_used : 0;
+	free_bytes = mem->bar_used < mem->bar_size
+	             ? mem->bar_size - mem->bar_used : 0;
 	pthread_mutex_unlock(&mem->lock);
-	return used;
+	if (usage)
+		*usage = mine;
+	if (budget)
+		*budget = mine + free_bytes;
 }
 
 uint32_t

@@ -51,7 +51,10 @@ void mem_owner_fini(struct swgpu_mem *mem);
  * everyone's, first come first served). */
 void mem_owner_budget(struct swgpu_mem *mem, swgpu_heap heap,
                       uint64_t *usage, uint64_t *budget);
-uint64_t mem_owner_bar_usage(struct swgpu_mem *mem);
+/* The same for the BAR window (swgpu_bar_budget): the owner's BAR bytes,
+ * and those plus what every owner leaves free of the window. */
+void mem_owner_bar_budget(struct swgpu_mem *mem, uint64_t *usage,
+                          uint64_t *budget);
 
 /* A copy of up to max owners (for the status page), largest VRAM user
  * first; returns how many owners there are. */

@@ -42,7 +42,8 @@ struct rc_dev {
 	/* What the calls cost: requests by op, and what the fast path
 	 * answered without one (logged at close with SWGPU_DEBUG). */
 	_Atomic uint64_t requests[PROTO_OP_COUNT];
-	_Atomic uint64_t ring_submits, local_waits, local_queries;
+	_Atomic uint64_t ring_submits, ring_signals, local_waits;
+	_Atomic uint64_t local_queries;
 };
 
 /* The part every remote object starts with. */
@@ -58,6 +59,12 @@ struct rc_sync {
 	struct rc_obj o;
 	swgpu_syncobj_type type;
 	struct mirror_slot *mirror;  /* in the fast page, or NULL */
+	/* Timeline: the largest value signalled through the ring (the
+	 * submit lock orders the writers). */
+	_Atomic uint64_t host_signaled;
+	/* Exported or imported: other clients may look at it, so host
+	 * signals are requests (served before this call returns). */
+	atomic_bool shared;
 };
 
 struct rc_queue {
@@ -137,6 +144,10 @@ bool rc_fast_context_ok(struct rc_dev *d, const struct mirror_slot *m);
 swgpu_result rc_fast_queue_wait(struct rc_queue *q, uint64_t seqno,
                                 uint64_t deadline_ns);
 swgpu_result rc_fast_sync_query(const struct rc_sync *s, uint64_t *value);
+/* Under the submit lock: a host signal of a timeline of this client
+ * alone, as a ring record (TIMELINE_REWIND checked against the mirror
+ * and the ring's earlier signals). */
+swgpu_result rc_fast_sync_signal(struct rc_sync *s, uint64_t value);
 swgpu_result rc_fast_sync_wait(struct rc_dev *d, swgpu_syncobj *const *objs,
                                const uint64_t *values, uint32_t count,
                                uint32_t flags, uint64_t deadline_ns,

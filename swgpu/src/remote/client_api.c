@@ -270,10 +270,27 @@ rc_heap_usage(const swgpu_device *dev, swgpu_heap heap)
 	return usage;
 }
 
+swgpu_result
+rc_bar_budget(const swgpu_device *dev, uint64_t *usage, uint64_t *budget)
+{
+	uint64_t v[2] = { 0, 0 };
+	swgpu_result r = call_struct(DEV(dev), PROTO_DEV_BAR_BUDGET, NULL, 0,
+	                             v, sizeof(v));
+
+	if (usage)
+		*usage = v[0];
+	if (budget)
+		*budget = v[1];
+	return r;
+}
+
 uint64_t
 rc_bar_usage(const swgpu_device *dev)
 {
-	return call_get_u64(DEV(dev), PROTO_DEV_BAR_USAGE, NULL, 0, NULL);
+	uint64_t usage = 0;
+
+	rc_bar_budget(dev, &usage, NULL);
+	return usage;
 }
 
 uint64_t
@@ -747,9 +764,18 @@ rc_syncobj_get_type(const swgpu_syncobj *obj)
 swgpu_result
 rc_syncobj_signal(swgpu_syncobj *obj, uint64_t value)
 {
+	struct rc_dev *d = OBJ(obj)->dev;
 	uint64_t a[2] = { OBJ(obj)->id, value };
+	swgpu_result r;
 
-	return call_u64s(OBJ(obj)->dev, PROTO_SYNC_SIGNAL, a, 2, NULL);
+	/* The submit lock: one sequence with the ring's records, and the
+	 * rewind check and the record as one step. */
+	rc_fast_submit_lock(d);
+	r = rc_fast_sync_signal((struct rc_sync *)obj, value);
+	if (r == RC_FAST_NOT_TAKEN)
+		r = call_u64s(d, PROTO_SYNC_SIGNAL, a, 2, NULL);
+	rc_fast_submit_unlock(d);
+	return r;
 }
 
 swgpu_result
@@ -800,6 +826,8 @@ rc_syncobj_export_fd(swgpu_syncobj *obj, int *fd_out)
 	}
 	r = rc_reply_check(d, &rep, r);
 	rc_reply_fini(&rep);
+	if (r == SWGPU_OK)
+		atomic_store(&((struct rc_sync *)obj)->shared, true);
 	if (r != SWGPU_OK && *fd_out >= 0) {
 		close(*fd_out);
 		*fd_out = -1;
@@ -831,7 +859,10 @@ rc_syncobj_import_fd(swgpu_device *dev, int fd, swgpu_syncobj **out)
 	rc_reply_fini(&rep);
 	if (r != SWGPU_OK)
 		return r;
-	return sync_finish(d, id, slot, (swgpu_syncobj_type)type, out);
+	r = sync_finish(d, id, slot, (swgpu_syncobj_type)type, out);
+	if (r == SWGPU_OK)
+		atomic_store(&((struct rc_sync *)*out)->shared, true);
+	return r;
 }
 
 swgpu_result

@@ -130,9 +130,11 @@ rc_fast_log_stats(struct rc_dev *d)
 			                      (unsigned long long)c);
 	}
 	swgpu_log("shared mode: %llu requests (%s), fast path: %llu ring "
-	          "submits, %llu waits and %llu queries without a request%s",
+	          "submits, %llu ring timeline signals, %llu waits and %llu "
+	          "queries without a request%s",
 	          (unsigned long long)total, n ? line + 1 : "none",
 	          (unsigned long long)atomic_load(&d->ring_submits),
+	          (unsigned long long)atomic_load(&d->ring_signals),
 	          (unsigned long long)atomic_load(&d->local_waits),
 	          (unsigned long long)atomic_load(&d->local_queries),
 	          d->fast ? "" : " (no fast page)");
@@ -201,7 +203,7 @@ ring_put(struct fast_page *p, uint64_t pos, uint32_t kind, const void *data,
  * the call a request: the daemon serves the ring first). Submit lock
  * held: one writer. */
 static bool
-ring_push(struct rc_fast *f, const void *data, uint32_t size)
+ring_push(struct rc_fast *f, uint32_t kind, const void *data, uint32_t size)
 {
 	struct fast_page *p = f->page;
 	uint64_t need = FAST_ALIGN(sizeof(struct fast_record) + size);
@@ -222,7 +224,7 @@ ring_push(struct rc_fast *f, const void *data, uint32_t size)
 		         (uint32_t)(skip - sizeof(struct fast_record)));
 		tail += skip;
 	}
-	ring_put(p, tail, FAST_REC_SUBMIT, data, size);
+	ring_put(p, tail, kind, data, size);
 	/* seq_cst: pairs with the daemon's idle store then tail load. */
 	atomic_store(&p->ring_tail, tail + need);
 	if (atomic_load(&p->daemon_idle)) {
@@ -268,13 +270,61 @@ rc_fast_submit(struct rc_queue *q, const swgpu_submit_info *info,
 	    MIRROR_LOST)
 		return SWGPU_ERR(d->debug, SWGPU_ERR_CONTEXT_LOST,
 		                 "queue %u: its context is lost", q->queue_id);
-	if (!ring_push(f, payload->buf, (uint32_t)payload->len))
+	if (!ring_push(f, FAST_REC_SUBMIT, payload->buf,
+	               (uint32_t)payload->len))
 		return RC_FAST_NOT_TAKEN;
 	atomic_fetch_add_explicit(&d->ring_submits, 1, memory_order_relaxed);
 	seqno = atomic_load_explicit(&q->submitted, memory_order_relaxed) + 1;
 	atomic_store_explicit(&q->submitted, seqno, memory_order_release);
 	if (seqno_out)
 		*seqno_out = seqno;
+	return SWGPU_OK;
+}
+
+/* The value a timeline's waits and queries see: the daemon's, or the
+ * largest this client signalled through the ring (the daemon serves it
+ * just after; until then it is what the value is for this client). */
+static uint64_t
+timeline_value(const struct rc_sync *s, uint64_t mirror_value)
+{
+	uint64_t mine = atomic_load_explicit(&s->host_signaled,
+	                                     memory_order_acquire);
+
+	return mine > mirror_value ? mine : mirror_value;
+}
+
+swgpu_result
+rc_fast_sync_signal(struct rc_sync *s, uint64_t value)
+{
+	struct rc_dev *d = s->o.dev;
+	struct fast_signal rec = { .sync_id = s->o.id, .value = value };
+	uint64_t cur;
+
+	if (!d->fast || !s->mirror || s->type != SWGPU_SYNCOBJ_TIMELINE ||
+	    atomic_load_explicit(&s->shared, memory_order_acquire))
+		return RC_FAST_NOT_TAKEN;
+	/* The mirror is at most the daemon's value: a rewind here is one
+	 * there too. A value above it the daemon may still find reached,
+	 * but only by a GPU signal racing this call (at or above value,
+	 * so the object reads at least value either way): it ignores the
+	 * record then (fast_ring.c). */
+	cur = timeline_value(s, atomic_load_explicit(&s->mirror->value,
+	                                             memory_order_acquire));
+	if (value <= cur)
+		return SWGPU_ERR(d->debug, SWGPU_ERR_TIMELINE_REWIND,
+		                 "signal %llu <= current %llu",
+		                 (unsigned long long)value,
+		                 (unsigned long long)cur);
+	if (!ring_push(d->fast, FAST_REC_SIGNAL, &rec, sizeof(rec)))
+		return RC_FAST_NOT_TAKEN;
+	atomic_store_explicit(&s->host_signaled, value, memory_order_release);
+	atomic_fetch_add_explicit(&d->ring_signals, 1, memory_order_relaxed);
+	/* Our own waiters asleep on the page re-evaluate (a wait for this
+	 * value in another thread of ours). */
+	if (atomic_load(&d->fast->page->events.waiters)) {
+		atomic_fetch_add(&d->fast->page->events.seq, 1);
+		futex_wake_all_shared(&d->fast->page->events.seq);
+	}
 	return SWGPU_OK;
 }
 
@@ -292,6 +342,11 @@ wait_on(struct rc_dev *d, _Atomic uint32_t *word, _Atomic uint32_t *waiters,
 	struct rc_fast *f = d->fast;
 	uint64_t now = swgpu_now_ns();
 	uint64_t spin_end = swgpu_add_sat(now, spin_budget_get(&f->spin, now));
+	/* The daemon's liveness is asked once per sleep slice, not before
+	 * every sleep of a long wait (a syscall per round trip): a daemon
+	 * that died leaves the event word still, so the slice runs out and
+	 * the next look finds it gone. */
+	uint64_t alive_check = now + SLEEP_SLICE_NS;
 
 	for (;;) {
 		uint32_t seq = atomic_load(word);
@@ -318,9 +373,15 @@ wait_on(struct rc_dev *d, _Atomic uint32_t *word, _Atomic uint32_t *waiters,
 			spin_budget_feedback(&f->spin, atomic_load(word) != seq);
 			continue;
 		}
-		if (!daemon_alive(d))
-			return SWGPU_ERR(true, SWGPU_ERR_CONTEXT_LOST,
-			                 "shared mode: swgpud is gone");
+		/* Also before a sleep that ends at the deadline: a dead
+		 * daemon is CONTEXT_LOST, not a timeout. */
+		if (now >= alive_check ||
+		    deadline_ns - now < SLEEP_SLICE_NS) {
+			if (!daemon_alive(d))
+				return SWGPU_ERR(true, SWGPU_ERR_CONTEXT_LOST,
+				                 "shared mode: swgpud is gone");
+			alive_check = now + SLEEP_SLICE_NS;
+		}
 		/* seq_cst: a publish after our eval either sees us here
 		 * and wakes us, or changed seq before the futex looks. */
 		atomic_fetch_add(waiters, 1);
@@ -419,7 +480,7 @@ rc_fast_sync_query(const struct rc_sync *s, uint64_t *value)
 	error = atomic_load_explicit(&m->flags, memory_order_relaxed) &
 	        MIRROR_ERROR;
 	if (s->type == SWGPU_SYNCOBJ_TIMELINE) {
-		*value = v;
+		*value = timeline_value(s, v);
 		return error ? SWGPU_ERR_CONTEXT_LOST : SWGPU_OK;
 	}
 	*value = v == MIRROR_BINARY_SIGNALED;
@@ -451,7 +512,7 @@ sync_state(const void *arg, uint32_t i)
 	uint64_t want = w->values ? w->values[i] : 0;
 
 	if (s->type == SWGPU_SYNCOBJ_TIMELINE) {
-		if (v >= want)
+		if (timeline_value(s, v) >= want)
 			return WS_OK;
 		if ((w->flags & SWGPU_WAIT_AVAILABLE) && aux >= want)
 			return WS_OK;

@@ -12,6 +12,8 @@
  *   - a submit ring: the client writes a QUEUE_SUBMIT request's payload
  *     as a record and rings the doorbell (an eventfd, only while the
  *     daemon sleeps), with no reply: the seqno is the queue's next one.
+ *     A host signal of a timeline only this client sees is a record
+ *     too (no reply either: the client checked the rewind itself).
  *
  * Order: the daemon drains the ring before every socket request, and a
  * client writes a record before any later request of its own, so records
@@ -47,6 +49,13 @@ struct fast_record {
 enum fast_record_kind {
 	FAST_REC_SUBMIT = 1,         /* a PROTO_QUEUE_SUBMIT payload */
 	FAST_REC_SKIP = 2,           /* filler to the ring's end */
+	FAST_REC_SIGNAL = 3,         /* struct fast_signal */
+};
+
+/* A host signal of a timeline (swgpu_syncobj_signal) of this client. */
+struct fast_signal {
+	uint64_t sync_id;            /* the session's id of the object */
+	uint64_t value;
 };
 
 struct fast_page {

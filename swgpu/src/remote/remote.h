@@ -44,6 +44,8 @@ uint64_t rc_heap_usage(const swgpu_device *dev, swgpu_heap heap);
 swgpu_result rc_heap_budget(const swgpu_device *dev, swgpu_heap heap,
                             uint64_t *usage, uint64_t *budget);
 uint64_t rc_bar_usage(const swgpu_device *dev);
+swgpu_result rc_bar_budget(const swgpu_device *dev, uint64_t *usage,
+                           uint64_t *budget);
 swgpu_result rc_mem_query_stats(const swgpu_device *dev,
                                 swgpu_mem_stats *out);
 uint64_t rc_debug_trim(swgpu_device *dev);
