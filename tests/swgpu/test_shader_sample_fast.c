@@ -182,15 +182,21 @@ static const uint32_t filters[] = {
 		(uint32_t)(uint16_t)(int16_t)(0.75 * 256) << 16,
 };
 
-static void
-test_fast_equals_general(void **state)
+/* test_shader_texture's sh_fs_lod: one combined image sampler. */
+static struct ir_program *
+lod_program(void)
 {
 	const swgpu_descriptor_type t =
 		SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER;
-	struct ir_program *p = ss_translate(sh_fs_lod_spv,
-	                                    sizeof(sh_fs_lod_spv),
-	                                    SWGPU_SHADER_STAGE_FRAGMENT, &t,
-	                                    1, 0);
+
+	return ss_translate(sh_fs_lod_spv, sizeof(sh_fs_lod_spv),
+	                    SWGPU_SHADER_STAGE_FRAGMENT, &t, 1, 0);
+}
+
+static void
+test_fast_equals_general(void **state)
+{
+	struct ir_program *p = lod_program();
 	const struct ir_io *io = &p->io;
 	struct ir_dispatch *d = ss_dispatch(p);
 	struct ir_exec *e = ir_exec_create_batch(p, W);
@@ -318,12 +324,7 @@ run_both(struct ir_program *p, struct ir_dispatch *d, struct ir_exec *e,
 static void
 test_cache_rebind(void **state)
 {
-	const swgpu_descriptor_type t =
-		SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER;
-	struct ir_program *p = ss_translate(sh_fs_lod_spv,
-	                                    sizeof(sh_fs_lod_spv),
-	                                    SWGPU_SHADER_STAGE_FRAGMENT, &t,
-	                                    1, 0);
+	struct ir_program *p = lod_program();
 	struct ir_dispatch *d = ss_dispatch(p);
 	struct ir_exec *e = ir_exec_create_batch(p, W);
 	uint32_t *fast = malloc(NOUT * 4 * W * 4);
