@@ -736,6 +736,40 @@ test_async_disk_load(void **state)
 	empty_dir();
 }
 
+/* The last device of the process closing ends a compile still running
+ * (an orphan here): it must not be left for the driver's destructor,
+ * which runs under the dynamic loader's lock (jit_queue_quiesce). */
+static int
+async_device_close_child(void *arg)
+{
+	struct ir_program *p = long_program(3000);
+	struct jit_cache_stats s;
+	swgpu_device *dev = NULL;
+	int ok = 1;
+
+	(void)arg;
+	if (swgpu_device_open(NULL, &dev) != SWGPU_OK)
+		return 2;
+	jit_program_request(p, NULL, NULL);
+	while (!jit_queue_busy())
+		usleep(100);
+	ir_program_free(p);             /* orphaned, still compiling */
+	ok &= jit_queue_busy();
+	swgpu_device_close(dev);
+	jit_cache_stats_get(&s);
+	ok &= !jit_queue_busy() && s.compiles == 1 &&
+	      jit_queue_orphaned() == 1;
+	/* compiles can be queued again afterwards */
+	p = small_program(11);
+	jit_program_request(p, NULL, NULL);
+	if (p->jit_keyed)
+		jit_wait_key(p->jit_key);
+	ok &= code_right(jit_program_ready(p));
+	ir_program_free(p);
+	jit_queue_shutdown();
+	return ok;
+}
+
 static void
 test_async(void **state)
 {
@@ -743,6 +777,7 @@ test_async(void **state)
 	assert_int_equal(in_child(async_child, NULL, "1"), 1);
 	assert_int_equal(in_child(async_free_child, NULL, "1"), 1);
 	assert_int_equal(in_child(async_orphan_child, NULL, "1"), 1);
+	assert_int_equal(in_child(async_device_close_child, NULL, "1"), 1);
 	assert_int_equal(in_child(async_keep_child, NULL, "1"), 1);
 }
 

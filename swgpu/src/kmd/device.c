@@ -9,6 +9,7 @@
 
 #include "kmd/context.h"
 #include "hw/engine.h"
+#include "hw/shader/jit.h"
 #include "kmd/job.h"
 #include "kmd/status_page.h"
 #include "kmd/syncobj.h"
@@ -19,6 +20,8 @@ bool kmd_in_daemon;
 
 /* Process-wide order of opening: device_index and the UUID. */
 static atomic_uint device_counter;
+/* In-process devices open now (the last close quiesces the compiler). */
+static atomic_uint devices_open;
 
 int
 cond_init_monotonic(pthread_cond_t *cond)
@@ -285,6 +288,7 @@ swgpu_device_open(const swgpu_config *cfg, swgpu_device **out)
 	if (r != SWGPU_OK)
 		goto fail;
 	status_publish_start(dev);
+	atomic_fetch_add(&devices_open, 1);
 	*out = dev;
 	return SWGPU_OK;
 
@@ -366,6 +370,8 @@ swgpu_device_close(swgpu_device *dev)
 	}
 	pthread_mutex_unlock(&dev->lock);
 	device_free(dev);
+	if (atomic_fetch_sub(&devices_open, 1) == 1)
+		jit_queue_quiesce();
 }
 
 void

@@ -150,6 +150,13 @@ void jit_wait_key(const uint8_t key[16]);
  * the driver does; for tests that leave with _exit. No compile is
  * queued after it. */
 void jit_queue_shutdown(void);
+/* The same without the end: the last in-process device closes
+ * (swgpu_device_close), so that a compile still running (an orphan) ends
+ * there, not in the driver's destructor. That runs under the dynamic
+ * loader's lock (dlclose) while LLVM's compile may call dlopen: joining
+ * it there deadlocked (TSan run of the suite in jit mode). Compiles may
+ * be queued again afterwards. */
+void jit_queue_quiesce(void);
 
 /* SWGPU_JIT_ASYNC (default 1): compile in the background. */
 bool jit_async(void);

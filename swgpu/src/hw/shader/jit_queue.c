@@ -406,11 +406,16 @@ jit_wait_key(const uint8_t key[16])
  * code. Queued jobs are dropped (their programs, if ever used again,
  * compile lazily), the compile in flight finishes and the thread is
  * joined. */
-void
-jit_queue_shutdown(void)
+/* Drop the queued jobs (their programs, if used again, compile lazily)
+ * and join the compile thread once its running job ends; unload: for
+ * good. The thread's handle is copied under the lock: a compile queued
+ * meanwhile starts a thread of its own. */
+static void
+queue_drain(bool unload)
 {
 	pthread_mutex_lock(&queue_lock);
-	unloading = true;
+	if (unload)
+		unloading = true;
 	for (struct jit_job **pp = &queue; *pp;) {
 		struct jit_job *j = *pp;
 
@@ -426,11 +431,24 @@ jit_queue_shutdown(void)
 	}
 	pthread_cond_broadcast(&job_done);
 	bool join = thread_joinable;
+	pthread_t t = thread;
 
 	thread_joinable = false;
 	pthread_mutex_unlock(&queue_lock);
 	if (join)
-		pthread_join(thread, NULL);
+		pthread_join(t, NULL);
+}
+
+void
+jit_queue_quiesce(void)
+{
+	queue_drain(false);
+}
+
+void
+jit_queue_shutdown(void)
+{
+	queue_drain(true);
 	/* no compile can run now: what the LLVM side keeps for the
 	 * process goes too (leak checkers see it once unmapped) */
 	jit_unload();
