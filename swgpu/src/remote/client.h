@@ -153,4 +153,19 @@ swgpu_result rc_fast_sync_wait(struct rc_dev *d, swgpu_syncobj *const *objs,
                                uint32_t flags, uint64_t deadline_ns,
                                uint32_t *first);
 
+/* Helpers of the client objects' files (client_api.c, client_sync.c). */
+/* A zeroed object of size bytes on d's list (device close frees what the
+ * application left), or NULL. */
+void *rc_obj_new(size_t size, struct rc_dev *d, uint32_t kind, uint64_t id);
+void rc_obj_free(void *p);
+/* One request of n u64 arguments; the reply for the caller to read
+ * (rep_out NULL: it must be empty). */
+swgpu_result rc_call_u64s(struct rc_dev *d, uint32_t op,
+                          const uint64_t *args, unsigned n,
+                          struct rc_reply *rep_out);
+/* One request with the object's id as its argument. */
+swgpu_result rc_call_id(const void *obj, uint32_t op);
+/* Both client objects of one device. */
+bool rc_same_dev(const void *a, const void *b);
+
 #endif

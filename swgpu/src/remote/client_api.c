@@ -45,8 +45,8 @@ struct rc_shader {
 
 /* Every live client object is on its device's list: device close frees
  * what the application left, as in process. */
-static void *
-obj_new(size_t size, struct rc_dev *d, uint32_t kind, uint64_t id)
+void *
+rc_obj_new(size_t size, struct rc_dev *d, uint32_t kind, uint64_t id)
 {
 	struct rc_obj *o = calloc(1, size);
 
@@ -68,8 +68,8 @@ obj_new(size_t size, struct rc_dev *d, uint32_t kind, uint64_t id)
 static void bo_free(struct rc_bo *b);
 
 /* Off the list and freed (no request: the caller sent any). */
-static void
-obj_free(void *p)
+void
+rc_obj_free(void *p)
 {
 	struct rc_obj *o = p;
 	struct rc_dev *d = o->dev;
@@ -90,9 +90,9 @@ obj_free(void *p)
 
 /* A call whose request is a list of u64s and whose reply is read by the
  * caller (rep_out NULL: must be empty). */
-static swgpu_result
-call_u64s(struct rc_dev *d, uint32_t op, const uint64_t *args, unsigned n,
-          struct rc_reply *rep_out)
+swgpu_result
+rc_call_u64s(struct rc_dev *d, uint32_t op, const uint64_t *args,
+             unsigned n, struct rc_reply *rep_out)
 {
 	struct wire_wr w;
 	struct rc_reply rep;
@@ -113,12 +113,12 @@ call_u64s(struct rc_dev *d, uint32_t op, const uint64_t *args, unsigned n,
 }
 
 /* One object id in, nothing out. */
-static swgpu_result
-call_id(const void *obj, uint32_t op)
+swgpu_result
+rc_call_id(const void *obj, uint32_t op)
 {
 	uint64_t id = OBJ(obj)->id;
 
-	return call_u64s(OBJ(obj)->dev, op, &id, 1, NULL);
+	return rc_call_u64s(OBJ(obj)->dev, op, &id, 1, NULL);
 }
 
 /* One object id (and args) in, one u64 out (0 on error). */
@@ -127,7 +127,7 @@ call_get_u64(struct rc_dev *d, uint32_t op, const uint64_t *args, unsigned n,
              swgpu_result *res)
 {
 	struct rc_reply rep;
-	swgpu_result r = call_u64s(d, op, args, n, &rep);
+	swgpu_result r = rc_call_u64s(d, op, args, n, &rep);
 	uint64_t v = 0;
 
 	if (r == SWGPU_OK)
@@ -188,14 +188,14 @@ rc_device_close(swgpu_device *dev)
 	/* Everything of this device is gone in the daemon when the reply
 	 * comes (its trace file complete, its memory back in the budget);
 	 * EOF alone would clean up too, but later. */
-	call_u64s(d, PROTO_DEV_CLOSE, NULL, 0, NULL);
+	rc_call_u64s(d, PROTO_DEV_CLOSE, NULL, 0, NULL);
 	rc_disconnect(d);
 	if (d->debug)
 		rc_fast_log_stats(d);
 	rc_fast_close(d);
 	/* The daemon destroyed them all; free our halves. */
 	while (d->objs)
-		obj_free(d->objs);
+		rc_obj_free(d->objs);
 	pthread_mutex_destroy(&d->objs_lock);
 	pthread_mutex_destroy(&d->send_lock);
 	pthread_mutex_destroy(&d->lock);
@@ -216,7 +216,7 @@ call_struct(struct rc_dev *d, uint32_t op, const uint64_t *args, unsigned n,
             void *out, size_t size)
 {
 	struct rc_reply rep;
-	swgpu_result r = call_u64s(d, op, args, n, &rep);
+	swgpu_result r = rc_call_u64s(d, op, args, n, &rep);
 
 	if (r == SWGPU_OK)
 		wire_get(&rep.rd, out, size);
@@ -304,7 +304,7 @@ rc_device_dump(swgpu_device *dev, FILE *out)
 {
 	struct rc_dev *d = DEV(dev);
 	struct rc_reply rep;
-	swgpu_result r = call_u64s(d, PROTO_DEV_DUMP, NULL, 0, &rep);
+	swgpu_result r = rc_call_u64s(d, PROTO_DEV_DUMP, NULL, 0, &rep);
 	const char *text = r == SWGPU_OK ? wire_get_str(&rep.rd) : NULL;
 
 	if (text && out)
@@ -379,7 +379,7 @@ rc_context_create(swgpu_device *dev, swgpu_context **out)
 	if (!out)
 		return SWGPU_ERR_INVALID_ARG;
 	*out = NULL;
-	r = call_u64s(d, PROTO_CTX_CREATE, NULL, 0, &rep);
+	r = rc_call_u64s(d, PROTO_CTX_CREATE, NULL, 0, &rep);
 	id = r == SWGPU_OK ? wire_get_u64(&rep.rd) : 0;
 	ctx_id = r == SWGPU_OK ? wire_get_u32(&rep.rd) : 0;
 	slot = r == SWGPU_OK ? wire_get_u32(&rep.rd) : FAST_NO_SLOT;
@@ -387,9 +387,9 @@ rc_context_create(swgpu_device *dev, swgpu_context **out)
 	rc_reply_fini(&rep);
 	if (r != SWGPU_OK)
 		return r;
-	c = obj_new(sizeof(*c), d, PROTO_KIND_CTX, id);
+	c = rc_obj_new(sizeof(*c), d, PROTO_KIND_CTX, id);
 	if (!c) {
-		call_u64s(d, PROTO_CTX_DESTROY, &id, 1, NULL);
+		rc_call_u64s(d, PROTO_CTX_DESTROY, &id, 1, NULL);
 		return SWGPU_ERR_NO_HOST_MEMORY;
 	}
 	c->ctx_id = ctx_id;
@@ -401,8 +401,8 @@ rc_context_create(swgpu_device *dev, swgpu_context **out)
 void
 rc_context_destroy(swgpu_context *ctx)
 {
-	call_id(ctx, PROTO_CTX_DESTROY);
-	obj_free(ctx);
+	rc_call_id(ctx, PROTO_CTX_DESTROY);
+	rc_obj_free(ctx);
 }
 
 swgpu_context_state
@@ -423,7 +423,7 @@ rc_context_query_state(const swgpu_context *ctx, swgpu_fault_info *fault)
 			memset(fault, 0, sizeof(*fault));
 		return SWGPU_CONTEXT_OK;
 	}
-	r = call_u64s(d, PROTO_CTX_STATE, &id, 1, &rep);
+	r = rc_call_u64s(d, PROTO_CTX_STATE, &id, 1, &rep);
 	memset(&f, 0, sizeof(f));
 	if (r == SWGPU_OK) {
 		state = wire_get_u32(&rep.rd);
@@ -449,8 +449,8 @@ rc_context_id(const swgpu_context *ctx)
 	return ((const struct rc_ctx *)ctx)->ctx_id;
 }
 
-static bool
-same_dev(const void *a, const void *b)
+bool
+rc_same_dev(const void *a, const void *b)
 {
 	return remote_is(a) && remote_is(b) && OBJ(a)->dev == OBJ(b)->dev;
 }
@@ -463,7 +463,7 @@ rc_va_map(swgpu_context *ctx, swgpu_bo *bo, uint64_t bo_offset,
 	swgpu_result r;
 	uint64_t va;
 
-	if (!same_dev(ctx, bo) || OBJ(bo)->kind != PROTO_KIND_BO || !va_out)
+	if (!rc_same_dev(ctx, bo) || OBJ(bo)->kind != PROTO_KIND_BO || !va_out)
 		return SWGPU_ERR(OBJ(ctx)->dev->debug, SWGPU_ERR_INVALID_ARG,
 		                 "BO of another device, or NULL argument");
 	a[0] = OBJ(ctx)->id;
@@ -481,7 +481,7 @@ rc_va_unmap(swgpu_context *ctx, uint64_t va)
 {
 	uint64_t a[2] = { OBJ(ctx)->id, va };
 
-	return call_u64s(OBJ(ctx)->dev, PROTO_VA_UNMAP, a, 2, NULL);
+	return rc_call_u64s(OBJ(ctx)->dev, PROTO_VA_UNMAP, a, 2, NULL);
 }
 
 /* ---- BOs ---- */
@@ -490,11 +490,11 @@ static swgpu_result
 bo_finish(struct rc_dev *d, uint64_t id, int fd, uint64_t size,
           swgpu_heap heap, swgpu_bo **out)
 {
-	struct rc_bo *b = obj_new(sizeof(*b), d, PROTO_KIND_BO, id);
+	struct rc_bo *b = rc_obj_new(sizeof(*b), d, PROTO_KIND_BO, id);
 
 	if (!b) {
 		close(fd);
-		call_u64s(d, PROTO_BO_DESTROY, &id, 1, NULL);
+		rc_call_u64s(d, PROTO_BO_DESTROY, &id, 1, NULL);
 		return SWGPU_ERR_NO_HOST_MEMORY;
 	}
 	b->size = size;
@@ -519,7 +519,7 @@ rc_bo_create(swgpu_device *dev, uint64_t size, swgpu_heap heap,
 	if (!out)
 		return SWGPU_ERR_INVALID_ARG;
 	*out = NULL;
-	r = call_u64s(d, PROTO_BO_CREATE, a, 3, &rep);
+	r = rc_call_u64s(d, PROTO_BO_CREATE, a, 3, &rep);
 	if (r == SWGPU_OK) {
 		id = wire_get_u64(&rep.rd);
 		real_size = wire_get_u64(&rep.rd);
@@ -572,7 +572,7 @@ rc_bo_import_fd(swgpu_device *dev, int fd, uint64_t size, swgpu_heap heap,
 	 * (the import does not take the caller's). */
 	mine = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	if (mine < 0) {
-		call_u64s(d, PROTO_BO_DESTROY, &id, 1, NULL);
+		rc_call_u64s(d, PROTO_BO_DESTROY, &id, 1, NULL);
 		return SWGPU_ERR_NO_HOST_MEMORY;
 	}
 	return bo_finish(d, id, mine, real_size, heap, out);
@@ -591,8 +591,8 @@ bo_free(struct rc_bo *b)
 void
 rc_bo_destroy(swgpu_bo *bo)
 {
-	call_id(bo, PROTO_BO_DESTROY);
-	obj_free(bo);
+	rc_call_id(bo, PROTO_BO_DESTROY);
+	rc_obj_free(bo);
 }
 
 swgpu_result
@@ -636,7 +636,7 @@ rc_bo_map(swgpu_bo *bo, void **ptr)
 	*ptr = NULL;
 	/* The daemon decides whether the BO is mappable and counts maps
 	 * (an offered BO must not be mapped). */
-	r = call_id(bo, PROTO_BO_MAP);
+	r = rc_call_id(bo, PROTO_BO_MAP);
 	if (r != SWGPU_OK)
 		return r;
 	pthread_mutex_lock(&b->lock);
@@ -651,7 +651,7 @@ rc_bo_map(swgpu_bo *bo, void **ptr)
 	*ptr = b->map;
 	pthread_mutex_unlock(&b->lock);
 	if (!*ptr) {
-		call_id(bo, PROTO_BO_UNMAP);
+		rc_call_id(bo, PROTO_BO_UNMAP);
 		return SWGPU_ERR(b->o.dev->debug, SWGPU_ERR_NO_HOST_MEMORY,
 		                 "mmap of a %llu-byte BO failed",
 		                 (unsigned long long)b->size);
@@ -670,7 +670,7 @@ rc_bo_unmap(swgpu_bo *bo)
 	if (b->maps)
 		b->maps--;
 	pthread_mutex_unlock(&b->lock);
-	call_id(bo, PROTO_BO_UNMAP);
+	rc_call_id(bo, PROTO_BO_UNMAP);
 }
 
 swgpu_result
@@ -678,13 +678,13 @@ rc_bo_offer(swgpu_bo *bo, swgpu_offer_priority priority)
 {
 	uint64_t a[2] = { OBJ(bo)->id, (uint64_t)priority };
 
-	return call_u64s(OBJ(bo)->dev, PROTO_BO_OFFER, a, 2, NULL);
+	return rc_call_u64s(OBJ(bo)->dev, PROTO_BO_OFFER, a, 2, NULL);
 }
 
 swgpu_result
 rc_bo_reclaim(swgpu_bo *bo)
 {
-	return call_id(bo, PROTO_BO_RECLAIM);
+	return rc_call_id(bo, PROTO_BO_RECLAIM);
 }
 
 swgpu_result
@@ -692,7 +692,7 @@ rc_bo_set_priority(swgpu_bo *bo, uint32_t priority)
 {
 	uint64_t a[2] = { OBJ(bo)->id, priority };
 
-	return call_u64s(OBJ(bo)->dev, PROTO_BO_SET_PRIORITY, a, 2, NULL);
+	return rc_call_u64s(OBJ(bo)->dev, PROTO_BO_SET_PRIORITY, a, 2, NULL);
 }
 
 swgpu_heap
@@ -703,209 +703,6 @@ rc_bo_location(const swgpu_bo *bo)
 	uint64_t v = call_get_u64(OBJ(bo)->dev, PROTO_BO_LOCATION, &id, 1, &r);
 
 	return r == SWGPU_OK ? (swgpu_heap)v : rc_bo_heap(bo);
-}
-
-/* ---- sync objects ---- */
-
-static swgpu_result
-sync_finish(struct rc_dev *d, uint64_t id, uint32_t slot,
-            swgpu_syncobj_type type, swgpu_syncobj **out)
-{
-	struct rc_sync *s = obj_new(sizeof(*s), d, PROTO_KIND_SYNC, id);
-
-	if (!s) {
-		call_u64s(d, PROTO_SYNC_DESTROY, &id, 1, NULL);
-		return SWGPU_ERR_NO_HOST_MEMORY;
-	}
-	s->type = type;
-	s->mirror = rc_fast_slot(d, PROTO_KIND_SYNC, slot);
-	*out = (swgpu_syncobj *)s;
-	return SWGPU_OK;
-}
-
-swgpu_result
-rc_syncobj_create(swgpu_device *dev, swgpu_syncobj_type type,
-                  uint64_t initial_value, swgpu_syncobj **out)
-{
-	uint64_t a[2] = { (uint64_t)type, initial_value };
-	struct rc_reply rep;
-	swgpu_result r;
-	uint64_t id = 0;
-	uint32_t slot = FAST_NO_SLOT;
-
-	if (!out)
-		return SWGPU_ERR_INVALID_ARG;
-	*out = NULL;
-	r = call_u64s(DEV(dev), PROTO_SYNC_CREATE, a, 2, &rep);
-	if (r == SWGPU_OK) {
-		id = wire_get_u64(&rep.rd);
-		slot = wire_get_u32(&rep.rd);
-	}
-	r = rc_reply_check(DEV(dev), &rep, r);
-	rc_reply_fini(&rep);
-	if (r != SWGPU_OK)
-		return r;
-	return sync_finish(DEV(dev), id, slot, type, out);
-}
-
-void
-rc_syncobj_destroy(swgpu_syncobj *obj)
-{
-	call_id(obj, PROTO_SYNC_DESTROY);
-	obj_free(obj);
-}
-
-swgpu_syncobj_type
-rc_syncobj_get_type(const swgpu_syncobj *obj)
-{
-	return ((const struct rc_sync *)obj)->type;
-}
-
-swgpu_result
-rc_syncobj_signal(swgpu_syncobj *obj, uint64_t value)
-{
-	struct rc_dev *d = OBJ(obj)->dev;
-	uint64_t a[2] = { OBJ(obj)->id, value };
-	swgpu_result r;
-
-	/* The submit lock: one sequence with the ring's records, and the
-	 * rewind check and the record as one step. */
-	rc_fast_submit_lock(d);
-	r = rc_fast_sync_signal((struct rc_sync *)obj, value);
-	if (r == RC_FAST_NOT_TAKEN)
-		r = call_u64s(d, PROTO_SYNC_SIGNAL, a, 2, NULL);
-	rc_fast_submit_unlock(d);
-	return r;
-}
-
-swgpu_result
-rc_syncobj_reset(swgpu_syncobj *obj)
-{
-	return call_id(obj, PROTO_SYNC_RESET);
-}
-
-swgpu_result
-rc_syncobj_query(const swgpu_syncobj *obj, uint64_t *value)
-{
-	struct rc_dev *d = OBJ(obj)->dev;
-	uint64_t id = OBJ(obj)->id;
-	struct rc_reply rep;
-	swgpu_result r;
-
-	if (!value)
-		return SWGPU_ERR_INVALID_ARG;
-	r = rc_fast_sync_query((const struct rc_sync *)obj, value);
-	if (r != RC_FAST_NOT_TAKEN)
-		return r;
-	/* The value comes with CONTEXT_LOST too (a failed payload). */
-	r = call_u64s(d, PROTO_SYNC_QUERY, &id, 1, &rep);
-	if (rep.h.size == sizeof(uint64_t))
-		*value = wire_get_u64(&rep.rd);
-	r = rc_reply_check(d, &rep, r);
-	rc_reply_fini(&rep);
-	return r;
-}
-
-swgpu_result
-rc_syncobj_export_fd(swgpu_syncobj *obj, int *fd_out)
-{
-	struct rc_dev *d = OBJ(obj)->dev;
-	struct rc_reply rep;
-	uint64_t id = OBJ(obj)->id;
-	swgpu_result r;
-
-	if (!fd_out)
-		return SWGPU_ERR_INVALID_ARG;
-	*fd_out = -1;
-	r = call_u64s(d, PROTO_SYNC_EXPORT_FD, &id, 1, &rep);
-	if (r == SWGPU_OK) {
-		*fd_out = rep.fds[0];
-		rep.fds[0] = -1;
-		if (*fd_out < 0)
-			rep.rd.bad = true;
-	}
-	r = rc_reply_check(d, &rep, r);
-	rc_reply_fini(&rep);
-	if (r == SWGPU_OK)
-		atomic_store(&((struct rc_sync *)obj)->shared, true);
-	if (r != SWGPU_OK && *fd_out >= 0) {
-		close(*fd_out);
-		*fd_out = -1;
-	}
-	return r;
-}
-
-swgpu_result
-rc_syncobj_import_fd(swgpu_device *dev, int fd, swgpu_syncobj **out)
-{
-	struct rc_dev *d = DEV(dev);
-	struct rc_reply rep;
-	swgpu_result r;
-	uint64_t id = 0;
-	uint32_t type = 0, slot = FAST_NO_SLOT;
-
-	if (!out)
-		return SWGPU_ERR_INVALID_ARG;
-	*out = NULL;
-	if (fd < 0)
-		return SWGPU_ERR(d->debug, SWGPU_ERR_BAD_HANDLE, "fd %d", fd);
-	r = rc_call(d, PROTO_SYNC_IMPORT_FD, NULL, &fd, 1, &rep);
-	if (r == SWGPU_OK) {
-		id = wire_get_u64(&rep.rd);
-		slot = wire_get_u32(&rep.rd);
-		type = wire_get_u32(&rep.rd);
-	}
-	r = rc_reply_check(d, &rep, r);
-	rc_reply_fini(&rep);
-	if (r != SWGPU_OK)
-		return r;
-	r = sync_finish(d, id, slot, (swgpu_syncobj_type)type, out);
-	if (r == SWGPU_OK)
-		atomic_store(&((struct rc_sync *)*out)->shared, true);
-	return r;
-}
-
-swgpu_result
-rc_syncobj_wait(swgpu_syncobj *const *objs, const uint64_t *values,
-                uint32_t count, uint32_t wait_flags, uint64_t deadline_ns,
-                uint32_t *first_signaled)
-{
-	struct rc_dev *d = OBJ(objs[0])->dev;
-	struct wire_wr w;
-	struct rc_reply rep;
-	swgpu_result r;
-	uint32_t first = 0;
-
-	if (count == 0 || count > PROTO_MAX_SYNC_POINTS)
-		return SWGPU_ERR(true, SWGPU_ERR_INVALID_ARG,
-		                 "%u sync objects in one wait (shared mode: "
-		                 "1..%u)", count, PROTO_MAX_SYNC_POINTS);
-	for (uint32_t i = 1; i < count; i++)
-		if (!same_dev(objs[0], objs[i]))
-			return SWGPU_ERR(d->debug, SWGPU_ERR_INVALID_ARG,
-			                 "sync objects of different devices");
-	r = rc_fast_sync_wait(d, objs, values, count, wait_flags, deadline_ns,
-	                      first_signaled);
-	if (r != RC_FAST_NOT_TAKEN)
-		return r;
-	wire_wr_init(&w);
-	wire_put_u32(&w, count);
-	wire_put_u32(&w, wait_flags);
-	wire_put_u64(&w, deadline_ns);
-	wire_put_u32(&w, values != NULL);
-	for (uint32_t i = 0; i < count; i++) {
-		wire_put_u64(&w, OBJ(objs[i])->id);
-		wire_put_u64(&w, values ? values[i] : 0);
-	}
-	r = rc_call(d, PROTO_SYNC_WAIT, &w, NULL, 0, &rep);
-	wire_wr_fini(&w);
-	if (r == SWGPU_OK)
-		first = wire_get_u32(&rep.rd);
-	r = rc_reply_check(d, &rep, r);
-	rc_reply_fini(&rep);
-	if (r == SWGPU_OK && first_signaled)
-		*first_signaled = first;
-	return r;
 }
 
 /* ---- queues ---- */
@@ -927,7 +724,7 @@ rc_queue_create(swgpu_context *ctx, swgpu_engine_class cls,
 	if (!out)
 		return SWGPU_ERR_INVALID_ARG;
 	*out = NULL;
-	r = call_u64s(d, PROTO_QUEUE_CREATE, a, 4, &rep);
+	r = rc_call_u64s(d, PROTO_QUEUE_CREATE, a, 4, &rep);
 	if (r == SWGPU_OK) {
 		id = wire_get_u64(&rep.rd);
 		qid = wire_get_u32(&rep.rd);
@@ -937,9 +734,9 @@ rc_queue_create(swgpu_context *ctx, swgpu_engine_class cls,
 	rc_reply_fini(&rep);
 	if (r != SWGPU_OK)
 		return r;
-	q = obj_new(sizeof(*q), d, PROTO_KIND_QUEUE, id);
+	q = rc_obj_new(sizeof(*q), d, PROTO_KIND_QUEUE, id);
 	if (!q) {
-		call_u64s(d, PROTO_QUEUE_DESTROY, &id, 1, NULL);
+		rc_call_u64s(d, PROTO_QUEUE_DESTROY, &id, 1, NULL);
 		return SWGPU_ERR_NO_HOST_MEMORY;
 	}
 	q->queue_id = qid;
@@ -951,8 +748,8 @@ rc_queue_create(swgpu_context *ctx, swgpu_engine_class cls,
 void
 rc_queue_destroy(swgpu_queue *q)
 {
-	call_id(q, PROTO_QUEUE_DESTROY);
-	obj_free(q);
+	rc_call_id(q, PROTO_QUEUE_DESTROY);
+	rc_obj_free(q);
 }
 
 uint32_t
@@ -1059,7 +856,7 @@ rc_queue_wait(swgpu_queue *q, uint64_t seqno, uint64_t deadline_ns)
 
 	if (r != RC_FAST_NOT_TAKEN)
 		return r;
-	return call_u64s(OBJ(q)->dev, PROTO_QUEUE_WAIT, a, 3, NULL);
+	return rc_call_u64s(OBJ(q)->dev, PROTO_QUEUE_WAIT, a, 3, NULL);
 }
 
 swgpu_result
@@ -1068,7 +865,7 @@ rc_debug_inject_fault(swgpu_queue *q, uint64_t job_seqno,
 {
 	uint64_t a[3] = { OBJ(q)->id, job_seqno, (uint64_t)kind };
 
-	return call_u64s(OBJ(q)->dev, PROTO_QUEUE_FAULT, a, 3, NULL);
+	return rc_call_u64s(OBJ(q)->dev, PROTO_QUEUE_FAULT, a, 3, NULL);
 }
 
 /* ---- shaders ---- */
@@ -1107,7 +904,7 @@ rc_shader_create(swgpu_context *ctx, const swgpu_shader_info *info,
 	    (info->binding_count && !info->bindings))
 		return SWGPU_ERR(d->debug, SWGPU_ERR_INVALID_ARG,
 		                 "NULL shader info array");
-	s = obj_new(sizeof(*s), d, PROTO_KIND_SHADER, 0);
+	s = rc_obj_new(sizeof(*s), d, PROTO_KIND_SHADER, 0);
 	if (!s)
 		return SWGPU_ERR_NO_HOST_MEMORY;
 	wire_wr_init(&w);
@@ -1145,7 +942,7 @@ rc_shader_create(swgpu_context *ctx, const swgpu_shader_info *info,
 	r = rc_reply_check(d, &rep, r);
 	rc_reply_fini(&rep);
 	if (r != SWGPU_OK) {
-		obj_free(s);
+		rc_obj_free(s);
 		return r;
 	}
 	s->o.id = id;
@@ -1156,8 +953,8 @@ rc_shader_create(swgpu_context *ctx, const swgpu_shader_info *info,
 void
 rc_shader_destroy(swgpu_shader *shader)
 {
-	call_id(shader, PROTO_SHADER_DESTROY);
-	obj_free(shader);
+	rc_call_id(shader, PROTO_SHADER_DESTROY);
+	rc_obj_free(shader);
 }
 
 uint64_t
