@@ -8,8 +8,8 @@
  *  - a corrupt (one byte flipped) or truncated entry is ignored with a
  *    log line, the program compiled again and the entry rewritten;
  *  - SWGPU_SHADER_CACHE=0 compiles every time and writes nothing;
- *  - past the size cap the least recently used entries are evicted, a
- *    hit making an entry recently used;
+ *  - past the size cap the least recently used entries are evicted down
+ *    to 3/4 of it, a hit making an entry recently used;
  *  - SWGPU_JIT_MAX_INSTRS: a program above the bound is interpreted
  *    (jit_compile declines it), one within is compiled;
  *  - the process's memory cache: a program compiled twice compiles once;
@@ -274,9 +274,12 @@ static void
 test_size_cap_evicts(void **state)
 {
 	static uint8_t blob[1000];
-	struct jit_cache_key a = { { 1 } }, b = { { 2 } }, c = { { 3 } };
+	struct jit_cache_key k[5] = {
+		{ { 1 } }, { { 2 } }, { { 3 } }, { { 4 } }, { { 5 } },
+	};
 	struct jit_cache_stats before, after;
-	const uint64_t cap = 2 * (sizeof(blob) + 64);  /* two entries */
+	const uint64_t entry = sizeof(blob) + 64;  /* with its header */
+	const uint64_t cap = 4 * entry;            /* four entries */
 	size_t size;
 	void *data;
 
@@ -284,22 +287,27 @@ test_size_cap_evicts(void **state)
 	empty_dir();
 	memset(blob, 0x5a, sizeof(blob));
 	jit_cache_stats_get(&before);
-	assert_true(jit_cache_store(dir, &a, blob, sizeof(blob), cap));
-	set_age(&a, 300);
-	assert_true(jit_cache_store(dir, &b, blob, sizeof(blob), cap));
-	set_age(&b, 200);
-	/* a hit makes a the most recently used: b goes */
-	data = jit_cache_load(dir, &a, &size);
+	for (int i = 0; i < 4; i++) {
+		assert_true(jit_cache_store(dir, &k[i], blob, sizeof(blob),
+		                            cap));
+		set_age(&k[i], 400 - 100 * i);
+	}
+	/* a hit makes k[0], the oldest, the most recently used */
+	data = jit_cache_load(dir, &k[0], &size);
 	assert_non_null(data);
 	assert_int_equal(size, sizeof(blob));
 	assert_memory_equal(data, blob, sizeof(blob));
 	free(data);
-	assert_true(jit_cache_store(dir, &c, blob, sizeof(blob), cap));
-	assert_true(present(&a));
-	assert_false(present(&b));
-	assert_true(present(&c));
+	/* the fifth entry passes the cap: the least recently used go until
+	 * at most 3/4 of it is left (three entries), k[1] and k[2] */
+	assert_true(jit_cache_store(dir, &k[4], blob, sizeof(blob), cap));
+	assert_true(present(&k[0]));
+	assert_false(present(&k[1]));
+	assert_false(present(&k[2]));
+	assert_true(present(&k[3]));
+	assert_true(present(&k[4]));
 	jit_cache_stats_get(&after);
-	assert_int_equal(after.evictions - before.evictions, 1);
+	assert_int_equal(after.evictions - before.evictions, 2);
 	/* a temporary file left by a dead writer goes after an hour */
 	char stale[512];
 	struct timespec t[2];
@@ -313,10 +321,12 @@ test_size_cap_evicts(void **state)
 	t[0].tv_sec -= 7200;
 	t[1] = t[0];
 	assert_int_equal(utimensat(AT_FDCWD, stale, t, 0), 0);
-	assert_true(jit_cache_store(dir, &b, blob, sizeof(blob), cap));
+	/* (two stores pass the cap: the directory is scanned) */
+	assert_true(jit_cache_store(dir, &k[1], blob, sizeof(blob), cap));
+	assert_true(jit_cache_store(dir, &k[2], blob, sizeof(blob), cap));
 	assert_int_equal(access(stale, F_OK), -1);
 	/* an entry bigger than the whole cap is not stored */
-	assert_false(jit_cache_store(dir, &a, blob, sizeof(blob), 500));
+	assert_false(jit_cache_store(dir, &k[0], blob, sizeof(blob), 500));
 }
 
 /* In a fresh process with SWGPU_JIT_MAX_INSTRS=max: did the program

@@ -211,7 +211,16 @@ struct jit_compile_io {
 	bool found;                /* probe: a cache has the code */
 	const void *blob;
 	size_t blob_size;
+	/* in: a compiled object is not written to the disk cache during
+	 * the call but handed out (store_obj, store_size, owned by io) for
+	 * jit_compile_io_store: the compile thread publishes the code
+	 * first, the write and a possible eviction scan come after */
+	bool defer_store;
+	void *store_obj;
+	size_t store_size;
 };
+/* Write io's deferred object (if any) to the disk cache and free it. */
+void jit_compile_io_store(struct jit_compile_io *io);
 /* jit_compile with io (NULL: as jit_compile). */
 struct jit_program *jit_compile_io(const struct ir_program *p,
                                    uint32_t lanes,

@@ -158,6 +158,7 @@ compile_thread(void *arg)
 
 		struct jit_compile_io io = {
 			.lookup = j->blob ? job_blob : NULL, .user = j,
+			.defer_store = true,
 		};
 		struct jit_program *jp;
 
@@ -166,10 +167,18 @@ compile_thread(void *arg)
 		pthread_mutex_unlock(&jit_compile_lock);
 
 		pthread_mutex_lock(&queue_lock);
+		if (!j->orphan)
+			publish(j->p, jp, &io);
+		pthread_mutex_unlock(&queue_lock);
+		/* The code is in use already; now the disk cache write
+		 * (and its eviction scan, when due). The job stays queued
+		 * (running) meanwhile, so that whoever waits for it
+		 * (jit_wait_key, a device close) finds the entry written. */
+		jit_compile_io_store(&io);
+
+		pthread_mutex_lock(&queue_lock);
 		struct ir_program *orphan = j->orphan ? j->p : NULL;
 
-		if (!orphan)
-			publish(j->p, jp, &io);
 		j->p->jit_job = NULL;
 		for (struct jit_job **pp = &queue; *pp; pp = &(*pp)->next)
 			if (*pp == j) {
@@ -181,7 +190,8 @@ compile_thread(void *arg)
 		pthread_cond_broadcast(&job_done);
 		if (orphan) {
 			/* nobody can reach it now: off the queue, its
-			 * owner gone */
+			 * owner gone (its code was published if the owner
+			 * let go during the write: jp is p->jit then) */
 			pthread_mutex_unlock(&queue_lock);
 			jit_program_free(jp);
 			ir_program_free_memory(orphan);
@@ -353,8 +363,8 @@ jit_program_release(struct ir_program *p)
 	while (p->jit_job && p->jit_job->running && p->jit_job->keep)
 		pthread_cond_wait(&job_done, &queue_lock);
 	if (p->jit_job && p->jit_job->running) {
-		/* its compile in flight: the compile thread frees p when
-		 * it ends (p->jit is still NULL: nothing published) */
+		/* its compile in flight (or its disk write): the compile
+		 * thread frees p, and its code if published, when it ends */
 		p->jit_job->orphan = true;
 		orphaned_count++;
 		pthread_mutex_unlock(&queue_lock);

@@ -424,8 +424,19 @@ lru_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Past the cap, entries are deleted down to 3/4 of it: trimmed to the
+ * cap exactly, a full cache scanned the directory again at every store
+ * (each one pushed the estimate over the cap), 50,000 stats per compile
+ * in a cache the CTS had filled. */
+static uint64_t
+evict_target(uint64_t max_bytes)
+{
+	return max_bytes - max_bytes / 4;
+}
+
 /* Delete least recently used entries of dir (ours: 32 hex + ".o")
- * until they total at most max_bytes; the total left. */
+ * until they total at most evict_target(max_bytes), when they total
+ * more than max_bytes; the total left. */
 static uint64_t
 evict(const char *dir, uint64_t max_bytes)
 {
@@ -473,8 +484,10 @@ evict(const char *dir, uint64_t max_bytes)
 	}
 	closedir(d);
 	if (total > max_bytes) {
+		const uint64_t target = evict_target(max_bytes);
+
 		qsort(e, n, sizeof(*e), lru_cmp);
-		for (size_t i = 0; i < n && total > max_bytes; i++) {
+		for (size_t i = 0; i < n && total > target; i++) {
 			char path[4200];
 
 			snprintf(path, sizeof(path), "%s/%s", dir, e[i].name);

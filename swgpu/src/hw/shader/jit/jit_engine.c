@@ -472,13 +472,36 @@ jit_engine_build(LLVMModuleRef mod, const struct jit_cache_key *key,
 		return NULL;
 	jit_cache_stat_add(&jit_cache_counters.compiles);
 	jit_mem_put(key, obj, size);
-	if (dir && key)
-		jit_cache_store(dir, key, obj, size, jit_cache_max_bytes());
 	e = jit_engine_load_object(obj, size);
+	if (dir && key && e && io && io->defer_store && io->have_key &&
+	    !memcmp(io->key, key->b, sizeof(io->key))) {
+		free(io->store_obj);
+		io->store_obj = obj;          /* jit_compile_io_store's */
+		io->store_size = size;
+		obj = NULL;
+	} else if (dir && key) {
+		jit_cache_store(dir, key, obj, size, jit_cache_max_bytes());
+	}
 	free(obj);
 	if (e && io)
 		io->source = JIT_SRC_COMPILED;
 	return e;
+}
+
+void
+jit_compile_io_store(struct jit_compile_io *io)
+{
+	const char *dir = jit_cache_dir();
+	struct jit_cache_key key;
+
+	if (!io->store_obj)
+		return;
+	memcpy(key.b, io->key, sizeof(key.b));
+	if (dir)
+		jit_cache_store(dir, &key, io->store_obj, io->store_size,
+		                jit_cache_max_bytes());
+	free(io->store_obj);
+	io->store_obj = NULL;
 }
 
 /* Lookups in one JITDylib go through the session, whose answer comes

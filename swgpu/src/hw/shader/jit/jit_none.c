@@ -43,6 +43,12 @@ jit_compile_io(const struct ir_program *p, uint32_t lanes,
 	return NULL;
 }
 
+void
+jit_compile_io_store(struct jit_compile_io *io)
+{
+	(void)io;
+}
+
 void *
 jit_binary_get(const uint8_t key[16], size_t *size)
 {
