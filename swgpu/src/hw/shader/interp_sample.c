@@ -34,6 +34,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "interp_sample.h"
@@ -267,6 +268,60 @@ unnormalize(const struct smp *s, const struct img_level *lv,
 		                   : 0.0f;
 }
 
+bool
+smp_fixed_enabled(void)
+{
+	static int on = -1;
+
+	if (__atomic_load_n(&on, __ATOMIC_RELAXED) < 0) {
+		const char *e = getenv("SWGPU_SAMPLE_FIXED");
+
+		__atomic_store_n(&on, !(e && e[0] == '0'), __ATOMIC_RELAXED);
+	}
+	return __atomic_load_n(&on, __ATOMIC_RELAXED) != 0;
+}
+
+/*
+ * LINEAR on the codes of an 8-bit UNORM level in fixed point (smp_sub8,
+ * interp_sample.h): the 2^dims corners weighted by the integer weights
+ * 256 - f or f of every axis, summed in a double. Codes are integers,
+ * so every product and partial sum is exact (< 2^53), whatever the
+ * order: the fast path's integer and float forms give the same value
+ * in 2D (a float holds it exactly there). Border texels are codes too
+ * (0 or 255); only a seamless cube corner (three texels averaged) is
+ * not an integer. Corners of weight 0 are not read.
+ */
+static void
+filter_level_fixed(const struct smp *s, const struct img_level *lv,
+                   const int32_t i0[3], const float frac[3], float out[4])
+{
+	int32_t f[3];
+	double sum[4] = { 0.0, 0.0, 0.0, 0.0 };
+
+	for (uint32_t a = 0; a < 3; a++)
+		f[a] = smp_sub8(frac[a]);
+	for (uint32_t n = 0; n < (1u << s->dims); n++) {
+		int64_t w = 1;
+		int32_t x[3];
+		lane_t v[4];
+
+		for (uint32_t a = 0; a < 3; a++) {
+			uint32_t hi = a < s->dims ? (n >> a) & 1 : 0;
+
+			x[a] = i0[a] + (int32_t)hi;
+			if (a < s->dims)
+				w *= hi ? f[a] : SMP_SUB_ONE - f[a];
+		}
+		if (!w)
+			continue;
+		texel(s, lv, x[0], x[1], x[2], s->cube, v);
+		for (uint32_t k = 0; k < 4; k++)
+			sum[k] += (double)w * (double)(v[k].f * 255.0f);
+	}
+	for (uint32_t k = 0; k < 4; k++)
+		out[k] = (float)sum[k];
+}
+
 /* Filter level `level` at coordinates c (normalized unless unnorm). */
 static void
 filter_level(const struct smp *s, uint32_t level, const float c[3],
@@ -296,6 +351,10 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 
 		i0[a] = smp_floor_off(fl, s->off[a]);
 		frac[a] = f - fl;
+	}
+	if (s->codes && smp_fixed_enabled()) {
+		filter_level_fixed(s, &lv, i0, frac, out);
+		return;
 	}
 	for (uint32_t k = 0; k < 4; k++)
 		out[k] = 0.0f;
@@ -458,9 +517,13 @@ filter_lane(const struct smp *s, const float c[3], const struct smp_lod *lod,
 			res[k] = (1.0f - lod->delta) * res[k] +
 			         lod->delta * res2[k];
 	}
-	if (s->codes)
+	if (s->codes) {
+		const float scale = smp_codes_scale(
+			lod->linear && smp_fixed_enabled(), s->dims);
+
 		for (uint32_t k = 0; k < 4; k++)
-			res[k] = smp_codes_value(res[k]);
+			res[k] = smp_codes_value_scaled(res[k], scale);
+	}
 	if (s->fl && !s->dref)
 		clamp_normalized(s->bb->img->fmt, res);
 	if (s->dref) {

@@ -258,6 +258,55 @@ smp_codes_value(float sum)
 	return v > 1.0f ? 1.0f : v;
 }
 
+/*
+ * LINEAR filtering of 8-bit UNORM formats in fixed point (every path
+ * alike, SWGPU_SAMPLE_FIXED=0: the float weights above). The spec lets
+ * sub-texel positions snap to 2^subTexelPrecisionBits divisions per
+ * texel; swgpu claims 8 bits and snaps every axis's fraction
+ * (u - 0.5 - floor(u - 0.5)) down to the 1/256 grid (smp_sub8: f in
+ * 0..255, a fraction that rounds to 1.0 gives 255). A level's result
+ * is then the exact integer sum of the codes times the integer weights,
+ * x first: X_j = (256 - fx) t(i0, j) + fx t(i1, j), then
+ * (256 - fy) X_0 + fy X_1 (2D: at most 255 * 2^16 < 2^24, exact in a
+ * float, so the float forms and the integer SIMD form,
+ * interp_sample_avx2.c, give the same value in any order). The level
+ * blend is the float one ((1 - delta) a + delta b), and the result is
+ * divided once by 255 * 256^dims (smp_codes_value_scaled) and clamped
+ * to <= 1. NEAREST levels keep the codes (scale 255).
+ */
+#define SMP_SUB_ONE 256
+static inline int32_t
+smp_sub8(float frac)
+{
+	/* frac is in [0, 1] (the difference of a float and its floor) */
+	const int32_t f = (int32_t)(frac * (float)SMP_SUB_ONE);
+
+	return f > SMP_SUB_ONE - 1 ? SMP_SUB_ONE - 1 : f;
+}
+
+/* SWGPU_SAMPLE_FIXED is not 0 (interp_sample.c). */
+bool smp_fixed_enabled(void);
+
+/* What a filtered sum of codes is divided by: 255 for NEAREST (or the
+ * float weights), 255 * 256^dims for fixed-point LINEAR. */
+static inline float
+smp_codes_scale(bool fixed_linear, uint32_t dims)
+{
+	float s = 255.0f;
+
+	for (uint32_t a = 0; fixed_linear && a < dims; a++)
+		s *= (float)SMP_SUB_ONE;
+	return s;
+}
+
+static inline float
+smp_codes_value_scaled(float sum, float scale)
+{
+	const float v = sum / scale;
+
+	return v > 1.0f ? 1.0f : v;
+}
+
 /* The fast path of IR_IMGSAMPLE (interp_sample_fast.c): 2D views of
  * byte-channel formats without comparison, gather or border; false
  * (nothing done) when it does not apply. */
