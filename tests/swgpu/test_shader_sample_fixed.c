@@ -23,7 +23,7 @@
  * (the fraction snapped down to 128/256; float weights give 0.50098),
  * and texel centres return the texels' own values (NEAREST's bits).
  */
-#include "shader_stage_util.h"
+#include "sample_lod_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,29 +33,9 @@
 #include <swgpu/swgpu_format.h>
 
 #include "hw/shader/interp_sample.h"
-#include "sh_fs_lod.spv.h"
 
 #define W 128u
 #define LOC_LOD 3u              /* o_lod = textureLod(tex, uv, lodv) */
-
-static uint64_t rng_state = 0x2545f4914f6cdd1dull;
-
-static uint32_t
-rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (uint32_t)(rng_state >> 16);
-}
-
-static float
-rndf(float lo, float hi)
-{
-	return lo + (hi - lo) * (float)(rnd() & 0xffffff) / 16777216.0f;
-}
-
-#define IN(e, io, loc, c, l) (ss_lane((e), (io)->in_reg[loc][c], (l))->f)
 
 struct tex {
 	struct ir_image_binding im;
@@ -63,24 +43,6 @@ struct tex {
 	uint64_t size;
 	uint32_t format, w, h, levels, addr;
 };
-
-static struct ir_program *
-lod_program(void)
-{
-	const swgpu_descriptor_type t =
-		SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER;
-
-	return ss_translate(sh_fs_lod_spv, sizeof(sh_fs_lod_spv),
-	                    SWGPU_SHADER_STAGE_FRAGMENT, &t, 1, 0);
-}
-
-static void
-set_sampler_index(struct ir_program *p, uint32_t reg)
-{
-	for (uint32_t i = 0; i < p->ninstr; i++)
-		if (p->code[i].op == IR_IMGSAMPLE)
-			p->code[i].c = reg;
-}
 
 static uint32_t
 channels(uint32_t format)
@@ -232,6 +194,7 @@ test_within_spec(void **state)
 
 	(void)state;
 	assert_non_null(e);
+	rng_state = 0x2545f4914f6cdd1dull;
 	for (uint32_t fi = 0; fi < 3; fi++)
 	for (uint32_t si = 0; si < 3; si++)
 	for (uint32_t addr = 0; addr <= 2; addr += 2)

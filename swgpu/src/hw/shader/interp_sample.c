@@ -282,26 +282,28 @@ smp_fixed_enabled(void)
 }
 
 /*
- * LINEAR on the codes of an 8-bit UNORM level in fixed point (smp_sub8,
- * interp_sample.h): the 2^dims corners weighted by the integer weights
- * 256 - f or f of every axis, summed in a double. Codes are integers,
- * so every product and partial sum is exact (< 2^53), whatever the
- * order: the fast path's integer and float forms give the same value
- * in 2D (a float holds it exactly there). Border texels are codes too
- * (0 or 255); only a seamless cube corner (three texels averaged) is
- * not an integer. Corners of weight 0 are not read.
+ * LINEAR: the 2^dims corners from texel i0, each weighted by the
+ * product of its axes' weights w0[a] (the lower texel) or w1[a], corners
+ * of weight 0 not read. Float weights: the products and sums in floats,
+ * in corner order. Fixed point (smp_sub8, interp_sample.h; the weights
+ * are the integers 256 - f and f): the products are exact in a float
+ * (at most 2^24) and the sums are taken in a double, exact for codes
+ * (integers) whatever the order, so the fast path's integer and float
+ * forms give the same value in 2D (a float holds it exactly there).
+ * Border texels are codes too (0 or 255); only a seamless cube corner
+ * (three texels averaged) is not an integer.
  */
 static void
-filter_level_fixed(const struct smp *s, const struct img_level *lv,
-                   const int32_t i0[3], const float frac[3], float out[4])
+filter_corners(const struct smp *s, const struct img_level *lv,
+               const int32_t i0[3], const float w0[3], const float w1[3],
+               bool fixed, float out[4])
 {
-	int32_t f[3];
 	double sum[4] = { 0.0, 0.0, 0.0, 0.0 };
 
-	for (uint32_t a = 0; a < 3; a++)
-		f[a] = smp_sub8(frac[a]);
+	for (uint32_t k = 0; k < 4; k++)
+		out[k] = 0.0f;
 	for (uint32_t n = 0; n < (1u << s->dims); n++) {
-		int64_t w = 1;
+		float w = 1.0f;
 		int32_t x[3];
 		lane_t v[4];
 
@@ -310,15 +312,21 @@ filter_level_fixed(const struct smp *s, const struct img_level *lv,
 
 			x[a] = i0[a] + (int32_t)hi;
 			if (a < s->dims)
-				w *= hi ? f[a] : SMP_SUB_ONE - f[a];
+				w *= hi ? w1[a] : w0[a];
 		}
-		if (!w)
+		if (w == 0.0f)
 			continue;
 		texel(s, lv, x[0], x[1], x[2], s->cube, v);
-		for (uint32_t k = 0; k < 4; k++)
-			sum[k] += (double)w * (double)(v[k].f * 255.0f);
+		for (uint32_t k = 0; k < 4; k++) {
+			const float t = s->codes ? v[k].f * 255.0f : v[k].f;
+
+			if (fixed)
+				sum[k] += (double)w * (double)t;
+			else
+				out[k] += w * t;
+		}
 	}
-	for (uint32_t k = 0; k < 4; k++)
+	for (uint32_t k = 0; fixed && k < 4; k++)
 		out[k] = (float)sum[k];
 }
 
@@ -352,31 +360,14 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 		i0[a] = smp_floor_off(fl, s->off[a]);
 		frac[a] = f - fl;
 	}
-	if (s->codes && smp_fixed_enabled()) {
-		filter_level_fixed(s, &lv, i0, frac, out);
-		return;
-	}
-	for (uint32_t k = 0; k < 4; k++)
-		out[k] = 0.0f;
-	/* 2^dims corners, each weighted by its distance on every axis. */
-	for (uint32_t n = 0; n < (1u << s->dims); n++) {
-		float w = 1.0f;
-		int32_t x[3];
-		lane_t v[4];
+	const bool fixed = s->codes && smp_fixed_enabled();
+	float w0[3], w1[3];
 
-		for (uint32_t a = 0; a < 3; a++) {
-			uint32_t hi = a < s->dims ? (n >> a) & 1 : 0;
-
-			x[a] = i0[a] + (int32_t)hi;
-			if (a < s->dims)
-				w *= hi ? frac[a] : 1.0f - frac[a];
-		}
-		if (w == 0.0f)
-			continue;
-		texel(s, &lv, x[0], x[1], x[2], s->cube, v);
-		for (uint32_t k = 0; k < 4; k++)
-			out[k] += w * (s->codes ? v[k].f * 255.0f : v[k].f);
+	for (uint32_t a = 0; a < 3; a++) {
+		w1[a] = fixed ? (float)smp_sub8(frac[a]) : frac[a];
+		w0[a] = fixed ? (float)SMP_SUB_ONE - w1[a] : 1.0f - frac[a];
 	}
+	filter_corners(s, &lv, i0, w0, w1, fixed, out);
 }
 
 static uint32_t

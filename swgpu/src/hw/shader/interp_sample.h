@@ -122,17 +122,15 @@ void lod_select_prepared(const struct lod_sampler *ls, float lambda_base,
                          float shader_bias, float shader_min_lod,
                          struct smp_lod *o);
 
-/* lod_select_prepared's body, inlined by the fast path (per quad). */
+/* The sampler's and the shader's bias, summed and clamped, and the
+ * larger of their minimum LODs (lod_select's first step; the fast path
+ * takes it once per instruction when every lane has the same ones). */
 static inline void
-lod_select_inline(const struct lod_sampler *ls, float lambda_base,
-                  float shader_bias, float shader_min_lod,
-                  struct smp_lod *o)
+lod_bias_min(const struct lod_sampler *ls, float shader_bias,
+             float shader_min_lod, float *bias_out, float *min_lod_out)
 {
 	const float max_bias = SWGPU_SAMPLER_MAX_LOD_BIAS;
-	float bias = ls->bias + shader_bias;
-	float min_lod = ls->min_lod, max_lod = ls->max_lod;
-	const float q = ls->q;
-	float lambda, d;
+	float bias = ls->bias + shader_bias, min_lod = ls->min_lod;
 
 	if (isnan(bias))
 		bias = 0.0f;
@@ -142,6 +140,21 @@ lod_select_inline(const struct lod_sampler *ls, float lambda_base,
 		bias = -max_bias;
 	if (shader_min_lod > min_lod)
 		min_lod = shader_min_lod;
+	*bias_out = bias;
+	*min_lod_out = min_lod;
+}
+
+/* lod_select_prepared's body, inlined by the fast path (per quad). */
+static inline void
+lod_select_inline(const struct lod_sampler *ls, float lambda_base,
+                  float shader_bias, float shader_min_lod,
+                  struct smp_lod *o)
+{
+	float bias, min_lod, max_lod = ls->max_lod;
+	const float q = ls->q;
+	float lambda, d;
+
+	lod_bias_min(ls, shader_bias, shader_min_lod, &bias, &min_lod);
 	lambda = ls->unnorm ? 0.0f : lambda_base + bias;
 	if (isnan(lambda))
 		lambda = 0.0f;

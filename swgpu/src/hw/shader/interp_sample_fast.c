@@ -345,18 +345,9 @@ lod_select_quads(const struct fast_ctx *x, const float *lam,
                  struct quad_sel *o)
 {
 	const struct lod_sampler *ls = &x->r->ls;
-	const float max_bias = SWGPU_SAMPLER_MAX_LOD_BIAS;
-	const float shader_min_lod = OPND(x, 8, 0).f;
-	float bias = ls->bias + OPND(x, 7, 0).f, min_lod = ls->min_lod;
+	float bias, min_lod;
 
-	if (isnan(bias))
-		bias = 0.0f;
-	else if (bias > max_bias)
-		bias = max_bias;
-	else if (bias < -max_bias)
-		bias = -max_bias;
-	if (shader_min_lod > min_lod)
-		min_lod = shader_min_lod;
+	lod_bias_min(ls, OPND(x, 7, 0).f, OPND(x, 8, 0).f, &bias, &min_lod);
 	const __m128 zero = _mm_setzero_ps(), q = _mm_set1_ps(ls->q);
 	const __m128i qi = _mm_set1_epi32((int)ls->qi);
 	const __m128i mag = _mm_set1_epi32(ls->mag_linear ? -1 : 0);
