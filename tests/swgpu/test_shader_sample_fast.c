@@ -22,7 +22,7 @@
  * implicit / explicit-LOD samples of the configurations it covers
  * (no CLAMP_TO_BORDER, byte-channel formats) and nothing else.
  */
-#include "shader_stage_util.h"
+#include "sample_lod_util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -31,30 +31,9 @@
 #include <swgpu/swgpu_format.h>
 
 #include "hw/shader/interp_sample.h"
-#include "sh_fs_lod.spv.h"
 
 #define W 128u
 #define NOUT 9u
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static uint32_t
-rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (uint32_t)(rng_state >> 16);
-}
-
-/* Uniform in [lo, hi). */
-static float
-rndf(float lo, float hi)
-{
-	return lo + (hi - lo) * (float)(rnd() & 0xffffff) / 16777216.0f;
-}
-
-#define IN(e, io, loc, c, l) (ss_lane((e), (io)->in_reg[loc][c], (l))->f)
 
 /* The same inputs for both runs (regenerated from a saved seed). */
 static void
@@ -127,15 +106,6 @@ save_outputs(struct ir_exec *e, const struct ir_io *io, uint32_t *out)
 					: 0;
 }
 
-/* Sampler index register of every IR_IMGSAMPLE. */
-static void
-set_sampler_index(struct ir_program *p, uint32_t reg)
-{
-	for (uint32_t i = 0; i < p->ninstr; i++)
-		if (p->code[i].op == IR_IMGSAMPLE)
-			p->code[i].c = reg;
-}
-
 /* How many IR_IMGSAMPLEs interp_sample_fast accepts; expect_ok: how
  * many have an implicit or explicit LOD (what it covers). */
 static uint32_t
@@ -181,17 +151,6 @@ static const uint32_t filters[] = {
 	SWGPU_SAMPLER_MAG_LINEAR | SWGPU_SAMPLER_MIP_LINEAR |
 		(uint32_t)(uint16_t)(int16_t)(0.75 * 256) << 16,
 };
-
-/* test_shader_texture's sh_fs_lod: one combined image sampler. */
-static struct ir_program *
-lod_program(void)
-{
-	const swgpu_descriptor_type t =
-		SWGPU_DESCRIPTOR_COMBINED_IMAGE_SAMPLER;
-
-	return ss_translate(sh_fs_lod_spv, sizeof(sh_fs_lod_spv),
-	                    SWGPU_SHADER_STAGE_FRAGMENT, &t, 1, 0);
-}
 
 static void
 test_fast_equals_general(void **state)

@@ -34,6 +34,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "interp_sample.h"
@@ -267,6 +268,68 @@ unnormalize(const struct smp *s, const struct img_level *lv,
 		                   : 0.0f;
 }
 
+bool
+smp_fixed_enabled(void)
+{
+	static int on = -1;
+
+	if (__atomic_load_n(&on, __ATOMIC_RELAXED) < 0) {
+		const char *e = getenv("SWGPU_SAMPLE_FIXED");
+
+		__atomic_store_n(&on, !(e && e[0] == '0'), __ATOMIC_RELAXED);
+	}
+	return __atomic_load_n(&on, __ATOMIC_RELAXED) != 0;
+}
+
+/*
+ * LINEAR: the 2^dims corners from texel i0, each weighted by the
+ * product of its axes' weights w0[a] (the lower texel) or w1[a], corners
+ * of weight 0 not read. Float weights: the products and sums in floats,
+ * in corner order. Fixed point (smp_sub8, interp_sample.h; the weights
+ * are the integers 256 - f and f): the products are exact in a float
+ * (at most 2^24) and the sums are taken in a double, exact for codes
+ * (integers) whatever the order, so the fast path's integer and float
+ * forms give the same value in 2D (a float holds it exactly there).
+ * Border texels are codes too (0 or 255); only a seamless cube corner
+ * (three texels averaged) is not an integer.
+ */
+static void
+filter_corners(const struct smp *s, const struct img_level *lv,
+               const int32_t i0[3], const float w0[3], const float w1[3],
+               bool fixed, float out[4])
+{
+	double sum[4] = { 0.0, 0.0, 0.0, 0.0 };
+
+	for (uint32_t k = 0; k < 4; k++)
+		out[k] = 0.0f;
+	for (uint32_t n = 0; n < (1u << s->dims); n++) {
+		float w = 1.0f;
+		int32_t x[3];
+		lane_t v[4];
+
+		for (uint32_t a = 0; a < 3; a++) {
+			uint32_t hi = a < s->dims ? (n >> a) & 1 : 0;
+
+			x[a] = i0[a] + (int32_t)hi;
+			if (a < s->dims)
+				w *= hi ? w1[a] : w0[a];
+		}
+		if (w == 0.0f)
+			continue;
+		texel(s, lv, x[0], x[1], x[2], s->cube, v);
+		for (uint32_t k = 0; k < 4; k++) {
+			const float t = s->codes ? v[k].f * 255.0f : v[k].f;
+
+			if (fixed)
+				sum[k] += (double)w * (double)t;
+			else
+				out[k] += w * t;
+		}
+	}
+	for (uint32_t k = 0; fixed && k < 4; k++)
+		out[k] = (float)sum[k];
+}
+
 /* Filter level `level` at coordinates c (normalized unless unnorm). */
 static void
 filter_level(const struct smp *s, uint32_t level, const float c[3],
@@ -297,27 +360,14 @@ filter_level(const struct smp *s, uint32_t level, const float c[3],
 		i0[a] = smp_floor_off(fl, s->off[a]);
 		frac[a] = f - fl;
 	}
-	for (uint32_t k = 0; k < 4; k++)
-		out[k] = 0.0f;
-	/* 2^dims corners, each weighted by its distance on every axis. */
-	for (uint32_t n = 0; n < (1u << s->dims); n++) {
-		float w = 1.0f;
-		int32_t x[3];
-		lane_t v[4];
+	const bool fixed = s->codes && smp_fixed_enabled();
+	float w0[3], w1[3];
 
-		for (uint32_t a = 0; a < 3; a++) {
-			uint32_t hi = a < s->dims ? (n >> a) & 1 : 0;
-
-			x[a] = i0[a] + (int32_t)hi;
-			if (a < s->dims)
-				w *= hi ? frac[a] : 1.0f - frac[a];
-		}
-		if (w == 0.0f)
-			continue;
-		texel(s, &lv, x[0], x[1], x[2], s->cube, v);
-		for (uint32_t k = 0; k < 4; k++)
-			out[k] += w * (s->codes ? v[k].f * 255.0f : v[k].f);
+	for (uint32_t a = 0; a < 3; a++) {
+		w1[a] = fixed ? (float)smp_sub8(frac[a]) : frac[a];
+		w0[a] = fixed ? (float)SMP_SUB_ONE - w1[a] : 1.0f - frac[a];
 	}
+	filter_corners(s, &lv, i0, w0, w1, fixed, out);
 }
 
 static uint32_t
@@ -458,9 +508,13 @@ filter_lane(const struct smp *s, const float c[3], const struct smp_lod *lod,
 			res[k] = (1.0f - lod->delta) * res[k] +
 			         lod->delta * res2[k];
 	}
-	if (s->codes)
+	if (s->codes) {
+		const float scale = smp_codes_scale(
+			lod->linear && smp_fixed_enabled(), s->dims);
+
 		for (uint32_t k = 0; k < 4; k++)
-			res[k] = smp_codes_value(res[k]);
+			res[k] = smp_codes_value_scaled(res[k], scale);
+	}
 	if (s->fl && !s->dref)
 		clamp_normalized(s->bb->img->fmt, res);
 	if (s->dref) {

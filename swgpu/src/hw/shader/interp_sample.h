@@ -122,17 +122,15 @@ void lod_select_prepared(const struct lod_sampler *ls, float lambda_base,
                          float shader_bias, float shader_min_lod,
                          struct smp_lod *o);
 
-/* lod_select_prepared's body, inlined by the fast path (per quad). */
+/* The sampler's and the shader's bias, summed and clamped, and the
+ * larger of their minimum LODs (lod_select's first step; the fast path
+ * takes it once per instruction when every lane has the same ones). */
 static inline void
-lod_select_inline(const struct lod_sampler *ls, float lambda_base,
-                  float shader_bias, float shader_min_lod,
-                  struct smp_lod *o)
+lod_bias_min(const struct lod_sampler *ls, float shader_bias,
+             float shader_min_lod, float *bias_out, float *min_lod_out)
 {
 	const float max_bias = SWGPU_SAMPLER_MAX_LOD_BIAS;
-	float bias = ls->bias + shader_bias;
-	float min_lod = ls->min_lod, max_lod = ls->max_lod;
-	const float q = ls->q;
-	float lambda, d;
+	float bias = ls->bias + shader_bias, min_lod = ls->min_lod;
 
 	if (isnan(bias))
 		bias = 0.0f;
@@ -142,6 +140,21 @@ lod_select_inline(const struct lod_sampler *ls, float lambda_base,
 		bias = -max_bias;
 	if (shader_min_lod > min_lod)
 		min_lod = shader_min_lod;
+	*bias_out = bias;
+	*min_lod_out = min_lod;
+}
+
+/* lod_select_prepared's body, inlined by the fast path (per quad). */
+static inline void
+lod_select_inline(const struct lod_sampler *ls, float lambda_base,
+                  float shader_bias, float shader_min_lod,
+                  struct smp_lod *o)
+{
+	float bias, min_lod, max_lod = ls->max_lod;
+	const float q = ls->q;
+	float lambda, d;
+
+	lod_bias_min(ls, shader_bias, shader_min_lod, &bias, &min_lod);
 	lambda = ls->unnorm ? 0.0f : lambda_base + bias;
 	if (isnan(lambda))
 		lambda = 0.0f;
@@ -254,6 +267,55 @@ static inline float
 smp_codes_value(float sum)
 {
 	const float v = sum / 255.0f;
+
+	return v > 1.0f ? 1.0f : v;
+}
+
+/*
+ * LINEAR filtering of 8-bit UNORM formats in fixed point (every path
+ * alike, SWGPU_SAMPLE_FIXED=0: the float weights above). The spec lets
+ * sub-texel positions snap to 2^subTexelPrecisionBits divisions per
+ * texel; swgpu claims 8 bits and snaps every axis's fraction
+ * (u - 0.5 - floor(u - 0.5)) down to the 1/256 grid (smp_sub8: f in
+ * 0..255, a fraction that rounds to 1.0 gives 255). A level's result
+ * is then the exact integer sum of the codes times the integer weights,
+ * x first: X_j = (256 - fx) t(i0, j) + fx t(i1, j), then
+ * (256 - fy) X_0 + fy X_1 (2D: at most 255 * 2^16 < 2^24, exact in a
+ * float, so the float forms and the integer SIMD form,
+ * interp_sample_avx2.c, give the same value in any order). The level
+ * blend is the float one ((1 - delta) a + delta b), and the result is
+ * divided once by 255 * 256^dims (smp_codes_value_scaled) and clamped
+ * to <= 1. NEAREST levels keep the codes (scale 255).
+ */
+#define SMP_SUB_ONE 256
+static inline int32_t
+smp_sub8(float frac)
+{
+	/* frac is in [0, 1] (the difference of a float and its floor) */
+	const int32_t f = (int32_t)(frac * (float)SMP_SUB_ONE);
+
+	return f > SMP_SUB_ONE - 1 ? SMP_SUB_ONE - 1 : f;
+}
+
+/* SWGPU_SAMPLE_FIXED is not 0 (interp_sample.c). */
+bool smp_fixed_enabled(void);
+
+/* What a filtered sum of codes is divided by: 255 for NEAREST (or the
+ * float weights), 255 * 256^dims for fixed-point LINEAR. */
+static inline float
+smp_codes_scale(bool fixed_linear, uint32_t dims)
+{
+	float s = 255.0f;
+
+	for (uint32_t a = 0; fixed_linear && a < dims; a++)
+		s *= (float)SMP_SUB_ONE;
+	return s;
+}
+
+static inline float
+smp_codes_value_scaled(float sum, float scale)
+{
+	const float v = sum / scale;
 
 	return v > 1.0f ? 1.0f : v;
 }

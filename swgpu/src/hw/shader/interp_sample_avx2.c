@@ -5,9 +5,12 @@
  * path's, lane for lane (the same floor by truncation, the same wraps,
  * the texels' codes, the weighted sums from 0 in the same order, the
  * level blend, the division by 255 and the clamp), so the results are
- * the same bits. This file alone is compiled with -mavx2 (no -mfma:
- * every product and sum is rounded on its own, as in the SSE2 form);
- * it only runs when smp_have_avx2() said so.
+ * the same bits. 8-bit UNORM LINEAR in fixed point (the default,
+ * smp_sub8) is integer SIMD here (level8_fixed): the same exact
+ * integers the float forms compute, so the same bits too. This file
+ * alone is compiled with -mavx2 (no -mfma: every product and sum is
+ * rounded on its own, as in the SSE2 form); it only runs when
+ * smp_have_avx2() said so.
  */
 #include <stdlib.h>
 
@@ -110,6 +113,168 @@ offset8(const struct fast_level *lv, __m256i x, __m256i y)
 	                        _mm256_slli_epi32(x, 2));
 }
 
+/* smp_sub8 of eight lanes' fractions. */
+static inline __m256i
+sub8_8(__m256 frac)
+{
+	return _mm256_min_epi32(_mm256_cvttps_epi32(_mm256_mul_ps(
+		                        frac, _mm256_set1_ps((float)SMP_SUB_ONE))),
+	                        _mm256_set1_epi32(SMP_SUB_ONE - 1));
+}
+
+/* pshufb controls that repeat the low 16 bits of 32-bit lanes (k,
+ * k + 1) of each 128-bit half four times: k = 0, then k = 2. */
+#define REP16_4(a, b) a, a + 1, b, b + 1, a, a + 1, b, b + 1, \
+                      a, a + 1, b, b + 1, a, a + 1, b, b + 1
+static const int8_t rep16_tab[2][32] __attribute__((aligned(32))) = {
+	{ REP16_4(0, 4), REP16_4(0, 4) },
+	{ REP16_4(8, 12), REP16_4(8, 12) },
+};
+#undef REP16_4
+
+/* k = 0 or 2 */
+static inline __m256i
+rep16(int k)
+{
+	return _mm256_load_si256(
+		(const __m256i *)(const void *)rep16_tab[k >> 1]);
+}
+
+/* level8_fixed's pshufb controls, RGBA then BGRA (R's byte 0 or 2):
+ * each half's two lanes' texel pairs, [R_a R_b G_a G_b B_a B_b A_a
+ * A_b] as byte pairs (t0, t1); and t0 alone in the high byte of each
+ * 16-bit element (0x80: a zero byte). */
+#define PAIR_HALF(r, b) r, r + 4, r + 8, r + 12, 1, 5, 9, 13, \
+                        b, b + 4, b + 8, b + 12, 3, 7, 11, 15
+#define T0HI_HALF(r, b) Z, r, Z, r + 8, Z, 1, Z, 9, \
+                        Z, b, Z, b + 8, Z, 3, Z, 11
+#define Z (-128)
+static const int8_t fixed_pair[2][32] __attribute__((aligned(32))) = {
+	{ PAIR_HALF(0, 2), PAIR_HALF(0, 2) },
+	{ PAIR_HALF(2, 0), PAIR_HALF(2, 0) },
+};
+static const int8_t fixed_t0hi[2][32] __attribute__((aligned(32))) = {
+	{ T0HI_HALF(0, 2), T0HI_HALF(0, 2) },
+	{ T0HI_HALF(2, 0), T0HI_HALF(2, 0) },
+};
+#undef Z
+#undef PAIR_HALF
+#undef T0HI_HALF
+
+/*
+ * LINEAR of eight lanes on the codes of 4-byte UNORM texels in fixed
+ * point (smp_sub8, interp_sample.h), with integer SIMD: the exact value
+ * the float forms compute, as floats in out[c] (codes times 2^16).
+ *
+ * Layout: a lane's two texels of a row, (x0, y) and (x1, y), are one
+ * 8-byte unit (gathered as one when they are neighbours in memory,
+ * else interleaved from two gathers); each row's units are split into
+ * group A, lanes (0, 1 | 4, 5) in the two 128-bit halves, and group B,
+ * lanes (2, 3 | 6, 7). Within a half, a pshufb pairs each channel's two
+ * texels per lane, [R_a R_b G_a G_b B_a B_b A_a A_b] as byte pairs, and
+ * pmaddubsw multiplies them by the lane's (256 - fx, fx) and adds: the
+ * weights are the unsigned operand, the texels the signed one with 128
+ * taken off (t ^ 0x80), so X' = (256 - fx)(t0 - 128) + fx (t1 - 128) =
+ * X - 32768 lies in [-32768, 32512] (no saturation). A weight 256 does
+ * not fit a byte: lanes with fx = 0 get 0 from pmaddubsw and add
+ * (t0 - 128) * 256 (the t0 byte placed in the high byte), only when
+ * some lane has fx = 0. The rows are then interleaved as 16-bit pairs
+ * and pmaddwd weighs them by (256 - fy, fy): Y - 2^23 exactly, in
+ * [R_a R_b G_a G_b] and [B_a B_b A_a A_b] 32-bit order, so one 64-bit
+ * unpack of groups A and B gives each channel in lane order.
+ */
+static void
+level8_fixed(const struct fast_img *fi, const struct fast_level *lv,
+             __m256 FX, __m256 FY, __m256i x0, __m256i x1, __m256i off0,
+             __m256i off1, __m256 out[4])
+{
+	const __m256i fx = sub8_8(FX), fy = sub8_8(FY);
+	const __m256i one = _mm256_set1_epi32(SMP_SUB_ONE);
+	/* (256 - fx) & 0xff | fx << 8, (256 - fy) | fy << 16 per lane */
+	const __m256i wx = _mm256_or_si256(
+		_mm256_and_si256(_mm256_sub_epi32(one, fx),
+		                 _mm256_set1_epi32(0xff)),
+		_mm256_slli_epi32(fx, 8));
+	const __m256i wy = _mm256_or_si256(_mm256_sub_epi32(one, fy),
+	                                   _mm256_slli_epi32(fy, 16));
+	const __m256i wxg[2] = { _mm256_shuffle_epi8(wx, rep16(0)),
+	                         _mm256_shuffle_epi8(wx, rep16(2)) };
+	const __m256i wyg[2] = {
+		_mm256_shuffle_epi32(wy, _MM_SHUFFLE(1, 0, 1, 0)),
+		_mm256_shuffle_epi32(wy, _MM_SHUFFLE(3, 2, 3, 2)) };
+	const __m256i fx0 = _mm256_cmpeq_epi32(fx, _mm256_setzero_si256());
+	const bool any_fx0 = _mm256_movemask_epi8(fx0) != 0;
+	const __m256i off[2] = { off0, off1 };
+	__m256i unit[2][2];     /* [row][group] */
+
+	if (fi->pairs && _mm256_movemask_epi8(_mm256_cmpeq_epi32(
+		x1, _mm256_add_epi32(x0, _mm256_set1_epi32(1)))) == -1) {
+		const long long *base = (const long long *)(const void *)
+		                        lv->base;
+		const __m256i ab = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+
+		for (uint32_t r = 0; r < 2; r++) {
+			const __m256i o = _mm256_permutevar8x32_epi32(off[r],
+			                                              ab);
+
+			unit[r][0] = _mm256_i32gather_epi64(
+				base, _mm256_castsi256_si128(o), 1);
+			unit[r][1] = _mm256_i32gather_epi64(
+				base, _mm256_extracti128_si256(o, 1), 1);
+		}
+	} else {
+		const __m256i dx = _mm256_slli_epi32(_mm256_sub_epi32(x1, x0),
+		                                     2);
+
+		for (uint32_t r = 0; r < 2; r++) {
+			const __m256i t0 = fetch8(lv, off[r]);
+			const __m256i t1 = fetch8(lv, _mm256_add_epi32(off[r],
+			                                               dx));
+
+			unit[r][0] = _mm256_unpacklo_epi32(t0, t1);
+			unit[r][1] = _mm256_unpackhi_epi32(t0, t1);
+		}
+	}
+	const __m256i pair = _mm256_load_si256(
+		(const __m256i *)(const void *)fixed_pair[fi->bgra]);
+	const __m256i t0hi = _mm256_load_si256(
+		(const __m256i *)(const void *)fixed_t0hi[fi->bgra]);
+	const __m256i flip = _mm256_set1_epi8((char)0x80);
+	__m256i xs[2][2];
+
+	for (uint32_t r = 0; r < 2; r++)
+		for (uint32_t g = 0; g < 2; g++) {
+			const __m256i t = _mm256_xor_si256(unit[r][g], flip);
+
+			xs[r][g] = _mm256_maddubs_epi16(
+				wxg[g], _mm256_shuffle_epi8(t, pair));
+			if (any_fx0)
+				xs[r][g] = _mm256_add_epi16(xs[r][g],
+					_mm256_and_si256(
+						_mm256_shuffle_epi8(t, t0hi),
+						_mm256_shuffle_epi8(fx0,
+						                    rep16(2 * (int)g))));
+		}
+	__m256i rg[2], ba[2];
+
+	for (uint32_t g = 0; g < 2; g++) {
+		rg[g] = _mm256_madd_epi16(_mm256_unpacklo_epi16(xs[0][g],
+		                                                xs[1][g]),
+		                          wyg[g]);
+		ba[g] = _mm256_madd_epi16(_mm256_unpackhi_epi16(xs[0][g],
+		                                                xs[1][g]),
+		                          wyg[g]);
+	}
+	const __m256i bias = _mm256_set1_epi32(1 << 23);
+	const __m256i ch[4] = { _mm256_unpacklo_epi64(rg[0], rg[1]),
+	                        _mm256_unpackhi_epi64(rg[0], rg[1]),
+	                        _mm256_unpacklo_epi64(ba[0], ba[1]),
+	                        _mm256_unpackhi_epi64(ba[0], ba[1]) };
+
+	for (uint32_t c = 0; c < 4; c++)
+		out[c] = _mm256_cvtepi32_ps(_mm256_add_epi32(ch[c], bias));
+}
+
 static void
 level8(const struct fast_img *fi, const struct fast_level *lv, __m256 S,
        __m256 T, bool linear, __m256 out[4])
@@ -140,6 +305,11 @@ level8(const struct fast_img *fi, const struct fast_level *lv, __m256 S,
 	const __m256i y1 = wrap8(_mm256_add_epi32(J0, inc), lv->h,
 	                         fi->addr[1]);
 	const __m256i off0 = offset8(lv, x0, y0), off1 = offset8(lv, x0, y1);
+
+	if (fi->fixed) {
+		level8_fixed(fi, lv, FX, FY, x0, x1, off0, off1, out);
+		return;
+	}
 	const __m256 w[4] = { _mm256_mul_ps(GX, GY), _mm256_mul_ps(FX, GY),
 	                      _mm256_mul_ps(GX, FY), _mm256_mul_ps(FX, FY) };
 	__m256i texel[4];
@@ -178,7 +348,7 @@ smp_two_quads_avx2(const struct fast_img *fi, const struct fast_level *lv_lo,
                    const struct fast_level *lv_hi, bool linear,
                    const float S8[8], const float T8[8],
                    const float blend_lo[2], const float blend_hi[2],
-                   float out[4][8])
+                   float *out, size_t stride)
 {
 	const __m256 S = _mm256_loadu_ps(S8), T = _mm256_loadu_ps(T8);
 	__m256 res[4];
@@ -196,10 +366,11 @@ smp_two_quads_avx2(const struct fast_img *fi, const struct fast_level *lv_lo,
 			res[c] = _mm256_add_ps(_mm256_mul_ps(a, res[c]),
 			                       _mm256_mul_ps(b, res2[c]));
 	}
+	const __m256 scale = _mm256_set1_ps(smp_codes_scale(
+		fi->fixed && linear, 2));
 	for (uint32_t c = 0; c < 4; c++)
-		_mm256_storeu_ps(out[c], _mm256_min_ps(
-			_mm256_div_ps(res[c], _mm256_set1_ps(255.0f)),
-			_mm256_set1_ps(1.0f)));
+		_mm256_storeu_ps(out + c * stride, _mm256_min_ps(
+			_mm256_div_ps(res[c], scale), _mm256_set1_ps(1.0f)));
 }
 #else
 void
@@ -207,10 +378,10 @@ smp_two_quads_avx2(const struct fast_img *fi, const struct fast_level *lv_lo,
                    const struct fast_level *lv_hi, bool linear,
                    const float S8[8], const float T8[8],
                    const float blend_lo[2], const float blend_hi[2],
-                   float out[4][8])
+                   float *out, size_t stride)
 {
 	(void)fi, (void)lv_lo, (void)lv_hi, (void)linear, (void)S8, (void)T8;
-	(void)blend_lo, (void)blend_hi, (void)out;
+	(void)blend_lo, (void)blend_hi, (void)out, (void)stride;
 	abort();        /* never called: smp_have_avx2() is false */
 }
 #endif

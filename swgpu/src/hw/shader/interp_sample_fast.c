@@ -15,7 +15,9 @@
  * (8-bit UNORM: the same codes, smp_codes), and the same float
  * operations in the same order (bilinear weights (1 - fx) (1 - fy),
  * fx (1 - fy), (1 - fx) fy, fx fy summed from 0 in that order, zero
- * weights skipped; then the level blend; then smp_codes_value). What it
+ * weights skipped; 8-bit UNORM LINEAR in fixed point by default, the
+ * integer weights of smp_sub8, x then y, every value exact; then the
+ * level blend; then smp_codes_value_scaled). What it
  * saves: the level geometry, resolved once per instruction and binding
  * contents (fast_resolve, interp_sample_setup.c, kept per thread)
  * instead of per texel; the LOD, once per quad (implicit LOD uses the quad's
@@ -158,6 +160,21 @@ fast_level_filter(const struct fast_img *fi, const struct fast_level *lv,
 	const int32_t x1 = fast_wrap(i0 + 1, lv->w, fi->addr[0]);
 	const int32_t y0 = fast_wrap(j0, lv->h, fi->addr[1]);
 	const int32_t y1 = fast_wrap(j0 + 1, lv->h, fi->addr[1]);
+	if (fi->fixed) {
+		/* smp_sub8's integer weights: every product and sum is an
+		 * integer below 2^24, exact */
+		const float wx = (float)smp_sub8(fx), wy = (float)smp_sub8(fy);
+		const v4f gx = V4_SPLAT((float)SMP_SUB_ONE - wx);
+		const v4f r0 = V4_ADD(V4_MUL(gx, fast_fetch(fi, lv, x0, y0)),
+		                      V4_MUL(V4_SPLAT(wx),
+		                             fast_fetch(fi, lv, x1, y0)));
+		const v4f r1 = V4_ADD(V4_MUL(gx, fast_fetch(fi, lv, x0, y1)),
+		                      V4_MUL(V4_SPLAT(wx),
+		                             fast_fetch(fi, lv, x1, y1)));
+
+		return V4_ADD(V4_MUL(V4_SPLAT((float)SMP_SUB_ONE - wy), r0),
+		              V4_MUL(V4_SPLAT(wy), r1));
+	}
 	const float gx = 1.0f - fx, gy = 1.0f - fy;
 	v4f o = V4_MUL(V4_SPLAT(gx * gy), fast_fetch(fi, lv, x0, y0));
 
@@ -184,6 +201,16 @@ struct fast_ctx {
 	/* lambda_base of every quad (implicit LOD), computed four quads at
 	 * a time ahead of the filtering (lod_lambdas), or NULL */
 	const float *lam;
+	/* with lam and uniform: every quad's levels, selected four quads
+	 * at a time (lod_select_quads), or NULL */
+	const struct quad_sel *sel;
+};
+
+/* lod_select_inline's results the fast path reads, per quad. */
+struct quad_sel {
+	uint32_t lo[FAST_LAMBDA_QUADS], hi[FAST_LAMBDA_QUADS];
+	float delta[FAST_LAMBDA_QUADS];
+	uint32_t linear[FAST_LAMBDA_QUADS];     /* all ones or 0 */
 };
 
 #define OPND(x, k, lane) ((x)->A[(size_t)(k) * (x)->W + (lane)])
@@ -305,6 +332,73 @@ lod_lambdas(const struct fast_ctx *x, float *lam)
 	}
 }
 
+/*
+ * lod_select_inline for every quad's lambda_base lam[q] when one Bias
+ * and one MinLod serve every lane (x->uniform), four quads per SSE
+ * vector: the same comparisons and float operations (the bias and
+ * minimum LOD once, as lod_select_inline computes them), so the same
+ * levels, delta and filter. Normalized coordinates only (the fast
+ * path's samplers).
+ */
+static void
+lod_select_quads(const struct fast_ctx *x, const float *lam,
+                 struct quad_sel *o)
+{
+	const struct lod_sampler *ls = &x->r->ls;
+	float bias, min_lod;
+
+	lod_bias_min(ls, OPND(x, 7, 0).f, OPND(x, 8, 0).f, &bias, &min_lod);
+	const __m128 zero = _mm_setzero_ps(), q = _mm_set1_ps(ls->q);
+	const __m128i qi = _mm_set1_epi32((int)ls->qi);
+	const __m128i mag = _mm_set1_epi32(ls->mag_linear ? -1 : 0);
+	const __m128i min = _mm_set1_epi32(ls->min_linear ? -1 : 0);
+
+	for (uint32_t k = 0; k < x->W / 4; k += 4) {
+		__m128 l = _mm_add_ps(_mm_loadu_ps(lam + k),
+		                      _mm_set1_ps(bias));
+
+		l = _mm_and_ps(l, _mm_cmpord_ps(l, l));        /* NaN: 0 */
+		/* min_ps(a, b) is a < b ? a : b: lambda > max ? max : lambda,
+		 * then lambda < min ? min : lambda */
+		l = _mm_min_ps(_mm_set1_ps(ls->max_lod), l);
+		l = _mm_max_ps(_mm_set1_ps(min_lod), l);
+		const __m128i mg = _mm_castps_si128(_mm_cmple_ps(l, zero));
+		_mm_storeu_si128((void *)(o->linear + k), _mm_or_si128(
+			_mm_and_si128(mg, mag), _mm_andnot_si128(mg, min)));
+		/* lambda < 0 ? 0 : lambda > q ? q : lambda */
+		const __m128 d = _mm_min_ps(q, _mm_and_ps(
+			l, _mm_cmpnlt_ps(l, zero)));
+		__m128i lo, hi;
+		__m128 delta;
+
+		if (ls->mip_linear) {
+			lo = _mm_cvttps_epi32(d);
+			hi = _mm_add_epi32(lo, _mm_set1_epi32(1));
+			hi = _mm_or_si128(
+				_mm_andnot_si128(_mm_cmpgt_epi32(hi, qi), hi),
+				_mm_and_si128(_mm_cmpgt_epi32(hi, qi), lo));
+			delta = _mm_sub_ps(d, _mm_cvtepi32_ps(lo));
+		} else {
+			/* d <= 0.5 ? 0 : ceil(d + 0.5) - 1, at most q;
+			 * ceil of v in (1, q + 0.5]: trunc(v) + (trunc(v)
+			 * < v) */
+			const __m128 v = _mm_add_ps(d, _mm_set1_ps(0.5f));
+			const __m128 t = _mm_cvtepi32_ps(_mm_cvttps_epi32(v));
+			const __m128 c = _mm_add_ps(t, _mm_and_ps(
+				_mm_cmplt_ps(t, v), _mm_set1_ps(1.0f)));
+			__m128 n = _mm_sub_ps(c, _mm_set1_ps(1.0f));
+
+			n = _mm_and_ps(n, _mm_cmpgt_ps(d, _mm_set1_ps(0.5f)));
+			n = _mm_min_ps(q, n);
+			lo = hi = _mm_cvttps_epi32(n);
+			delta = zero;
+		}
+		_mm_storeu_si128((void *)(o->lo + k), lo);
+		_mm_storeu_si128((void *)(o->hi + k), hi);
+		_mm_storeu_ps(o->delta + k, delta);
+	}
+}
+
 static bool
 lod4_enabled(void)
 {
@@ -339,9 +433,10 @@ fast_lane(const struct fast_ctx *x, uint32_t l)
 		             V4_MUL(V4_SPLAT(lod.delta), res2));
 	}
 	V4_STORE(out, res);
+	const float scale = smp_codes_scale(x->fi->fixed && lod.linear, 2);
 	for (uint32_t k = 0; k < 4; k++)
 		x->D[(size_t)k * x->W + l].f = x->fi->codes ?
-		                               smp_codes_value(out[k]) : out[k];
+		        smp_codes_value_scaled(out[k], scale) : out[k];
 }
 
 #if defined(__SSE2__)
@@ -412,6 +507,44 @@ quad_fetch(const struct fast_img *fi, const struct fast_level *lv,
 	}
 }
 
+/* smp_sub8 of four lanes' fractions, as floats. */
+static inline __m128
+quad_sub8(__m128 frac)
+{
+	const __m128i f = _mm_cvttps_epi32(_mm_mul_ps(
+		frac, _mm_set1_ps((float)SMP_SUB_ONE)));
+	const __m128i top = _mm_set1_epi32(SMP_SUB_ONE - 1);
+	const __m128i gt = _mm_cmpgt_epi32(f, top);
+
+	return _mm_cvtepi32_ps(_mm_or_si128(_mm_andnot_si128(gt, f),
+	                                    _mm_and_si128(gt, top)));
+}
+
+/* quad_level's LINEAR in fixed point (smp_sub8): x then y with the
+ * integer weights, every value an exact integer (fast_level_filter's
+ * fixed form, lane for lane). */
+static void
+quad_fixed(const struct fast_img *fi, const struct fast_level *lv,
+           __m128 FX, __m128 FY, const int32_t *const xs[4],
+           const size_t *const rs[4], __m128 out[4])
+{
+	const __m128 one = _mm_set1_ps((float)SMP_SUB_ONE);
+	const __m128 wx = quad_sub8(FX), wy = quad_sub8(FY);
+	const __m128 gx = _mm_sub_ps(one, wx), gy = _mm_sub_ps(one, wy);
+	__m128 t[4][4];
+
+	for (uint32_t n = 0; n < 4; n++)
+		quad_fetch(fi, lv, xs[n], rs[n], t[n]);
+	for (uint32_t c = 0; c < 4; c++) {
+		const __m128 r0 = _mm_add_ps(_mm_mul_ps(gx, t[0][c]),
+		                             _mm_mul_ps(wx, t[1][c]));
+		const __m128 r1 = _mm_add_ps(_mm_mul_ps(gx, t[2][c]),
+		                             _mm_mul_ps(wx, t[3][c]));
+
+		out[c] = _mm_add_ps(_mm_mul_ps(gy, r0), _mm_mul_ps(wy, r1));
+	}
+}
+
 static void
 quad_level(const struct fast_img *fi, const struct fast_level *lv,
            __m128 S, __m128 T, bool linear, __m128 out[4])
@@ -454,6 +587,10 @@ quad_level(const struct fast_img *fi, const struct fast_level *lv,
 	const int32_t *xs[4] = { x0, x1, x0, x1 };
 	const size_t *rs[4] = { r0, r0, r1, r1 };
 
+	if (fi->fixed) {
+		quad_fixed(fi, lv, FX, FY, xs, rs, out);
+		return;
+	}
 	for (uint32_t c = 0; c < 4; c++)
 		out[c] = _mm_setzero_ps();
 	for (uint32_t n = 0; n < 4; n++) {
@@ -474,6 +611,13 @@ quad_lod(const struct fast_ctx *x, uint32_t q, uint32_t qm,
 {
 	const uint32_t f = (uint32_t)__builtin_ctz(qm);   /* first active */
 
+	if (x->sel) {
+		lod->lo = x->sel->lo[q / 4];
+		lod->hi = x->sel->hi[q / 4];
+		lod->delta = x->sel->delta[q / 4];
+		lod->linear = x->sel->linear[q / 4] != 0;
+		return true;
+	}
 	for (uint32_t i = 0; i < 4 && !x->uniform; i++) {
 		if (!(qm & (1u << i)))
 			continue;
@@ -538,10 +682,12 @@ fast_quad(const struct fast_ctx *x, uint32_t q, uint32_t qm,
 			res[c] = _mm_add_ps(_mm_mul_ps(a, res[c]),
 			                    _mm_mul_ps(b, res2[c]));
 	}
-	/* smp_codes_value: the min returns 1.0 where v > 1 as the
+	/* smp_codes_value_scaled: the min returns 1.0 where v > 1 as the
 	 * scalar form does (no NaN here) */
+	const __m128 scale = _mm_set1_ps(smp_codes_scale(
+		x->fi->fixed && lod->linear, 2));
 	for (uint32_t c = 0; c < 4; c++)
-		res[c] = _mm_min_ps(_mm_div_ps(res[c], _mm_set1_ps(255.0f)),
+		res[c] = _mm_min_ps(_mm_div_ps(res[c], scale),
 		                    _mm_set1_ps(1.0f));
 	quad_store(x, q, qm, res);
 }
@@ -570,9 +716,18 @@ fast_two_quads(const struct fast_ctx *x, uint32_t q, uint32_t qm0,
 	float out[4][8];
 	__m128 r0[4], r1[4];
 
+	if (qm0 == 0xf && qm1 == 0xf) {
+		/* every lane live: straight into the registers */
+		smp_two_quads_avx2(x->fi, &x->fi->lv[l0->lo],
+		                   hi >= 0 ? &x->fi->lv[hi] : NULL,
+		                   l0->linear, &OPND(x, 0, q).f,
+		                   &OPND(x, 1, q).f, a, b, &x->D[q].f, x->W);
+		return true;
+	}
 	smp_two_quads_avx2(x->fi, &x->fi->lv[l0->lo],
 	                   hi >= 0 ? &x->fi->lv[hi] : NULL, l0->linear,
-	                   &OPND(x, 0, q).f, &OPND(x, 1, q).f, a, b, out);
+	                   &OPND(x, 0, q).f, &OPND(x, 1, q).f, a, b, out[0],
+	                   8);
 	for (uint32_t c = 0; c < 4; c++) {
 		r0[c] = _mm_loadu_ps(&out[c][0]);
 		r1[c] = _mm_loadu_ps(&out[c][4]);
@@ -664,6 +819,14 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 	             (lanes_uniform(&OPND(&x, 7, 0), W, false) &&
 	              lanes_uniform(&OPND(&x, 8, 0), W, false) &&
 	              (x.implicit || lanes_uniform(x.L, W, false))));
+#if defined(__SSE2__)
+	struct quad_sel sel;
+
+	if (x.lam && x.uniform && !x.r->lod_fixed && !x.r->ls.unnorm) {
+		lod_select_quads(&x, x.lam, &sel);
+		x.sel = &sel;
+	}
+#endif
 #if defined(__SSE2__)
 	const bool quads = x.fi->vec && x.fi->elem == 4 && x.r->im->levels &&
 	                   quad_mode_ok(x.fi->addr[0], x.fi->lv[0].w) &&

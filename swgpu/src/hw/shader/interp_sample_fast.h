@@ -28,6 +28,9 @@ struct fast_img {
 	bool vec, bgra;
 	/* smp_codes: channels as codes 0..255 (every vec format) */
 	bool codes;
+	/* codes filtered LINEAR in fixed point (smp_sub8,
+	 * smp_fixed_enabled) */
+	bool fixed;
 	bool off32;                /* texel offsets in a level fit int32 */
 	/* the AVX2 form may load a lane's two texels of a row as one
 	 * 8-byte element (SWGPU_SAMPLE_PAIRS=0: two 4-byte ones) */
@@ -63,14 +66,14 @@ const struct fast_res *fast_resolve(const struct ir_dispatch *d,
  * (blend_lo[i], blend_hi[i]) of quad i: the operations of the SSE2
  * quad path (interp_sample_fast.c's quad_level and fast_quad), lane for
  * lane, so the results are the same bits. For fi->vec images whose
- * address modes quad_mode_ok accepts. out[c][lane]: the final values
- * (smp_codes_value applied). Only when smp_have_avx2(). */
+ * address modes quad_mode_ok accepts. out[c * stride + lane]: the final
+ * values (smp_codes_value_scaled applied). Only when smp_have_avx2(). */
 void smp_two_quads_avx2(const struct fast_img *fi,
                         const struct fast_level *lv_lo,
                         const struct fast_level *lv_hi, bool linear,
                         const float S[8], const float T[8],
                         const float blend_lo[2], const float blend_hi[2],
-                        float out[4][8]);
+                        float *out, size_t stride);
 /* The CPU has AVX2 and SWGPU_SAMPLE_AVX2 is not 0. */
 bool smp_have_avx2(void);
 /* SWGPU_SAMPLE_PAIRS is not 0. */

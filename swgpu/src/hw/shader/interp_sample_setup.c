@@ -98,6 +98,7 @@ fast_setup(const struct ir_buffer_binding *bb,
 		fi->vec = fi->vec && im->fmt->bit_width[c] == 8;
 	fi->bgra = fi->byte[0] == 2;
 	fi->codes = smp_codes(im->fmt);
+	fi->fixed = fi->codes && smp_fixed_enabled();
 	fi->pairs = smp_pairs_enabled();
 	return fast_levels(bb, fi);
 }
