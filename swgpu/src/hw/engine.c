@@ -35,6 +35,8 @@
 #include "kmd/residency.h"
 #include "hw/packet/packet_exec.h"
 #include "kmd/job.h"
+#include "kmd/ring_server.h"
+#include "util/futex.h"
 #include "kmd/vaspace.h"
 
 /* Never mapped in any context (below SWGPU_VA_BASE): the read an armed
@@ -144,7 +146,7 @@ cpu_relax(void)
  * Bounded, so an idle engine still ends up asleep.
  */
 static bool
-engine_poll(struct swgpu_engine *eng)
+engine_poll(struct swgpu_engine *eng, const struct kmd_ring_server *srv)
 {
 	uint64_t now = swgpu_now_ns();
 	uint64_t budget = spin_budget_get(&eng->idle_spin, now);
@@ -158,7 +160,7 @@ engine_poll(struct swgpu_engine *eng)
 	spin_enter();
 	do {
 		if (hwq_has_work(eng, ENGINE_HWQ_PRIO) ||
-		    main_has_work(eng)) {
+		    main_has_work(eng) || (srv && srv->pending(srv->arg))) {
 			spin_leave();
 			spin_budget_feedback(&eng->idle_spin, true);
 			return true;
@@ -794,6 +796,31 @@ engine_step_next(struct swgpu_engine *eng)
 	return true;
 }
 
+/* Publish what the engine does to swgpud's clients (ring_server.h). */
+static void
+srv_state(struct swgpu_engine *eng, const struct kmd_ring_server *srv,
+          uint32_t state)
+{
+	if (eng->srv_state == state)
+		return;
+	eng->srv_state = state;
+	srv->engine_state(srv->arg, eng->index, state);
+}
+
+/* doorbell_wait_many's look before sleeping: asleep for the clients
+ * first (seq_cst), then their bells read, then their rings. */
+static bool
+srv_ready(void *arg, struct futex_word *more, unsigned max, unsigned *n)
+{
+	struct swgpu_engine *eng = arg;
+	const struct kmd_ring_server *srv = atomic_load_explicit(
+		&eng->dev->ring_server, memory_order_acquire);
+
+	srv_state(eng, srv, KMD_ENGINE_ASLEEP);
+	*n = srv->bells(srv->arg, eng->index, more, max);
+	return srv->pending(srv->arg);
+}
+
 static void *
 engine_main(void *arg)
 {
@@ -805,9 +832,19 @@ engine_main(void *arg)
 	/* Its timed sleeps (SEM_WAIT slices) end on time (spin.h). */
 	spin_timer_slack_own_thread();
 	for (;;) {
+		const struct kmd_ring_server *srv = atomic_load_explicit(
+			&eng->dev->ring_server, memory_order_acquire);
+
 		if (atomic_load_explicit(&eng->dev->dump_pending,
 		                         memory_order_relaxed))
 			device_fault_dump(eng->dev);
+		/* Leaving idle (for work, maybe): clients ring the session
+		 * thread from now on; what they wrote while they saw us
+		 * idle is taken first. */
+		if (srv && eng->srv_state != KMD_ENGINE_BUSY) {
+			srv_state(eng, srv, KMD_ENGINE_BUSY);
+			srv->serve(srv->arg, eng->index);
+		}
 		if (engine_step_next(eng))
 			continue;
 		if (engine_take_over(eng))
@@ -824,9 +861,17 @@ engine_main(void *arg)
 			sched_yield();
 			continue;
 		}
-		if (engine_poll(eng))
+		if (srv) {
+			/* Idle: every record, then the spin and the sleep
+			 * (the clients' bells wake it too). */
+			srv_state(eng, srv, KMD_ENGINE_IDLE);
+			if (srv->serve(srv->arg, eng->index))
+				continue;
+		}
+		if (engine_poll(eng, srv))
 			continue;
-		if (doorbell_wait(&eng->doorbell))
+		if (srv ? doorbell_wait_many(&eng->doorbell, srv_ready, eng)
+		        : doorbell_wait(&eng->doorbell))
 			eng->doorbells_local++;
 	}
 	return NULL;
