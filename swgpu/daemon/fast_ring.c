@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * swgpud: the fast path's page of a session (remote/fast_page.h). The
- * session's thread serves the submit ring between socket requests and
- * sleeps in poll() on the socket and the doorbell when both are quiet,
- * after polling the ring for a moment (an adaptive budget, none on a
- * contended CPU: util/spin.h).
+ * GPU's engines serve the submit ring when they are idle
+ * (ring_server.c), and so does the session's thread: between socket
+ * requests, and when a client found the engine busy and rang its
+ * doorbell; it sleeps in poll() on the socket and the doorbell when both
+ * are quiet, after polling the ring for a moment (an adaptive budget,
+ * none on a contended CPU: util/spin.h). Whoever holds the session's
+ * ring_lock serves the ring.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create */
