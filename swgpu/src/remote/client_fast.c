@@ -39,6 +39,10 @@ struct rc_fast {
 	/* The engine the last ring submit's queue ran on: whom a signal or
 	 * a reset wakes (submit lock). */
 	uint32_t last_engine;
+	/* Who was told of the records (SWGPU_DEBUG's line; submit lock):
+	 * an engine woken, an engine idle (nobody woken), the session
+	 * thread woken, the session thread awake. */
+	uint64_t told[4];
 	pthread_mutex_t submit_lock;
 	struct spin_budget spin;
 	/* Device close: waiters on the page leave (CONTEXT_LOST, as in
@@ -158,6 +162,14 @@ rc_fast_log_stats(struct rc_dev *d)
 	          (unsigned long long)atomic_load(&d->local_waits),
 	          (unsigned long long)atomic_load(&d->local_queries),
 	          d->fast ? "" : " (no fast page)");
+	if (d->fast)
+		swgpu_log("shared mode: records announced to an engine woken %llu, "
+		          "an idle engine %llu, the session thread woken %llu, "
+		          "awake %llu",
+		          (unsigned long long)d->fast->told[0],
+		          (unsigned long long)d->fast->told[1],
+		          (unsigned long long)d->fast->told[2],
+		          (unsigned long long)d->fast->told[3]);
 }
 
 struct mirror_slot *
@@ -237,10 +249,13 @@ ring_doorbell(struct rc_fast *f, uint32_t engine)
 		state = atomic_load(&f->gpu->engine_state[engine]);
 		if (state == FAST_ENGINE_ASLEEP) {
 			futex_wake_one(&p->bell[engine], false);
+			f->told[0]++;
 			return;
 		}
-		if (state == FAST_ENGINE_IDLE)
+		if (state == FAST_ENGINE_IDLE) {
+			f->told[1]++;
 			return; /* it looks at the rings before sleeping */
+		}
 		/* Busy in a job, maybe a long one: the session thread
 		 * takes it (a waiting HIGH job must not wait for it). */
 	}
@@ -251,8 +266,16 @@ ring_doorbell(struct rc_fast *f, uint32_t engine)
 		    errno != EAGAIN)
 			swgpu_log("shared mode: doorbell: %s",
 			          strerror(errno));
+		f->told[2]++;
+	} else {
+		f->told[3]++;
 	}
 }
+
+/* ring_push's engine for a record nobody needs to take at once (a
+ * reset: this client's view of it is right already; the next record, a
+ * request or a wait for the ring's head tells them). */
+#define TELL_NOBODY UINT32_MAX
 
 /* Append one record; false when it does not fit now (the caller makes
  * the call a request: the daemon serves the ring first). Submit lock
@@ -284,7 +307,8 @@ ring_push(struct rc_fast *f, uint32_t kind, const void *data, uint32_t size,
 	/* seq_cst: pairs with the daemon's idle store (session thread)
 	 * or state store (engine) then tail load. */
 	atomic_store(&p->ring_tail, tail + need);
-	ring_doorbell(f, engine);
+	if (engine != TELL_NOBODY)
+		ring_doorbell(f, engine);
 	return true;
 }
 
@@ -392,7 +416,7 @@ rc_fast_sync_reset(struct rc_sync *s)
 	    atomic_load_explicit(&s->shared, memory_order_acquire))
 		return RC_FAST_NOT_TAKEN;
 	if (!ring_push(d->fast, FAST_REC_RESET, &rec, sizeof(rec),
-	               d->fast->last_engine))
+	               TELL_NOBODY))
 		return RC_FAST_NOT_TAKEN;
 	/* Submit lock held: the tail is ours to read. */
 	atomic_store_explicit(&s->reset_pos,
@@ -685,11 +709,17 @@ rc_fast_sync_wait(struct rc_dev *d, swgpu_syncobj *const *objs,
 	 * be served first: they may submit the signal. Those submits have
 	 * happened for the caller, so this does not count against its
 	 * deadline (a poll with deadline 0 included): it lasts until the
-	 * daemon's session thread gets to them, or the daemon is gone. */
+	 * daemon (an engine or the session thread) gets to them, or the
+	 * daemon is gone. */
 	r = SWGPU_OK;
 	if (drain) {
 		dw.p = f->page;
 		dw.tail = atomic_load(&f->page->ring_tail);
+		/* The last records may be resets nobody was told of. */
+		pthread_mutex_lock(&f->submit_lock);
+		if (atomic_load(&f->page->ring_head) != dw.tail)
+			ring_doorbell(f, f->last_engine);
+		pthread_mutex_unlock(&f->submit_lock);
 		r = wait_on(d, &f->page->head_seq, &f->page->head_waiters,
 		            drain_eval, &dw, UINT64_MAX);
 	}
