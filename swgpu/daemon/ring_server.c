@@ -93,6 +93,22 @@ ring_server_init(struct ring_server *rs, swgpu_device *dev)
 
 	memset(rs, 0, sizeof(*rs));
 	rs->dev = dev;
+	rs->gpu_memfd = -1;
+	{
+		/* Engines sleep on the bells with futex_waitv (Linux 5.16):
+		 * without it nobody would hear them. A word that differs
+		 * from the value given returns at once. */
+		_Atomic uint32_t probe = 1;
+		struct futex_word w = { .word = &probe, .expected = 0,
+		                        .private_word = true };
+
+		if (!futex_wait_many(&w, 1)) {
+			errno = ENOSYS;
+			swgpu_log("swgpud: no futex_waitv: the session threads "
+			          "serve the rings");
+			return false;
+		}
+	}
 	rs->gpu_memfd = memfd_create("swgpud-gpu", MFD_CLOEXEC |
 	                                           MFD_ALLOW_SEALING);
 	if (rs->gpu_memfd < 0 ||

@@ -37,6 +37,8 @@
 #include "kmd/job.h"
 #include "kmd/ring_server.h"
 #include "util/futex.h"
+
+static void srv_idle_early(struct swgpu_engine *eng);
 #include "kmd/vaspace.h"
 
 /* Never mapped in any context (below SWGPU_VA_BASE): the read an armed
@@ -546,6 +548,10 @@ job_end(struct swgpu_engine *eng, struct swgpu_engine *owner, uint32_t h,
 		eng->completion_deferred = true;
 		return;
 	}
+	/* swgpud: the client this wakes may write its next record at
+	 * once; it should find the engine idle, not busy (which sends it
+	 * to the session thread). The loop's next turn serves the rings. */
+	srv_idle_early(eng);
 	pthread_mutex_lock(&dev->lock);
 	engine_process_completions(eng);
 	dev_unlock_wake_host(dev);
@@ -807,6 +813,28 @@ srv_state(struct swgpu_engine *eng, const struct kmd_ring_server *srv,
 	srv->engine_state(srv->arg, eng->index, state);
 }
 
+/* The engine runs a job: busy for the clients, then every record they
+ * wrote while they saw it otherwise. */
+static void
+srv_busy(struct swgpu_engine *eng, const struct kmd_ring_server *srv)
+{
+	srv_state(eng, srv, KMD_ENGINE_BUSY);
+	srv->serve(srv->arg, eng->index);
+}
+
+/* A job of this engine completes and nothing follows it at once: idle
+ * for the clients before they are woken (the loop's next turn, seeing
+ * the state is not busy, serves the rings before anything else). */
+static void
+srv_idle_early(struct swgpu_engine *eng)
+{
+	const struct kmd_ring_server *srv = atomic_load_explicit(
+		&eng->dev->ring_server, memory_order_acquire);
+
+	if (srv)
+		srv_state(eng, srv, KMD_ENGINE_IDLE);
+}
+
 /* doorbell_wait_many's look before sleeping: asleep for the clients
  * first (seq_cst), then their bells read, then their rings. */
 static bool
@@ -838,17 +866,24 @@ engine_main(void *arg)
 		if (atomic_load_explicit(&eng->dev->dump_pending,
 		                         memory_order_relaxed))
 			device_fault_dump(eng->dev);
-		/* Leaving idle (for work, maybe): clients ring the session
-		 * thread from now on; what they wrote while they saw us
-		 * idle is taken first. */
-		if (srv && eng->srv_state != KMD_ENGINE_BUSY) {
-			srv_state(eng, srv, KMD_ENGINE_BUSY);
-			srv->serve(srv->arg, eng->index);
+		/* Leaving idle for work: clients ring the session thread
+		 * from now on; what they wrote while they saw us idle is
+		 * taken first. Only with work in sight: a client woken by
+		 * the job just completed must find us idle, not busy. */
+		if (srv && eng->srv_state != KMD_ENGINE_BUSY &&
+		    (hwq_has_work(eng, ENGINE_HWQ_PRIO) || main_has_work(eng)))
+			srv_busy(eng, srv);
+		if (engine_step_next(eng)) {
+			/* Work that came after the look above. */
+			if (srv && eng->srv_state != KMD_ENGINE_BUSY)
+				srv_busy(eng, srv);
+			continue;
 		}
-		if (engine_step_next(eng))
+		if (engine_take_over(eng)) {
+			if (srv && eng->srv_state != KMD_ENGINE_BUSY)
+				srv_busy(eng, srv);
 			continue;
-		if (engine_take_over(eng))
-			continue;
+		}
 		if (atomic_load(&eng->doorbell.stop)) {
 			/* A job of ours runs on another engine: it gives
 			 * the stream back soon (the device aborts). */
