@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * swgpud: the fast path's page of a session (remote/fast_page.h). The
- * session's thread serves the submit ring between socket requests and
- * sleeps in poll() on the socket and the doorbell when both are quiet,
- * after polling the ring for a moment (an adaptive budget, none on a
- * contended CPU: util/spin.h).
+ * GPU's engines serve the submit ring when they are idle
+ * (ring_server.c), and so does the session's thread: between socket
+ * requests, and when a client found the engine busy and rang its
+ * doorbell; it sleeps in poll() on the socket and the doorbell when both
+ * are quiet, after polling the ring for a moment (an adaptive budget,
+ * none on a contended CPU: util/spin.h). Whoever holds the session's
+ * ring_lock serves the ring.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create */
@@ -16,6 +19,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "daemon/fast_ring.h"
@@ -249,16 +253,35 @@ serve_signal(struct session *s, const struct fast_signal *sig)
 		sd_put(s, e);
 }
 
-bool
-sd_fast_drain(struct session *s)
+/* A reset of a binary sync object (fast_reset): the client checked the
+ * type, so a reset here cannot fail; an id that is not a binary object
+ * of the client is refused. */
+static void
+serve_reset(struct session *s, const struct fast_reset *rst)
+{
+	struct sd_entry *e = sd_get(s, rst->sync_id, PROTO_KIND_SYNC);
+
+	if (!e || swgpu_syncobj_get_type(e->obj) != SWGPU_SYNCOBJ_BINARY)
+		swgpu_log("swgpud: client %d (%s): a ring reset refused: %s",
+		          (int)s->pid, s->program,
+		          e ? "not a binary sync object"
+		            : "no such sync object");
+	else
+		(void)swgpu_syncobj_reset(e->obj);
+	if (e)
+		sd_put(s, e);
+}
+
+/* Serve every record in the ring (ring_lock held). false: a malformed
+ * record (the client is dropped). */
+static bool
+serve_ring(struct session *s)
 {
 	struct sd_fast *f = &s->fast;
 	struct fast_page *p = f->page;
 	uint64_t head, tail;
 	bool moved = false;
 
-	if (!p)
-		return true;
 	head = atomic_load_explicit(&p->ring_head, memory_order_relaxed);
 	for (;;) {
 		struct fast_record hd;
@@ -277,7 +300,8 @@ sd_fast_drain(struct session *s)
 			if (off + sizeof(hd) + hd.size != FAST_RING_BYTES)
 				goto bad;
 		} else if ((hd.kind != FAST_REC_SUBMIT &&
-		            hd.kind != FAST_REC_SIGNAL) ||
+		            hd.kind != FAST_REC_SIGNAL &&
+		            hd.kind != FAST_REC_RESET) ||
 		           hd.size > FAST_RING_BYTES - off - sizeof(hd) ||
 		           FAST_ALIGN(sizeof(hd) + hd.size) > tail - head) {
 			goto bad;
@@ -288,10 +312,17 @@ sd_fast_drain(struct session *s)
 				goto bad;
 			memcpy(&sig, p->ring + off + sizeof(hd), sizeof(sig));
 			serve_signal(s, &sig);
+		} else if (hd.kind == FAST_REC_RESET) {
+			struct fast_reset rst;
+
+			if (hd.size != sizeof(rst))
+				goto bad;
+			memcpy(&rst, p->ring + off + sizeof(hd), sizeof(rst));
+			serve_reset(s, &rst);
 		} else {
 			memcpy(f->record, p->ring + off + sizeof(hd), hd.size);
 			if (!serve_record(s, &hd))
-				return false;
+				goto dropped;
 		}
 		head += FAST_ALIGN(sizeof(hd) + hd.size);
 		/* The client may reuse the bytes now. */
@@ -310,7 +341,50 @@ bad:
 	          "(head %llu tail %llu): dropping it", (int)s->pid,
 	          s->program, (unsigned long long)head,
 	          (unsigned long long)tail);
+dropped:
+	/* Nobody serves it again; the session thread sees the socket
+	 * shut and ends the session. */
+	atomic_store(&s->ring_broken, true);
+	shutdown(s->sock, SHUT_RDWR);
 	return false;
+}
+
+bool
+sd_fast_drain(struct session *s)
+{
+	bool ok;
+
+	if (!s->fast.page)
+		return true;
+	if (atomic_load(&s->ring_broken))
+		return false;
+	pthread_mutex_lock(&s->ring_lock);
+	ok = !atomic_load(&s->ring_broken) && serve_ring(s);
+	pthread_mutex_unlock(&s->ring_lock);
+	return ok;
+}
+
+bool
+sd_fast_try_drain(struct session *s)
+{
+	struct fast_page *p = s->fast.page;
+	bool served = false;
+
+	if (!p || atomic_load_explicit(&s->ring_broken, memory_order_relaxed) ||
+	    atomic_load(&p->ring_tail) == atomic_load(&p->ring_head))
+		return false;
+	/* Another engine, or the session thread, serves it already. */
+	if (pthread_mutex_trylock(&s->ring_lock))
+		return false;
+	if (!atomic_load(&s->ring_broken)) {
+		sd_on_engine = true;
+		served = atomic_load(&p->ring_tail) !=
+		         atomic_load(&p->ring_head);
+		serve_ring(s);
+		sd_on_engine = false;
+	}
+	pthread_mutex_unlock(&s->ring_lock);
+	return served;
 }
 
 static bool
@@ -333,6 +407,7 @@ sd_fast_wait_socket(struct session *s)
 		uint64_t now, end;
 		bool hit = false;
 
+		sd_bury(s);
 		if (!sd_fast_drain(s))
 			return false;
 		if (!p)

@@ -44,9 +44,14 @@ void sd_fast_detach(struct session *s, struct sd_entry *e);
 void sd_fast_submit_failed(struct session *s, struct sd_entry *q,
                            const swgpu_submit_info *info, swgpu_result r);
 
-/* Serve every record in the ring. false: a malformed record (the client
- * is dropped). */
+/* Serve every record in the ring (the session thread: it waits for an
+ * engine serving it). false: a malformed record, now or before (the
+ * client is dropped). */
 bool sd_fast_drain(struct session *s);
+/* An engine (ring_server.c): serve the ring if it holds records and
+ * nobody serves it now; a malformed record shuts the client's socket
+ * (its session thread ends the session). true if it took records. */
+bool sd_fast_try_drain(struct session *s);
 
 /* Serve the ring until the socket has something to read (or broke).
  * false: drop the client. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "daemon/gpu_table.h"
+#include "daemon/ring_server.h"
 #include "remote/proto.h"
 #include "util/util.h"
 
@@ -13,6 +14,8 @@ struct gpu {
 	                                parsed config's strings point here */
 	size_t key_size;
 	swgpu_device *dev;
+	struct ring_server rings;
+	bool rings_on;
 	unsigned sessions;
 	struct gpu *next;
 };
@@ -53,6 +56,7 @@ gpu_table_get(const void *cfg_bytes, size_t size, struct gpu **gpu_out,
 		r = swgpu_device_open(&cfg, &g->dev);
 		if (r != SWGPU_OK)
 			goto fail;
+		g->rings_on = ring_server_init(&g->rings, g->dev);
 		g->next = gpus;
 		gpus = g;
 		swgpu_log("swgpud: GPU opened (%u graphics, %u compute, %u copy "
@@ -90,8 +94,16 @@ gpu_table_put(struct gpu *g)
 		}
 	pthread_mutex_unlock(&table_lock);
 	swgpu_device_close(g->dev);
+	if (g->rings_on)
+		ring_server_fini(&g->rings);
 	free(g->key);
 	free(g);
+}
+
+struct ring_server *
+gpu_table_ring_server(struct gpu *g)
+{
+	return g && g->rings_on ? &g->rings : NULL;
 }
 
 unsigned

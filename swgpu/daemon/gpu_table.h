@@ -18,6 +18,9 @@ struct gpu;
 swgpu_result gpu_table_get(const void *cfg_bytes, size_t size,
                            struct gpu **gpu, swgpu_device **dev);
 void gpu_table_put(struct gpu *gpu);
+/* The GPU's ring server (its engines serve the sessions' rings), or
+ * NULL. */
+struct ring_server *gpu_table_ring_server(struct gpu *gpu);
 /* Sessions open on every GPU. */
 unsigned gpu_table_sessions(void);
 

@@ -20,6 +20,7 @@
 #include "daemon/gpu_table.h"
 #include "daemon/session.h"
 #include "daemon/priority_rule.h"
+#include "daemon/ring_server.h"
 #include "kmd/owner.h"
 #include "util/spin.h"
 #include "util/util.h"
@@ -125,6 +126,8 @@ sd_destroy_object(uint32_t kind, void *obj)
 	}
 }
 
+_Thread_local bool sd_on_engine;
+
 void
 sd_put(struct session *s, struct sd_entry *e)
 {
@@ -137,12 +140,46 @@ sd_put(struct session *s, struct sd_entry *e)
 			return;
 		}
 		pthread_cond_broadcast(&s->cond);
+		if (sd_on_engine) {
+			/* An engine may not wait for GPU work: the session
+			 * thread destroys it (woken by its doorbell). */
+			uint64_t one = 1;
+
+			e->grave_next = s->graves;
+			s->graves = e;
+			pthread_mutex_unlock(&s->lock);
+			if (write(s->fast.doorbell, &one, sizeof(one)) < 0 &&
+			    errno != EAGAIN)
+				swgpu_log("swgpud: session doorbell: %s",
+				          strerror(errno));
+			return;
+		}
 		pthread_mutex_unlock(&s->lock);
 		parent = e->parent;
 		sd_fast_detach(s, e);
 		sd_destroy_object(e->kind, e->obj);
 		free(e);
 		e = parent;
+	}
+}
+
+void
+sd_bury(struct session *s)
+{
+	struct sd_entry *e;
+
+	pthread_mutex_lock(&s->lock);
+	e = s->graves;
+	s->graves = NULL;
+	pthread_mutex_unlock(&s->lock);
+	while (e) {
+		struct sd_entry *next = e->grave_next, *parent = e->parent;
+
+		sd_fast_detach(s, e);
+		sd_destroy_object(e->kind, e->obj);
+		free(e);
+		sd_put(s, parent);
+		e = next;
 	}
 }
 
@@ -341,10 +378,16 @@ hello(struct session *s, struct wire_hdr *h, void *payload, int *fds)
 	wire_put_u32(&out, (uint32_t)getpid());
 	/* The fast path's page and doorbell, when there is one. */
 	if (sd_fast_init(&s->fast)) {
-		int fast_fds[2] = { s->fast.memfd, s->fast.doorbell };
+		struct ring_server *rs = gpu_table_ring_server(s->gpu);
+		int fast_fds[3] = { s->fast.memfd, s->fast.doorbell,
+		                    rs ? rs->gpu_memfd : -1 };
 
+		/* Engines serve its ring from now on (before the reply:
+		 * nothing is written before it). */
+		if (rs)
+			ring_server_add(rs, s);
 		sd_reply_fds(s, h->tag, PROTO_HELLO, SWGPU_OK, &out,
-		             fast_fds, 2);
+		             fast_fds, rs ? 3 : 2);
 	} else {
 		sd_reply(s, h->tag, PROTO_HELLO, SWGPU_OK, &out, -1);
 	}
@@ -396,6 +439,15 @@ session_release(struct session *s)
 		PROTO_KIND_SYNC, PROTO_KIND_BO,
 	};
 
+	/* No engine serves the ring from here on (one that did is done:
+	 * the list's write lock waits for it), and what they left for
+	 * this thread to destroy goes first. */
+	if (s->gpu && gpu_table_ring_server(s->gpu))
+		ring_server_remove(gpu_table_ring_server(s->gpu), s);
+	pthread_mutex_lock(&s->ring_lock);
+	atomic_store(&s->ring_broken, true);
+	pthread_mutex_unlock(&s->ring_lock);
+	sd_bury(s);
 	pthread_mutex_lock(&s->lock);
 	s->closing = true;
 	pthread_cond_broadcast(&s->cond);
@@ -435,6 +487,7 @@ session_close(struct session *s)
 	free(s->slots);
 	free(s->gens);
 	pthread_mutex_destroy(&s->send_lock);
+	pthread_mutex_destroy(&s->ring_lock);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
 	close(s->sock);
@@ -460,6 +513,8 @@ session_run(int sock, pid_t pid)
 	s->fast.memfd = s->fast.doorbell = -1;
 	snprintf(s->program, sizeof(s->program), "?");
 	pthread_mutex_init(&s->send_lock, NULL);
+	pthread_mutex_init(&s->ring_lock, NULL);
+	atomic_init(&s->ring_broken, false);
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
 	setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));

@@ -10,6 +10,7 @@
 #define SWGPUD_SESSION_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -34,6 +35,7 @@ struct sd_entry {
 	struct sd_entry *parent;     /* queue/shader: its context */
 	uint32_t slot;               /* queue/sync: its mirror in the fast
 	                                page, or FAST_NO_SLOT */
+	struct sd_entry *grave_next; /* on the session's graves list */
 };
 
 /* A request that arrived while another one waited for its client's
@@ -65,7 +67,21 @@ struct session {
 	struct sd_deferred *deferred, **deferred_tail;
 	bool broken;
 	struct sd_fast fast;         /* the fast path's page (fast_ring.c) */
+	/* Its ring is served by whoever holds this: the session thread or
+	 * an engine (ring_server.h). */
+	pthread_mutex_t ring_lock;
+	atomic_bool ring_broken;     /* a bad record: nobody serves it */
+	/* Entries whose last ref an engine dropped: destroying an object
+	 * may wait for GPU work (a queue's jobs), so the session thread
+	 * does it (sd_bury). Under lock. */
+	struct sd_entry *graves;
 };
+
+/* The calling thread is an engine serving a ring (sd_put then leaves a
+ * last ref's destruction to the session thread). */
+extern _Thread_local bool sd_on_engine;
+/* The session thread: destroy what engines left (graves). */
+void sd_bury(struct session *s);
 
 /* A request being served. */
 struct sd_req {

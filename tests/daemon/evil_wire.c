@@ -58,7 +58,7 @@ reply_fini(struct reply *r)
 }
 
 int
-session_fast(int fast_fds[2])
+session_fast(int fast_fds[3])
 {
 	int s = connect_raw();
 	struct wire_wr w;
@@ -77,10 +77,12 @@ session_fast(int fast_fds[2])
 		exit(1);
 	}
 	if (fast_fds) {
-		fast_fds[0] = r.h.nfds == 2 ? r.fds[0] : -1;
-		fast_fds[1] = r.h.nfds == 2 ? r.fds[1] : -1;
-		if (r.h.nfds == 2)
-			r.fds[0] = r.fds[1] = -1;
+		/* the session's page, its doorbell, the GPU's page */
+		for (unsigned i = 0; i < 3; i++) {
+			fast_fds[i] = i < r.h.nfds ? r.fds[i] : -1;
+			if (i < r.h.nfds)
+				r.fds[i] = -1;
+		}
 	}
 	reply_fini(&r);
 	wire_wr_fini(&w);

@@ -36,8 +36,8 @@ bool call(int s, uint32_t op, const struct wire_wr *w, const int *fds,
           unsigned nfds, struct reply *r);
 void reply_fini(struct reply *r);
 /* A session after HELLO; fast_fds (may be NULL) receives the fast
- * path's page and doorbell from the reply (or -1). */
-int session_fast(int fast_fds[2]);
+ * path's page, its doorbell and the GPU's page from the reply (or -1). */
+int session_fast(int fast_fds[3]);
 int session(void);
 /* A call whose arguments are u64s; returns the result (or 99: the
  * connection was closed) and the first u64 of the reply in *out. */

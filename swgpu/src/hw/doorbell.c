@@ -2,11 +2,14 @@
 /* Doorbell: see doorbell.h for the wake-up protocol. */
 #include "hw/doorbell.h"
 
+#include "util/futex.h"
+
 int
 doorbell_init(struct swgpu_doorbell *db)
 {
 	atomic_init(&db->rung, false);
-	atomic_init(&db->sleeping, false);
+	atomic_init(&db->sleeping, DOORBELL_AWAKE);
+	atomic_init(&db->word, 0);
 	atomic_init(&db->stop, false);
 	if (pthread_mutex_init(&db->lock, NULL))
 		return -1;
@@ -33,10 +36,17 @@ doorbell_kick(struct swgpu_doorbell *db)
 	 * from its check of rung until then); the signal comes after the
 	 * unlock, so the woken engine does not block on the lock we still
 	 * hold (that cost two more futex calls and a switch per wake-up). */
-	if (atomic_load(&db->sleeping)) {
+	uint32_t how = atomic_load(&db->sleeping);
+
+	if (how == DOORBELL_COND) {
 		pthread_mutex_lock(&db->lock);
 		pthread_mutex_unlock(&db->lock);
 		pthread_cond_signal(&db->cond);
+	} else if (how == DOORBELL_FUTEX) {
+		/* Either the engine read the word before this (its wait
+		 * returns at once or is woken) or it sees rung. */
+		atomic_fetch_add(&db->word, 1);
+		futex_wake_one(&db->word, true);
 	}
 }
 
@@ -57,6 +67,8 @@ doorbell_stop(struct swgpu_doorbell *db)
 	pthread_mutex_lock(&db->lock);
 	pthread_cond_signal(&db->cond);
 	pthread_mutex_unlock(&db->lock);
+	atomic_fetch_add(&db->word, 1);
+	futex_wake_one(&db->word, true);
 }
 
 bool
@@ -65,13 +77,43 @@ doorbell_wait(struct swgpu_doorbell *db)
 	bool slept = false;
 
 	pthread_mutex_lock(&db->lock);
-	atomic_store(&db->sleeping, true);
+	atomic_store(&db->sleeping, DOORBELL_COND);
 	while (!atomic_load(&db->rung) && !atomic_load(&db->stop)) {
 		pthread_cond_wait(&db->cond, &db->lock);
 		slept = true;
 	}
-	atomic_store(&db->sleeping, false);
+	atomic_store(&db->sleeping, DOORBELL_AWAKE);
 	atomic_store(&db->rung, false);
 	pthread_mutex_unlock(&db->lock);
+	return slept;
+}
+
+bool
+doorbell_wait_many(struct swgpu_doorbell *db,
+                   bool (*ready)(void *arg, struct futex_word *more,
+                                 unsigned max, unsigned *n),
+                   void *arg)
+{
+	struct futex_word w[FUTEX_WAIT_MANY_MAX];
+	unsigned n = 0;
+	bool slept = false;
+
+	/* seq_cst store then loads, mirrored by doorbell_ring's store of
+	 * rung then load of sleeping. */
+	atomic_store(&db->sleeping, DOORBELL_FUTEX);
+	w[0] = (struct futex_word){ .word = &db->word,
+	                            .expected = atomic_load(&db->word),
+	                            .private_word = true };
+	if (!ready(arg, w + 1, FUTEX_WAIT_MANY_MAX - 1, &n) && !atomic_load(&db->rung) &&
+	    !atomic_load(&db->stop)) {
+		if (futex_wait_many(w, n + 1)) {
+			slept = true;
+		} else {
+			atomic_store(&db->sleeping, DOORBELL_AWAKE);
+			return doorbell_wait(db);
+		}
+	}
+	atomic_store(&db->sleeping, DOORBELL_AWAKE);
+	atomic_store(&db->rung, false);
 	return slept;
 }

@@ -35,6 +35,10 @@
 #include "kmd/residency.h"
 #include "hw/packet/packet_exec.h"
 #include "kmd/job.h"
+#include "kmd/ring_server.h"
+#include "util/futex.h"
+
+static void srv_idle_early(struct swgpu_engine *eng);
 #include "kmd/vaspace.h"
 
 /* Never mapped in any context (below SWGPU_VA_BASE): the read an armed
@@ -144,7 +148,7 @@ cpu_relax(void)
  * Bounded, so an idle engine still ends up asleep.
  */
 static bool
-engine_poll(struct swgpu_engine *eng)
+engine_poll(struct swgpu_engine *eng, const struct kmd_ring_server *srv)
 {
 	uint64_t now = swgpu_now_ns();
 	uint64_t budget = spin_budget_get(&eng->idle_spin, now);
@@ -158,7 +162,7 @@ engine_poll(struct swgpu_engine *eng)
 	spin_enter();
 	do {
 		if (hwq_has_work(eng, ENGINE_HWQ_PRIO) ||
-		    main_has_work(eng)) {
+		    main_has_work(eng) || (srv && srv->pending(srv->arg))) {
 			spin_leave();
 			spin_budget_feedback(&eng->idle_spin, true);
 			return true;
@@ -544,6 +548,10 @@ job_end(struct swgpu_engine *eng, struct swgpu_engine *owner, uint32_t h,
 		eng->completion_deferred = true;
 		return;
 	}
+	/* swgpud: the client this wakes may write its next record at
+	 * once; it should find the engine idle, not busy (which sends it
+	 * to the session thread). The loop's next turn serves the rings. */
+	srv_idle_early(eng);
 	pthread_mutex_lock(&dev->lock);
 	engine_process_completions(eng);
 	dev_unlock_wake_host(dev);
@@ -794,6 +802,53 @@ engine_step_next(struct swgpu_engine *eng)
 	return true;
 }
 
+/* Publish what the engine does to swgpud's clients (ring_server.h). */
+static void
+srv_state(struct swgpu_engine *eng, const struct kmd_ring_server *srv,
+          uint32_t state)
+{
+	if (eng->srv_state == state)
+		return;
+	eng->srv_state = state;
+	srv->engine_state(srv->arg, eng->index, state);
+}
+
+/* The engine runs a job: busy for the clients, then every record they
+ * wrote while they saw it otherwise. */
+static void
+srv_busy(struct swgpu_engine *eng, const struct kmd_ring_server *srv)
+{
+	srv_state(eng, srv, KMD_ENGINE_BUSY);
+	srv->serve(srv->arg, eng->index);
+}
+
+/* A job of this engine completes and nothing follows it at once: idle
+ * for the clients before they are woken (the loop's next turn, seeing
+ * the state is not busy, serves the rings before anything else). */
+static void
+srv_idle_early(struct swgpu_engine *eng)
+{
+	const struct kmd_ring_server *srv = atomic_load_explicit(
+		&eng->dev->ring_server, memory_order_acquire);
+
+	if (srv)
+		srv_state(eng, srv, KMD_ENGINE_IDLE);
+}
+
+/* doorbell_wait_many's look before sleeping: asleep for the clients
+ * first (seq_cst), then their bells read, then their rings. */
+static bool
+srv_ready(void *arg, struct futex_word *more, unsigned max, unsigned *n)
+{
+	struct swgpu_engine *eng = arg;
+	const struct kmd_ring_server *srv = atomic_load_explicit(
+		&eng->dev->ring_server, memory_order_acquire);
+
+	srv_state(eng, srv, KMD_ENGINE_ASLEEP);
+	*n = srv->bells(srv->arg, eng->index, more, max);
+	return srv->pending(srv->arg);
+}
+
 static void *
 engine_main(void *arg)
 {
@@ -805,13 +860,30 @@ engine_main(void *arg)
 	/* Its timed sleeps (SEM_WAIT slices) end on time (spin.h). */
 	spin_timer_slack_own_thread();
 	for (;;) {
+		const struct kmd_ring_server *srv = atomic_load_explicit(
+			&eng->dev->ring_server, memory_order_acquire);
+
 		if (atomic_load_explicit(&eng->dev->dump_pending,
 		                         memory_order_relaxed))
 			device_fault_dump(eng->dev);
-		if (engine_step_next(eng))
+		/* Leaving idle for work: clients ring the session thread
+		 * from now on; what they wrote while they saw us idle is
+		 * taken first. Only with work in sight: a client woken by
+		 * the job just completed must find us idle, not busy. */
+		if (srv && eng->srv_state != KMD_ENGINE_BUSY &&
+		    (hwq_has_work(eng, ENGINE_HWQ_PRIO) || main_has_work(eng)))
+			srv_busy(eng, srv);
+		if (engine_step_next(eng)) {
+			/* Work that came after the look above. */
+			if (srv && eng->srv_state != KMD_ENGINE_BUSY)
+				srv_busy(eng, srv);
 			continue;
-		if (engine_take_over(eng))
+		}
+		if (engine_take_over(eng)) {
+			if (srv && eng->srv_state != KMD_ENGINE_BUSY)
+				srv_busy(eng, srv);
 			continue;
+		}
 		if (atomic_load(&eng->doorbell.stop)) {
 			/* A job of ours runs on another engine: it gives
 			 * the stream back soon (the device aborts). */
@@ -824,9 +896,17 @@ engine_main(void *arg)
 			sched_yield();
 			continue;
 		}
-		if (engine_poll(eng))
+		if (srv) {
+			/* Idle: every record, then the spin and the sleep
+			 * (the clients' bells wake it too). */
+			srv_state(eng, srv, KMD_ENGINE_IDLE);
+			if (srv->serve(srv->arg, eng->index))
+				continue;
+		}
+		if (engine_poll(eng, srv))
 			continue;
-		if (doorbell_wait(&eng->doorbell))
+		if (srv ? doorbell_wait_many(&eng->doorbell, srv_ready, eng)
+		        : doorbell_wait(&eng->doorbell))
 			eng->doorbells_local++;
 	}
 	return NULL;

@@ -120,6 +120,8 @@ struct swgpu_engine {
 	struct gfx_state *gfx[ENGINE_HWQ_COUNT];
 	struct swgpu_doorbell doorbell;
 	struct spin_budget idle_spin;   /* ring poll before sleeping */
+	uint32_t srv_state;             /* enum kmd_engine_state published
+	                                   (engine thread) */
 	pthread_t thread;
 	bool thread_started;
 

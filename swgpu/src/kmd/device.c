@@ -11,6 +11,7 @@
 #include "hw/engine.h"
 #include "hw/shader/jit.h"
 #include "kmd/job.h"
+#include "kmd/ring_server.h"
 #include "kmd/status_page.h"
 #include "kmd/syncobj.h"
 #include "kmd/vaspace.h"
@@ -411,4 +412,19 @@ swgpu_engine_query_stats(const swgpu_device *cdev, uint32_t engine,
 	stats->fence_seqno = engine_fence_read(eng);
 	pthread_mutex_unlock(&dev->lock);
 	return SWGPU_OK;
+}
+
+void
+kmd_device_set_ring_server(swgpu_device *dev,
+                           const struct kmd_ring_server *srv)
+{
+	atomic_store_explicit(&dev->ring_server, srv, memory_order_release);
+	kmd_device_kick_engines(dev);
+}
+
+void
+kmd_device_kick_engines(swgpu_device *dev)
+{
+	for (uint32_t e = 0; e < dev->engine_count; e++)
+		doorbell_ring(&dev->engines[e]->doorbell);
 }

@@ -75,6 +75,7 @@ dlist_del(struct dlist *n)
 
 struct swgpu_engine;
 struct swgpu_job;
+struct kmd_ring_server;
 
 /* Free list of job structs, grown in chunks outside the common path. */
 struct job_pool {
@@ -170,6 +171,10 @@ struct swgpu_device {
 	 * status page; under lock). */
 	uint64_t guilty_faults, guilty_hangs;
 	struct status_pub *status; /* status_page.c; NULL: none */
+
+	/* swgpud: the engines serve its clients' rings (ring_server.h);
+	 * NULL in process. */
+	_Atomic(const struct kmd_ring_server *) ring_server;
 
 	struct trace_file *trace;  /* trace.c; NULL: tracing off */
 	char *trace_str;           /* owned copy of cfg.trace */

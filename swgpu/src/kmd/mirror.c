@@ -35,6 +35,8 @@ queue_mirror_publish(struct swgpu_queue *q)
 	/* Every job completion comes here: in process, nothing to do. */
 	if (!q->mirror.slot)
 		return;
+	atomic_store_explicit(&q->mirror.slot->engine, q->engine,
+	                      memory_order_relaxed);
 	mirror_publish(&q->mirror,
 	               atomic_load_explicit(&q->completed,
 	                                    memory_order_relaxed),

@@ -39,7 +39,10 @@ struct mirror_slot {
 	_Atomic uint64_t value;
 	_Atomic uint64_t aux;
 	_Atomic uint32_t flags;
-	uint32_t pad[3];
+	/* Queue: the engine it ran its last job on (a hint for whom a
+	 * client's doorbell wakes, fast_page.h); else 0. */
+	_Atomic uint32_t engine;
+	uint32_t pad[2];
 };
 
 #define MIRROR_LOST  (1u << 0)

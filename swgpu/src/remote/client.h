@@ -42,7 +42,7 @@ struct rc_dev {
 	/* What the calls cost: requests by op, and what the fast path
 	 * answered without one (logged at close with SWGPU_DEBUG). */
 	_Atomic uint64_t requests[PROTO_OP_COUNT];
-	_Atomic uint64_t ring_submits, ring_signals, local_waits;
+	_Atomic uint64_t ring_submits, ring_signals, ring_resets, local_waits;
 	_Atomic uint64_t local_queries;
 };
 
@@ -65,6 +65,10 @@ struct rc_sync {
 	/* Exported or imported: other clients may look at it, so host
 	 * signals are requests (served before this call returns). */
 	atomic_bool shared;
+	/* Binary: the ring position after its last ring reset; until the
+	 * daemon served that far, its mirror is older than the reset and
+	 * the payload is none for this client. */
+	_Atomic uint64_t reset_pos;
 };
 
 struct rc_queue {
@@ -120,8 +124,9 @@ void rc_unregister(struct rc_dev *d);
 /* What a fast-path call returns when the call must be a request. */
 #define RC_FAST_NOT_TAKEN ((swgpu_result)2000)
 
-/* Map the page HELLO's reply brought (the descriptors are taken). */
-void rc_fast_open(struct rc_dev *d, int memfd, int doorbell);
+/* Map the pages HELLO's reply brought (the descriptors are taken;
+ * gpu_fd -1: none, every record rings the session thread). */
+void rc_fast_open(struct rc_dev *d, int memfd, int doorbell, int gpu_fd);
 void rc_fast_close(struct rc_dev *d);
 /* Device close: every thread waiting on the page returns CONTEXT_LOST
  * before the page and the objects go. */
@@ -148,6 +153,9 @@ swgpu_result rc_fast_sync_query(const struct rc_sync *s, uint64_t *value);
  * alone, as a ring record (TIMELINE_REWIND checked against the mirror
  * and the ring's earlier signals). */
 swgpu_result rc_fast_sync_signal(struct rc_sync *s, uint64_t value);
+/* Under the submit lock: a reset of a binary object of this client
+ * alone, as a ring record. */
+swgpu_result rc_fast_sync_reset(struct rc_sync *s);
 swgpu_result rc_fast_sync_wait(struct rc_dev *d, swgpu_syncobj *const *objs,
                                const uint64_t *values, uint32_t count,
                                uint32_t flags, uint64_t deadline_ns,

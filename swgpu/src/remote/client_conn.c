@@ -385,9 +385,14 @@ hello(struct rc_dev *d, const swgpu_config *cfg)
 	if (r == SWGPU_OK) {
 		wire_get(&rep.rd, &d->info, sizeof(d->info));
 		d->daemon_pid = (int)wire_get_u32(&rep.rd);
-		if (rep.h.nfds == 2 && rep.fds[0] >= 0 && rep.fds[1] >= 0) {
-			rc_fast_open(d, rep.fds[0], rep.fds[1]);
+		if (rep.h.nfds >= 2 && rep.fds[0] >= 0 && rep.fds[1] >= 0) {
+			/* The third: the GPU's page (engines serve rings) */
+			int gpu_fd = rep.h.nfds == 3 ? rep.fds[2] : -1;
+
+			rc_fast_open(d, rep.fds[0], rep.fds[1], gpu_fd);
 			rep.fds[0] = rep.fds[1] = -1;
+			if (rep.h.nfds == 3)
+				rep.fds[2] = -1;
 		}
 	} else if (rep.h.size) {
 		const char *msg = wire_get_str(&rep.rd);

@@ -34,7 +34,15 @@
 
 struct rc_fast {
 	struct fast_page *page;
+	const struct fast_gpu_page *gpu; /* read only; NULL: none */
 	int doorbell;
+	/* The engine the last ring submit's queue ran on: whom a signal or
+	 * a reset wakes (submit lock). */
+	uint32_t last_engine;
+	/* Who was told of the records (SWGPU_DEBUG's line; submit lock):
+	 * an engine woken, an engine idle (nobody woken), the session
+	 * thread woken, the session thread awake. */
+	uint64_t told[4];
 	pthread_mutex_t submit_lock;
 	struct spin_budget spin;
 	/* Device close: waiters on the page leave (CONTEXT_LOST, as in
@@ -44,26 +52,39 @@ struct rc_fast {
 };
 
 void
-rc_fast_open(struct rc_dev *d, int memfd, int doorbell)
+rc_fast_open(struct rc_dev *d, int memfd, int doorbell, int gpu_fd)
 {
 	struct rc_fast *f = calloc(1, sizeof(*f));
 	struct fast_page *p = MAP_FAILED;
+	struct fast_gpu_page *g = MAP_FAILED;
 
 	if (f)
 		p = mmap(NULL, sizeof(*p), PROT_READ | PROT_WRITE, MAP_SHARED,
 		         memfd, 0);
 	close(memfd);
+	if (gpu_fd >= 0) {
+		g = mmap(NULL, sizeof(*g), PROT_READ, MAP_SHARED, gpu_fd, 0);
+		close(gpu_fd);
+		if (g != MAP_FAILED && (g->magic != FAST_GPU_MAGIC ||
+		                        g->engine_count > SWGPU_MAX_ENGINES)) {
+			munmap(g, sizeof(*g));
+			g = MAP_FAILED;
+		}
+	}
 	if (p == MAP_FAILED || p->magic != FAST_PAGE_MAGIC ||
 	    p->ring_bytes != FAST_RING_BYTES) {
 		swgpu_log("shared mode: the daemon's fast page is unusable: "
 		          "every call is a request");
 		if (p != MAP_FAILED)
 			munmap(p, sizeof(*p));
+		if (g != MAP_FAILED)
+			munmap(g, sizeof(*g));
 		close(doorbell);
 		free(f);
 		return;
 	}
 	f->page = p;
+	f->gpu = g != MAP_FAILED ? g : NULL;
 	f->doorbell = doorbell;
 	pthread_mutex_init(&f->submit_lock, NULL);
 	spin_budget_init(&f->spin, WAIT_SPIN_NS);
@@ -107,6 +128,8 @@ rc_fast_close(struct rc_dev *d)
 	if (!f)
 		return;
 	munmap(f->page, sizeof(*f->page));
+	if (f->gpu)
+		munmap((void *)f->gpu, sizeof(*f->gpu));
 	close(f->doorbell);
 	pthread_mutex_destroy(&f->submit_lock);
 	free(f);
@@ -130,14 +153,23 @@ rc_fast_log_stats(struct rc_dev *d)
 			                      (unsigned long long)c);
 	}
 	swgpu_log("shared mode: %llu requests (%s), fast path: %llu ring "
-	          "submits, %llu ring timeline signals, %llu waits and %llu "
-	          "queries without a request%s",
+	          "submits, %llu ring timeline signals, %llu ring resets, "
+	          "%llu waits and %llu queries without a request%s",
 	          (unsigned long long)total, n ? line + 1 : "none",
 	          (unsigned long long)atomic_load(&d->ring_submits),
 	          (unsigned long long)atomic_load(&d->ring_signals),
+	          (unsigned long long)atomic_load(&d->ring_resets),
 	          (unsigned long long)atomic_load(&d->local_waits),
 	          (unsigned long long)atomic_load(&d->local_queries),
 	          d->fast ? "" : " (no fast page)");
+	if (d->fast)
+		swgpu_log("shared mode: records announced to an engine woken %llu, "
+		          "an idle engine %llu, the session thread woken %llu, "
+		          "awake %llu",
+		          (unsigned long long)d->fast->told[0],
+		          (unsigned long long)d->fast->told[1],
+		          (unsigned long long)d->fast->told[2],
+		          (unsigned long long)d->fast->told[3]);
 }
 
 struct mirror_slot *
@@ -199,11 +231,58 @@ ring_put(struct fast_page *p, uint64_t pos, uint32_t kind, const void *data,
 		memcpy(at + sizeof(hd), data, size);
 }
 
+/* After a record: wake whoever takes it (fast_page.h). engine: the one
+ * the record's queue ran on last. The tail store is seq_cst, and so are
+ * the bell's bump and the state's load: an engine that says idle or
+ * asleep after that load sees the record before it sleeps. */
+static void
+ring_doorbell(struct rc_fast *f, uint32_t engine)
+{
+	struct fast_page *p = f->page;
+
+	if (f->gpu && atomic_load_explicit(&p->bells_on,
+	                                   memory_order_relaxed) &&
+	    engine < f->gpu->engine_count) {
+		uint32_t state;
+
+		atomic_fetch_add(&p->bell[engine], 1);
+		state = atomic_load(&f->gpu->engine_state[engine]);
+		if (state == FAST_ENGINE_ASLEEP) {
+			futex_wake_one(&p->bell[engine], false);
+			f->told[0]++;
+			return;
+		}
+		if (state == FAST_ENGINE_IDLE) {
+			f->told[1]++;
+			return; /* it looks at the rings before sleeping */
+		}
+		/* Busy in a job, maybe a long one: the session thread
+		 * takes it (a waiting HIGH job must not wait for it). */
+	}
+	if (atomic_load(&p->daemon_idle)) {
+		uint64_t one = 1;
+
+		if (write(f->doorbell, &one, sizeof(one)) < 0 &&
+		    errno != EAGAIN)
+			swgpu_log("shared mode: doorbell: %s",
+			          strerror(errno));
+		f->told[2]++;
+	} else {
+		f->told[3]++;
+	}
+}
+
+/* ring_push's engine for a record nobody needs to take at once (a
+ * reset: this client's view of it is right already; the next record, a
+ * request or a wait for the ring's head tells them). */
+#define TELL_NOBODY UINT32_MAX
+
 /* Append one record; false when it does not fit now (the caller makes
  * the call a request: the daemon serves the ring first). Submit lock
  * held: one writer. */
 static bool
-ring_push(struct rc_fast *f, uint32_t kind, const void *data, uint32_t size)
+ring_push(struct rc_fast *f, uint32_t kind, const void *data, uint32_t size,
+          uint32_t engine)
 {
 	struct fast_page *p = f->page;
 	uint64_t need = FAST_ALIGN(sizeof(struct fast_record) + size);
@@ -225,16 +304,11 @@ ring_push(struct rc_fast *f, uint32_t kind, const void *data, uint32_t size)
 		tail += skip;
 	}
 	ring_put(p, tail, kind, data, size);
-	/* seq_cst: pairs with the daemon's idle store then tail load. */
+	/* seq_cst: pairs with the daemon's idle store (session thread)
+	 * or state store (engine) then tail load. */
 	atomic_store(&p->ring_tail, tail + need);
-	if (atomic_load(&p->daemon_idle)) {
-		uint64_t one = 1;
-
-		if (write(f->doorbell, &one, sizeof(one)) < 0 &&
-		    errno != EAGAIN)
-			swgpu_log("shared mode: doorbell: %s",
-			          strerror(errno));
-	}
+	if (engine != TELL_NOBODY)
+		ring_doorbell(f, engine);
 	return true;
 }
 
@@ -270,8 +344,10 @@ rc_fast_submit(struct rc_queue *q, const swgpu_submit_info *info,
 	    MIRROR_LOST)
 		return SWGPU_ERR(d->debug, SWGPU_ERR_CONTEXT_LOST,
 		                 "queue %u: its context is lost", q->queue_id);
+	f->last_engine = atomic_load_explicit(&q->mirror->engine,
+	                                      memory_order_relaxed);
 	if (!ring_push(f, FAST_REC_SUBMIT, payload->buf,
-	               (uint32_t)payload->len))
+	               (uint32_t)payload->len, f->last_engine))
 		return RC_FAST_NOT_TAKEN;
 	atomic_fetch_add_explicit(&d->ring_submits, 1, memory_order_relaxed);
 	seqno = atomic_load_explicit(&q->submitted, memory_order_relaxed) + 1;
@@ -315,7 +391,8 @@ rc_fast_sync_signal(struct rc_sync *s, uint64_t value)
 		                 "signal %llu <= current %llu",
 		                 (unsigned long long)value,
 		                 (unsigned long long)cur);
-	if (!ring_push(d->fast, FAST_REC_SIGNAL, &rec, sizeof(rec)))
+	if (!ring_push(d->fast, FAST_REC_SIGNAL, &rec, sizeof(rec),
+	               d->fast->last_engine))
 		return RC_FAST_NOT_TAKEN;
 	atomic_store_explicit(&s->host_signaled, value, memory_order_release);
 	atomic_fetch_add_explicit(&d->ring_signals, 1, memory_order_relaxed);
@@ -326,6 +403,43 @@ rc_fast_sync_signal(struct rc_sync *s, uint64_t value)
 		futex_wake_all_shared(&d->fast->page->events.seq);
 	}
 	return SWGPU_OK;
+}
+
+swgpu_result
+rc_fast_sync_reset(struct rc_sync *s)
+{
+	struct rc_dev *d = s->o.dev;
+	struct fast_reset rec = { .sync_id = s->o.id };
+
+	/* A timeline's INVALID_ARG comes from the daemon (a request). */
+	if (!d->fast || !s->mirror || s->type != SWGPU_SYNCOBJ_BINARY ||
+	    atomic_load_explicit(&s->shared, memory_order_acquire))
+		return RC_FAST_NOT_TAKEN;
+	if (!ring_push(d->fast, FAST_REC_RESET, &rec, sizeof(rec),
+	               TELL_NOBODY))
+		return RC_FAST_NOT_TAKEN;
+	/* Submit lock held: the tail is ours to read. */
+	atomic_store_explicit(&s->reset_pos,
+	                      atomic_load_explicit(&d->fast->page->ring_tail,
+	                                           memory_order_relaxed),
+	                      memory_order_release);
+	atomic_fetch_add_explicit(&d->ring_resets, 1, memory_order_relaxed);
+	return SWGPU_OK;
+}
+
+/* A binary object's payload for this client: none while its last ring
+ * reset is not served (the mirror still shows what came before). */
+static uint64_t
+binary_value(const struct rc_dev *d, const struct rc_sync *s,
+             uint64_t mirror_value)
+{
+	uint64_t pos = atomic_load_explicit(&s->reset_pos,
+	                                    memory_order_acquire);
+
+	if (pos && atomic_load_explicit(&d->fast->page->ring_head,
+	                                memory_order_acquire) < pos)
+		return MIRROR_BINARY_NONE;
+	return mirror_value;
 }
 
 /* ---- waits on the mirrors ---- */
@@ -483,7 +597,7 @@ rc_fast_sync_query(const struct rc_sync *s, uint64_t *value)
 		*value = timeline_value(s, v);
 		return error ? SWGPU_ERR_CONTEXT_LOST : SWGPU_OK;
 	}
-	*value = v == MIRROR_BINARY_SIGNALED;
+	*value = binary_value(s->o.dev, s, v) == MIRROR_BINARY_SIGNALED;
 	return *value && error ? SWGPU_ERR_CONTEXT_LOST : SWGPU_OK;
 }
 
@@ -518,7 +632,7 @@ sync_state(const void *arg, uint32_t i)
 			return WS_OK;
 		return error ? WS_FAILED : WS_NOT_YET;
 	}
-	switch (v) {
+	switch (binary_value(s->o.dev, s, v)) {
 	case MIRROR_BINARY_SIGNALED:
 		return error ? WS_FAILED : WS_OK;
 	case MIRROR_BINARY_PENDING:
@@ -595,11 +709,17 @@ rc_fast_sync_wait(struct rc_dev *d, swgpu_syncobj *const *objs,
 	 * be served first: they may submit the signal. Those submits have
 	 * happened for the caller, so this does not count against its
 	 * deadline (a poll with deadline 0 included): it lasts until the
-	 * daemon's session thread gets to them, or the daemon is gone. */
+	 * daemon (an engine or the session thread) gets to them, or the
+	 * daemon is gone. */
 	r = SWGPU_OK;
 	if (drain) {
 		dw.p = f->page;
 		dw.tail = atomic_load(&f->page->ring_tail);
+		/* The last records may be resets nobody was told of. */
+		pthread_mutex_lock(&f->submit_lock);
+		if (atomic_load(&f->page->ring_head) != dw.tail)
+			ring_doorbell(f, f->last_engine);
+		pthread_mutex_unlock(&f->submit_lock);
 		r = wait_on(d, &f->page->head_seq, &f->page->head_waiters,
 		            drain_eval, &dw, UINT64_MAX);
 	}

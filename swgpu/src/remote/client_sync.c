@@ -90,7 +90,16 @@ rc_syncobj_signal(swgpu_syncobj *obj, uint64_t value)
 swgpu_result
 rc_syncobj_reset(swgpu_syncobj *obj)
 {
-	return rc_call_id(obj, PROTO_SYNC_RESET);
+	struct rc_dev *d = OBJ(obj)->dev;
+	swgpu_result r;
+
+	/* The submit lock: one sequence with the ring's records. */
+	rc_fast_submit_lock(d);
+	r = rc_fast_sync_reset((struct rc_sync *)obj);
+	rc_fast_submit_unlock(d);
+	if (r == RC_FAST_NOT_TAKEN)
+		r = rc_call_id(obj, PROTO_SYNC_RESET);
+	return r;
 }
 
 swgpu_result
