@@ -261,7 +261,8 @@ icd_physical_device_init_properties(struct icd_physical_device *pdev)
 	/* What it is: version, the GPU it runs on, the shader back end. */
 	snprintf(x->v12.driverInfo, sizeof(x->v12.driverInfo),
 	         "swgpu %d.%d.%d: software GPU, %u engines, SPIR-V shaders "
-	         "on a SIMT register-IR interpreter (swgpu API %u)",
+	         "on a SIMT register IR, compiled with LLVM, interpreted "
+	         "where not (swgpu API %u)",
 	         ICD_VERSION_MAJOR, ICD_VERSION_MINOR, ICD_VERSION_PATCH,
 	         info->engine_count, info->api_version);
 	/* Not conformance tested: 0.0.0.0. */

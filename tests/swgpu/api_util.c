@@ -302,3 +302,11 @@ api_shared_mode(void)
 
 	return m && !strcmp(m, "shared");
 }
+
+bool
+api_jit_mode(void)
+{
+	const char *s = getenv("SWGPU_SHADER");
+
+	return s ? !strcmp(s, "jit") : SWGPU_TEST_JIT_DEFAULT;
+}

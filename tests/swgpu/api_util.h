@@ -63,6 +63,11 @@ swgpu_device *api_open(const swgpu_config *cfg);
  * be imported. */
 bool api_shared_mode(void);
 
+/* The shader compiler runs: SWGPU_SHADER=jit, or no SWGPU_SHADER in a
+ * driver with LLVM (the default back end); SWGPU_SHADER=interp
+ * interprets. */
+bool api_jit_mode(void);
+
 /* Default config with small heaps, so tests don't reserve gigabytes. */
 void api_config_small(swgpu_config *cfg);
 

@@ -157,8 +157,7 @@ test_long_workgroup_stopped_many_times(void **state)
 	/* Compiled loops poll every JIT_LOOP_POLL (1024) blocks, 8 times
 	 * less often than the interpreter: they get the long loop even
 	 * under TSan (their code is not instrumented). */
-	const char *shader = getenv("SWGPU_SHADER");
-	const bool jit = shader && !strcmp(shader, "jit");
+	const bool jit = api_jit_mode();
 	const uint32_t steps = API_TSAN && !jit ? 20000 : 200000;
 	swgpu_config cfg;
 	struct st_env e;

@@ -38,9 +38,7 @@ extern char **environ;
 static bool
 expect_code(const struct vkh *h)
 {
-	const char *s = getenv("SWGPU_SHADER");
-
-	return h->is_swgpu && s && !strcmp(s, "jit");
+	return vkh_swgpu_jit(h);
 }
 
 /* Build feat_cache.comp with cache c, run it, check its output; *hit:

@@ -114,6 +114,14 @@ is_tolerated(const VkDebugUtilsMessengerCallbackDataEXT *data)
 	return false;
 }
 
+bool
+vkh_swgpu_jit(const struct vkh *h)
+{
+	const char *s = getenv("SWGPU_SHADER");
+
+	return h->is_swgpu && (s ? !strcmp(s, "jit") : SWGPU_TEST_JIT_DEFAULT);
+}
+
 const char *
 vkh_result_str(VkResult r)
 {

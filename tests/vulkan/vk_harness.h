@@ -247,6 +247,10 @@ VkResult vkh_copy_sync(struct vkh_device *d, uint32_t qi, VkBuffer src,
 
 uint64_t vkh_now_ns(void);
 
+/* The driver under test is swgpu compiling shaders: SWGPU_SHADER=jit, or
+ * no SWGPU_SHADER in a build with LLVM (the default back end). */
+bool vkh_swgpu_jit(const struct vkh *h);
+
 /* Deterministic pattern byte for (seed, offset). */
 static inline uint8_t
 vkh_pattern(uint32_t seed, uint64_t off)
