@@ -21,9 +21,9 @@
  * asked every JIT_LOOP_POLL blocks), both checked after a pass over
  * the loop's blocks.
  *
- * SWGPU_SHADER=interp (default) | jit selects the back end when an
- * execution state is created; without LLVM at build time, jit logs once
- * and interprets.
+ * SWGPU_SHADER=jit (default) | interp selects the back end when an
+ * execution state is created; without LLVM at build time, shaders are
+ * interpreted (with a log line when jit was asked for by name).
  */
 #ifndef SWGPU_SHADER_JIT_H
 #define SWGPU_SHADER_JIT_H
