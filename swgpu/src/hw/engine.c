@@ -37,9 +37,9 @@
 #include "kmd/job.h"
 #include "kmd/ring_server.h"
 #include "util/futex.h"
+#include "kmd/vaspace.h"
 
 static void srv_idle_early(struct swgpu_engine *eng);
-#include "kmd/vaspace.h"
 
 /* Never mapped in any context (below SWGPU_VA_BASE): the read an armed
  * fault performs. */
@@ -814,10 +814,13 @@ srv_state(struct swgpu_engine *eng, const struct kmd_ring_server *srv,
 }
 
 /* The engine runs a job: busy for the clients, then every record they
- * wrote while they saw it otherwise. */
+ * wrote while they saw it otherwise (nothing if it is busy already or
+ * serves no ring). */
 static void
 srv_busy(struct swgpu_engine *eng, const struct kmd_ring_server *srv)
 {
+	if (!srv || eng->srv_state == KMD_ENGINE_BUSY)
+		return;
 	srv_state(eng, srv, KMD_ENGINE_BUSY);
 	srv->serve(srv->arg, eng->index);
 }
@@ -874,14 +877,11 @@ engine_main(void *arg)
 		    (hwq_has_work(eng, ENGINE_HWQ_PRIO) || main_has_work(eng)))
 			srv_busy(eng, srv);
 		if (engine_step_next(eng)) {
-			/* Work that came after the look above. */
-			if (srv && eng->srv_state != KMD_ENGINE_BUSY)
-				srv_busy(eng, srv);
+			srv_busy(eng, srv); /* work came after the look above */
 			continue;
 		}
 		if (engine_take_over(eng)) {
-			if (srv && eng->srv_state != KMD_ENGINE_BUSY)
-				srv_busy(eng, srv);
+			srv_busy(eng, srv);
 			continue;
 		}
 		if (atomic_load(&eng->doorbell.stop)) {
