@@ -16,14 +16,18 @@
  * moved between the engines, every lane exact.
  * Bad input: L's context destroyed while L is preempted, the device
  * closed while L runs on the engine that took it over.
+ * swgpud's view: the engine running a job it took over says busy to the
+ * daemon's clients (kmd/ring_server.h).
  */
 #include "shader_test_util.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "kmd/ring_server.h"
 #include "sh_hold.spv.h"
 #include "sh_migrate.spv.h"
 
@@ -232,7 +236,7 @@ struct trio {
 };
 
 static void
-trio_start(struct trio *t)
+trio_start_served(struct trio *t, const struct kmd_ring_server *srv)
 {
 	const uint32_t steps = 1000;
 	swgpu_config cfg;
@@ -241,6 +245,8 @@ trio_start(struct trio *t)
 	cfg.engine_count[SWGPU_ENGINE_COMPUTE] = 2;
 	cfg.hang_timeout_ms = 60000;
 	t->dev = api_open(&cfg);
+	if (srv)
+		kmd_device_set_ring_server(t->dev, srv);
 	st_side_init(&t->l, t->dev, 0, SWGPU_PRIORITY_NORMAL);
 	st_side_init(&t->b, t->dev, 1, SWGPU_PRIORITY_NORMAL);
 	st_side_init(&t->s, t->dev, 0, SWGPU_PRIORITY_NORMAL);
@@ -252,6 +258,12 @@ trio_start(struct trio *t)
 	wait_nonzero(&t->lf[1]);
 	hold_start(&t->b, &t->hb);
 	hold_start(&t->s, &t->hs);
+}
+
+static void
+trio_start(struct trio *t)
+{
+	trio_start_served(t, NULL);
 }
 
 /* Bad input: L's context is destroyed while L takes turns with S on
@@ -417,6 +429,116 @@ test_no_migrate_resumes_on_same_engine(void **state)
 	preempted_job_moves(false);
 }
 
+/* swgpud's view (kmd/ring_server.h) of the engine that takes a job over.
+ * A client that sees an engine idle only bumps its bell: the engine
+ * looks at the rings before it sleeps. An engine running a job it took
+ * over must therefore say busy first (the client then wakes the session
+ * thread, and a HIGH record does not wait for the end of that job). The
+ * stub serves nothing; at each state change of compute1 it reads how
+ * many jobs compute1 has resumed: that count must not grow while
+ * compute1 says idle or asleep. */
+static struct {
+	_Atomic(swgpu_device *) dev;
+	_Atomic uint32_t engine;    /* compute1 */
+	uint32_t state, resumed;    /* at its last change */
+	_Atomic uint32_t busy_resumes, idle_resumes;
+} watch;
+
+static void
+stub_state(void *arg, uint32_t engine, uint32_t state)
+{
+	swgpu_engine_stats st;
+
+	(void)arg;
+	swgpu_device *dev = atomic_load(&watch.dev);
+
+	if (!dev || engine != atomic_load(&watch.engine) ||
+	    swgpu_engine_query_stats(dev, engine, &st) != SWGPU_OK)
+		return;
+	if (st.resumed_here != watch.resumed) {
+		if (watch.state == KMD_ENGINE_BUSY)
+			atomic_fetch_add(&watch.busy_resumes, 1);
+		else
+			atomic_fetch_add(&watch.idle_resumes, 1);
+	}
+	watch.state = state;
+	watch.resumed = (uint32_t)st.resumed_here;
+}
+
+static bool
+stub_serve(void *arg, uint32_t engine)
+{
+	(void)arg;
+	(void)engine;
+	return false;
+}
+
+static bool
+stub_pending(void *arg)
+{
+	(void)arg;
+	return false;
+}
+
+static unsigned
+stub_bells(void *arg, uint32_t engine, struct futex_word *words,
+           unsigned max)
+{
+	(void)arg;
+	(void)engine;
+	(void)words;
+	(void)max;
+	return 0;
+}
+
+static void
+test_taken_over_job_busy_for_clients(void **state)
+{
+	static const struct kmd_ring_server srv = {
+		.engine_state = stub_state, .serve = stub_serve,
+		.pending = stub_pending, .bells = stub_bells,
+	};
+	struct trio t;
+
+	(void)state;
+	atomic_store(&watch.dev, NULL);
+	atomic_store(&watch.engine, UINT32_MAX);
+	watch.state = KMD_ENGINE_BUSY; /* B's, set before the watch */
+	watch.resumed = 0;
+	atomic_store(&watch.busy_resumes, 0);
+	atomic_store(&watch.idle_resumes, 0);
+	trio_start_served(&t, &srv);
+	atomic_store(&watch.engine,
+	             api_engine(t.dev, SWGPU_ENGINE_COMPUTE, 1));
+	atomic_store(&watch.dev, t.dev);
+	/* compute1 goes idle when B ends, and takes L or S over (both
+	 * held until released below). */
+	hold_end(&t.b, &t.hb);
+	uint64_t deadline = api_deadline_ms(API_WAIT_MS);
+	while (!stats(t.dev, 1).resumed_here && swgpu_now_ns() < deadline)
+		usleep(100);
+	assert_int_equal(stats(t.dev, 1).resumed_here, 1);
+	assert_int_equal(swgpu_queue_wait(t.l.q, 0, 0), SWGPU_TIMEOUT);
+	assert_int_equal(swgpu_queue_wait(t.s.q, 0, 0), SWGPU_TIMEOUT);
+	__atomic_store_n(&t.lf[0], 1u, __ATOMIC_SEQ_CST);
+	api_ok(swgpu_queue_wait(t.l.q, 0, api_deadline_ms(API_WAIT_MS)));
+	hold_end(&t.s, &t.hs);
+	/* The resume is seen at compute1's next change (idle when its
+	 * job ended): it happened while compute1 said busy. */
+	deadline = api_deadline_ms(API_WAIT_MS);
+	while (!atomic_load(&watch.busy_resumes) &&
+	       !atomic_load(&watch.idle_resumes) && swgpu_now_ns() < deadline)
+		usleep(100);
+	assert_int_equal(atomic_load(&watch.idle_resumes), 0);
+	assert_int_equal(atomic_load(&watch.busy_resumes), 1);
+	swgpu_shader_destroy(t.ls);
+	st_side_fini(&t.l);
+	st_side_fini(&t.b);
+	st_side_fini(&t.s);
+	atomic_store(&watch.dev, NULL);
+	swgpu_device_close(t.dev);
+}
+
 int
 main(void)
 {
@@ -427,6 +549,7 @@ main(void)
 		cmocka_unit_test(test_long_jobs_sliced_and_moved_exact),
 		cmocka_unit_test(test_context_destroyed_while_preempted),
 		cmocka_unit_test(test_device_closed_while_taken_over),
+		cmocka_unit_test(test_taken_over_job_busy_for_clients),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,12 +150,21 @@ calibrate_groups(swgpu_device *dev, uint32_t *steps, uint32_t target_ms)
 
 	for (;;) {
 		struct work c;
+		uint64_t t = UINT64_MAX;
 
+		/* The faster of two runs: the first may include the
+		 * shader's compile, or a moment the machine was busy, and
+		 * a slow calibration makes the "long" jobs end within a
+		 * few slices (then the tests find no moment left). */
 		work_init(&c, dev, 16, *steps);
-		uint64_t t0 = swgpu_now_ns();
-		c.seqno = submit_dispatch(&c.e, c.s, *steps, 16);
-		work_check(&c);
-		uint64_t t = swgpu_now_ns() - t0;
+		for (int run = 0; run < 2; run++) {
+			uint64_t t0 = swgpu_now_ns();
+			memset(c.done, 0, 4);
+			c.seqno = submit_dispatch(&c.e, c.s, *steps, 16);
+			work_check(&c);
+			uint64_t dt = swgpu_now_ns() - t0;
+			t = dt < t ? dt : t;
+		}
 		work_fini(&c);
 		per_group = t / 16u + 1u;
 		if (t >= 20000000u || *steps >= (1u << 24))

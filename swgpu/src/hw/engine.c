@@ -620,6 +620,29 @@ job_run_ib_list(struct swgpu_engine *eng, uint32_t h, struct hwq_exec *x)
 	return true;
 }
 
+/* Publish what the engine does to swgpud's clients (ring_server.h). */
+static void
+srv_state(struct swgpu_engine *eng, const struct kmd_ring_server *srv,
+          uint32_t state)
+{
+	if (eng->srv_state == state)
+		return;
+	eng->srv_state = state;
+	srv->engine_state(srv->arg, eng->index, state);
+}
+
+/* The engine runs a job: busy for the clients, then every record they
+ * wrote while they saw it otherwise (nothing if it is busy already or
+ * serves no ring). */
+static void
+srv_busy(struct swgpu_engine *eng, const struct kmd_ring_server *srv)
+{
+	if (!srv || eng->srv_state == KMD_ENGINE_BUSY)
+		return;
+	srv_state(eng, srv, KMD_ENGINE_BUSY);
+	srv->serve(srv->arg, eng->index);
+}
+
 /* Execute the packet at HWQ h's read pointer (wptr: its published write
  * pointer). Returns with the read pointer advanced, or unchanged when the
  * packet was preempted and is to run again (resume). */
@@ -633,6 +656,12 @@ engine_step(struct swgpu_engine *eng, struct swgpu_engine *owner, uint32_t h,
 	uint32_t hdr = ring_dw(ring, x->rptr);
 	uint32_t op = swgpu_pkt_opcode(hdr), len = swgpu_pkt_len(hdr);
 	bool done = true;
+
+	/* Whichever path brought the packet (work engine_main saw, work
+	 * that came after its look): a client that sees this engine idle
+	 * only bumps its bell, and its record would wait for the end of
+	 * what runs here. */
+	engine_srv_busy(eng);
 
 	if (!len || len > SWGPU_ARRAY_SIZE(pkt) || len > wptr - x->rptr) {
 		/* Only the scheduler writes rings: a driver bug. */
@@ -802,27 +831,11 @@ engine_step_next(struct swgpu_engine *eng)
 	return true;
 }
 
-/* Publish what the engine does to swgpud's clients (ring_server.h). */
-static void
-srv_state(struct swgpu_engine *eng, const struct kmd_ring_server *srv,
-          uint32_t state)
+void
+engine_srv_busy(struct swgpu_engine *eng)
 {
-	if (eng->srv_state == state)
-		return;
-	eng->srv_state = state;
-	srv->engine_state(srv->arg, eng->index, state);
-}
-
-/* The engine runs a job: busy for the clients, then every record they
- * wrote while they saw it otherwise (nothing if it is busy already or
- * serves no ring). */
-static void
-srv_busy(struct swgpu_engine *eng, const struct kmd_ring_server *srv)
-{
-	if (!srv || eng->srv_state == KMD_ENGINE_BUSY)
-		return;
-	srv_state(eng, srv, KMD_ENGINE_BUSY);
-	srv->serve(srv->arg, eng->index);
+	srv_busy(eng, atomic_load_explicit(&eng->dev->ring_server,
+	                                   memory_order_acquire));
 }
 
 /* A job of this engine completes and nothing follows it at once: idle
@@ -876,14 +889,10 @@ engine_main(void *arg)
 		if (srv && eng->srv_state != KMD_ENGINE_BUSY &&
 		    (hwq_has_work(eng, ENGINE_HWQ_PRIO) || main_has_work(eng)))
 			srv_busy(eng, srv);
-		if (engine_step_next(eng)) {
-			srv_busy(eng, srv); /* work came after the look above */
+		if (engine_step_next(eng))
 			continue;
-		}
-		if (engine_take_over(eng)) {
-			srv_busy(eng, srv);
+		if (engine_take_over(eng))
 			continue;
-		}
 		if (atomic_load(&eng->doorbell.stop)) {
 			/* A job of ours runs on another engine: it gives
 			 * the stream back soon (the device aborts). */

@@ -138,6 +138,9 @@ engine_run_lent(struct swgpu_engine *eng, struct swgpu_engine *owner,
 	struct hwq_exec *x = &owner->run[h];
 	struct swgpu_job *job = x->job;
 
+	/* Busy for swgpud's clients before the job counts as resumed
+	 * here (test_api_migrate checks that order). */
+	engine_srv_busy(eng);
 	atomic_store_explicit(&eng->borrowing, true, memory_order_relaxed);
 	if (swgpu_debug_env())
 		swgpu_log("engine %u: resumes job %u:%u:%llu preempted on "

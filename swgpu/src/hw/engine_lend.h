@@ -104,6 +104,10 @@ bool main_take_back(struct swgpu_engine *eng, uint32_t h);
  * the class and runs it; false if there is none. */
 bool engine_take_over(struct swgpu_engine *eng);
 
+/* engine.c: eng is about to run a job's packets: busy for swgpud's
+ * clients (kmd/ring_server.h), then the records they wrote while they
+ * saw it idle. No-op in process, or when it is busy already. */
+void engine_srv_busy(struct swgpu_engine *eng);
 /* engine.c: run the packet at owner's HWQ h read pointer on eng's
  * thread (eng == owner, or the engine holding owner's stream). */
 void engine_step(struct swgpu_engine *eng, struct swgpu_engine *owner,
