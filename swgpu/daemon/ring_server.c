@@ -12,6 +12,7 @@
 #include "daemon/ring_server.h"
 #include "daemon/session.h"
 #include "util/futex.h"
+#include "util/spin.h"
 #include "util/util.h"
 
 _Static_assert((int)KMD_ENGINE_BUSY == (int)FAST_ENGINE_BUSY &&
@@ -86,6 +87,29 @@ rs_bells(void *arg, uint32_t engine, struct futex_word *words, unsigned max)
 	return n;
 }
 
+/* spin_peer_add's count: the clients' waiters polling their pages now.
+ * A client's word is its own to write: at most 4 each, so a lying
+ * client only makes the engines spin a little longer on a busy CPU.
+ * Never waits for the lock: a session coming or going just skips one
+ * sample. */
+static unsigned
+rs_clients_spinning(void *arg)
+{
+	struct ring_server *rs = arg;
+	unsigned n = 0;
+
+	if (pthread_rwlock_tryrdlock(&rs->lock))
+		return 0;
+	for (unsigned i = 0; i < rs->count; i++) {
+		uint32_t k = atomic_load_explicit(
+			&rs->sessions[i]->fast.page->spinning,
+			memory_order_relaxed);
+		n += k < 4 ? k : 4;
+	}
+	pthread_rwlock_unlock(&rs->lock);
+	return n;
+}
+
 bool
 ring_server_init(struct ring_server *rs, swgpu_device *dev)
 {
@@ -147,6 +171,7 @@ ring_server_init(struct ring_server *rs, swgpu_device *dev)
 		.bells = rs_bells,
 	};
 	kmd_device_set_ring_server(dev, &rs->ops);
+	rs->peer_counted = spin_peer_add(rs_clients_spinning, rs);
 	return true;
 fail:
 	swgpu_log("swgpud: the engines will not serve the rings (%s): the "
@@ -163,6 +188,8 @@ fail:
 void
 ring_server_fini(struct ring_server *rs)
 {
+	if (rs->peer_counted)
+		spin_peer_remove(rs_clients_spinning, rs);
 	pthread_rwlock_destroy(&rs->lock);
 	munmap(rs->page, sizeof(struct fast_gpu_page));
 	close(rs->gpu_memfd);

@@ -37,6 +37,9 @@ struct ring_server {
 	pthread_rwlock_t lock;
 	struct session *sessions[RING_SERVER_MAX_SESSIONS];
 	unsigned count;
+	/* Its clients' spinning waiters are subtracted from the machine's
+	 * load (util/spin.h, spin_peer_add). */
+	bool peer_counted;
 };
 
 /* Make the GPU page and hand the engines the callbacks. false: the

@@ -51,6 +51,23 @@ struct rc_fast {
 	atomic_int waiters;          /* threads inside a fast wait */
 };
 
+/* spin_peer_add's count: the daemon's engines polling for records now
+ * (IDLE on the GPU page: between their look at the rings and their
+ * sleep, which is their spin). */
+static unsigned
+engines_polling(void *arg)
+{
+	const struct fast_gpu_page *g = arg;
+	unsigned n = 0;
+
+	for (uint32_t e = 0; e < g->engine_count && e < SWGPU_MAX_ENGINES;
+	     e++)
+		n += atomic_load_explicit(&g->engine_state[e],
+		                          memory_order_relaxed) ==
+		     FAST_ENGINE_IDLE;
+	return n;
+}
+
 void
 rc_fast_open(struct rc_dev *d, int memfd, int doorbell, int gpu_fd)
 {
@@ -85,6 +102,8 @@ rc_fast_open(struct rc_dev *d, int memfd, int doorbell, int gpu_fd)
 	}
 	f->page = p;
 	f->gpu = g != MAP_FAILED ? g : NULL;
+	if (f->gpu)
+		spin_peer_add(engines_polling, (void *)f->gpu);
 	f->doorbell = doorbell;
 	pthread_mutex_init(&f->submit_lock, NULL);
 	spin_budget_init(&f->spin, WAIT_SPIN_NS);
@@ -128,8 +147,10 @@ rc_fast_close(struct rc_dev *d)
 	if (!f)
 		return;
 	munmap(f->page, sizeof(*f->page));
-	if (f->gpu)
+	if (f->gpu) {
+		spin_peer_remove(engines_polling, (void *)f->gpu);
 		munmap((void *)f->gpu, sizeof(*f->gpu));
+	}
 	close(f->doorbell);
 	pthread_mutex_destroy(&f->submit_lock);
 	free(f);
@@ -476,6 +497,8 @@ wait_on(struct rc_dev *d, _Atomic uint32_t *word, _Atomic uint32_t *waiters,
 			return SWGPU_TIMEOUT;
 		if (now < spin_end) {
 			spin_enter();
+			atomic_fetch_add_explicit(&f->page->spinning, 1,
+			                          memory_order_relaxed);
 			while (atomic_load_explicit(word, memory_order_acquire)
 			               == seq &&
 			       (now = swgpu_now_ns()) < spin_end &&
@@ -483,6 +506,8 @@ wait_on(struct rc_dev *d, _Atomic uint32_t *word, _Atomic uint32_t *waiters,
 			       !atomic_load_explicit(&f->closing,
 			                             memory_order_relaxed))
 				;
+			atomic_fetch_sub_explicit(&f->page->spinning, 1,
+			                          memory_order_relaxed);
 			spin_leave();
 			spin_budget_feedback(&f->spin, atomic_load(word) != seq);
 			continue;

@@ -108,6 +108,10 @@ struct fast_page {
 	/* 1: the engines sleep on this page's bells too (the daemon's
 	 * word; else the client only rings the session thread). */
 	_Atomic uint32_t bells_on;
+	/* The client's threads polling this page for a change now (its
+	 * waiters' spin): the daemon's CPU-contention test does not count
+	 * them as load (util/spin.h, spin_peer_add; read clamped). */
+	_Atomic uint32_t spinning;
 	/* Per engine: bumped by the client after a record, the futex that
 	 * engine sleeps on (fast_gpu_page says when). */
 	_Atomic uint32_t bell[SWGPU_MAX_ENGINES];

@@ -12,8 +12,10 @@
  * that it waits a whole time slice once it is preempted.
  *
  * Our own spinners (spin_active_threads: a host waiter polling for its
- * fence, an engine polling its ring) are not work that wants the CPU,
- * so they are subtracted; counting them made a quiet 2-core machine look
+ * fence, an engine polling its ring), and in shared mode our partner
+ * process's (spin_peer_add: swgpud's engines for a client, its clients'
+ * waiters for swgpud), are not work that wants the CPU, so they are
+ * subtracted; counting them made a quiet 2-core machine look
  * contended whenever one third thread (a kworker, a shell) ran, and the
  * round trip went from ~3 to ~25 us (docs/PERFORMANCE.md, 2026-12-05).
  * A single contended sample can still be one passing thread, so two
@@ -60,11 +62,14 @@ runnable_now(void)
 
 	if (fd == -1) {
 		const char *env = getenv("SWGPU_SPIN_LOAD");
+		/* Tests give a file of their own, in the same format. */
+		const char *path = getenv("SWGPU_SPIN_LOADAVG");
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		int expected = -1;
 
 		fd = env && !strcmp(env, "0") ? -2 :
-		     open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+		     open(path && *path ? path : "/proc/loadavg",
+		          O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			fd = -2;
 		atomic_store_explicit(&cpu_count, cpus > 0 ? cpus : 1,
@@ -103,7 +108,8 @@ spin_cpu_contended(uint64_t now_ns)
 		    memory_order_relaxed, memory_order_relaxed)) {
 		long running = runnable_now();
 		long others = running - atomic_load_explicit(
-			&spin_active_threads, memory_order_relaxed);
+			&spin_active_threads, memory_order_relaxed) -
+			spin_peers_spinning();
 		bool busy = others > atomic_load_explicit(
 			&cpu_count, memory_order_relaxed);
 

@@ -57,6 +57,22 @@ bool spin_cpu_contended(uint64_t now_ns);
  * machine look contended (issue 20 item 8, measured 10x on round trips). */
 extern _Atomic int spin_active_threads;
 
+/* Spinners of another process that are this process's partners, not
+ * work that wants the CPU: swgpud's engines polling for a client's
+ * records, a client's waiters polling for the daemon's completions. In
+ * shared mode each side would otherwise count the other's poll as load,
+ * and a quiet 2-core machine with one passing thread (a kworker) would
+ * look contended, as it did in process before spin_active_threads.
+ * count(arg): such threads spinning now; called by the sampler every few
+ * ms at most, with no lock of the caller's held. add: false when the
+ * table (SPIN_PEERS_MAX) is full (those spinners then count as load).
+ * remove: count is never called again once it returns. */
+#define SPIN_PEERS_MAX 16
+bool spin_peer_add(unsigned (*count)(void *arg), void *arg);
+void spin_peer_remove(unsigned (*count)(void *arg), void *arg);
+/* Their sum now (spin.c's sampler). */
+long spin_peers_spinning(void);
+
 static inline void
 spin_enter(void)
 {
