@@ -780,6 +780,77 @@ async_device_close_child(void *arg)
 	return ok;
 }
 
+/* Loads and compiles queued together behind a running compile, then
+ * freed in an order that takes jobs off the front, the middle and the
+ * back of both lists (the queue is three FIFO lists with O(1) insert and
+ * removal): every job is run or cancelled exactly once, the programs
+ * kept get right code, each load takes the memory cache's code (no
+ * compile for them), nothing leaks (LSan). */
+static int
+async_mixed_child(void *arg)
+{
+	enum { N = 24 };
+	struct ir_program *first = small_program(5), *busy, *p[N];
+	struct jit_cache_stats s0, s;
+	uint64_t queued, cancelled;
+	int ok = 1;
+
+	(void)arg;
+	/* its code in the memory cache: the odd requests below are loads */
+	jit_program_request(first, NULL, NULL);
+	jit_wait_key(first->jit_key);
+	ok &= code_right(jit_program_ready(first));
+	jit_cache_stats_get(&s0);
+	busy = long_program(3000);
+	jit_program_request(busy, NULL, NULL);
+	while (!jit_queue_busy())
+		usleep(100);
+	for (int i = 0; i < N; i++) {
+		p[i] = small_program(i % 2 ? 5 : 400 + i);
+		jit_program_request(p[i], NULL, NULL);
+		ok &= p[i]->jit_source == (i % 2 ? SWGPU_SHADER_CODE_PROCESS_CACHE
+		                                 : SWGPU_SHADER_CODE_COMPILING);
+	}
+	/* off the queue: the back of each list, the front, the middle */
+	const int gone[] = { N - 1, N - 2, 0, 1, N / 2, N / 2 + 1, 7, 9 };
+	for (size_t k = 0; k < sizeof(gone) / sizeof(gone[0]); k++) {
+		ir_program_free(p[gone[k]]);
+		p[gone[k]] = NULL;
+	}
+	/* queued after those: the lists' ends are right */
+	struct ir_program *late[2] = { small_program(500), small_program(5) };
+	for (int i = 0; i < 2; i++)
+		jit_program_request(late[i], NULL, NULL);
+	/* the rest run: loads and compiles */
+	for (int i = 0; i < 2; i++) {
+		jit_wait_key(late[i]->jit_key);
+		ok &= code_right(jit_program_ready(late[i]));
+	}
+	for (int i = 0; i < N; i++) {
+		if (!p[i])
+			continue;
+		jit_wait_key(p[i]->jit_key);
+		ok &= code_right(jit_program_ready(p[i]));
+	}
+	jit_cache_stats_get(&s);
+	jit_queue_stats(&queued, &cancelled);
+	/* the first and the long compile, and of the 24: 8 freed while
+	 * queued (3 compiles, 5 loads), so the long one and 9 compiles ran
+	 * and 7 loads took the memory cache's code; then the 2 late ones */
+	ok &= queued == N + 4 && cancelled == 8;
+	ok &= s.compiles - s0.compiles == 1 + 9 + 1;
+	ok &= s.mem_hits - s0.mem_hits == 7 + 1;
+	for (int i = 0; i < N; i++)
+		if (p[i])
+			ir_program_free(p[i]);
+	ir_program_free(late[0]);
+	ir_program_free(late[1]);
+	ir_program_free(busy);
+	ir_program_free(first);
+	jit_queue_shutdown();
+	return ok;
+}
+
 static void
 test_async(void **state)
 {
@@ -789,6 +860,7 @@ test_async(void **state)
 	assert_int_equal(in_child(async_orphan_child, NULL, "1"), 1);
 	assert_int_equal(in_child(async_device_close_child, NULL, "1"), 1);
 	assert_int_equal(in_child(async_keep_child, NULL, "1"), 1);
+	assert_int_equal(in_child(async_mixed_child, NULL, "1"), 1);
 }
 
 int

@@ -37,7 +37,8 @@
 
 struct jit_job {
 	struct ir_program *p;
-	struct jit_job *next;
+	struct jit_job *prev, *next;
+	struct job_list *list;       /* the one it is in; NULL: running */
 	bool running;
 	/* an application cache wants the code (the shader had a
 	 * binary_lookup): freeing the program compiles it first, so that
@@ -68,10 +69,21 @@ job_blob(void *user, const uint8_t key[16], size_t *size)
 /* One lock for the lazy compiles (and the compile thread's). */
 static pthread_mutex_t jit_compile_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The queue: jobs in order, queued and the running one. */
+/* The queue, in order: the running job, then the jobs moved to the
+ * front (a freed program whose code a cache wants), the loads, the
+ * compiles: three FIFO lists, so that queuing and cancelling are O(1)
+ * (an application creating thousands of pipelines of one shader before
+ * the first compile ends queues thousands of jobs; walking them made
+ * each creation linear). */
+struct job_list {
+	struct jit_job *head, *tail;
+};
+
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t job_done = PTHREAD_COND_INITIALIZER;
-static struct jit_job *queue;
+static struct jit_job *running_job;
+static struct job_list urgent, loads, compiles;
+static struct job_list *const lists[] = { &urgent, &loads, &compiles };
 static bool thread_running;     /* the compile thread has work */
 static bool thread_joinable;    /* a thread was started, not joined */
 static pthread_t thread;
@@ -80,6 +92,59 @@ static bool unloading;
 /* jit_cache_stats counters live with the LLVM side; these two are this
  * file's, read through jit_queue_stats. */
 static uint64_t queued_count, cancelled_count, orphaned_count;
+
+/* queue_lock held for all of these. */
+static void
+list_push(struct job_list *l, struct jit_job *j)
+{
+	j->list = l;
+	j->next = NULL;
+	j->prev = l->tail;
+	if (l->tail)
+		l->tail->next = j;
+	else
+		l->head = j;
+	l->tail = j;
+}
+
+static void
+list_unlink(struct jit_job *j)
+{
+	struct job_list *l = j->list;
+
+	if (j->prev)
+		j->prev->next = j->next;
+	else
+		l->head = j->next;
+	if (j->next)
+		j->next->prev = j->prev;
+	else
+		l->tail = j->prev;
+	j->prev = j->next = NULL;
+	j->list = NULL;
+}
+
+/* Off the queue, whether running or waiting. */
+static void
+job_unlink(struct jit_job *j)
+{
+	if (j->running) {
+		if (running_job == j)
+			running_job = NULL;
+	} else if (j->list) {
+		list_unlink(j);
+	}
+}
+
+/* The next job to run, or NULL. */
+static struct jit_job *
+next_job(void)
+{
+	for (size_t i = 0; i < SWGPU_ARRAY_SIZE(lists); i++)
+		if (lists[i]->head)
+			return lists[i]->head;
+	return NULL;
+}
 
 static bool async_value = true;
 static pthread_once_t async_once = PTHREAD_ONCE_INIT;
@@ -122,7 +187,7 @@ bool
 jit_queue_busy(void)
 {
 	pthread_mutex_lock(&queue_lock);
-	bool busy = queue && queue->running;
+	bool busy = running_job != NULL;
 	pthread_mutex_unlock(&queue_lock);
 	return busy;
 }
@@ -147,13 +212,13 @@ compile_thread(void *arg)
 	(void)arg;
 	pthread_mutex_lock(&queue_lock);
 	for (;;) {
-		struct jit_job *j = queue;
+		struct jit_job *j = next_job();
 
-		while (j && j->running)
-			j = j->next;
 		if (!j || unloading)
 			break;
+		list_unlink(j);
 		j->running = true;
+		running_job = j;
 		pthread_mutex_unlock(&queue_lock);
 
 		struct jit_compile_io io = {
@@ -180,11 +245,7 @@ compile_thread(void *arg)
 		struct ir_program *orphan = j->orphan ? j->p : NULL;
 
 		j->p->jit_job = NULL;
-		for (struct jit_job **pp = &queue; *pp; pp = &(*pp)->next)
-			if (*pp == j) {
-				*pp = j->next;
-				break;
-			}
+		job_unlink(j);
 		free(j->blob);
 		free(j);
 		pthread_cond_broadcast(&job_done);
@@ -286,12 +347,7 @@ jit_program_request(struct ir_program *p,
 	}
 	/* a load goes after the running job and the loads queued before
 	 * it, a compile at the back */
-	struct jit_job **tail = &queue;
-
-	while (*tail && (!j->load || (*tail)->running || (*tail)->load))
-		tail = &(*tail)->next;
-	j->next = *tail;
-	*tail = j;
+	list_push(j->load ? &loads : &compiles, j);
 	p->jit_job = j;
 	/* where the code comes from is known now (creation feedback: an
 	 * application cache hit), a load failing is logged and compiles */
@@ -343,18 +399,10 @@ jit_program_release(struct ir_program *p)
 	if (p->jit_job && p->jit_job->keep && !p->jit_job->running &&
 	    thread_running && !unloading) {
 		/* wanted by a cache: to the front of the queue, waited for */
-		struct jit_job *j = p->jit_job, **pp;
+		struct jit_job *j = p->jit_job;
 
-		for (struct jit_job **q = &queue; *q; q = &(*q)->next)
-			if (*q == j) {
-				*q = j->next;
-				break;
-			}
-		pp = &queue;
-		while (*pp && (*pp)->running)
-			pp = &(*pp)->next;
-		j->next = *pp;
-		*pp = j;
+		list_unlink(j);
+		list_push(&urgent, j);
 		while (p->jit_job)
 			pthread_cond_wait(&job_done, &queue_lock);
 	}
@@ -372,11 +420,7 @@ jit_program_release(struct ir_program *p)
 	}
 	if (p->jit_job) {
 		/* still queued: never compiled */
-		for (struct jit_job **pp = &queue; *pp; pp = &(*pp)->next)
-			if (*pp == p->jit_job) {
-				*pp = p->jit_job->next;
-				break;
-			}
+		list_unlink(p->jit_job);
 		free(p->jit_job->blob);
 		free(p->jit_job);
 		p->jit_job = NULL;
@@ -394,12 +438,15 @@ jit_wait_key(const uint8_t key[16])
 {
 	pthread_mutex_lock(&queue_lock);
 	for (;;) {
-		const struct jit_job *j = queue;
+		bool found = running_job && running_job->p->jit_keyed &&
+		             !memcmp(running_job->p->jit_key, key, 16);
 
-		while (j && !(j->p->jit_keyed &&
-		              !memcmp(j->p->jit_key, key, 16)))
-			j = j->next;
-		if (!j)
+		for (size_t i = 0; i < SWGPU_ARRAY_SIZE(lists) && !found; i++)
+			for (const struct jit_job *j = lists[i]->head;
+			     j && !found; j = j->next)
+				found = j->p->jit_keyed &&
+				        !memcmp(j->p->jit_key, key, 16);
+		if (!found)
 			break;
 		if (!thread_running) {
 			/* no thread (it could not start): nobody would
@@ -426,19 +473,16 @@ queue_drain(bool unload)
 	pthread_mutex_lock(&queue_lock);
 	if (unload)
 		unloading = true;
-	for (struct jit_job **pp = &queue; *pp;) {
-		struct jit_job *j = *pp;
+	for (size_t i = 0; i < SWGPU_ARRAY_SIZE(lists); i++)
+		while (lists[i]->head) {
+			struct jit_job *j = lists[i]->head;
 
-		if (j->running) {
-			pp = &j->next;
-			continue;
+			list_unlink(j);
+			j->p->jit_job = NULL;
+			free(j->blob);
+			free(j);
+			cancelled_count++;
 		}
-		*pp = j->next;
-		j->p->jit_job = NULL;
-		free(j->blob);
-		free(j);
-		cancelled_count++;
-	}
 	pthread_cond_broadcast(&job_done);
 	bool join = thread_joinable;
 	pthread_t t = thread;

@@ -47,6 +47,20 @@ llvm_init(void)
 		swgpu_log("jit: LLVM has no native target; interpreting");
 }
 
+/* The CPU's vector width, asked of LLVM once (every compile and cache
+ * lookup needs it; the feature string costs tens of microseconds). */
+static pthread_once_t host_lanes_once = PTHREAD_ONCE_INIT;
+static uint32_t host_lanes;
+
+static void
+host_lanes_init(void)
+{
+	char *f = LLVMGetHostCPUFeatures();
+
+	host_lanes = strstr(f, "+avx512f") ? 16 : strstr(f, "+avx2") ? 8 : 4;
+	LLVMDisposeMessage(f);
+}
+
 uint32_t
 jit_host_lanes(void)
 {
@@ -58,12 +72,8 @@ jit_host_lanes(void)
 		swgpu_log("ignoring SWGPU_JIT_LANES=%llu (4, 8 or 16)",
 		          (unsigned long long)v);
 	}
-	char *f = LLVMGetHostCPUFeatures();
-	uint32_t lanes = strstr(f, "+avx512f") ? 16 : strstr(f, "+avx2") ? 8
-	                 : 4;
-
-	LLVMDisposeMessage(f);
-	return lanes;
+	pthread_once(&host_lanes_once, host_lanes_init);
+	return host_lanes;
 }
 
 void
