@@ -2,7 +2,9 @@
 /*
  * The fast sampling path's quad filter on AVX2: two quads per 8-lane
  * vector (interp_sample_fast.h). Every operation is the SSE2 quad
- * path's, lane for lane (the same floor by truncation, the same wraps,
+ * path's, lane for lane (the same floor: by truncation where the float
+ * weights use the fraction, vroundps where only integers come of it,
+ * which differs in the sign of a zero alone; the same wraps,
  * the texels' codes, the weighted sums from 0 in the same order, the
  * level blend, the division by 255 and the clamp), so the results are
  * the same bits. 8-bit UNORM LINEAR in fixed point (the default,
