@@ -104,6 +104,91 @@ test_interpolation(void **state)
 	gt_fini(&f.t);
 }
 
+/*
+ * Sixteen small triangles, one per 4x4 cell, each with its own clip w
+ * and attribute values, in one draw: a batch of fragment quads then
+ * holds quads of several primitives, and each quad must take its own
+ * primitive's planes and values (frag_shade.c interpolates run by run
+ * of quads of one primitive). The same formulas as test_interpolation,
+ * triangle by triangle.
+ */
+static void
+test_interpolation_many(void **state)
+{
+	struct fx f;
+	struct vtx3 v[3 * 16];
+	double sx[16][3], sy[16][3], w[16][3], av[16][3];
+
+	(void)state;
+	fx_init(&f);
+	struct gt_image rt = gt_image(&f.t, SWGPU_FORMAT_R32G32B32A32_SFLOAT,
+	                              W, H);
+	fx_color(&f, 0, &rt, (const uint32_t[4]){ 0, 0, 0, 0 });
+	memset(v, 0, sizeof(v));
+	for (int t = 0; t < 16; t++) {
+		const double x0 = 4.0 * (t % 4), y0 = 4.0 * (t / 4);
+		const double px[3] = { x0 + 0.25, x0 + 3.875, x0 + 0.625 };
+		const double py[3] = { y0 + 0.25, y0 + 0.5, y0 + 3.75 };
+
+		for (int k = 0; k < 3; k++) {
+			sx[t][k] = px[k];
+			sy[t][k] = py[k];
+			w[t][k] = 1.0 + (double)((t + 2 * k) % 5);
+			av[t][k] = 10.0 * k - 3.0 * t + (k == 2 ? 50.0 : 0.0);
+			double nx = 2.0 * px[k] / W - 1.0;
+			double ny = 2.0 * py[k] / H - 1.0;
+			struct vtx3 *q = &v[3 * t + k];
+			q->pos[0] = (float)(nx * w[t][k]);
+			q->pos[1] = (float)(ny * w[t][k]);
+			q->pos[2] = (float)(0.5 * w[t][k]);
+			q->pos[3] = (float)w[t][k];
+			q->a[0] = (float)av[t][k];
+			q->b[0] = (float)av[t][k];
+		}
+	}
+	f.t.interp[1] = IR_INTERP_SMOOTH;
+	f.t.interp[2] = IR_INTERP_NOPERSPECTIVE;
+	f.t.interp[3] = IR_INTERP_FLAT;
+	f.t.frag = frag_modes;
+	assert_true(fx_draw(&f, v, 3 * 16));
+	uint32_t checked = 0;
+	for (uint32_t y = 0; y < H; y++)
+		for (uint32_t x = 0; x < W; x++) {
+			const int t = (int)(x / 4 + 4 * (y / 4));
+			const double *X = sx[t], *Y = sy[t];
+			double px = x + 0.5, py = y + 0.5;
+			double d = (X[1] - X[0]) * (Y[2] - Y[0]) -
+			           (X[2] - X[0]) * (Y[1] - Y[0]);
+			double l1 = ((px - X[0]) * (Y[2] - Y[0]) -
+			             (X[2] - X[0]) * (py - Y[0])) / d;
+			double l2 = ((X[1] - X[0]) * (py - Y[0]) -
+			             (px - X[0]) * (Y[1] - Y[0])) / d;
+			double l0 = 1.0 - l1 - l2;
+			if (l0 < 1e-6 || l1 < 1e-6 || l2 < 1e-6)
+				continue;   /* outside or on an edge */
+			const double l[3] = { l0, l1, l2 };
+			double num = 0, den = 0, np = 0;
+			for (int k = 0; k < 3; k++) {
+				num += l[k] * av[t][k] / w[t][k];
+				den += l[k] / w[t][k];
+				np += l[k] * av[t][k];
+			}
+			if (fabs(rd32f(&rt, x, y, 0) - num / den) > 1e-3 ||
+			    fabs(rd32f(&rt, x, y, 1) - np) > 1e-3 ||
+			    fabs(rd32f(&rt, x, y, 3) - den) > 1e-6)
+				fail_msg("(%u,%u) triangle %d: smooth %g want %g, "
+				         "noperspective %g want %g, 1/w %g want "
+				         "%g", x, y, t,
+				         (double)rd32f(&rt, x, y, 0), num / den,
+				         (double)rd32f(&rt, x, y, 1), np,
+				         (double)rd32f(&rt, x, y, 3), den);
+			checked++;
+		}
+	/* about half of each cell's 16 pixels, in every cell */
+	assert_true(checked > 16 * 4);
+	gt_fini(&f.t);
+}
+
 /* Flat inputs take the provoking (first) vertex's value, for every
  * triangle of a strip and a fan. */
 static void
@@ -365,6 +450,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_interpolation),
+		cmocka_unit_test(test_interpolation_many),
 		cmocka_unit_test(test_flat_provoking),
 		cmocka_unit_test(test_every_renderable_format),
 		cmocka_unit_test(test_discard_late_depth),

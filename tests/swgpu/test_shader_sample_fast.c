@@ -25,6 +25,7 @@
 #include "sample_lod_util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,10 @@
 
 #define W 128u
 #define NOUT 9u
+
+/* >= 0: fill_inputs gives every lane the same Bias and Lod but this
+ * one (test_one_lane_differs) */
+static int32_t odd_lane = -1;
 
 /* The same inputs for both runs (regenerated from a saved seed). */
 static void
@@ -92,6 +97,13 @@ fill_inputs(struct ir_exec *e, const struct ir_io *io, uint64_t seed)
 	IN(e, io, 0, 1, 126) = 0.5f;
 	IN(e, io, 3, 0, 127) = NAN;
 	IN(e, io, 2, 0, 119) = INFINITY;
+	if (odd_lane >= 0)
+		for (uint32_t l = 0; l < W; l++) {
+			IN(e, io, 2, 0, l) = (int32_t)l == odd_lane ? 2.5f
+			                                             : 0.25f;
+			IN(e, io, 3, 0, l) = (int32_t)l == odd_lane ? 4.0f
+			                                             : 1.5f;
+		}
 }
 
 static void
@@ -339,6 +351,68 @@ test_cache_rebind(void **state)
 	ir_program_free(p);
 }
 
+/*
+ * Every lane's Bias and Lod the same but one lane's, at each position
+ * of the batch in turn: the fast path checks whether these operands
+ * are the same in every lane (lanes_uniform, several lanes a step) to
+ * select the levels of all quads at once; a lane it missed would take
+ * lane 0's level there, and differ from the general path.
+ */
+static void
+test_one_lane_differs(void **state)
+{
+	struct ir_program *p = lod_program();
+	struct ir_dispatch *d = ss_dispatch(p);
+	struct ir_exec *e = ir_exec_create_batch(p, W);
+	uint32_t *fast = malloc(NOUT * 4 * W * 4);
+	uint32_t *gen = malloc(NOUT * 4 * W * 4);
+	uint32_t *same = malloc(NOUT * 4 * W * 4);
+	uint8_t live[W];
+	struct ir_image_binding im;
+	const uint64_t size = ss_image(&im, 1, SWGPU_FORMAT_R8G8B8A8_UNORM,
+	                               64, 64, 1, 7);
+	uint8_t *mem = malloc(size);
+	char what[32];
+
+	(void)state;
+	assert_non_null(e);
+	memset(live, 1, sizeof(live));
+	rng_state = 0x0dd1a4e;
+	for (uint64_t b = 0; b < size; b++)
+		mem[b] = (uint8_t)rnd();
+	im.has_sampler = true;
+	im.sampler = (struct swgpu_sampler_state){
+		.filter = SWGPU_SAMPLER_MAG_LINEAR | SWGPU_SAMPLER_MIN_LINEAR |
+		          SWGPU_SAMPLER_MIP_LINEAR,
+		.address = 0u | 0u << 8 | 0u << 16,
+		.lod = 255u * 256u << 16,
+	};
+	ss_bind_image(d, p, 0, mem, size, &im);
+	odd_lane = W;           /* no lane differs */
+	run_both(p, d, e, 99, live, same, gen, "uniform");
+	for (int32_t l = 0; l < (int32_t)W; l++) {
+		odd_lane = l;
+		snprintf(what, sizeof(what), "lane %d differs", l);
+		run_both(p, d, e, 99, live, fast, gen, what);
+		/* the odd lane's own results moved (a bias of 2.25 more, a
+		 * Lod 2.5 higher): the case tests something */
+		bool moved = false;
+
+		for (uint32_t k = 0; k < NOUT * 4; k++)
+			moved = moved || fast[k * W + (uint32_t)l] !=
+			                 same[k * W + (uint32_t)l];
+		assert_true(moved);
+	}
+	odd_lane = -1;
+	free(mem);
+	free(same);
+	free(fast);
+	free(gen);
+	ir_exec_destroy(e);
+	free(d);
+	ir_program_free(p);
+}
+
 /* The LOD's log2 (smp_log2, shared by both paths) against the C
  * library's double log2: within 2e-7 of it for every normal and
  * subnormal float tried, exact at powers of two, monotonic along the
@@ -383,6 +457,7 @@ main(void)
 		cmocka_unit_test(test_lod_log2),
 		cmocka_unit_test(test_fast_equals_general),
 		cmocka_unit_test(test_cache_rebind),
+		cmocka_unit_test(test_one_lane_differs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

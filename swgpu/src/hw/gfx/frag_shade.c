@@ -240,58 +240,85 @@ fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
 
 	for (uint32_t j = 0; j < vl->nvar; j++)
 		reg[j] = gfx_exec_reg(e, vl->var_fs_reg[j]);
-	for (uint32_t q = 0; q < nq; q++) {
-		const struct gfx_prim *p = t->quad[q].prim;
-		const float x0 = (float)t->quad[q].x +
-		                 shading_x(d, &t->quad[q]) - p->rx;
-		const float y0 = (float)t->quad[q].y +
-		                 shading_y(d, &t->quad[q]) - p->ry;
 #if defined(__SSE2__)
+	/* Run by run of quads of one primitive: first every quad's
+	 * barycentrics, then varying by varying over the run, so that a
+	 * varying's mode is read once per run, not once per quad (the
+	 * per-quad loop over the varyings was most of this function). */
+	__m128 ra[GFX_BATCH_QUADS], rb[GFX_BATCH_QUADS];
+	__m128 rb1[GFX_BATCH_QUADS], rb2[GFX_BATCH_QUADS];
+
+	for (uint32_t q0 = 0, q1; q0 < nq; q0 = q1) {
+		const struct gfx_prim *p = t->quad[q0].prim;
+
+		for (q1 = q0 + 1; q1 < nq && t->quad[q1].prim == p; q1++)
+			;
 		if (vp.p != p)
 			var_prim_set(&vp, vl, p);
-		const __m128 px = _mm_add_ps(_mm_set1_ps(x0),
-		                             _mm_set_ps(1, 0, 1, 0));
-		const __m128 py = _mm_add_ps(_mm_set1_ps(y0),
-		                             _mm_set_ps(1, 1, 0, 0));
-		const __m128 a = _mm_add_ps(
-			_mm_add_ps(_mm_mul_ps(vp.l1x, px),
-			           _mm_mul_ps(vp.l1y, py)), vp.l1c);
-		const __m128 b = _mm_add_ps(
-			_mm_add_ps(_mm_mul_ps(vp.l2x, px),
-			           _mm_mul_ps(vp.l2y, py)), vp.l2c);
-		__m128 b1 = a, b2 = b;
-		if (p->affine) {
-			/* equal w: perspective-correct is linear */
-			_mm_storeu_ps(iw + 4 * q, vp.iw0);
-		} else {
+		for (uint32_t q = q0; q < q1; q++) {
+			const float x0 = (float)t->quad[q].x +
+			                 shading_x(d, &t->quad[q]) - p->rx;
+			const float y0 = (float)t->quad[q].y +
+			                 shading_y(d, &t->quad[q]) - p->ry;
+			const __m128 px = _mm_add_ps(_mm_set1_ps(x0),
+			                             _mm_set_ps(1, 0, 1, 0));
+			const __m128 py = _mm_add_ps(_mm_set1_ps(y0),
+			                             _mm_set_ps(1, 1, 0, 0));
+			const __m128 a = _mm_add_ps(
+				_mm_add_ps(_mm_mul_ps(vp.l1x, px),
+				           _mm_mul_ps(vp.l1y, py)), vp.l1c);
+			const __m128 b = _mm_add_ps(
+				_mm_add_ps(_mm_mul_ps(vp.l2x, px),
+				           _mm_mul_ps(vp.l2y, py)), vp.l2c);
+
+			ra[q] = rb1[q] = a;
+			rb[q] = rb2[q] = b;
+			if (p->affine) {
+				/* equal w: perspective-correct is linear */
+				_mm_storeu_ps(iw + 4 * q, vp.iw0);
+				continue;
+			}
 			const __m128 w0 = _mm_mul_ps(
-				_mm_sub_ps(_mm_sub_ps(_mm_set1_ps(1.0f), a), b),
-				vp.iw0);
+				_mm_sub_ps(_mm_sub_ps(_mm_set1_ps(1.0f), a),
+				           b), vp.iw0);
 			const __m128 w1 = _mm_mul_ps(a, vp.iw1);
 			const __m128 w2 = _mm_mul_ps(b, vp.iw2);
 			const __m128 sw = _mm_add_ps(_mm_add_ps(w0, w1), w2);
 			const __m128 inv = _mm_and_ps(
 				_mm_cmpneq_ps(sw, _mm_setzero_ps()),
 				_mm_div_ps(_mm_set1_ps(1.0f), sw));
-			b1 = _mm_mul_ps(w1, inv);
-			b2 = _mm_mul_ps(w2, inv);
+			rb1[q] = _mm_mul_ps(w1, inv);
+			rb2[q] = _mm_mul_ps(w2, inv);
 			_mm_storeu_ps(iw + 4 * q, sw);
 		}
 		for (uint32_t j = 0; j < vl->nvar; j++) {
 			const uint32_t mode = vl->var_interp[j] &
 			                      IR_INTERP_MODE_MASK;
-			float *r = &reg[j][4 * q].f;
+			float *r = &reg[j][0].f;
+
 			if (mode == IR_INTERP_FLAT) {
-				_mm_storeu_ps(r, vp.v0[j]);
+				for (uint32_t q = q0; q < q1; q++)
+					_mm_storeu_ps(r + 4 * q, vp.v0[j]);
 				continue;
 			}
 			const bool np = mode == IR_INTERP_NOPERSPECTIVE;
-			_mm_storeu_ps(r, _mm_add_ps(
-				_mm_add_ps(vp.v0[j],
-				           _mm_mul_ps(np ? a : b1, vp.d1[j])),
-				_mm_mul_ps(np ? b : b2, vp.d2[j])));
+			const __m128 *ca = np ? ra : rb1, *cb = np ? rb : rb2;
+			const __m128 v0 = vp.v0[j], d1 = vp.d1[j];
+			const __m128 d2 = vp.d2[j];
+
+			for (uint32_t q = q0; q < q1; q++)
+				_mm_storeu_ps(r + 4 * q, _mm_add_ps(
+					_mm_add_ps(v0, _mm_mul_ps(ca[q], d1)),
+					_mm_mul_ps(cb[q], d2)));
 		}
+	}
 #else
+	for (uint32_t q = 0; q < nq; q++) {
+		const struct gfx_prim *p = t->quad[q].prim;
+		const float x0 = (float)t->quad[q].x +
+		                 shading_x(d, &t->quad[q]) - p->rx;
+		const float y0 = (float)t->quad[q].y +
+		                 shading_y(d, &t->quad[q]) - p->ry;
 		float a[4], b[4], b1[4], b2[4];
 		for (uint32_t i = 0; i < 4; i++) {
 			float px = x0 + (float)(i & 1), py = y0 + (float)(i >> 1);
@@ -328,8 +355,8 @@ fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
 				r[i].f = v0 + (np ? a[i] : b1[i]) * (v1 - v0) +
 				         (np ? b[i] : b2[i]) * (v2 - v0);
 		}
-#endif
 	}
+#endif
 }
 
 /*

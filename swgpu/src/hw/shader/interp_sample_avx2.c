@@ -2,7 +2,9 @@
 /*
  * The fast sampling path's quad filter on AVX2: two quads per 8-lane
  * vector (interp_sample_fast.h). Every operation is the SSE2 quad
- * path's, lane for lane (the same floor by truncation, the same wraps,
+ * path's, lane for lane (the same floor: by truncation where the float
+ * weights use the fraction, vroundps where only integers come of it,
+ * which differs in the sign of a zero alone; the same wraps,
  * the texels' codes, the weighted sums from 0 in the same order, the
  * level blend, the division by 255 and the clamp), so the results are
  * the same bits. 8-bit UNORM LINEAR in fixed point (the default,
@@ -183,7 +185,7 @@ static const int8_t fixed_t0hi[2][32] __attribute__((aligned(32))) = {
  * [R_a R_b G_a G_b] and [B_a B_b A_a A_b] 32-bit order, so one 64-bit
  * unpack of groups A and B gives each channel in lane order.
  */
-static void
+static inline __attribute__((always_inline)) void
 level8_fixed(const struct fast_img *fi, const struct fast_level *lv,
              __m256 FX, __m256 FY, __m256i x0, __m256i x1, __m256i off0,
              __m256i off1, __m256 out[4])
@@ -275,7 +277,7 @@ level8_fixed(const struct fast_img *fi, const struct fast_level *lv,
 		out[c] = _mm256_cvtepi32_ps(_mm256_add_epi32(ch[c], bias));
 }
 
-static void
+static inline __attribute__((always_inline)) void
 level8(const struct fast_img *fi, const struct fast_level *lv, __m256 S,
        __m256 T, bool linear, __m256 out[4])
 {
@@ -283,16 +285,21 @@ level8(const struct fast_img *fi, const struct fast_level *lv, __m256 S,
 	const __m256 V = unnorm8(_mm256_mul_ps(T, _mm256_set1_ps(lv->fh)));
 
 	if (!linear) {
-		const __m256i x = wrap8(_mm256_cvttps_epi32(floor8(U)), lv->w,
-		                        fi->addr[0]);
-		const __m256i y = wrap8(_mm256_cvttps_epi32(floor8(V)), lv->h,
-		                        fi->addr[1]);
+		const __m256i x = wrap8(_mm256_cvttps_epi32(
+			_mm256_floor_ps(U)), lv->w, fi->addr[0]);
+		const __m256i y = wrap8(_mm256_cvttps_epi32(
+			_mm256_floor_ps(V)), lv->h, fi->addr[1]);
 		decode8(fi, fetch8(lv, offset8(lv, x, y)), out);
 		return;
 	}
 	const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
 	const __m256 FU = _mm256_sub_ps(U, half), FV = _mm256_sub_ps(V, half);
-	const __m256 FLU = floor8(FU), FLV = floor8(FV);
+	/* vroundps where only integers come of the floor (the fixed
+	 * path: its fractions go through sub8_8, where -0 and +0 give the
+	 * same 0); floor8's truncation form, which never gives -0, where
+	 * the float weights would carry a zero's sign */
+	const __m256 FLU = fi->fixed ? _mm256_floor_ps(FU) : floor8(FU);
+	const __m256 FLV = fi->fixed ? _mm256_floor_ps(FV) : floor8(FV);
 	const __m256 FX = _mm256_sub_ps(FU, FLU), FY = _mm256_sub_ps(FV, FLV);
 	const __m256 GX = _mm256_sub_ps(one, FX), GY = _mm256_sub_ps(one, FY);
 	const __m256i I0 = _mm256_cvttps_epi32(FLU);

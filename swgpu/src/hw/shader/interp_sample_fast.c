@@ -605,7 +605,7 @@ quad_level(const struct fast_img *fi, const struct fast_level *lv,
 /* The LOD of quad q (lanes q..q+3, active ones in qm) when the quad
  * path takes it: no texel offsets, the LOD inputs the same in its
  * active lanes; false when it does not fit. */
-static bool
+static inline __attribute__((always_inline)) bool
 quad_lod(const struct fast_ctx *x, uint32_t q, uint32_t qm,
          struct smp_lod *lod)
 {
@@ -767,10 +767,26 @@ static bool
 lanes_uniform(const lane_t *v, uint32_t W, bool zero)
 {
 	const uint32_t first = zero ? 0 : v[0].u;
-	uint32_t diff = 0;
+	uint32_t diff = 0, l = 0;
 
-	/* no early exit: the loop vectorizes */
-	for (uint32_t l = 0; l < W; l++)
+#if defined(__SSE2__)
+	/* four lanes a step, two accumulators: gcc -O2 leaves the scalar
+	 * loop below scalar (an unknown trip count), and the five scans
+	 * per call were 1.4 % of gfx_scene's time */
+	const __m128i f = _mm_set1_epi32((int)first);
+	__m128i d0 = _mm_setzero_si128(), d1 = _mm_setzero_si128();
+
+	for (; l + 8 <= W; l += 8) {
+		d0 = _mm_or_si128(d0, _mm_xor_si128(_mm_loadu_si128(
+			(const __m128i *)(const void *)(v + l)), f));
+		d1 = _mm_or_si128(d1, _mm_xor_si128(_mm_loadu_si128(
+			(const __m128i *)(const void *)(v + l + 4)), f));
+	}
+	d0 = _mm_or_si128(d0, d1);
+	diff = _mm_movemask_epi8(_mm_cmpeq_epi32(d0, _mm_setzero_si128())) !=
+	       0xffff;
+#endif
+	for (; l < W; l++)
 		diff |= v[l].u ^ first;
 	return !diff;
 }
