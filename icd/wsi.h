@@ -81,6 +81,9 @@ struct wsi_platform_ops {
 	 * (X11 without MIT-SHM, Wayland, headless). */
 	void *(*image_pages)(struct wsi_swapchain *sc, uint32_t index,
 	                     size_t size);
+	/* The pages image_pages gave for index are not used (the device
+	 * could not import them: shared mode); NULL when image_pages is. */
+	void (*image_pages_unused)(struct wsi_swapchain *sc, uint32_t index);
 	/* Put frame on the window; the presenter thread only. Returns once
 	 * the window system has taken the pixels (they may be overwritten
 	 * then). */

@@ -131,6 +131,7 @@ wsi_image_memory(struct wsi_swapchain *sc, struct wsi_image *wi,
 			wi->shared = true;
 			return VK_SUCCESS;
 		}
+		ops->image_pages_unused(sc, wi->index);
 	}
 	return icd_AllocateMemory(device, &(VkMemoryAllocateInfo){
 		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,

@@ -483,9 +483,22 @@ x11_image_pages(struct wsi_swapchain *sc, uint32_t index, size_t size)
 	    !x11_shm_attach(xs, size, &xs->image[index]))
 		return NULL;
 	if (getenv("SWGPU_DEBUG"))
-		icd_log("X11: image %u in a segment of its own (%zu bytes)",
-		        index, size);
+		icd_log("X11: image %u: a segment of its own offered as its "
+		        "memory (%zu bytes)", index, size);
 	return xs->image[index].addr;
+}
+
+static void
+x11_image_pages_unused(struct wsi_swapchain *sc, uint32_t index)
+{
+	struct x11_swapchain *xs = sc->platform;
+
+	x11_shm_detach(xs, &xs->image[index],
+	               !x11.xcb_connection_has_error(xs->conn));
+	if (getenv("SWGPU_DEBUG"))
+		icd_log("X11: image %u: the device could not import its "
+		        "segment; copied into the swapchain's at each present",
+		        index);
 }
 
 /* ShmPutImage of rect r of the frame from segment sg, which holds the
@@ -616,5 +629,6 @@ const struct wsi_platform_ops wsi_x11_ops = {
 	.init = x11_init,
 	.finish = x11_finish,
 	.image_pages = x11_image_pages,
+	.image_pages_unused = x11_image_pages_unused,
 	.show = x11_show,
 };
