@@ -57,23 +57,6 @@ pixels_any(uint32_t cov)
 	       (uint32_t)((cov & 0xff000000u) != 0) << 3;
 }
 
-/* Does every pixel of the batch's quads have all S samples or none? */
-static bool
-samples_uniform(const struct gfx_thread *t, uint32_t nq, uint32_t S)
-{
-	const uint32_t full = (1u << S) - 1u;
-
-	for (uint32_t q = 0; q < nq; q++) {
-		const uint32_t cov = t->quad[q].cov;
-		for (uint32_t i = 0; i < 4; i++) {
-			const uint32_t b = (cov >> (8 * i)) & 0xffu;
-			if (b && b != full)
-				return false;
-		}
-	}
-	return true;
-}
-
 /* Depth of the primitive at sample s of the quad's four pixels. */
 static void
 sample_depth(const struct gfx_draw *d, const struct gfx_prim *p, int32_t x,
@@ -259,10 +242,6 @@ gfx_frag_ms_output(struct gfx_thread *t, const struct gfx_draw *d,
 		return;
 	uint8_t qmask[GFX_BATCH_QUADS];
 	t->nquads_out = nq;
-	/* Every pixel with all samples or none (the interior of a
-	 * primitive): each sample's pixels are the same, and 8-bit UNORM
-	 * targets take all S samples in one job. */
-	const bool uniform = samples_uniform(t, nq, S);
 	for (uint32_t s = 0; s < S; s++) {
 		bool any = false;
 		for (uint32_t q = 0; q < nq; q++) {
@@ -274,14 +253,9 @@ gfx_frag_ms_output(struct gfx_thread *t, const struct gfx_draw *d,
 		t->out_sample = s;
 		for (uint32_t a = 0; a < d->ncolor; a++) {
 			const struct gfx_color_target *rt = &d->color[a];
-			if (!rt->write_mask)
-				continue;
-			if (!uniform || !gfx_output_samples_at_once(rt))
+			if (rt->write_mask)
 				gfx_output_batch(t, d, rt, qmask, color[a],
 				                 color1);
-			else if (s == 0)
-				gfx_output_batch8_samples(t, d, rt, qmask,
-				                          color[a], color1, S);
 		}
 	}
 	t->out_sample = 0;

@@ -688,18 +688,6 @@ void gfx_output_batch8(const struct gfx_thread *t, const struct gfx_draw *d,
                        const struct gfx_color_target *rt,
                        const uint8_t *qmask, const lane_t *const src[4],
                        const lane_t *const src1[4]);
-/* Can rt take gfx_output_batch8_samples (8-bit UNORM, the fused kernel)? */
-bool gfx_output_samples_at_once(const struct gfx_color_target *rt);
-/* gfx_output_batch8 of samples t->out_sample .. + nsamples - 1 whose
- * covered pixels are the same (qmask for each): the batch's pieces are
- * laid out once and the kernel runs on each sample's slice. */
-void gfx_output_batch8_samples(const struct gfx_thread *t,
-                               const struct gfx_draw *d,
-                               const struct gfx_color_target *rt,
-                               const uint8_t *qmask,
-                               const lane_t *const src[4],
-                               const lane_t *const src1[4],
-                               uint32_t nsamples);
 
 /* frag_ms.c (samples > 1, see /MSAA-IFACE in docs/ARCHITECTURE.md):
  * a quad with sample coverage cov (bits [8i, 8i + S) for pixel i) from

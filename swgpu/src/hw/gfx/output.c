@@ -107,12 +107,6 @@ gfx_output_target_init(struct gfx_color_target *rt)
 	rt->pl.encode = format_encoder(fi);
 }
 
-bool
-gfx_output_samples_at_once(const struct gfx_color_target *rt)
-{
-	return is_fast(rt) && !rt->srgb;
-}
-
 void
 gfx_output_batch(const struct gfx_thread *t, const struct gfx_draw *d,
                  const struct gfx_color_target *rt, const uint8_t *qmask,

@@ -221,31 +221,12 @@ blend_lanes(struct lanes *x, const struct swgpu_blend_attachment *b,
 	}
 }
 
-/* The job's pixels one sample slice on (multisampled targets: sample
- * s + 1 of the same pixels is layer_pitch bytes after sample s). */
-static void
-job_next_sample(struct out8_job *j, uint64_t layer_pitch)
-{
-	for (uint32_t i = 0; i < j->npieces; i++) {
-		const struct out8_piece *pc = &j->piece[i];
-		if (pc->n) {
-			j->piece[i].r0 += layer_pitch;
-		} else if (j->qmask[pc->q]) {
-			j->row[pc->q][0] += layer_pitch;
-			j->row[pc->q][1] += layer_pitch;
-		}
-	}
-}
-
-/* UNORM: the fused kernels of output8_unorm.c / output8_avx2.c, for
- * samples out_sample .. out_sample + nsamples - 1 of the same pixels:
- * the job (pieces, rows, source channels) is built once and the kernel
- * runs on each sample's slice in turn. */
+/* UNORM: the fused kernels of output8_unorm.c / output8_avx2.c. */
 static void
 unorm_batch(const struct gfx_thread *t, const struct gfx_draw *d,
             const struct gfx_color_target *rt, const uint8_t *qmask,
             const lane_t *const src[4], const lane_t *const src1[4],
-            const uint32_t ci[4], uint32_t nsamples)
+            const uint32_t ci[4])
 {
 	struct out8_job j;
 	const uint32_t nq = t->nquads_out;
@@ -313,15 +294,10 @@ unorm_batch(const struct gfx_thread *t, const struct gfx_draw *d,
 	j.blend = rt->blend;
 	j.b = rt->b;
 	j.blend_const = d->blend_const;
-	const bool avx2 = out8_have_avx2();
-	for (uint32_t s = 0; s < nsamples; s++) {
-		if (s)
-			job_next_sample(&j, rt->pl.layer_pitch);
-		if (avx2)
-			out8_run_avx2(&j);
-		else
-			out8_run_sse2(&j);
-	}
+	if (out8_have_avx2())
+		out8_run_avx2(&j);
+	else
+		out8_run_sse2(&j);
 }
 
 void
@@ -340,7 +316,7 @@ gfx_output_batch8(const struct gfx_thread *t, const struct gfx_draw *d,
 	const float *o[4];
 
 	if (!srgb) {
-		unorm_batch(t, d, rt, qmask, src, src1, ci, 1);
+		unorm_batch(t, d, rt, qmask, src, src1, ci);
 		return;
 	}
 	pthread_once(&tables_once, tables_init);
@@ -402,17 +378,4 @@ gfx_output_batch8(const struct gfx_thread *t, const struct gfx_draw *d,
 				p[ci[c]] = c < 3 ? srgb8(o[c][l]) : unorm8(o[c][l]);
 		}
 	}
-}
-
-void
-gfx_output_batch8_samples(const struct gfx_thread *t,
-                          const struct gfx_draw *d,
-                          const struct gfx_color_target *rt,
-                          const uint8_t *qmask, const lane_t *const src[4],
-                          const lane_t *const src1[4], uint32_t nsamples)
-{
-	const bool bgra = rt->fast == GFX_FAST_BGRA8_UNORM;
-	const uint32_t ci[4] = { bgra ? 2u : 0u, 1u, bgra ? 0u : 2u, 3u };
-
-	unorm_batch(t, d, rt, qmask, src, src1, ci, nsamples);
 }
