@@ -130,10 +130,9 @@ test_load_clear_layers(void **state)
 	gt_fini(&p.t);
 }
 
-/* Load-op clears large enough to be split into bands of 16 rows over
- * the raster threads (pass.c, >= 256 KiB): colour (3 layers of 4),
- * depth and stencil (3 layers) over a render area whose height (333) is not a
- * multiple of the band and which leaves a margin on every side. Every
+/* Large load-op clears (over 1 MiB of colour): colour (3 layers of 4),
+ * depth and stencil (3 layers) over a render area whose height (333) is
+ * not a multiple of 16 and which leaves a margin on every side. Every
  * texel inside is the clear value, every byte outside untouched. */
 static void
 test_load_clear_banded(void **state)

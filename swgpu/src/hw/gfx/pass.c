@@ -263,63 +263,9 @@ clear_view_layers(const struct gfx_plane *pl, const struct gfx_rect *r,
 	}
 }
 
-/* Load-op clears of at least this many bytes are split into bands of
- * rows over the raster threads; below it a wake-up costs more than it
- * saves. */
-#define CLEAR_POOL_MIN_BYTES (256u * 1024u)
-#define CLEAR_BAND 16u   /* rows per pool task */
-
-struct clear_job {
-	const struct swgpu_pass *ps;
-	const struct gfx_plane *pl;   /* mapped attachments, by index */
-	struct gfx_rect fb;
-};
-
-/* Task item: rows [fb.y0 + 16 item, + 16) of every CLEAR attachment,
- * every layer (view) it clears. The rows of different items do not
- * overlap, so the bands together write what one clear_view_layers per
- * attachment writes. */
-static void
-clear_task(void *ctx, uint32_t item, uint32_t thread)
-{
-	const struct clear_job *j = ctx;
-	struct gfx_rect r = j->fb;
-
-	(void)thread;
-	r.y0 = j->fb.y0 + (int32_t)(item * CLEAR_BAND);
-	if (r.y1 - r.y0 > (int32_t)CLEAR_BAND)
-		r.y1 = r.y0 + (int32_t)CLEAR_BAND;
-	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++) {
-		const struct swgpu_attachment *a = gfx_pass_attachment(j->ps, i);
-		if (a && a->load_op == SWGPU_LOAD_CLEAR)
-			clear_view_layers(&j->pl[i], &r, j->ps, a->clear);
-	}
-}
-
-/* Bytes the pass's CLEAR load ops write (an estimate from the planes'
- * texel sizes, for the choice above). */
-static uint64_t
-clear_bytes(const struct swgpu_pass *ps, const struct gfx_plane *pl,
-            const struct gfx_rect *fb)
-{
-	const uint64_t px = (uint64_t)(fb->x1 - fb->x0) *
-	                    (uint64_t)(fb->y1 - fb->y0);
-	uint64_t n = 0;
-
-	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++) {
-		const struct swgpu_attachment *a = gfx_pass_attachment(ps, i);
-		if (a && a->load_op == SWGPU_LOAD_CLEAR && pl[i].base)
-			n += px * pl[i].bpp * pl[i].samples *
-			     (ps->view_mask ? (uint32_t)__builtin_popcount(
-			                              ps->view_mask)
-			                    : ps->layer_count);
-	}
-	return n;
-}
-
 bool
 gfx_pass_begin(struct exec_env *env, const struct pkt *p,
-               const struct swgpu_pass *ps, struct gfx_pool *pool)
+               const struct swgpu_pass *ps)
 {
 	struct gfx_rect fb;
 	struct gfx_plane pl[SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2];
@@ -332,13 +278,6 @@ gfx_pass_begin(struct exec_env *env, const struct pkt *p,
 		if (a && !gfx_plane_map(env, p, a, &fb, 0, ps->layer_count,
 		                        &pl[i]))
 			return false;
-	}
-	if (pool && fb.y1 > fb.y0 &&
-	    clear_bytes(ps, pl, &fb) >= CLEAR_POOL_MIN_BYTES) {
-		const struct clear_job job = { ps, pl, fb };
-		gfx_pool_run(pool, ((uint32_t)(fb.y1 - fb.y0) + CLEAR_BAND - 1) /
-		                   CLEAR_BAND, clear_task, (void *)&job);
-		return true;
 	}
 	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++) {
 		const struct swgpu_attachment *a = gfx_pass_attachment(ps, i);

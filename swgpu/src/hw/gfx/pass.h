@@ -57,10 +57,9 @@ bool gfx_plane_map(struct exec_env *env, const struct pkt *p,
 void gfx_plane_clear(const struct gfx_plane *pl, const struct gfx_rect *r,
                      uint32_t nlayers, const uint32_t value[4]);
 /* BEGIN_PASS's memory work: translate every attachment, then the CLEAR
- * load ops (large ones in bands of rows over pool's raster threads; pool
- * NULL: the caller alone). VA read lock held. */
+ * load ops. VA read lock held. */
 bool gfx_pass_begin(struct exec_env *env, const struct pkt *p,
-                    const struct swgpu_pass *ps, struct gfx_pool *pool);
+                    const struct swgpu_pass *ps);
 /* CLEAR_ATTACHMENTS on attachment index. VA read lock held. */
 bool gfx_clear_attachments(struct exec_env *env, const struct pkt *p,
                            const struct swgpu_pass *ps, uint32_t index,
