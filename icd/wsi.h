@@ -50,6 +50,8 @@ struct wsi_frame {
 	VkDeviceSize row_pitch;
 	VkExtent2D extent;
 	uint32_t image_index;
+	/* pixels lie in the pages image_pages gave for image_index */
+	bool shared;
 	/* Damage (VK_KHR_incremental_present), clipped to the extent;
 	 * rect_count 0: the whole image changed. */
 	uint32_t rect_count;
@@ -71,6 +73,17 @@ struct wsi_platform_ops {
 	 * after a failed init). */
 	VkResult (*init)(struct wsi_swapchain *sc);
 	void (*finish)(struct wsi_swapchain *sc);
+	/* Pages the window system reads in place, to be the memory of
+	 * swapchain image `index` (size bytes, a multiple of the page), or
+	 * NULL: the image gets memory of its own and show copies it. Called
+	 * after init, before the image exists; the pages stay valid until
+	 * finish, which runs after the images are destroyed. NULL op: never
+	 * (X11 without MIT-SHM, Wayland, headless). */
+	void *(*image_pages)(struct wsi_swapchain *sc, uint32_t index,
+	                     size_t size);
+	/* The pages image_pages gave for index are not used (the device
+	 * could not import them: shared mode); NULL when image_pages is. */
+	void (*image_pages_unused)(struct wsi_swapchain *sc, uint32_t index);
 	/* Put frame on the window; the presenter thread only. Returns once
 	 * the window system has taken the pixels (they may be overwritten
 	 * then). */
@@ -162,6 +175,7 @@ struct wsi_image {
 	uint32_t index;
 	VkImage image;                /* an ordinary icd_image */
 	VkDeviceMemory memory;        /* host-visible, mapped */
+	bool shared;                  /* memory is image_pages' (no copy) */
 	const uint8_t *pixels;        /* layer 0's first texel */
 	VkDeviceSize row_pitch;
 	/* Binary; the present job signals it when the present's waits are

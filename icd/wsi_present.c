@@ -277,6 +277,7 @@ present_one(struct icd_surface *s, struct wsi_image *img)
 			.row_pitch = img->row_pitch,
 			.extent = sc->extent,
 			.image_index = img->index,
+			.shared = img->shared,
 			.rect_count = img->present.rect_count,
 			.rects = img->present.rects,
 		};

@@ -95,6 +95,51 @@ wsi_image_destroy(struct wsi_swapchain *sc, struct wsi_image *wi)
 	memset(wi, 0, sizeof(*wi));
 }
 
+/* The memory of swapchain image wi: the window system's pages when it
+ * offers them (image_pages: it then reads the image in place, and show
+ * copies nothing), imported as host memory; else (no pages, or the device
+ * cannot import them, e.g. in shared mode) an allocation of its own. */
+static VkResult
+wsi_image_memory(struct wsi_swapchain *sc, struct wsi_image *wi,
+                 const VkMemoryRequirements *req, uint32_t type)
+{
+	struct icd_device *dev = sc->device;
+	VkDevice device = icd_device_to_handle(dev);
+	const struct wsi_platform_ops *ops = sc->surface->ops;
+	const VkDeviceSize size = (req->size + ICD_HOST_POINTER_ALIGNMENT - 1) /
+	                          ICD_HOST_POINTER_ALIGNMENT *
+	                          ICD_HOST_POINTER_ALIGNMENT;
+	void *pages = NULL;
+
+	if (ops->image_pages &&
+	    (icd_memory_host_pointer_types(dev->pdev) & (1u << type)))
+		pages = ops->image_pages(sc, wi->index, (size_t)size);
+	if (pages) {
+		const VkImportMemoryHostPointerInfoEXT host = {
+			.sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT,
+			.handleType =
+				VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
+			.pHostPointer = pages,
+		};
+
+		if (icd_AllocateMemory(device, &(VkMemoryAllocateInfo){
+			.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+			.pNext = &host,
+			.allocationSize = size,
+			.memoryTypeIndex = type,
+		}, &sc->alloc, &wi->memory) == VK_SUCCESS) {
+			wi->shared = true;
+			return VK_SUCCESS;
+		}
+		ops->image_pages_unused(sc, wi->index);
+	}
+	return icd_AllocateMemory(device, &(VkMemoryAllocateInfo){
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req->size,
+		.memoryTypeIndex = type,
+	}, &sc->alloc, &wi->memory);
+}
+
 static VkResult
 wsi_image_create(struct wsi_swapchain *sc, const VkSwapchainCreateInfoKHR *ci,
                  struct wsi_image *wi)
@@ -135,11 +180,7 @@ wsi_image_create(struct wsi_swapchain *sc, const VkSwapchainCreateInfoKHR *ci,
 		return VK_ERROR_INITIALIZATION_FAILED;
 	}
 	icd_GetImageMemoryRequirements(device, wi->image, &req);
-	r = icd_AllocateMemory(device, &(VkMemoryAllocateInfo){
-		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-		.allocationSize = req.size,
-		.memoryTypeIndex = (uint32_t)type,
-	}, &sc->alloc, &wi->memory);
+	r = wsi_image_memory(sc, wi, &req, (uint32_t)type);
 	if (r != VK_SUCCESS)
 		return r;
 	r = icd_BindImageMemory(device, wi->image, wi->memory, 0);
@@ -219,11 +260,14 @@ wsi_check_create_info(struct icd_device *dev,
 	return VK_ERROR_INITIALIZATION_FAILED;
 }
 
+/* The images first: the window system's resources (finish) may be their
+ * memory (image_pages). */
 static void
 wsi_swapchain_free(struct wsi_swapchain *sc)
 {
 	for (uint32_t i = 0; i < sc->image_count; i++)
 		wsi_image_destroy(sc, &sc->images[i]);
+	sc->surface->ops->finish(sc);
 	icd_free(NULL, &sc->alloc, sc);
 }
 
@@ -267,6 +311,12 @@ icd_CreateSwapchainKHR(VkDevice device,
 	sc->mode = pCreateInfo->presentMode;
 	sc->image_count = pCreateInfo->minImageCount > caps.minImageCount
 	                  ? pCreateInfo->minImageCount : caps.minImageCount;
+	/* The window system first: it may give the images' memory. */
+	r = surface->ops->init(sc);
+	if (r != VK_SUCCESS) {
+		sc->image_count = 0;
+		goto fail;
+	}
 	/* Images are allocated now even with DEFERRED_MEMORY_ALLOCATION: the
 	 * flag permits deferring, it does not require it. */
 	for (uint32_t i = 0; i < sc->image_count; i++) {
@@ -277,9 +327,6 @@ icd_CreateSwapchainKHR(VkDevice device,
 			goto fail;
 		}
 	}
-	r = surface->ops->init(sc);
-	if (r != VK_SUCCESS)
-		goto fail_platform;
 
 	pthread_mutex_lock(&surface->lock);
 	if (surface->swapchain && surface->swapchain != old) {
@@ -287,7 +334,7 @@ icd_CreateSwapchainKHR(VkDevice device,
 		icd_log("vkCreateSwapchainKHR: the surface already has a "
 		        "swapchain that is not oldSwapchain");
 		r = VK_ERROR_NATIVE_WINDOW_IN_USE_KHR;
-		goto fail_platform;
+		goto fail;
 	}
 	surface->swapchain = sc;
 	/* The old swapchain's acquired images may still be presented; the
@@ -302,13 +349,11 @@ icd_CreateSwapchainKHR(VkDevice device,
 		pthread_mutex_lock(&surface->lock);
 		surface->swapchain = NULL;
 		pthread_mutex_unlock(&surface->lock);
-		goto fail_platform;
+		goto fail;
 	}
 	*pSwapchain = wsi_swapchain_to_handle(sc);
 	return VK_SUCCESS;
 
-fail_platform:
-	surface->ops->finish(sc);
 fail:
 	wsi_swapchain_free(sc);
 	return r;
@@ -327,7 +372,6 @@ icd_DestroySwapchainKHR(VkDevice device, VkSwapchainKHR swapchain,
 		sc->surface->swapchain = NULL;
 	pthread_mutex_unlock(&sc->surface->lock);
 	wsi_presenter_leave(sc);
-	sc->surface->ops->finish(sc);
 	wsi_swapchain_free(sc);
 }
 

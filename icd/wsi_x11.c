@@ -4,9 +4,14 @@
  * (VK_KHR_xlib_surface: the Display's xcb connection, XGetXCBConnection).
  *
  * An image reaches the window through MIT-SHM when the server has it and
- * can attach our segment (a local server): the presenter copies the
- * damaged rows into a SysV shared-memory segment the size of the image and
- * sends ShmPutImage, so the pixels never cross the socket. Otherwise
+ * can attach our segments (a local server): each swapchain image's memory
+ * is a SysV shared-memory segment of its own attached to the server
+ * (image_pages; the device imports it as host memory), and show sends
+ * ShmPutImage of the damaged rectangles straight from it, so the pixels
+ * are neither copied nor sent. An image the device could not import
+ * (shared mode: swgpud cannot reach our pages) has memory of its own: the
+ * presenter copies its damaged rows into one more segment the size of the
+ * image and puts from there. Otherwise
  * (a remote server, or one without the extension) PutImage requests carry
  * them, split into bands that fit the maximum request length. Either way
  * show() ends with a GetGeometry round trip: its reply proves the server
@@ -314,15 +319,24 @@ x11_query(struct icd_surface *surface, struct wsi_window *out)
 /* Swapchains                                                          */
 /* ------------------------------------------------------------------ */
 
+/* A SysV shared-memory segment attached to the server as seg. */
+struct x11_segment {
+	xcb_shm_seg_t seg;
+	uint8_t *addr;
+	size_t size;
+};
+
 struct x11_swapchain {
 	xcb_connection_t *conn;
 	xcb_window_t window;
 	xcb_gcontext_t gc;
 	uint8_t depth;
-	/* MIT-SHM: a segment of the image's size, attached to the server */
+	/* MIT-SHM: a segment of the image's size, attached to the server,
+	 * that images not in segments of their own are copied to */
 	bool shm;
-	xcb_shm_seg_t seg;
-	uint8_t *shm_addr;
+	struct x11_segment copy;
+	/* image_pages: swapchain image i's memory (addr NULL: none) */
+	struct x11_segment image[WSI_MAX_IMAGES];
 	/* PutImage: the largest request, and a buffer for packed rows */
 	size_t max_request_bytes;
 	uint8_t *rows;
@@ -331,7 +345,7 @@ struct x11_swapchain {
 /* Attach a segment of size bytes to the server; false (and nothing
  * allocated) when the server cannot, e.g. it runs on another machine. */
 static bool
-x11_shm_attach(struct x11_swapchain *xs, size_t size)
+x11_shm_attach(struct x11_swapchain *xs, size_t size, struct x11_segment *sg)
 {
 	const xcb_query_extension_reply_t *ext;
 	xcb_generic_error_t *err;
@@ -345,24 +359,39 @@ x11_shm_attach(struct x11_swapchain *xs, size_t size)
 	id = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
 	if (id < 0)
 		return false;
-	xs->shm_addr = shmat(id, NULL, 0);
-	if (xs->shm_addr == (void *)-1) {
-		xs->shm_addr = NULL;
+	sg->addr = shmat(id, NULL, 0);
+	if (sg->addr == (void *)-1) {
+		sg->addr = NULL;
 		shmctl(id, IPC_RMID, NULL);
 		return false;
 	}
-	xs->seg = x11.xcb_generate_id(xs->conn);
+	sg->seg = x11.xcb_generate_id(xs->conn);
 	err = x11.xcb_request_check(xs->conn, x11.xcb_shm_attach_checked(
-		xs->conn, xs->seg, (uint32_t)id, 0));
+		xs->conn, sg->seg, (uint32_t)id, 0));
 	/* The segment lives on until both sides have detached it. */
 	shmctl(id, IPC_RMID, NULL);
 	if (err) {
 		free(err);
-		shmdt(xs->shm_addr);
-		xs->shm_addr = NULL;
+		shmdt(sg->addr);
+		sg->addr = NULL;
 		return false;
 	}
+	sg->size = size;
 	return true;
+}
+
+/* Detach sg from the server (when the connection still works) and from
+ * this process. */
+static void
+x11_shm_detach(struct x11_swapchain *xs, struct x11_segment *sg, bool conn_ok)
+{
+	if (!sg->addr)
+		return;
+	if (conn_ok)
+		x11_discard(xs->conn, x11.xcb_shm_detach_checked(xs->conn,
+		                                                 sg->seg));
+	shmdt(sg->addr);
+	sg->addr = NULL;
 }
 
 static VkResult
@@ -404,7 +433,7 @@ x11_init(struct wsi_swapchain *sc)
 	xs->gc = x11.xcb_generate_id(conn);
 	x11_discard(conn, x11.xcb_create_gc_checked(conn, xs->gc, xs->window,
 	                                            0, NULL));
-	xs->shm = x11_shm_attach(xs, image_bytes);
+	xs->shm = x11_shm_attach(xs, image_bytes, &xs->copy);
 	if (!xs->shm) {
 		xs->max_request_bytes =
 			(size_t)x11.xcb_get_maximum_request_length(conn) * 4;
@@ -427,20 +456,83 @@ x11_finish(struct wsi_swapchain *sc)
 
 	if (!xs)
 		return;
-	if (!x11.xcb_connection_has_error(xs->conn)) {
-		if (xs->shm)
-			x11_discard(xs->conn, x11.xcb_shm_detach_checked(
-				xs->conn, xs->seg));
+	const bool conn_ok = !x11.xcb_connection_has_error(xs->conn);
+
+	x11_shm_detach(xs, &xs->copy, conn_ok);
+	for (uint32_t i = 0; i < WSI_MAX_IMAGES; i++)
+		x11_shm_detach(xs, &xs->image[i], conn_ok);
+	if (conn_ok) {
 		if (xs->gc)
 			x11_discard(xs->conn, x11.xcb_free_gc_checked(
 				xs->conn, xs->gc));
 		x11.xcb_flush(xs->conn);
 	}
-	if (xs->shm_addr)
-		shmdt(xs->shm_addr);
 	icd_free(NULL, &sc->alloc, xs->rows);
 	icd_free(NULL, &sc->alloc, xs);
 	sc->platform = NULL;
+}
+
+/* A segment for swapchain image index's memory (wsi_platform_ops.
+ * image_pages), when the server takes segments. */
+static void *
+x11_image_pages(struct wsi_swapchain *sc, uint32_t index, size_t size)
+{
+	struct x11_swapchain *xs = sc->platform;
+
+	if (!xs || !xs->shm || index >= WSI_MAX_IMAGES ||
+	    !x11_shm_attach(xs, size, &xs->image[index]))
+		return NULL;
+	if (getenv("SWGPU_DEBUG"))
+		icd_log("X11: image %u: a segment of its own offered as its "
+		        "memory (%zu bytes)", index, size);
+	return xs->image[index].addr;
+}
+
+static void
+x11_image_pages_unused(struct wsi_swapchain *sc, uint32_t index)
+{
+	struct x11_swapchain *xs = sc->platform;
+
+	x11_shm_detach(xs, &xs->image[index],
+	               !x11.xcb_connection_has_error(xs->conn));
+	if (getenv("SWGPU_DEBUG"))
+		icd_log("X11: image %u: the device could not import its "
+		        "segment; copied into the swapchain's at each present",
+		        index);
+}
+
+/* ShmPutImage of rect r of the frame from segment sg, which holds the
+ * image at byte offset `offset` with rows `pitch` bytes apart. */
+static void
+x11_shm_put(struct x11_swapchain *xs, const struct wsi_frame *f,
+            const struct x11_segment *sg, size_t offset, size_t pitch,
+            const VkRect2D *r)
+{
+	x11_discard(xs->conn, x11.xcb_shm_put_image_checked(
+		xs->conn, xs->window, xs->gc, (uint16_t)(pitch / 4),
+		(uint16_t)f->extent.height, (uint16_t)r->offset.x,
+		(uint16_t)r->offset.y, (uint16_t)r->extent.width,
+		(uint16_t)r->extent.height, (int16_t)r->offset.x,
+		(int16_t)r->offset.y, xs->depth, XCB_IMAGE_FORMAT_Z_PIXMAP, 0,
+		sg->seg, (uint32_t)offset));
+}
+
+/* Does the frame lie, rows and all, in its image's own segment (which
+ * ShmPutImage can describe: 4-byte pixels, at most 65535 of them a row)? */
+static const struct x11_segment *
+x11_frame_segment(const struct x11_swapchain *xs, const struct wsi_frame *f)
+{
+	const struct x11_segment *sg;
+
+	if (!f->shared || f->image_index >= WSI_MAX_IMAGES)
+		return NULL;
+	sg = &xs->image[f->image_index];
+	if (!sg->addr || f->pixels < sg->addr || f->row_pitch % 4 ||
+	    f->row_pitch / 4 > UINT16_MAX ||
+	    (size_t)(f->pixels - sg->addr) +
+	    (size_t)f->row_pitch * f->extent.height > sg->size)
+		return NULL;
+	return sg;
 }
 
 /* Rows of rect into the segment, at the same place as in the image. */
@@ -453,7 +545,7 @@ x11_copy_to_shm(struct x11_swapchain *xs, const struct wsi_frame *f,
 	for (uint32_t y = 0; y < r->extent.height; y++) {
 		size_t row = (size_t)r->offset.y + y;
 
-		memcpy(xs->shm_addr + row * stride + (size_t)r->offset.x * 4,
+		memcpy(xs->copy.addr + row * stride + (size_t)r->offset.x * 4,
 		       f->pixels + row * f->row_pitch + (size_t)r->offset.x * 4,
 		       (size_t)r->extent.width * 4);
 	}
@@ -494,6 +586,8 @@ x11_show(struct wsi_swapchain *sc, const struct wsi_frame *f)
 	const VkRect2D whole = { { 0, 0 }, f->extent };
 	const VkRect2D *rects = f->rect_count ? f->rects : &whole;
 	uint32_t n = f->rect_count ? f->rect_count : 1;
+	const struct x11_segment *own = xs->shm ? x11_frame_segment(xs, f)
+	                                        : NULL;
 	xcb_get_geometry_reply_t *g;
 	VkResult r = VK_SUCCESS;
 
@@ -507,14 +601,14 @@ x11_show(struct wsi_swapchain *sc, const struct wsi_frame *f)
 
 		if (!rc->extent.width || !rc->extent.height)
 			continue;
-		if (xs->shm) {
+		if (own) {
+			x11_shm_put(xs, f, own,
+			            (size_t)(f->pixels - own->addr),
+			            (size_t)f->row_pitch, rc);
+		} else if (xs->shm) {
 			x11_copy_to_shm(xs, f, rc);
-			x11_discard(xs->conn, x11.xcb_shm_put_image_checked(
-				xs->conn, xs->window, xs->gc, f->extent.width,
-				f->extent.height, rc->offset.x, rc->offset.y,
-				rc->extent.width, rc->extent.height,
-				rc->offset.x, rc->offset.y, xs->depth,
-				XCB_IMAGE_FORMAT_Z_PIXMAP, 0, xs->seg, 0));
+			x11_shm_put(xs, f, &xs->copy, 0,
+			            (size_t)f->extent.width * 4, rc);
 		} else {
 			x11_put_rows(xs, f, rc);
 		}
@@ -534,5 +628,7 @@ const struct wsi_platform_ops wsi_x11_ops = {
 	.query = x11_query,
 	.init = x11_init,
 	.finish = x11_finish,
+	.image_pages = x11_image_pages,
+	.image_pages_unused = x11_image_pages_unused,
 	.show = x11_show,
 };

@@ -130,6 +130,65 @@ test_load_clear_layers(void **state)
 	gt_fini(&p.t);
 }
 
+/* Large load-op clears (over 1 MiB of colour): colour (3 layers of 4),
+ * depth and stencil (3 layers) over a render area whose height (333) is
+ * not a multiple of 16 and which leaves a margin on every side. Every
+ * texel inside is the clear value, every byte outside untouched. */
+static void
+test_load_clear_banded(void **state)
+{
+	enum { BW = 300, BH = 345, X0 = 7, Y0 = 5, AW = 290, AH = 333 };
+	struct pk p;
+
+	pk_init(&p);
+	struct gt_image arr = gt_image(&p.t, SWGPU_FORMAT_R32_UINT, BW, 4 * BH);
+	struct gt_image zb = gt_image(&p.t, SWGPU_FORMAT_D32_SFLOAT, BW, 3 * BH);
+	struct gt_image sb = gt_image(&p.t, SWGPU_FORMAT_S8_UINT, BW, 3 * BH);
+	memset(arr.mem.cpu, 0xab, arr.mem.size);
+	memset(zb.mem.cpu, 0xab, zb.mem.size);
+	memset(sb.mem.cpu, 0xab, sb.mem.size);
+	gt_attachment(&arr, &p.pass.color[0], SWGPU_LOAD_CLEAR,
+	              (const uint32_t[4]){ 77 });
+	p.pass.color[0].height = BH;
+	p.pass.color[0].layers = 4;
+	p.pass.color[0].layer_pitch = (uint64_t)BW * 4 * BH;
+	gt_attachment(&zb, &p.pass.depth, SWGPU_LOAD_CLEAR,
+	              (const uint32_t[4]){ gt_fbits(0.25f) });
+	gt_attachment(&sb, &p.pass.stencil, SWGPU_LOAD_CLEAR,
+	              (const uint32_t[4]){ 0x5a });
+	p.pass.depth.height = p.pass.stencil.height = BH;
+	p.pass.depth.layers = p.pass.stencil.layers = 3;
+	p.pass.depth.layer_pitch = (uint64_t)BW * 4 * BH;
+	p.pass.stencil.layer_pitch = (uint64_t)BW * BH;
+	p.pass.layer_count = 3;
+	p.pass.area_x = X0;
+	p.pass.area_y = Y0;
+	p.pass.area_width = AW;
+	p.pass.area_height = AH;
+	gt_begin_pass(&p.t, &p.pass);
+	gt_end_pass(&p.t);
+	assert_true(gt_run(&p.t));
+	for (uint32_t y = 0; y < 4 * BH; y++)
+		for (uint32_t x = 0; x < BW; x++) {
+			const uint32_t ly = y % BH;
+			const bool in = y < 3 * BH && x >= X0 && x < X0 + AW &&
+			                ly >= Y0 && ly < Y0 + AH;
+			uint32_t v;
+			memcpy(&v, gt_px(&arr, x, y), 4);
+			if (v != (in ? 77u : 0xababababu))
+				fail_msg("colour (%u, %u): 0x%x", x, y, v);
+			if (y >= 3 * BH)
+				continue;
+			memcpy(&v, gt_px(&zb, x, y), 4);
+			if (v != (in ? gt_fbits(0.25f) : 0xababababu))
+				fail_msg("depth (%u, %u): 0x%x", x, y, v);
+			if (*gt_px(&sb, x, y) != (in ? 0x5a : 0xab))
+				fail_msg("stencil (%u, %u): 0x%x", x, y,
+				         *gt_px(&sb, x, y));
+		}
+	gt_fini(&p.t);
+}
+
 /* CLEAR_ATTACHMENTS: two rects on the colour attachment (one running
  * off the edge: clipped), one on depth and one on stencil. */
 static void
@@ -577,6 +636,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load_ops_render_area),
 		cmocka_unit_test(test_load_clear_layers),
+		cmocka_unit_test(test_load_clear_banded),
 		cmocka_unit_test(test_multiview),
 		cmocka_unit_test(test_clear_attachments),
 		cmocka_unit_test(test_occlusion_query),

@@ -178,10 +178,11 @@ test_present_modes(struct vkh *h, struct vkh_device *d)
 	wt_window_close(h, &w);
 }
 
-/* The window shows exactly the frame the GPU wrote: a screenshot against
- * the same image copied into a buffer. */
+/* The window (ww x wh, at most W x H) shows exactly the frame the GPU
+ * wrote: a screenshot against the same image copied into a buffer. */
 static void
-test_screenshot_readback(struct vkh *h, struct vkh_device *d)
+screenshot_readback(struct vkh *h, struct vkh_device *d, uint32_t ww,
+                    uint32_t wh)
 {
 	struct wt_window w;
 	struct wt_swapchain sc;
@@ -198,10 +199,10 @@ test_screenshot_readback(struct vkh *h, struct vkh_device *d)
 		vkh_skip(h, "no screenshots on this platform");
 		return;
 	}
-	OPEN_WINDOW(h, w);
+	VKH_CHECK_VK(h, wt_window_open(h, ww, wh, &w));
 	VKH_CHECK_VK(h, wt_swapchain_create(h, d, &w, VK_PRESENT_MODE_FIFO_KHR,
 	                                    0, VK_NULL_HANDLE, NULL, &sc));
-	VKH_CHECK_VK(h, vkh_buffer_create(h, d, W * H * 4,
+	VKH_CHECK_VK(h, vkh_buffer_create(h, d, ww * wh * 4,
 	                                  VK_BUFFER_USAGE_TRANSFER_DST_BIT,
 	                                  VKH_MEM_READBACK, -1, &rb));
 	VKH_CHECK_VK(h, vkCreateSemaphore(d->device, &sci, NULL, &acquired));
@@ -210,10 +211,10 @@ test_screenshot_readback(struct vkh *h, struct vkh_device *d)
 	f.rect_bgra[1] = 0xe0;
 	f.rect_bgra[2] = 0x70;
 	f.rect_bgra[3] = 0xff;
-	f.rect_x = 17;
-	f.rect_y = 29;
-	f.rect_w = 101;
-	f.rect_h = 53;
+	f.rect_x = ww / 9;
+	f.rect_y = wh / 4;
+	f.rect_w = ww * 5 / 8;
+	f.rect_h = wh * 4 / 9;
 	VKH_CHECK_VK(h, vkAcquireNextImageKHR(d->device, sc.swapchain,
 	                                      VKH_TIMEOUT_NS, acquired,
 	                                      VK_NULL_HANDLE, &index));
@@ -225,10 +226,10 @@ test_screenshot_readback(struct vkh *h, struct vkh_device *d)
 	vkh_buffer_invalidate(h, d, &rb);
 	/* The buffer holds the frame the GPU made... */
 	texels = rb.map;
-	VKH_CHECK(h, wt_screenshot_matches(texels, W, H, &f));
+	VKH_CHECK(h, wt_screenshot_matches(texels, ww, wh, &f));
 	/* ...and the screen shows those texels. */
 	VKH_CHECK(h, wt_screenshot(&w, texels, shot));
-	for (uint32_t i = 0; i < W * H; i++)
+	for (uint32_t i = 0; i < ww * wh; i++)
 		VKH_CHECK_MSG(h, (shot[i] & 0xffffff) == (texels[i] & 0xffffff),
 		              "pixel %u: screen 0x%06x, buffer 0x%06x", i,
 		              shot[i] & 0xffffff, texels[i] & 0xffffff);
@@ -236,6 +237,21 @@ test_screenshot_readback(struct vkh *h, struct vkh_device *d)
 	vkh_buffer_destroy(d, &rb);
 	wt_swapchain_destroy(d, &sc);
 	wt_window_close(h, &w);
+}
+
+static void
+test_screenshot_readback(struct vkh *h, struct vkh_device *d)
+{
+	screenshot_readback(h, d, W, H);
+}
+
+/* A width whose rows are not a multiple of 16 bytes: swgpu's image rows
+ * are padded (row pitch 416 bytes for 101 pixels), and on X11 with
+ * MIT-SHM the server reads the image in place with that pitch. */
+static void
+test_screenshot_odd_width(struct vkh *h, struct vkh_device *d)
+{
+	screenshot_readback(h, d, 101, 37);
 }
 
 /* Rendered on one queue, presented on the other (on swgpu: a compute
@@ -385,6 +401,7 @@ static const struct vkh_test core_tests[] = {
 	{ "swapchain_life", test_swapchain_life, 2, 0 },
 	{ "present_modes", test_present_modes, 2, 0 },
 	{ "screenshot_readback", test_screenshot_readback, 2, 0 },
+	{ "screenshot_odd_width", test_screenshot_odd_width, 2, 0 },
 	{ "present_other_queue", test_present_other_queue, 2, 0 },
 	{ "swapchain_image_alias", test_swapchain_image_alias, 2, 0 },
 };

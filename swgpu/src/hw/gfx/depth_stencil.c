@@ -13,6 +13,7 @@
  * compares exactly the value that would be stored.
  */
 #include "hw/gfx/gfx_internal.h"
+#include "hw/gfx/output8_unorm.h"
 
 #include <math.h>
 #include <string.h>
@@ -289,11 +290,14 @@ unorm_bits4(__m128 z, double scale)
 	return _mm_unpacklo_epi64(ilo, ihi);
 }
 
-/* A whole D16_UNORM quad: depth_only's per-pixel steps for the four
- * lanes at once (the codes compare as integers). */
+/* A D16_UNORM quad inside the render area: depth_only's per-pixel steps
+ * for the four lanes at once (the codes compare as integers), pixels not
+ * in mask failing (their codes written back unchanged). */
 static uint32_t
-depth_only_d16_quad(const struct gfx_draw *d, const struct gfx_viewport *vp,
-                    uint8_t *const row[2], const float *z)
+depth_only_d16_quad_masked(const struct gfx_draw *d,
+                           const struct gfx_viewport *vp,
+                           uint8_t *const row[2], const float *z,
+                           uint32_t mask)
 {
 	const uint32_t op = d->depth_op;
 	__m128 a = _mm_loadu_ps(z);
@@ -316,6 +320,11 @@ depth_only_d16_quad(const struct gfx_draw *d, const struct gfx_viewport *vp,
 		ok = _mm_or_si128(ok, _mm_cmpeq_epi32(in, st));
 	if (op & 4)
 		ok = _mm_or_si128(ok, _mm_cmpgt_epi32(in, st));
+	if (mask != 0xf) {
+		const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+		ok = _mm_and_si128(ok, _mm_cmpeq_epi32(
+			_mm_and_si128(_mm_set1_epi32((int)mask), bit), bit));
+	}
 	const uint32_t pass = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(ok));
 	if (d->depth_write && pass) {
 		/* codes < 2^16: packs_epi32 of the selection after taking
@@ -333,6 +342,14 @@ depth_only_d16_quad(const struct gfx_draw *d, const struct gfx_viewport *vp,
 		memcpy(row[1], &w1, 4);
 	}
 	return pass;
+}
+
+/* A whole D16_UNORM quad. */
+static inline uint32_t
+depth_only_d16_quad(const struct gfx_draw *d, const struct gfx_viewport *vp,
+                    uint8_t *const row[2], const float *z)
+{
+	return depth_only_d16_quad_masked(d, vp, row, z, 0xf);
 }
 #endif
 
@@ -463,7 +480,8 @@ gfx_depth_stencil_slice(const struct gfx_draw *d, const struct gfx_prim *p,
  * with the same operations in the same order, four pixels of a row at
  * a time; D32 compares and writes two quads' rows at once with
  * depth_only_d32_quad's operations, D16 goes quad by quad through
- * depth_only_d16_quad. Same bits as the per-quad path (test_gfx_depth
+ * depth_only_d16_quad, or four quads (two rows of eight pixels) at once
+ * on AVX2 (depth_avx2.c). Same bits as the per-quad path (test_gfx_depth
  * test_depth_rows_same, SWGPU_GFX_DEPTH_ROWS=0 turns it off).
  */
 #if defined(__SSE2__)
@@ -504,15 +522,17 @@ gfx_depth_quad_early(const struct gfx_draw *d, const struct gfx_prim *p,
 		_mm_set1_ps(p->zc), dz), zy), _mm_set1_ps(p->bias)));
 	/* a partly covered quad inside the render area: the whole quad's
 	 * compare, its uncovered pixels' bytes written back unchanged */
-	if (d->depth.format == SWGPU_FORMAT_D32_SFLOAT &&
-	    x >= d->fb.x0 && y >= d->fb.y0 && x + 2 <= d->fb.x1 &&
+	if (x >= d->fb.x0 && y >= d->fb.y0 && x + 2 <= d->fb.x1 &&
 	    y + 2 <= d->fb.y1 && x >= d->depth.ox && y >= d->depth.oy) {
 		const struct gfx_viewport *vp = &d->vp[p->viewport];
 		uint8_t *row[2];
 
 		row[0] = gfx_texel(&d->depth, x, y, p->layer);
 		row[1] = row[0] + d->depth.row_pitch;
-		return depth_only_d32_quad_masked(d, vp, row, z, mask);
+		if (d->depth.format == SWGPU_FORMAT_D32_SFLOAT)
+			return depth_only_d32_quad_masked(d, vp, row, z, mask);
+		if (d->depth.format == SWGPU_FORMAT_D16_UNORM)
+			return depth_only_d16_quad_masked(d, vp, row, z, mask);
 	}
 #else
 	for (uint32_t l = 0; l < 4; l++) {
@@ -535,6 +555,12 @@ gfx_depth_rows(const struct gfx_draw *d, const struct gfx_prim *p,
 	const float dy0 = ((float)y + 0.5f) - p->ry;
 	const float dy1 = ((float)(y + 1) + 0.5f) - p->ry;
 	const bool d32 = d->depth.format == SWGPU_FORMAT_D32_SFLOAT;
+#if defined(__x86_64__) || defined(__i386__)
+	if (!d32 && n == GFX_DEPTH_ROW_QUADS && out8_have_avx2()) {
+		gfx_depth_rows_d16_avx2(d, p, x, y, z, pass);
+		return;
+	}
+#endif
 	uint8_t *row0 = gfx_texel(&d->depth, x, y, slice);
 	uint8_t *row1 = row0 + d->depth.row_pitch;
 

@@ -636,10 +636,15 @@ uint32_t gfx_depth_stencil_slice(const struct gfx_draw *d,
 void gfx_depth_rows(const struct gfx_draw *d, const struct gfx_prim *p,
                     int32_t x, int32_t y, uint32_t n, float *z,
                     uint8_t *pass);
+/* gfx_depth_rows of exactly GFX_DEPTH_ROW_QUADS quads on D16_UNORM
+ * (depth_avx2.c; x86 builds, only when out8_have_avx2()). */
+void gfx_depth_rows_d16_avx2(const struct gfx_draw *d,
+                             const struct gfx_prim *p, int32_t x, int32_t y,
+                             float *z, uint8_t *pass);
 /* gfx_frag_quad's early test when gfx_draw.depth_rows: the quad's
  * depths (its expression, four lanes at once) into z[4], then
- * gfx_depth_stencil, D32 partly covered quads inside the render area by
- * the whole-quad compare masked by mask. The same results. */
+ * gfx_depth_stencil, D32 and D16 partly covered quads inside the render
+ * area by the whole-quad compare masked by mask. The same results. */
 uint32_t gfx_depth_quad_early(const struct gfx_draw *d,
                               const struct gfx_prim *p, int32_t x,
                               int32_t y, uint32_t mask, float *z);
