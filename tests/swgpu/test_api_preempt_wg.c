@@ -278,7 +278,7 @@ static void
 test_random_preemption_bit_exact(void **state)
 {
 	const uint32_t devices = API_TSAN ? 2 : 6;
-	const uint32_t runs = API_TSAN ? 15 : 50;
+	const uint32_t runs = API_TSAN ? 30 : 50;
 	uint64_t rng = 0x9e3779b97f4a7c15ull, stops = 0;
 	static uint32_t got[64 * MIX_MAX_GROUPS], ref[64 * MIX_MAX_GROUPS];
 	static uint32_t host[64 * MIX_MAX_GROUPS];
@@ -325,7 +325,12 @@ test_random_preemption_bit_exact(void **state)
 	}
 	print_message("%u dispatches, %llu preemptions\n", devices * runs,
 	              (unsigned long long)stops);
-	assert_true(stops >= devices * runs);
+	/* The interpreter asks at every 8th back-edge, compiled code every
+	 * JIT_LOOP_POLL blocks: about 2 and 1.3 stops per dispatch. Half a
+	 * stop per dispatch proves the random stops happened (a run without
+	 * them has none) without making the count a coin toss (one CI run
+	 * of 30 JIT dispatches under TSan saw 29). */
+	assert_true(2 * stops >= devices * runs);
 	assert_int_equal(preemptions(plain.dev), 0);
 	swgpu_shader_destroy(ps);
 	swgpu_device *dev = plain.dev;

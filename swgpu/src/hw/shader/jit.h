@@ -158,6 +158,21 @@ void jit_queue_shutdown(void);
  * be queued again afterwards. */
 void jit_queue_quiesce(void);
 
+/* Process exit and LLVM (jit_queue.c): C++ static objects of libLLVM
+ * (the pass registry, SelectionDAG's value type lists, ...) are made on
+ * first use and destroyed by exit handlers, newest first, before our
+ * library's destructor runs: a compile still running at exit() crashed
+ * on them (an application leaving with live devices, lavapipe's LLVM in
+ * the process). jit_exit_guard registers a handler that stops every
+ * compile and bars new ones (jit_llvm_closed: interpret instead). It is
+ * registered after LLVM's set-up, whose warm-up compile makes the
+ * statics code generation uses, again after the first real compile,
+ * and with each new compile thread, so it runs before the statics made
+ * until then. Left: an exit during the process's first LLVM set-up
+ * (about 10 ms, once). */
+void jit_exit_guard(void);
+bool jit_llvm_closed(void);
+
 /* SWGPU_JIT_ASYNC (default 1): compile in the background. */
 bool jit_async(void);
 /* Compiles queued / dropped before they ran, in this process. */

@@ -88,6 +88,8 @@ static bool thread_running;     /* the compile thread has work */
 static bool thread_joinable;    /* a thread was started, not joined */
 static pthread_t thread;
 static bool unloading;
+/* Process exit has begun (jit_exit_guard): no LLVM call from now on. */
+static bool llvm_closed;
 
 /* jit_cache_stats counters live with the LLVM side; these two are this
  * file's, read through jit_queue_stats. */
@@ -276,6 +278,11 @@ thread_kick(void)
 		pthread_join(thread, NULL);
 		thread_joinable = false;
 	}
+	/* registered again with each new compile thread: the handler
+	 * then runs before the exit handlers and statics another LLVM user
+	 * (lavapipe) made since, so they are all there while it waits for
+	 * the compile in flight */
+	jit_exit_guard();
 	if (pthread_create(&thread, NULL, compile_thread, NULL)) {
 		swgpu_log("jit: cannot start the compile thread; queued "
 		          "shaders are compiled on first use");
@@ -305,11 +312,15 @@ jit_program_request(struct ir_program *p,
 	struct jit_program *jp;
 	struct jit_job *j;
 
-	if (!jit_requested())
+	if (!jit_requested() || jit_llvm_closed())
 		return;
 	/* p is not shared yet: nobody else reads its fields */
 	if (!async)
 		pthread_mutex_lock(&jit_compile_lock);
+	if (!async && jit_llvm_closed()) {
+		pthread_mutex_unlock(&jit_compile_lock);
+		return;                /* interpreted */
+	}
 	jp = jit_compile_io(p, 0, &io);
 	if (!async)
 		pthread_mutex_unlock(&jit_compile_lock);
@@ -382,7 +393,7 @@ jit_program_get(struct ir_program *p)
 	if (queued)
 		return NULL;
 	pthread_mutex_lock(&jit_compile_lock);
-	if (!p->jit_tried) {
+	if (!p->jit_tried && !jit_llvm_closed()) {
 		struct jit_compile_io io = { 0 };
 		struct jit_program *jp = jit_compile_io(p, 0, &io);
 
@@ -506,6 +517,39 @@ jit_queue_shutdown(void)
 	/* no compile can run now: what the LLVM side keeps for the
 	 * process goes too (leak checkers see it once unmapped) */
 	jit_unload();
+}
+
+bool
+jit_llvm_closed(void)
+{
+	return __atomic_load_n(&llvm_closed, __ATOMIC_ACQUIRE);
+}
+
+/* At exit (exit() or a return from main), before the static objects
+ * LLVM registered earlier are destroyed: no compile may run on into
+ * them. The compile thread stops after its job, then a compile of the
+ * lazy path in flight ends (jit_compile_lock); later ones see
+ * llvm_closed and interpret. The engines keep running compiled code:
+ * it lives in our LLJIT, which no static destructor frees. */
+static void
+exit_guard(void)
+{
+	if (__atomic_exchange_n(&llvm_closed, true, __ATOMIC_ACQ_REL))
+		return;        /* an earlier registration ran */
+	queue_drain(true);
+	pthread_mutex_lock(&jit_compile_lock);
+	pthread_mutex_unlock(&jit_compile_lock);
+}
+
+void
+jit_exit_guard(void)
+{
+	/* glibc runs exit handlers newest first: each registration runs
+	 * before every static object LLVM made until then (a function's
+	 * static, registered on first use: the pass registry, say). A
+	 * handler that runs again finds nothing to do. */
+	if (atexit(exit_guard))
+		swgpu_log("jit: cannot register the exit handler");
 }
 
 __attribute__((destructor)) static void

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/Initialization.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -38,13 +39,60 @@ jit_available(void)
 static bool llvm_ready;
 static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
 
+/* One tiny function (a vector add) optimized and compiled: code
+ * generation makes its static objects on first use (SelectionDAG's
+ * value type lists, the pass instrumentation's streams), and they must
+ * exist before the exit handler is registered (jit.h, jit_exit_guard).
+ * About a millisecond, once per process. */
+static void
+warm_up(void)
+{
+	LLVMContextRef ctx = LLVMContextCreate();
+	LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("warm_up", ctx);
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+	LLVMTypeRef vec = LLVMVectorType(LLVMFloatTypeInContext(ctx), 8);
+	LLVMTypeRef ptr = LLVMPointerType(vec, 0);
+	LLVMValueRef fn = LLVMAddFunction(mod, "warm_up",
+		LLVMFunctionType(LLVMVoidTypeInContext(ctx), &ptr, 1, false));
+	size_t size = 0;
+
+	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, fn,
+	                                                          ""));
+	LLVMValueRef v = LLVMBuildLoad2(b, vec, LLVMGetParam(fn, 0), "");
+	LLVMBuildStore(b, LLVMBuildFAdd(b, v, v, ""), LLVMGetParam(fn, 0));
+	LLVMBuildRetVoid(b);
+	LLVMDisposeBuilder(b);
+	if (jit_engine_optimize(mod))
+		free(jit_engine_emit(mod, &size));
+	LLVMDisposeModule(mod);
+	LLVMContextDispose(ctx);
+}
+
 static void
 llvm_init(void)
 {
+	LLVMPassRegistryRef reg = LLVMGetGlobalPassRegistry();
+
 	llvm_ready = !LLVMInitializeNativeTarget() &&
 	             !LLVMInitializeNativeAsmPrinter();
 	if (!llvm_ready)
 		swgpu_log("jit: LLVM has no native target; interpreting");
+	/* The pass registry and every pass a compile registers in it on
+	 * first use (code generation's: TargetPassConfig), made now, so
+	 * that the exit handler registered next runs before they are
+	 * destroyed (jit.h, jit_exit_guard). */
+	LLVMInitializeCore(reg);
+	LLVMInitializeAnalysis(reg);
+	LLVMInitializeTransformUtils(reg);
+	LLVMInitializeScalarOpts(reg);
+	LLVMInitializeInstCombine(reg);
+	LLVMInitializeVectorization(reg);
+	LLVMInitializeIPO(reg);
+	LLVMInitializeCodeGen(reg);
+	LLVMInitializeTarget(reg);
+	if (llvm_ready)
+		warm_up();
+	jit_exit_guard();
 }
 
 /* The CPU's vector width, asked of LLVM once (every compile and cache
@@ -305,6 +353,10 @@ jit_engine_free(void *engine)
 
 	if (!e)
 		return;
+	if (jit_llvm_closed()) {
+		free(e);   /* the process is ending: leave LLVM alone */
+		return;
+	}
 	err = LLVMOrcJITDylibClear(e->jd);
 	if (err) {
 		/* its code may still be there: never reuse it */
@@ -483,6 +535,10 @@ jit_engine_build(LLVMModuleRef mod, const struct jit_cache_key *key,
 	jit_cache_stat_add(&jit_cache_counters.compiles);
 	jit_mem_put(key, obj, size);
 	e = jit_engine_load_object(obj, size);
+	/* after the first compile and load: again, ahead of the statics
+	 * they made (jit.h, jit_exit_guard) */
+	static pthread_once_t first_build = PTHREAD_ONCE_INIT;
+	pthread_once(&first_build, jit_exit_guard);
 	if (dir && key && e && io && io->defer_store && io->have_key &&
 	    !memcmp(io->key, key->b, sizeof(io->key))) {
 		free(io->store_obj);
