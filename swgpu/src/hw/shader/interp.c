@@ -71,36 +71,6 @@ any_nan(const lane_t *A, const lane_t *B, uint32_t W)
 	return nan != 0;
 }
 
-/* A quad's lanes that are not all active, lane by lane. */
-static inline void
-deriv_partial(lane_t *D, const lane_t *A, const uint8_t *m, uint32_t q,
-              uint32_t cl, uint32_t st)
-{
-	for (uint32_t l = q; l < q + 4; l++)
-		if (m[l])
-			D[l].f = A[(l & cl) + st].f - A[l & cl].f;
-}
-
-#if defined(__SSE2__)
-/* One loop per kind: the kind switch per quad was most of the loop
- * (with the frame call around it 8 % of vkcube's CPU: six derivatives
- * per batch). */
-#define DERIV_LOOP(LO, HI)                                              \
-	do {                                                            \
-		for (uint32_t q = 0; q < W; q += 4) {                   \
-			if (m && !(m[q] && m[q + 1] && m[q + 2] &&      \
-			           m[q + 3])) {                         \
-				deriv_partial(D, A, m, q, cl, st);      \
-				continue;                               \
-			}                                               \
-			const __m128 v = _mm_loadu_ps(&A[q].f);         \
-			_mm_storeu_ps(&D[q].f, _mm_sub_ps(              \
-				_mm_shuffle_ps(v, v, HI),               \
-				_mm_shuffle_ps(v, v, LO)));             \
-		}                                                       \
-	} while (0)
-#endif
-
 /*
  * IR_DERIV: lane l takes A[(l & cl) + st] - A[l & cl] (interp_exec_block
  * says which lanes). Quads whose four lanes are all active (m NULL: all
@@ -115,36 +85,47 @@ static void
 deriv_quads(lane_t *D, const lane_t *A, uint32_t W, uint32_t kind,
             const uint8_t *m, uint32_t cl, uint32_t st)
 {
-#if defined(__SSE2__)
-	switch (kind) {
-	case IR_DX_FINE:
-		DERIV_LOOP(_MM_SHUFFLE(2, 2, 0, 0), _MM_SHUFFLE(3, 3, 1, 1));
-		break;
-	case IR_DY_FINE:
-		DERIV_LOOP(_MM_SHUFFLE(1, 0, 1, 0), _MM_SHUFFLE(3, 2, 3, 2));
-		break;
-	case IR_DX_COARSE:
-		DERIV_LOOP(_MM_SHUFFLE(0, 0, 0, 0), _MM_SHUFFLE(1, 1, 1, 1));
-		break;
-	default:
-		DERIV_LOOP(_MM_SHUFFLE(0, 0, 0, 0), _MM_SHUFFLE(2, 2, 2, 2));
-		break;
-	}
-#else
-	(void)kind;
 	for (uint32_t q = 0; q < W; q += 4) {
 		if (m && !(m[q] && m[q + 1] && m[q + 2] && m[q + 3])) {
-			deriv_partial(D, A, m, q, cl, st);
+			for (uint32_t l = q; l < q + 4; l++)
+				if (m[l])
+					D[l].f = A[(l & cl) + st].f -
+					         A[l & cl].f;
 			continue;
 		}
+#if defined(__SSE2__)
+		const __m128 v = _mm_loadu_ps(&A[q].f);
+		__m128 lo, hi;
+
+		switch (kind) {
+		case IR_DX_FINE:
+			lo = _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 2, 0, 0));
+			hi = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 1, 1));
+			break;
+		case IR_DY_FINE:
+			lo = _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 1, 0));
+			hi = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 2, 3, 2));
+			break;
+		case IR_DX_COARSE:
+			lo = _mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 0, 0, 0));
+			hi = _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1));
+			break;
+		default:
+			lo = _mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 0, 0, 0));
+			hi = _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 2, 2, 2));
+			break;
+		}
+		_mm_storeu_ps(&D[q].f, _mm_sub_ps(hi, lo));
+#else
 		float r[4];
 
+		(void)kind;
 		for (uint32_t i = 0; i < 4; i++)
 			r[i] = A[((q + i) & cl) + st].f - A[(q + i) & cl].f;
 		for (uint32_t i = 0; i < 4; i++)
 			D[q + i].f = r[i];
-	}
 #endif
+	}
 }
 
 #define BIN(OP, F, EXPR) case OP: LANES(D[l].F = (EXPR)); break
