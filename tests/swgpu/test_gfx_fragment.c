@@ -8,6 +8,8 @@
  */
 #include "gfx_frag_util.h"
 
+#include "hw/gfx/output8_unorm.h"
+
 /* ------------------------------------------------------------------ */
 /* Interpolation                                                       */
 /* ------------------------------------------------------------------ */
@@ -445,10 +447,150 @@ test_frag_depth(void **state)
 }
 
 
+/* ------------------------------------------------------------------ */
+/* The varyings two quads per vector (varyings_avx2.c)                 */
+/* ------------------------------------------------------------------ */
+
+#if defined(__x86_64__) || defined(__i386__)
+static uint64_t vrng = 0x243f6a8885a308d3ull;
+
+static float
+vrand(float lo, float hi)
+{
+	vrng ^= vrng << 13;
+	vrng ^= vrng >> 7;
+	vrng ^= vrng << 17;
+	return lo + (hi - lo) * (float)(vrng >> 40) / (float)(1u << 24);
+}
+
+/* The SSE2 path's operations lane by lane (frag_shade.c fill_varyings):
+ * the AVX2 run must give these bits. */
+static void
+varyings_ref(const struct gfx_vlayout *vl, const struct gfx_prim *p,
+             const struct gfx_quad *quad, uint32_t q0, uint32_t q1,
+             lane_t *const *reg, float *iw)
+{
+	for (uint32_t q = q0; q < q1; q++)
+		for (uint32_t i = 0; i < 4; i++) {
+			const uint32_t l = 4 * q + i;
+			const float x0 = (float)quad[q].x + 0.5f - p->rx;
+			const float y0 = (float)quad[q].y + 0.5f - p->ry;
+			const float px = x0 + (float)(i & 1);
+			const float py = y0 + (float)(i >> 1);
+			const float a = p->l1x * px + p->l1y * py + p->l1c;
+			const float b = p->l2x * px + p->l2y * py + p->l2c;
+			float b1 = a, b2 = b;
+
+			iw[l] = p->iw[0];
+			if (!p->affine) {
+				const float w0 = (1.0f - a - b) * p->iw[0];
+				const float w1 = a * p->iw[1];
+				const float w2 = b * p->iw[2];
+				const float sw = w0 + w1 + w2;
+				const float inv = sw != 0.0f ? 1.0f / sw : 0.0f;
+
+				iw[l] = sw;
+				b1 = w1 * inv;
+				b2 = w2 * inv;
+			}
+			for (uint32_t j = 0; j < vl->nvar; j++) {
+				const uint32_t m = vl->var_interp[j] &
+				                   IR_INTERP_MODE_MASK;
+				const uint32_t w = vl->var_off + j;
+				const float v0 = p->v[0][w].f;
+
+				if (m == IR_INTERP_FLAT) {
+					reg[j][l].u = p->flat[w].u;
+					continue;
+				}
+				const bool np = m == IR_INTERP_NOPERSPECTIVE;
+				reg[j][l].f = v0 + (np ? a : b1) *
+				              (p->v[1][w].f - v0) +
+				              (np ? b : b2) * (p->v[2][w].f - v0);
+			}
+		}
+}
+
+static void
+test_varyings_avx2(void **state)
+{
+	enum { NV = 6, WORDS = 8 };
+	static lane_t got[NV][GFX_LANES], want[NV][GFX_LANES];
+	static lane_t vtx[3][WORDS], flat[WORDS];
+	float iw_got[GFX_LANES], iw_want[GFX_LANES];
+	struct gfx_quad quad[GFX_BATCH_QUADS];
+	lane_t *rg[NV], *rw[NV];
+
+	(void)state;
+	if (!out8_use_avx2(true))
+		skip();
+	for (uint32_t iter = 0; iter < 3000; iter++) {
+		struct gfx_vlayout vl;
+		struct gfx_prim p;
+
+		memset(&vl, 0, sizeof(vl));
+		memset(&p, 0, sizeof(p));
+		vl.var_off = 1;
+		vl.nvar = 1 + iter % NV;
+		for (uint32_t j = 0; j < vl.nvar; j++)
+			vl.var_interp[j] = (uint8_t)((iter + j) % 3);
+		for (uint32_t k = 0; k < 3; k++)
+			for (uint32_t w = 0; w < WORDS; w++)
+				vtx[k][w].f = vrand(-100.0f, 100.0f);
+		for (uint32_t w = 0; w < WORDS; w++)
+			flat[w].u = (uint32_t)(vrng >> 13);
+		p.v[0] = vtx[0];
+		p.v[1] = vtx[1];
+		p.v[2] = vtx[2];
+		p.flat = flat;
+		p.rx = vrand(-600.0f, 600.0f);
+		p.ry = vrand(-600.0f, 600.0f);
+		p.l1x = vrand(-0.1f, 0.1f);
+		p.l1y = vrand(-0.1f, 0.1f);
+		p.l1c = vrand(-1.0f, 2.0f);
+		p.l2x = vrand(-0.1f, 0.1f);
+		p.l2y = vrand(-0.1f, 0.1f);
+		p.l2c = vrand(-1.0f, 2.0f);
+		p.affine = iter % 5 == 0;
+		for (uint32_t k = 0; k < 3; k++)   /* some sw == 0 */
+			p.iw[k] = iter % 7 == 1 ? 0.0f : vrand(0.01f, 4.0f);
+		for (uint32_t q = 0; q < GFX_BATCH_QUADS; q++) {
+			quad[q].x = 2 * (int32_t)vrand(-300.0f, 300.0f);
+			quad[q].y = 2 * (int32_t)vrand(-300.0f, 300.0f);
+			quad[q].prim = &p;
+		}
+		/* any run: odd and even lengths and starts */
+		const uint32_t q0 = iter % GFX_BATCH_QUADS;
+		const uint32_t q1 = q0 + 2 + (iter / GFX_BATCH_QUADS) %
+		                             (GFX_BATCH_QUADS - 1);
+		const uint32_t end = q1 > GFX_BATCH_QUADS ? GFX_BATCH_QUADS : q1;
+
+		if (end - q0 < 2)
+			continue;
+		memset(got, 0x5a, sizeof(got));
+		memset(want, 0x5a, sizeof(want));
+		memset(iw_got, 0x5a, sizeof(iw_got));
+		memset(iw_want, 0x5a, sizeof(iw_want));
+		for (uint32_t j = 0; j < NV; j++) {
+			rg[j] = got[j];
+			rw[j] = want[j];
+		}
+		gfx_varyings_run_avx2(&vl, &p, quad, q0, end, rg, iw_got);
+		varyings_ref(&vl, &p, quad, q0, end, rw, iw_want);
+		/* the run's lanes bit for bit, nothing else written */
+		assert_memory_equal(got, want, sizeof(got));
+		assert_memory_equal(iw_got, iw_want, sizeof(iw_got));
+	}
+}
+#endif
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+#if defined(__x86_64__) || defined(__i386__)
+		cmocka_unit_test(test_varyings_avx2),
+#endif
 		cmocka_unit_test(test_interpolation),
 		cmocka_unit_test(test_interpolation_many),
 		cmocka_unit_test(test_flat_provoking),

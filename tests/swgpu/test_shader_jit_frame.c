@@ -19,6 +19,7 @@
 
 #include <swgpu/swgpu_format.h>
 
+#include "hw/shader/interp_mask.h"
 #include "hw/shader/interp_util.h"
 #include "hw/shader/jit.h"
 
@@ -570,10 +571,48 @@ test_fragment_programs(void **state)
 	assert_true(drawn[IR_KILL] > 0);
 }
 
+/* interp_mask_and (the store mask of every segment and frame call)
+ * against the byte loop it replaced: any non-zero byte is true, every
+ * width and start (the vector body and the tail), dst apart or equal to
+ * a or b. */
+static void
+test_mask_and(void **state)
+{
+	uint8_t a[80], b[80], want[80], got[80];
+
+	(void)state;
+	rng_state = 0x9e3779b97f4a7c15ull;
+	for (uint32_t iter = 0; iter < 2000; iter++) {
+		const uint32_t n = rnd() % 65, off = rnd() % 16;
+
+		for (uint32_t l = 0; l < 80; l++) {
+			const uint32_t r = rnd();
+			/* mostly 0 and 1, some other bytes (0x80, 0xff) */
+			a[l] = (uint8_t)(r & 8 ? r >> 8 : r & 1);
+			b[l] = (uint8_t)(r & 16 ? r >> 16 : (r >> 1) & 1);
+		}
+		for (uint32_t l = 0; l < n; l++)
+			want[l] = a[off + l] && b[off + l];
+		memset(got, 0xee, sizeof(got));
+		interp_mask_and(got, a + off, b + off, n);
+		assert_memory_equal(got, want, n);
+		assert_int_equal(got[n], 0xee);   /* nothing past n */
+		/* in place, as live_lanes and the frame call may run */
+		uint8_t c[80];
+		memcpy(c, a, sizeof(c));
+		interp_mask_and(c + off, c + off, b + off, n);
+		assert_memory_equal(c + off, want, n);
+		memcpy(c, b, sizeof(c));
+		interp_mask_and(c + off, a + off, c + off, n);
+		assert_memory_equal(c + off, want, n);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mask_and),
 		cmocka_unit_test(test_compute_programs),
 		cmocka_unit_test(test_fragment_programs),
 	};

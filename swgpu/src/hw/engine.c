@@ -912,6 +912,8 @@ engine_main(void *arg)
 			if (srv->serve(srv->arg, eng->index))
 				continue;
 		}
+		if (eng->gfx_pool)
+			gfx_pool_idle(eng->gfx_pool);
 		if (engine_poll(eng, srv))
 			continue;
 		if (srv ? doorbell_wait_many(&eng->doorbell, srv_ready, eng)

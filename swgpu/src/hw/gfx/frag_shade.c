@@ -20,6 +20,7 @@
  * space.
  */
 #include "hw/gfx/gfx_internal.h"
+#include "hw/gfx/output8_unorm.h"
 #include "hw/gfx/sample_pos.h"
 
 #include <string.h>
@@ -247,12 +248,23 @@ fill_varyings(struct gfx_thread *t, const struct gfx_draw *d,
 	 * per-quad loop over the varyings was most of this function). */
 	__m128 ra[GFX_BATCH_QUADS], rb[GFX_BATCH_QUADS];
 	__m128 rb1[GFX_BATCH_QUADS], rb2[GFX_BATCH_QUADS];
+#if defined(__x86_64__) || defined(__i386__)
+	/* two quads a vector where every lane is shaded at its centre */
+	const bool avx2 = out8_have_avx2() &&
+	                  !(d->samples > 1 && d->shading_run == 1);
+#endif
 
 	for (uint32_t q0 = 0, q1; q0 < nq; q0 = q1) {
 		const struct gfx_prim *p = t->quad[q0].prim;
 
 		for (q1 = q0 + 1; q1 < nq && t->quad[q1].prim == p; q1++)
 			;
+#if defined(__x86_64__) || defined(__i386__)
+		if (avx2 && q1 - q0 >= 2) {
+			gfx_varyings_run_avx2(vl, p, t->quad, q0, q1, reg, iw);
+			continue;
+		}
+#endif
 		if (vp.p != p)
 			var_prim_set(&vp, vl, p);
 		for (uint32_t q = q0; q < q1; q++) {

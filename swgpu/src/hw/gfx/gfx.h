@@ -31,6 +31,9 @@ struct gfx_state;
 struct gfx_pool *gfx_pool_create(uint32_t threads);
 void gfx_pool_destroy(struct gfx_pool *pool);
 uint32_t gfx_pool_threads(const struct gfx_pool *pool);
+/* The engine has no work in sight (about to poll and sleep): workers
+ * still polling for the next loop sleep now instead (pool.c). */
+void gfx_pool_idle(struct gfx_pool *pool);
 
 /* Graphics state of one hardware queue, running its work on pool. */
 struct gfx_state *gfx_state_create(struct gfx_pool *pool);

@@ -641,6 +641,14 @@ void gfx_depth_rows(const struct gfx_draw *d, const struct gfx_prim *p,
 void gfx_depth_rows_d16_avx2(const struct gfx_draw *d,
                              const struct gfx_prim *p, int32_t x, int32_t y,
                              float *z, uint8_t *pass);
+/* frag_shade.c's varyings of quads [q0, q1) of t->quad, all of
+ * primitive p, shaded at the pixel centre: into rows reg[j] (lanes 4 q0
+ * on) and iw (1/w, FragCoord.w), two quads per vector
+ * (varyings_avx2.c; x86 builds, only when out8_have_avx2()). */
+void gfx_varyings_run_avx2(const struct gfx_vlayout *vl,
+                           const struct gfx_prim *p,
+                           const struct gfx_quad *quad, uint32_t q0,
+                           uint32_t q1, lane_t *const *reg, float *iw);
 /* gfx_frag_quad's early test when gfx_draw.depth_rows: the quad's
  * depths (its expression, four lanes at once) into z[4], then
  * gfx_depth_stencil, D32 and D16 partly covered quads inside the render

@@ -33,6 +33,7 @@
 #include <swgpu/swgpu.h>
 
 #include "interp_half.h"
+#include "interp_mask.h"
 #include "interp_scalar.h"
 #include "interp_util.h"
 
@@ -150,8 +151,9 @@ writes_memory(uint32_t op)
 static const uint8_t *
 live_lanes(struct ir_exec *e, const uint8_t *mask, bool full)
 {
-	for (uint32_t l = 0; l < e->width; l++)
-		e->live_mask[l] = (full || mask[l]) && e->live[l];
+	/* full: every lane of the block, so the live ones (x && x) */
+	interp_mask_and(e->live_mask, full ? e->live : mask, e->live,
+	                e->width);
 	e->mask = e->live_mask;
 	return e->live_mask;
 }

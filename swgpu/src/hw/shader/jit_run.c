@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interp_mask.h"
 #include "interp_util.h"
 #include "jit.h"
 #include "jit_run.h"
@@ -77,8 +78,7 @@ store_mask(struct ir_exec *e)
 {
 	if (!e->helpers)
 		return e->mask;
-	for (uint32_t l = 0; l < e->width; l++)
-		e->live_mask[l] = e->mask[l] && e->live[l];
+	interp_mask_and(e->live_mask, e->mask, e->live, e->width);
 	return e->live_mask;
 }
 

@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "hw/shader/interp_mask.h"
 #include "hw/shader/interp_util.h"
 #include "hw/shader/jit.h"
 #include "jit_ext.h"
@@ -63,8 +64,7 @@ swgpu_jit_frame_op(struct jit_frame *f, uint32_t blk, uint32_t ii)
 	/* jit_run.c's store_mask: helper lanes (made by IR_DEMOTE, here
 	 * or before) write no memory */
 	if (e->helpers) {
-		for (uint32_t l = 0; l < e->width; l++)
-			e->live_mask[l] = e->mask[l] && e->live[l];
+		interp_mask_and(e->live_mask, e->mask, e->live, e->width);
 		f->store_mask = e->live_mask;
 	}
 	return hint;
