@@ -281,7 +281,8 @@ thread_kick(void)
 	/* registered again with each new compile thread: the handler
 	 * then runs before the exit handlers and statics another LLVM user
 	 * (lavapipe) made since, so they are all there while it waits for
-	 * the compile in flight */
+	 * the compile in flight (an entry of glibc's exit list, 32 bytes,
+	 * per burst of compiles) */
 	jit_exit_guard();
 	if (pthread_create(&thread, NULL, compile_thread, NULL)) {
 		swgpu_log("jit: cannot start the compile thread; queued "
