@@ -6,7 +6,9 @@
  * destroyed by exit handlers while our compile thread may still be
  * compiling (jit.h, jit_exit_guard). Each child process creates
  * PIPELINES compute pipelines (each its own program), submits a dispatch
- * of each and calls exit(0) at once; the parent requires every child to
+ * of each and calls exit(0) at once (after a first dispatch whose
+ * results it checks, so that a driver doing nothing fails); the parent
+ * requires every child to
  * end with status 0 (a crash is a signal, an LLVM fatal error an abort)
  * within a bound. Before the exit handler 1 to 3 children in 8 aborted
  * in LLVM (a double free in the pass registry, "unknown pass name",
@@ -55,14 +57,31 @@ compute_family(VkPhysicalDevice pd)
 static uint32_t
 host_visible_type(VkPhysicalDevice pd, uint32_t bits)
 {
+	const VkMemoryPropertyFlags want =
+		VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+		VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
 	VkPhysicalDeviceMemoryProperties mp;
 
 	vkGetPhysicalDeviceMemoryProperties(pd, &mp);
 	for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
-		if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags &
-		                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+		if ((bits & (1u << i)) &&
+		    (mp.memoryTypes[i].propertyFlags & want) == want)
 			return i;
 	exit(3);
+}
+
+/* exit_live.comp's v[i] for K, from v[i] = 0. */
+static uint32_t
+expected(uint32_t k)
+{
+	uint32_t x = k;
+
+	for (uint32_t n = 0; n < k % 7u + 3u; n++) {
+		x = x * 1664525u + 1013904223u;
+		if ((x & 3u) == 0)
+			x ^= x >> 7;
+	}
+	return x;
 }
 
 /* The child: everything created, work queued, then exit(0). */
@@ -107,6 +126,9 @@ child(uint32_t seed)
 		.memoryTypeIndex = host_visible_type(pd, mr.memoryTypeBits) };
 	CHECK(vkAllocateMemory(dev, &mai, NULL, &mem));
 	CHECK(vkBindBufferMemory(dev, buf, mem, 0));
+	uint32_t *v;
+	CHECK(vkMapMemory(dev, mem, 0, VK_WHOLE_SIZE, 0, (void **)&v));
+	memset(v, 0, 65536);
 
 	VkDescriptorSetLayoutBinding b0 = {
 		.binding = 0,
@@ -175,22 +197,37 @@ child(uint32_t seed)
 		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
 		.commandPool = cp, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
 		.commandBufferCount = 1 };
-	VkCommandBuffer cb;
-	CHECK(vkAllocateCommandBuffers(dev, &cbai, &cb));
+	cbai.commandBufferCount = 2;
+	VkCommandBuffer cb[2];
+	CHECK(vkAllocateCommandBuffers(dev, &cbai, cb));
 	VkCommandBufferBeginInfo cbbi = {
 		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
-	CHECK(vkBeginCommandBuffer(cb, &cbbi));
-	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0,
-	                        1, &ds, 0, NULL);
-	for (uint32_t i = 0; i < PIPELINES; i++) {
-		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i]);
-		vkCmdDispatch(cb, 16, 1, 1);
+	/* cb[0]: the first pipeline alone; cb[1]: every pipeline */
+	for (uint32_t c = 0; c < 2; c++) {
+		CHECK(vkBeginCommandBuffer(cb[c], &cbbi));
+		vkCmdBindDescriptorSets(cb[c], VK_PIPELINE_BIND_POINT_COMPUTE,
+		                        layout, 0, 1, &ds, 0, NULL);
+		for (uint32_t i = 0; i < (c ? PIPELINES : 1u); i++) {
+			vkCmdBindPipeline(cb[c], VK_PIPELINE_BIND_POINT_COMPUTE,
+			                  pipes[i]);
+			vkCmdDispatch(cb[c], 16, 1, 1);
+		}
+		CHECK(vkEndCommandBuffer(cb[c]));
 	}
-	CHECK(vkEndCommandBuffer(cb));
 	VkQueue q;
 	vkGetDeviceQueue(dev, fam, 0, &q);
 	VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-	                    .commandBufferCount = 1, .pCommandBuffers = &cb };
+	                    .commandBufferCount = 1, .pCommandBuffers = &cb[0] };
+	CHECK(vkQueueSubmit(q, 1, &si, VK_NULL_HANDLE));
+	CHECK(vkQueueWaitIdle(q));
+	const uint32_t want = expected(seed * 1000u + 1u);
+	for (uint32_t i = 0; i < 1024; i++)
+		if (v[i] != want) {
+			fprintf(stderr, "v[%u] = %#x, expected %#x\n", i, v[i],
+			        want);
+			exit(4);
+		}
+	si.pCommandBuffers = &cb[1];
 	CHECK(vkQueueSubmit(q, 1, &si, VK_NULL_HANDLE));
 	exit(0);         /* devices alive, compiles and dispatches running */
 }

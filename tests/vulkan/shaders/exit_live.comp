@@ -17,6 +17,8 @@ void main()
 		if ((x & 3u) == 0u)
 			x ^= x >> 7;
 	}
+	v[i] = x;
+	/* float work for the compiler too; only x is checked */
 	vec4 f = vec4(x) * 0.5 + vec4(K);
-	v[i] = uint(f.x * f.y - f.z / (f.w + 1.0));
+	v[i + 1024u] = uint(clamp(f.x * f.y - f.z / (f.w + 1.0), 0.0, 1e9));
 }
