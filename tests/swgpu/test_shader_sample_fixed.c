@@ -33,6 +33,7 @@
 #include <swgpu/swgpu_format.h>
 
 #include "hw/shader/interp_sample.h"
+#include "hw/shader/interp_sample_fast.h"
 
 #define W 128u
 #define LOC_LOD 3u              /* o_lod = textureLod(tex, uv, lodv) */
@@ -348,12 +349,69 @@ test_exact_cases(void **state)
 	ir_program_free(p);
 }
 
+/*
+ * The AVX2 filter's last step, sum / scale clamped to 1 (with FMA a
+ * reciprocal product and one correction), against the division, bit for
+ * bit: sums of codes (integers up to 255 2^16), level blends of them,
+ * tiny sums at and below 2^-100 (where the FMA form must fall back),
+ * zero, and 2^20 random finite floats >= 0, for both scales.
+ */
+static void
+test_values_avx2(void **state)
+{
+	const float scales[2] = { 255.0f, smp_codes_scale(true, 2) };
+	uint64_t rng = 0x9e3779b97f4a7c15ull;
+	float sums[32], out[32];
+	uint32_t n = 0, wrong = 0;
+
+	(void)state;
+	if (!smp_have_avx2())
+		skip();
+	for (uint32_t i = 0; i < (1u << 20) + 64; i++) {
+		float v;
+
+		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		const uint32_t r = (uint32_t)(rng >> 32);
+		switch (i & 7) {
+		case 0: v = (float)(r % (255u << 16 | 1u)); break;
+		case 1: v = (float)(r % 256u) * 65536.0f *
+		            ((float)(r >> 24) / 256.0f); break;
+		case 2: v = ldexpf(1.0f + (float)(r & 0xffff) / 65536.0f,
+		                   -96 - (int)(r >> 28)); break;
+		case 3: v = i < 64 ? 0.0f : (float)(r % 256u); break;
+		default: {
+			const uint32_t b = r & 0x7f7fffffu;  /* finite, >= 0 */
+			memcpy(&v, &b, 4);
+		}
+		}
+		sums[n++] = v;
+		if (n < 32)
+			continue;
+		n = 0;
+		for (uint32_t k = 0; k < 2; k++) {
+			smp_values_avx2(sums, scales[k], out, 8);
+			for (uint32_t l = 0; l < 32; l++) {
+				float want = sums[l] / scales[k];
+
+				want = want > 1.0f ? 1.0f : want;
+				if (memcmp(&want, &out[l], 4) && wrong++ < 8)
+					print_error("%a / %a: %a, want %a\n",
+					            (double)sums[l],
+					            (double)scales[k],
+					            (double)out[l], (double)want);
+			}
+		}
+	}
+	assert_int_equal(wrong, 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_within_spec),
 		cmocka_unit_test(test_exact_cases),
+		cmocka_unit_test(test_values_avx2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,10 +11,15 @@
  * smp_sub8) is integer SIMD here (level8_fixed): the same exact
  * integers the float forms compute, so the same bits too. This file
  * alone is compiled with -mavx2 (no -mfma: every product and sum is
- * rounded on its own, as in the SSE2 form); it only runs when
- * smp_have_avx2() said so.
+ * rounded on its own, as in the SSE2 form; the one FMA function,
+ * store_values_fma, computes the SSE2 form's correctly rounded quotient
+ * exactly); it only runs when smp_have_avx2() said so. Texels are
+ * loaded by scalar loads, not gathers (load4x64).
  */
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "interp_sample_fast.h"
 
@@ -73,34 +78,67 @@ decode8(const struct fast_img *fi, __m256i v, __m256 out[4])
 	out[3] = _mm256_cvtepi32_ps(_mm256_srli_epi32(v, 24));
 }
 
+/*
+ * Texel loads: scalar loads put together in a vector, not vpgatherdd /
+ * vpgatherdq, which cost more than the loads they stand for on the
+ * AMD family 1Ah CPU this was measured on (gfx_scene +3.5-7 % in paired
+ * runs; docs/PERFORMANCE.md, "The sampler without gathers"). Offsets
+ * are bytes from texel (0, 0), never negative.
+ */
+static inline __m256i
+load4x64(const uint8_t *base, __m128i o)
+{
+	const uint64_t o01 = (uint64_t)_mm_cvtsi128_si64(o);
+	const uint64_t o23 = (uint64_t)_mm_extract_epi64(o, 1);
+	long long a, b, c, d;
+
+	memcpy(&a, base + (uint32_t)o01, 8);
+	memcpy(&b, base + (o01 >> 32), 8);
+	memcpy(&c, base + (uint32_t)o23, 8);
+	memcpy(&d, base + (o23 >> 32), 8);
+	return _mm256_setr_epi64x(a, b, c, d);
+}
+
+static inline __m128i
+load4x32(const uint8_t *base, __m128i o)
+{
+	const uint64_t o01 = (uint64_t)_mm_cvtsi128_si64(o);
+	const uint64_t o23 = (uint64_t)_mm_extract_epi64(o, 1);
+	int a, b, c, d;
+
+	memcpy(&a, base + (uint32_t)o01, 4);
+	memcpy(&b, base + (o01 >> 32), 4);
+	memcpy(&c, base + (uint32_t)o23, 4);
+	memcpy(&d, base + (o23 >> 32), 4);
+	return _mm_setr_epi32(a, b, c, d);
+}
+
 /* Whole texels at byte offsets off of the level. */
 static inline __m256i
 fetch8(const struct fast_level *lv, __m256i off)
 {
-	return _mm256_i32gather_epi32((const int *)lv->base, off, 1);
+	return _mm256_setr_m128i(
+		load4x32(lv->base, _mm256_castsi256_si128(off)),
+		load4x32(lv->base, _mm256_extracti128_si256(off, 1)));
 }
 
 /*
  * Texels (x, y) and (x + 1, y) of the eight lanes at byte offsets off of
  * (x, y), when every lane's x + 1 is its next texel in the row (no wrap
  * or clamp between them, so the 8 bytes are inside the level): one
- * 8-byte load per lane instead of two 4-byte ones (half the gathered
- * elements, which are most of the filter's time), the same texels.
+ * 8-byte load per lane instead of two 4-byte ones, the same texels.
  */
 static inline void
 fetch8_pairs(const struct fast_level *lv, __m256i off, __m256i *t0,
              __m256i *t1)
 {
-	const long long *base = (const long long *)(const void *)lv->base;
 	const __m256i even_odd = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
 	/* lanes 0..3, then 4..7: (x, x + 1) per 64-bit element,
 	 * regrouped as [x of 4 lanes | x + 1 of 4 lanes] */
 	const __m256i a = _mm256_permutevar8x32_epi32(
-		_mm256_i32gather_epi64(base, _mm256_castsi256_si128(off), 1),
-		even_odd);
+		load4x64(lv->base, _mm256_castsi256_si128(off)), even_odd);
 	const __m256i b = _mm256_permutevar8x32_epi32(
-		_mm256_i32gather_epi64(base, _mm256_extracti128_si256(off, 1),
-		                       1),
+		load4x64(lv->base, _mm256_extracti128_si256(off, 1)),
 		even_odd);
 
 	*t0 = _mm256_permute2x128_si256(a, b, 0x20);
@@ -211,18 +249,16 @@ level8_fixed(const struct fast_img *fi, const struct fast_level *lv,
 
 	if (fi->pairs && _mm256_movemask_epi8(_mm256_cmpeq_epi32(
 		x1, _mm256_add_epi32(x0, _mm256_set1_epi32(1)))) == -1) {
-		const long long *base = (const long long *)(const void *)
-		                        lv->base;
 		const __m256i ab = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
 
 		for (uint32_t r = 0; r < 2; r++) {
 			const __m256i o = _mm256_permutevar8x32_epi32(off[r],
 			                                              ab);
 
-			unit[r][0] = _mm256_i32gather_epi64(
-				base, _mm256_castsi256_si128(o), 1);
-			unit[r][1] = _mm256_i32gather_epi64(
-				base, _mm256_extracti128_si256(o, 1), 1);
+			unit[r][0] = load4x64(lv->base,
+			                      _mm256_castsi256_si128(o));
+			unit[r][1] = load4x64(lv->base,
+			                      _mm256_extracti128_si256(o, 1));
 		}
 	} else {
 		const __m256i dx = _mm256_slli_epi32(_mm256_sub_epi32(x1, x0),
@@ -350,6 +386,84 @@ level8(const struct fast_img *fi, const struct fast_level *lv, __m256 S,
 	}
 }
 
+/*
+ * The texels' values: sum / scale clamped to 1, scale = 255 k (k = 1, or
+ * 2^16 for the fixed-point codes), correctly rounded as vdivps gives it.
+ * With FMA the division is y = sum / k (exact: a power of two, y normal),
+ * then y / 255 as the reciprocal product with one FMA correction, which
+ * is y / 255 correctly rounded for every finite y >= +0 (checked over all
+ * of them, and sum / (255 2^16) for every sum >= 2^-100), in about a
+ * third of vdivps's time. A vector with a sum in (0, 2^-100) (it never
+ * comes from codes; only a tiny level-blend weight could make one) takes
+ * vdivps. The FMA form is a function of its own built for FMA: the rest
+ * of the file keeps every product and sum rounded on its own.
+ */
+__attribute__((target("avx2,fma"), noinline)) static void
+store_values_fma(const __m256 res[4], float scale, float *out, size_t stride)
+{
+	const __m256 inv_k = _mm256_set1_ps(255.0f / scale);
+	const __m256 d = _mm256_set1_ps(255.0f);
+	const __m256 r = _mm256_set1_ps(1.0f / 255.0f);
+	const __m256 tiny = _mm256_set1_ps(0x1p-100f);
+	const __m256 zero = _mm256_setzero_ps();
+	__m256 q[4];
+
+	for (uint32_t c = 0; c < 4; c++) {
+		const __m256 bad = _mm256_and_ps(
+			_mm256_cmp_ps(res[c], tiny, _CMP_LT_OQ),
+			_mm256_cmp_ps(res[c], zero, _CMP_NEQ_UQ));
+
+		if (_mm256_movemask_ps(bad)) {
+			q[c] = _mm256_div_ps(res[c], _mm256_set1_ps(scale));
+			continue;
+		}
+		const __m256 y = _mm256_mul_ps(res[c], inv_k);
+		const __m256 q0 = _mm256_mul_ps(y, r);
+
+		q[c] = _mm256_fmadd_ps(_mm256_fnmadd_ps(q0, d, y), r, q0);
+	}
+	for (uint32_t c = 0; c < 4; c++)
+		_mm256_storeu_ps(out + c * stride,
+		                 _mm256_min_ps(q[c], _mm256_set1_ps(1.0f)));
+}
+
+static pthread_once_t fma_once = PTHREAD_ONCE_INIT;
+static bool have_fma;
+
+static void
+fma_probe(void)
+{
+	/* SWGPU_SAMPLE_FMA=0: vdivps (same bits; for comparing) */
+	const char *e = getenv("SWGPU_SAMPLE_FMA");
+
+	__builtin_cpu_init();
+	have_fma = __builtin_cpu_supports("fma") && !(e && e[0] == '0');
+}
+
+static inline void
+store_values(const __m256 res[4], float scale, float *out, size_t stride)
+{
+	pthread_once(&fma_once, fma_probe);
+	if (have_fma) {
+		store_values_fma(res, scale, out, stride);
+		return;
+	}
+	for (uint32_t c = 0; c < 4; c++)
+		_mm256_storeu_ps(out + c * stride, _mm256_min_ps(
+			_mm256_div_ps(res[c], _mm256_set1_ps(scale)),
+			_mm256_set1_ps(1.0f)));
+}
+
+void
+smp_values_avx2(const float *sums, float scale, float *out, size_t stride)
+{
+	__m256 res[4];
+
+	for (uint32_t c = 0; c < 4; c++)
+		res[c] = _mm256_loadu_ps(sums + 8 * c);
+	store_values(res, scale, out, stride);
+}
+
 void
 smp_two_quads_avx2(const struct fast_img *fi, const struct fast_level *lv_lo,
                    const struct fast_level *lv_hi, bool linear,
@@ -373,11 +487,7 @@ smp_two_quads_avx2(const struct fast_img *fi, const struct fast_level *lv_lo,
 			res[c] = _mm256_add_ps(_mm256_mul_ps(a, res[c]),
 			                       _mm256_mul_ps(b, res2[c]));
 	}
-	const __m256 scale = _mm256_set1_ps(smp_codes_scale(
-		fi->fixed && linear, 2));
-	for (uint32_t c = 0; c < 4; c++)
-		_mm256_storeu_ps(out + c * stride, _mm256_min_ps(
-			_mm256_div_ps(res[c], scale), _mm256_set1_ps(1.0f)));
+	store_values(res, smp_codes_scale(fi->fixed && linear, 2), out, stride);
 }
 #else
 void
@@ -389,6 +499,13 @@ smp_two_quads_avx2(const struct fast_img *fi, const struct fast_level *lv_lo,
 {
 	(void)fi, (void)lv_lo, (void)lv_hi, (void)linear, (void)S8, (void)T8;
 	(void)blend_lo, (void)blend_hi, (void)out, (void)stride;
+	abort();        /* never called: smp_have_avx2() is false */
+}
+
+void
+smp_values_avx2(const float *sums, float scale, float *out, size_t stride)
+{
+	(void)sums, (void)scale, (void)out, (void)stride;
 	abort();        /* never called: smp_have_avx2() is false */
 }
 #endif

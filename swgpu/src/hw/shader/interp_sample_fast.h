@@ -74,6 +74,12 @@ void smp_two_quads_avx2(const struct fast_img *fi,
                         const float S[8], const float T[8],
                         const float blend_lo[2], const float blend_hi[2],
                         float *out, size_t stride);
+/* smp_two_quads_avx2's last step on sums[c * 8 + lane]: out[c * stride +
+ * lane] = min(sums / scale, 1), as vdivps rounds it (with FMA by the
+ * reciprocal and one correction; SWGPU_SAMPLE_FMA=0 turns that off).
+ * Sums are finite and >= +0. Only when smp_have_avx2(). */
+void smp_values_avx2(const float *sums, float scale, float *out,
+                     size_t stride);
 /* The CPU has AVX2 and SWGPU_SAMPLE_AVX2 is not 0. */
 bool smp_have_avx2(void);
 /* SWGPU_SAMPLE_PAIRS is not 0. */
