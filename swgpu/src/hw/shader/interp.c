@@ -87,10 +87,15 @@ deriv_quads(lane_t *D, const lane_t *A, uint32_t W, uint32_t kind,
 {
 	for (uint32_t q = 0; q < W; q += 4) {
 		if (m && !(m[q] && m[q + 1] && m[q + 2] && m[q + 3])) {
-			for (uint32_t l = q; l < q + 4; l++)
-				if (m[l])
-					D[l].f = A[(l & cl) + st].f -
-					         A[l & cl].f;
+			/* every difference before any store: D may be A */
+			float r[4];
+
+			for (uint32_t i = 0; i < 4; i++)
+				r[i] = A[((q + i) & cl) + st].f -
+				       A[(q + i) & cl].f;
+			for (uint32_t i = 0; i < 4; i++)
+				if (m[q + i])
+					D[q + i].f = r[i];
 			continue;
 		}
 #if defined(__SSE2__)

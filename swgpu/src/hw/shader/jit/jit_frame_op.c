@@ -46,8 +46,8 @@ jit_frame_op_is(const struct ir_instr *in)
 	case IR_GSMIN: case IR_GUMIN: case IR_GFMIN: case IR_GSMAX:
 	case IR_GUMAX: case IR_GFMAX: case IR_GAND: case IR_GOR:
 	case IR_GXOR: case IR_G64:
-	/* fragment quads and discards */
-	case IR_DERIV: case IR_DEMOTE: case IR_KILL:
+	/* discards (derivatives are compiled: jit_llvm.c emit_deriv) */
+	case IR_DEMOTE: case IR_KILL:
 		return true;
 	default:
 		return false;

@@ -65,6 +65,8 @@ jit_instr_uses(const struct ir_program *p, const struct ir_instr *in,
 		*cls = JIT_MEM_FENCE;
 		return 0;
 	}
+	if (in->op == IR_DERIV)
+		return 1;
 	if (jit_frame_op_is(in))      /* jitops2: interpreter calls */
 		return jit_frame_op_sources(in, cls);
 	return jit_mem_sources(p, in, cls);
@@ -198,6 +200,49 @@ load_mask(struct seg_state *s, LLVMValueRef base)
 	return LLVMBuildICmp(b, LLVMIntNE, m8, LLVMConstNull(s->c.vi8), "");
 }
 
+/*
+ * IR_DERIV inside the chunk loop (chunks are whole quads: lanes is a
+ * multiple of 4 and chunks start at multiples of it): lane i of a quad
+ * takes A[hi(i)] - A[lo(i)] (interp.c deriv_quads' table) as two
+ * shuffles and one subtraction. A quad mate that is not active reads
+ * what the interpreter reads, its register's value in memory (the
+ * chunk's value of A is computed on every lane; only active lanes are
+ * ever stored).
+ */
+static LLVMValueRef
+emit_deriv(struct seg_state *s, const struct ir_instr *in, LLVMValueRef a)
+{
+	static const uint8_t lo[4][4] = {
+		{ 0, 0, 2, 2 }, { 0, 1, 0, 1 }, { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
+	static const uint8_t hi[4][4] = {
+		{ 1, 1, 3, 3 }, { 2, 3, 2, 3 }, { 1, 1, 1, 1 }, { 2, 2, 2, 2 } };
+	struct jit_ctx *c = &s->c;
+	LLVMBuilderRef b = c->b;
+	const uint32_t kind = in->aux2 & 3;
+	LLVMValueRef mlo[16], mhi[16];   /* lanes: 4, 8 or 16 */
+
+	if (!s->is_const[in->a]) {
+		LLVMValueRef mem = LLVMBuildLoad2(b, c->vi32,
+		                                  reg_ptr(s, in->a), "");
+
+		LLVMSetAlignment(mem, 4);
+		a = LLVMBuildSelect(b, s->k.active, a, mem, "");
+	}
+	for (uint32_t l = 0; l < c->lanes; l++) {
+		mlo[l] = LLVMConstInt(c->i32, (l & ~3u) + lo[kind][l & 3],
+		                      false);
+		mhi[l] = LLVMConstInt(c->i32, (l & ~3u) + hi[kind][l & 3],
+		                      false);
+	}
+	LLVMValueRef f = LLVMBuildBitCast(b, a, c->vf32, "");
+	LLVMValueRef vhi = LLVMBuildShuffleVector(b, f, f,
+		LLVMConstVector(mhi, c->lanes), "");
+	LLVMValueRef vlo = LLVMBuildShuffleVector(b, f, f,
+		LLVMConstVector(mlo, c->lanes), "");
+
+	return LLVMBuildBitCast(b, LLVMBuildFSub(b, vhi, vlo, ""), c->vi32, "");
+}
+
 /* One instruction of a chunk (not a terminator). */
 void
 jit_emit_instr(struct seg_state *s, const struct ir_instr *in)
@@ -236,7 +281,9 @@ jit_emit_instr(struct seg_state *s, const struct ir_instr *in)
 			src[q] = jit_read_reg(s, srcreg[q]);
 	LLVMValueRef hi = NULL;
 
-	if (jit_alu_sources(in) >= 0) {
+	if (in->op == IR_DERIV) {
+		v = emit_deriv(s, in, src[0]);
+	} else if (jit_alu_sources(in) >= 0) {
 		v = jit_alu_emit(c, in, src);
 		hi = c->hi;    /* dst + 1 of a register pair (jit_ext.c) */
 	} else {
