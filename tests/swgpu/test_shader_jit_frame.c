@@ -571,6 +571,92 @@ test_fragment_programs(void **state)
 	assert_true(drawn[IR_KILL] > 0);
 }
 
+/*
+ * Derivatives inside a loop whose trip count differs between the lanes
+ * of a quad (0..3 extra iterations from a value's low bits): each pass
+ * of the loop's block runs on the lanes still in it, so a derivative
+ * reads its finished quad mates' last values from the registers, as the
+ * interpreter does (the compiled chunk's value of the source is
+ * recomputed on every lane). Every kind, 4, 8 and 16 lanes, helpers.
+ */
+static void
+test_fragment_loop_deriv(void **state)
+{
+	static const uint32_t lanes[] = { 4, 8, 16 };
+
+	(void)state;
+	if (!jit_available())
+		return;
+	for (uint64_t seed = 1; seed <= 24; seed++) {
+		struct ir_program *p = calloc(1, sizeof(*p));
+		struct gen g = { .cap = 32, .fragment = true };
+		const uint32_t v0 = VAL, v1 = VAL + 1, v2 = VAL + 2;
+
+		rng_state = seed * 0x9e3779b97f4a7c15ull;
+		assert_non_null(p);
+		g.code = calloc(g.cap, sizeof(*g.code));
+		p->blocks = calloc(3, sizeof(*p->blocks));
+		p->const_regs = calloc(NCONSTS, 4);
+		p->const_vals = calloc(NCONSTS, 4);
+		assert_non_null(g.code);
+		assert_non_null(p->blocks);
+		assert_non_null(p->const_regs);
+		assert_non_null(p->const_vals);
+		p->stage = SWGPU_SHADER_STAGE_FRAGMENT;
+		p->nregs = NREGS;
+		p->local_size[1] = p->local_size[2] = 1;
+		p->subgroup_size = 16;
+		p->nblocks = 3;
+		p->nconsts = NCONSTS;
+		for (uint32_t i = 0; i < NCONSTS; i++) {
+			p->const_regs[i] = K_MASK_BUF + i;
+			p->const_vals[i] = const_vals[i];
+		}
+		/* 0: the lane's count, 1 + (v3 & 3) passes */
+		p->blocks[0].first = 0;
+		emit(&g, IR_AND, ADDR, VAL + 3, K_THREE);
+		emit(&g, IR_BR, 0, 0, 0)->imm = 1;
+		/* 1: v0 += v1; v2 += d(v0); v1 = d(v2) in place; loop */
+		p->blocks[1].first = g.n;
+		emit(&g, IR_FADD, v0, v0, v1);
+		emit(&g, IR_DERIV, VAL + 4, v0, 0)->aux2 = (uint8_t)(seed % 4);
+		emit(&g, IR_FADD, v2, v2, VAL + 4);
+		emit(&g, IR_DERIV, v1, v2, 0)->aux2 = (uint8_t)(seed / 4 % 4);
+		emit(&g, IR_INE, COND, ADDR, 0);
+		emit(&g, IR_ISUB, ADDR, ADDR, K_ONE);
+		emit(&g, IR_BRC, 0, COND, 2)->imm = 1;
+		/* 2 */
+		p->blocks[2].first = g.n;
+		emit(&g, IR_RET, 0, 0, 0);
+		p->blocks[0].count = 2;
+		p->blocks[1].count = p->blocks[2].first - p->blocks[1].first;
+		p->blocks[2].count = 1;
+		p->code = g.code;
+		p->ninstr = g.n;
+
+		struct jit_program *jp = jit_compile(p, lanes[seed % 3]);
+		struct run *a = calloc(1, sizeof(*a));
+		struct run *b = calloc(1, sizeof(*b));
+
+		assert_non_null(a);
+		assert_non_null(b);
+		all_compiled(p, jp);
+		for (uint32_t run = 0; run < 2; run++) {
+			uint64_t s = seed * 1000 + run;
+
+			run_fragment(p, NULL, s, 64, a);
+			run_fragment(p, jp, s, 64, b);
+			compare(p, a, b, 64, s, "loop");
+			ir_exec_destroy(a->e);
+			ir_exec_destroy(b->e);
+		}
+		free(a);
+		free(b);
+		jit_program_free(jp);
+		ir_program_free(p);
+	}
+}
+
 /* interp_mask_and (the store mask of every segment and frame call)
  * against the byte loop it replaced: any non-zero byte is true, every
  * width and start (the vector body and the tail), dst apart or equal to
@@ -615,6 +701,7 @@ main(void)
 		cmocka_unit_test(test_mask_and),
 		cmocka_unit_test(test_compute_programs),
 		cmocka_unit_test(test_fragment_programs),
+		cmocka_unit_test(test_fragment_loop_deriv),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -109,6 +109,10 @@ loop_block_ok(const struct ir_program *p, uint32_t b, uint32_t h, uint32_t t)
 		if (cls & (JIT_MEM_BUF_W | JIT_MEM_SH_W | JIT_MEM_REGS |
 		           JIT_MEM_FENCE))
 			return false;
+		/* a quad's lanes may be at different iterations here; the
+		 * interpreter's derivative reads them reconverged */
+		if (in->op == IR_DERIV)
+			return false;
 		if (jit_cf_is_terminator(in) && i != bl->count - 1)
 			return false;
 	}
