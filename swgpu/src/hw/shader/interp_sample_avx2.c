@@ -10,13 +10,12 @@
  * the same bits. 8-bit UNORM LINEAR in fixed point (the default,
  * smp_sub8) is integer SIMD here (level8_fixed): the same exact
  * integers the float forms compute, so the same bits too. This file
- * alone is compiled with -mavx2 (no -mfma: every product and sum is
- * rounded on its own, as in the SSE2 form; the one FMA function,
- * store_values_fma, computes the SSE2 form's correctly rounded quotient
- * exactly); it only runs when smp_have_avx2() said so. Texels are
- * loaded by scalar loads, not gathers (load4x64).
+ * alone is compiled with -mavx2 -mfma -ffp-contract=off: every product
+ * and sum is rounded on its own, as in the SSE2 form, and the one
+ * explicit FMA form (store_values) computes the SSE2 form's correctly
+ * rounded quotient exactly; it only runs when smp_have_avx2() said so.
+ * Texels are loaded by scalar loads, not gathers (load4x64).
  */
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,69 +388,42 @@ level8(const struct fast_img *fi, const struct fast_level *lv, __m256 S,
 /*
  * The texels' values: sum / scale clamped to 1, scale = 255 k (k = 1, or
  * 2^16 for the fixed-point codes), correctly rounded as vdivps gives it.
- * With FMA the division is y = sum / k (exact: a power of two, y normal),
- * then y / 255 as the reciprocal product with one FMA correction, which
- * is y / 255 correctly rounded for every finite y >= +0 (checked over all
- * of them, and sum / (255 2^16) for every sum >= 2^-100), in about a
- * third of vdivps's time. A vector with a sum in (0, 2^-100) (it never
- * comes from codes; only a tiny level-blend weight could make one) takes
- * vdivps. The FMA form is a function of its own built for FMA: the rest
- * of the file keeps every product and sum rounded on its own.
+ * By default the division is y = sum / k (exact: a power of two, y
+ * normal), then y / 255 as the reciprocal product with one FMA
+ * correction, which is y / 255 correctly rounded for every finite
+ * y >= +0 (checked over all of them, and sum / (255 2^16) for every sum
+ * >= 2^-100), in about a third of vdivps's time. A vector with a sum in
+ * (0, 2^-100) (it never comes from codes; only a tiny level-blend weight
+ * could make one) takes vdivps, as does every vector with
+ * SWGPU_SAMPLE_FMA=0 (smp_fma_div).
  */
-__attribute__((target("avx2,fma"), noinline)) static void
-store_values_fma(const __m256 res[4], float scale, float *out, size_t stride)
+static inline void
+store_values(const __m256 res[4], float scale, float *out, size_t stride)
 {
 	const __m256 inv_k = _mm256_set1_ps(255.0f / scale);
 	const __m256 d = _mm256_set1_ps(255.0f);
 	const __m256 r = _mm256_set1_ps(1.0f / 255.0f);
 	const __m256 tiny = _mm256_set1_ps(0x1p-100f);
 	const __m256 zero = _mm256_setzero_ps();
-	__m256 q[4];
+	const bool fma = smp_fma_div;
 
 	for (uint32_t c = 0; c < 4; c++) {
 		const __m256 bad = _mm256_and_ps(
 			_mm256_cmp_ps(res[c], tiny, _CMP_LT_OQ),
 			_mm256_cmp_ps(res[c], zero, _CMP_NEQ_UQ));
+		__m256 q;
 
-		if (_mm256_movemask_ps(bad)) {
-			q[c] = _mm256_div_ps(res[c], _mm256_set1_ps(scale));
-			continue;
+		if (!fma || _mm256_movemask_ps(bad)) {
+			q = _mm256_div_ps(res[c], _mm256_set1_ps(scale));
+		} else {
+			const __m256 y = _mm256_mul_ps(res[c], inv_k);
+			const __m256 q0 = _mm256_mul_ps(y, r);
+
+			q = _mm256_fmadd_ps(_mm256_fnmadd_ps(q0, d, y), r, q0);
 		}
-		const __m256 y = _mm256_mul_ps(res[c], inv_k);
-		const __m256 q0 = _mm256_mul_ps(y, r);
-
-		q[c] = _mm256_fmadd_ps(_mm256_fnmadd_ps(q0, d, y), r, q0);
-	}
-	for (uint32_t c = 0; c < 4; c++)
 		_mm256_storeu_ps(out + c * stride,
-		                 _mm256_min_ps(q[c], _mm256_set1_ps(1.0f)));
-}
-
-static pthread_once_t fma_once = PTHREAD_ONCE_INIT;
-static bool have_fma;
-
-static void
-fma_probe(void)
-{
-	/* SWGPU_SAMPLE_FMA=0: vdivps (same bits; for comparing) */
-	const char *e = getenv("SWGPU_SAMPLE_FMA");
-
-	__builtin_cpu_init();
-	have_fma = __builtin_cpu_supports("fma") && !(e && e[0] == '0');
-}
-
-static inline void
-store_values(const __m256 res[4], float scale, float *out, size_t stride)
-{
-	pthread_once(&fma_once, fma_probe);
-	if (have_fma) {
-		store_values_fma(res, scale, out, stride);
-		return;
+		                 _mm256_min_ps(q, _mm256_set1_ps(1.0f)));
 	}
-	for (uint32_t c = 0; c < 4; c++)
-		_mm256_storeu_ps(out + c * stride, _mm256_min_ps(
-			_mm256_div_ps(res[c], _mm256_set1_ps(scale)),
-			_mm256_set1_ps(1.0f)));
 }
 
 void

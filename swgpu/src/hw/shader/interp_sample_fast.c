@@ -743,6 +743,8 @@ fast_two_quads(const struct fast_ctx *x, uint32_t q, uint32_t qm0,
 static bool have_avx2;
 static pthread_once_t avx2_once = PTHREAD_ONCE_INIT;
 
+bool smp_fma_div;
+
 static void
 avx2_probe(void)
 {
@@ -750,8 +752,14 @@ avx2_probe(void)
 	/* SWGPU_SAMPLE_AVX2=0: the SSE2 quads (same bits; for comparing) */
 	const char *e = getenv("SWGPU_SAMPLE_AVX2");
 
+	/* SWGPU_SAMPLE_FMA=0: the AVX2 filter divides by vdivps */
+	const char *f = getenv("SWGPU_SAMPLE_FMA");
+
 	__builtin_cpu_init();
-	have_avx2 = __builtin_cpu_supports("avx2") && !(e && e[0] == '0');
+	/* the AVX2 file is built for FMA too (its exact division) */
+	have_avx2 = __builtin_cpu_supports("avx2") &&
+	            __builtin_cpu_supports("fma") && !(e && e[0] == '0');
+	smp_fma_div = !(f && f[0] == '0');
 #endif
 }
 

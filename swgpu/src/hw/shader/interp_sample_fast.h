@@ -80,8 +80,10 @@ void smp_two_quads_avx2(const struct fast_img *fi,
  * Sums are finite and >= +0. Only when smp_have_avx2(). */
 void smp_values_avx2(const float *sums, float scale, float *out,
                      size_t stride);
-/* The CPU has AVX2 and SWGPU_SAMPLE_AVX2 is not 0. */
+/* The CPU has AVX2 and FMA, and SWGPU_SAMPLE_AVX2 is not 0. */
 bool smp_have_avx2(void);
+/* SWGPU_SAMPLE_FMA is not 0 (set by smp_have_avx2's first call). */
+extern bool smp_fma_div;
 /* SWGPU_SAMPLE_PAIRS is not 0. */
 bool smp_pairs_enabled(void);
 
