@@ -525,9 +525,21 @@ test_app_blob(void **state)
 	assert_int_equal(in_child(use_blob_child, app_blob, "0"),
 	                 APP_RIGHT | APP_HIT);
 	/* ... also with background compiles on: a hit needs none, and
-	 * the request (pipeline creation) only finds it */
-	assert_int_equal(in_child(use_blob_child, app_blob, "1"),
-	                 APP_RIGHT | APP_HIT | APP_DEFERRED);
+	 * the request (pipeline creation) only finds it. Whether the
+	 * compile thread has loaded it before the child looks is a race
+	 * (a loaded machine can deschedule the child first: seen once in
+	 * a full run at load 4), so up to five children, one of which must
+	 * see the load still pending; a request that loads the code itself
+	 * never shows it */
+	int seen = 0;
+
+	for (int k = 0; k < 5 && !(seen & APP_DEFERRED); k++) {
+		const int r = in_child(use_blob_child, app_blob, "1");
+
+		assert_int_equal(r & ~APP_DEFERRED, APP_RIGHT | APP_HIT);
+		seen |= r;
+	}
+	assert_true(seen & APP_DEFERRED);
 	/* a byte of the object flipped: rejected, compiled */
 	memcpy(bad, app_blob, app_blob_size);
 	bad[app_blob_size - 5] ^= 0x10;
