@@ -282,34 +282,44 @@ random_instr(struct gen *g)
 /* Blocks: 0 (body, branch on a value's low bit), 1 and 2 (bodies, to
  * 3; block 2 ends with IR_KILL at times in fragment programs), 3
  * (body, RET). */
+/* An empty program of nblocks blocks with the generator's constants,
+ * and g set up to emit up to g->cap instructions. */
 static struct ir_program *
-random_program(uint32_t n, uint32_t local_size, bool fragment)
+new_program(struct gen *g, uint32_t nblocks, bool fragment)
 {
 	struct ir_program *p = calloc(1, sizeof(*p));
-	struct gen g = { .cap = 4 * (n * 8 + 8), .fragment = fragment };
 
 	assert_non_null(p);
-	g.code = calloc(g.cap, sizeof(*g.code));
-	p->blocks = calloc(4, sizeof(*p->blocks));
+	g->code = calloc(g->cap, sizeof(*g->code));
+	p->blocks = calloc(nblocks, sizeof(*p->blocks));
 	p->const_regs = calloc(NCONSTS, 4);
 	p->const_vals = calloc(NCONSTS, 4);
-	assert_non_null(g.code);
+	assert_non_null(g->code);
 	assert_non_null(p->blocks);
 	assert_non_null(p->const_regs);
 	assert_non_null(p->const_vals);
 	p->stage = fragment ? SWGPU_SHADER_STAGE_FRAGMENT
 	                    : SWGPU_SHADER_STAGE_COMPUTE;
 	p->nregs = NREGS;
-	p->local_size[0] = local_size;
 	p->local_size[1] = p->local_size[2] = 1;
-	p->shared_bytes = SHARED;
-	p->subgroup_size = rnd() % 3 ? 32 : 16;
-	p->nblocks = 4;
+	p->nblocks = nblocks;
 	p->nconsts = NCONSTS;
 	for (uint32_t i = 0; i < NCONSTS; i++) {
 		p->const_regs[i] = K_MASK_BUF + i;
 		p->const_vals[i] = const_vals[i];
 	}
+	return p;
+}
+
+static struct ir_program *
+random_program(uint32_t n, uint32_t local_size, bool fragment)
+{
+	struct gen g = { .cap = 4 * (n * 8 + 8), .fragment = fragment };
+	struct ir_program *p = new_program(&g, 4, fragment);
+
+	p->local_size[0] = local_size;
+	p->shared_bytes = SHARED;
+	p->subgroup_size = rnd() % 3 ? 32 : 16;
 	for (uint32_t b = 0; b < 4; b++) {
 		p->blocks[b].first = g.n;
 		for (uint32_t i = 0; i < n; i++)
@@ -588,30 +598,11 @@ test_fragment_loop_deriv(void **state)
 	if (!jit_available())
 		return;
 	for (uint64_t seed = 1; seed <= 24; seed++) {
-		struct ir_program *p = calloc(1, sizeof(*p));
 		struct gen g = { .cap = 32, .fragment = true };
+		struct ir_program *p = new_program(&g, 3, true);
 		const uint32_t v0 = VAL, v1 = VAL + 1, v2 = VAL + 2;
 
-		rng_state = seed * 0x9e3779b97f4a7c15ull;
-		assert_non_null(p);
-		g.code = calloc(g.cap, sizeof(*g.code));
-		p->blocks = calloc(3, sizeof(*p->blocks));
-		p->const_regs = calloc(NCONSTS, 4);
-		p->const_vals = calloc(NCONSTS, 4);
-		assert_non_null(g.code);
-		assert_non_null(p->blocks);
-		assert_non_null(p->const_regs);
-		assert_non_null(p->const_vals);
-		p->stage = SWGPU_SHADER_STAGE_FRAGMENT;
-		p->nregs = NREGS;
-		p->local_size[1] = p->local_size[2] = 1;
 		p->subgroup_size = 16;
-		p->nblocks = 3;
-		p->nconsts = NCONSTS;
-		for (uint32_t i = 0; i < NCONSTS; i++) {
-			p->const_regs[i] = K_MASK_BUF + i;
-			p->const_vals[i] = const_vals[i];
-		}
 		/* 0: the lane's count, 1 + (v3 & 3) passes */
 		p->blocks[0].first = 0;
 		emit(&g, IR_AND, ADDR, VAL + 3, K_THREE);
