@@ -492,6 +492,40 @@ all_compiled(const struct ir_program *p, const struct jit_program *jp)
 		assert_int_equal(jp->blocks[b].nseg, 1);
 }
 
+/* Compile p for `lanes` lanes (every instruction must be), run it
+ * `runs` times on both back ends from seeds seed * 1000 + run, compare
+ * everything, free p. n: the fragment batch's lanes, 0 for compute. */
+static void
+both_back_ends(struct ir_program *p, uint32_t lanes, uint64_t seed,
+               uint32_t runs, uint32_t n, const char *what)
+{
+	struct jit_program *jp = jit_compile(p, lanes);
+	struct run *a = calloc(1, sizeof(*a));
+	struct run *b = calloc(1, sizeof(*b));
+
+	assert_non_null(a);
+	assert_non_null(b);
+	all_compiled(p, jp);
+	for (uint32_t run = 0; run < runs; run++) {
+		uint64_t s = seed * 1000 + run;
+
+		if (n) {
+			run_fragment(p, NULL, s, n, a);
+			run_fragment(p, jp, s, n, b);
+		} else {
+			run_compute(p, NULL, s, a);
+			run_compute(p, jp, s, b);
+		}
+		compare(p, a, b, 64, s, what);
+		ir_exec_destroy(a->e);
+		ir_exec_destroy(b->e);
+	}
+	free(a);
+	free(b);
+	jit_program_free(jp);
+	ir_program_free(p);
+}
+
 static void
 test_compute_programs(void **state)
 {
@@ -507,26 +541,8 @@ test_compute_programs(void **state)
 		struct ir_program *p = random_program(2 + rnd() % 10,
 		                                      seed % 3 ? 64 : 40,
 		                                      false);
-		struct jit_program *jp = jit_compile(p, lanes[seed % 3]);
-		struct run *a = calloc(1, sizeof(*a));
-		struct run *b = calloc(1, sizeof(*b));
 
-		assert_non_null(a);
-		assert_non_null(b);
-		all_compiled(p, jp);
-		for (uint32_t run = 0; run < 3; run++) {
-			uint64_t s = seed * 1000 + run;
-
-			run_compute(p, NULL, s, a);
-			run_compute(p, jp, s, b);
-			compare(p, a, b, 64, s, "compute");
-			ir_exec_destroy(a->e);
-			ir_exec_destroy(b->e);
-		}
-		free(a);
-		free(b);
-		jit_program_free(jp);
-		ir_program_free(p);
+		both_back_ends(p, lanes[seed % 3], seed, 3, 0, "compute");
 	}
 	/* every op of the generator came up */
 	static const uint16_t want[] = {
@@ -553,28 +569,10 @@ test_fragment_programs(void **state)
 		rng_state = seed * 0x2545f4914f6cdd1dull;
 		struct ir_program *p = random_program(2 + rnd() % 10, 0,
 		                                      true);
-		struct jit_program *jp = jit_compile(p, lanes[seed % 3]);
-		struct run *a = calloc(1, sizeof(*a));
-		struct run *b = calloc(1, sizeof(*b));
+
 		/* whole quads, some lanes past the batch */
-		uint32_t n = seed % 4 ? 64 : 36;
-
-		assert_non_null(a);
-		assert_non_null(b);
-		all_compiled(p, jp);
-		for (uint32_t run = 0; run < 3; run++) {
-			uint64_t s = seed * 1000 + run;
-
-			run_fragment(p, NULL, s, n, a);
-			run_fragment(p, jp, s, n, b);
-			compare(p, a, b, 64, s, "fragment");
-			ir_exec_destroy(a->e);
-			ir_exec_destroy(b->e);
-		}
-		free(a);
-		free(b);
-		jit_program_free(jp);
-		ir_program_free(p);
+		both_back_ends(p, lanes[seed % 3], seed, 3,
+		               seed % 4 ? 64 : 36, "fragment");
 	}
 	assert_true(drawn[IR_DERIV] > 0);
 	assert_true(drawn[IR_DEMOTE] > 0);
@@ -624,27 +622,7 @@ test_fragment_loop_deriv(void **state)
 		p->blocks[2].count = 1;
 		p->code = g.code;
 		p->ninstr = g.n;
-
-		struct jit_program *jp = jit_compile(p, lanes[seed % 3]);
-		struct run *a = calloc(1, sizeof(*a));
-		struct run *b = calloc(1, sizeof(*b));
-
-		assert_non_null(a);
-		assert_non_null(b);
-		all_compiled(p, jp);
-		for (uint32_t run = 0; run < 2; run++) {
-			uint64_t s = seed * 1000 + run;
-
-			run_fragment(p, NULL, s, 64, a);
-			run_fragment(p, jp, s, 64, b);
-			compare(p, a, b, 64, s, "loop");
-			ir_exec_destroy(a->e);
-			ir_exec_destroy(b->e);
-		}
-		free(a);
-		free(b);
-		jit_program_free(jp);
-		ir_program_free(p);
+		both_back_ends(p, lanes[seed % 3], seed, 2, 64, "loop");
 	}
 }
 

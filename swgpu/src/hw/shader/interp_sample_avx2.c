@@ -80,9 +80,10 @@ decode8(const struct fast_img *fi, __m256i v, __m256 out[4])
 /*
  * Texel loads: scalar loads put together in a vector, not vpgatherdd /
  * vpgatherdq, which cost more than the loads they stand for on the
- * AMD family 1Ah CPU this was measured on (gfx_scene +3.5-7 % in paired
- * runs; docs/PERFORMANCE.md, "The sampler without gathers"). Offsets
- * are bytes from texel (0, 0), never negative.
+ * AMD family 1Ah CPU this was measured on (gfx_scene +3.5 and +7 % in
+ * two paired runs, less than a heap layout alone moves it: see
+ * docs/PERFORMANCE.md, "The sampler without gathers, ..."). Offsets are
+ * bytes from texel (0, 0), never negative.
  */
 static inline __m256i
 load4x64(const uint8_t *base, __m128i o)
@@ -392,7 +393,7 @@ level8(const struct fast_img *fi, const struct fast_level *lv, __m256 S,
  * normal), then y / 255 as the reciprocal product with one FMA
  * correction, which is y / 255 correctly rounded for every finite
  * y >= +0 (checked over all of them, and sum / (255 2^16) for every sum
- * >= 2^-100), in about a third of vdivps's time. A vector with a sum in
+ * >= 2^-100), without vdivps's latency. A vector with a sum in
  * (0, 2^-100) (it never comes from codes; only a tiny level-blend weight
  * could make one) takes vdivps, as does every vector with
  * SWGPU_SAMPLE_FMA=0 (smp_fma_div).
