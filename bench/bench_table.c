@@ -78,6 +78,8 @@ static const struct figure_def {
 	  { { T_PEER_MIN, 0.25 }, { T_PEER_MIN, 1.0 } } },
 	{ "gfx_scene", false, false,
 	  { { T_PEER_MIN, 0.25 }, { T_PEER_MIN, 1.0 } } },
+	/* Issue 21's 4-sample fill (bench_gfx_msaa.c): issue 19's 1.0x. */
+	{ "gfx_msaa_fill", false, false, { { T_PEER_MIN, 1.0 } } },
 	/* Issue 20 item 7 (bench_share.c): a small dispatch beside another
 	 * VkDevice's endless or long dispatch; no target, reported. */
 	{ "share_alone", false, false, { { T_NONE, 0 } } },

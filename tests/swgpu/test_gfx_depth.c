@@ -467,9 +467,20 @@ rows_randf(uint32_t *s, float lo, float hi)
 	return lo + (hi - lo) * (float)(rows_rand(s) & 0xffff) / 65535.0f;
 }
 
+/* How rows_draw runs the early depth test: quad by quad, whole quads a
+ * row at a time, or in 8x8 blocks (with rows for what blocks leave). */
+enum rows_mode { ROWS_QUADS, ROWS_ROWS, ROWS_BLOCKS };
+
+/* The render area: the whole image, or one with odd edges away from
+ * the 8x8 block grid. */
+static const struct { uint32_t x, y, w, h; } rows_area[2] = {
+	{ 0, 0, RW, RH }, { 3, 2, RW - 6, RH - 5 },
+};
+
 static void
-rows_draw(uint32_t fmt, uint32_t op, int clamp, int write, int bias,
-          bool rows, uint8_t *color, uint8_t *depth, uint64_t *zbytes)
+rows_draw_area(uint32_t fmt, uint32_t op, int clamp, int write, int bias,
+               enum rows_mode mode, int area, uint8_t *color,
+               uint8_t *depth, uint64_t *zbytes)
 {
 	enum { NT = 24 };
 	struct vtx3 v[3 * NT];
@@ -485,13 +496,16 @@ rows_draw(uint32_t fmt, uint32_t op, int clamp, int write, int bias,
 			v[i].a[c] = v[i].b[c] = (float)((i / 3 * 37 + c * 71) %
 			                                256) / 255.0f;
 	}
-	setenv("SWGPU_GFX_DEPTH_ROWS", rows ? "1" : "0", 1);
+	setenv("SWGPU_GFX_DEPTH_ROWS", mode != ROWS_QUADS ? "1" : "0", 1);
+	setenv("SWGPU_GFX_RASTER_BLOCKS", mode == ROWS_BLOCKS ? "1" : "0", 1);
 	gt_init(&f.t, 2);
 	gt_pipeline_defaults(&f.ps, RW, RH, NA);
 	memset(&f.pass, 0, sizeof(f.pass));
 	f.pass.layer_count = 1;
-	f.pass.area_width = RW;
-	f.pass.area_height = RH;
+	f.pass.area_x = rows_area[area].x;
+	f.pass.area_y = rows_area[area].y;
+	f.pass.area_width = rows_area[area].w;
+	f.pass.area_height = rows_area[area].h;
 	struct gt_image rt = gt_image(&f.t, SWGPU_FORMAT_R8G8B8A8_UNORM, RW,
 	                              RH);
 	struct gt_image zb = gt_image(&f.t, fmt, RW, RH);
@@ -519,6 +533,14 @@ rows_draw(uint32_t fmt, uint32_t op, int clamp, int write, int bias,
 		       (uint64_t)RW * zb.bpp);
 	}
 	gt_fini(&f.t);
+}
+
+static void
+rows_draw(uint32_t fmt, uint32_t op, int clamp, int write, int bias,
+          bool rows, uint8_t *color, uint8_t *depth, uint64_t *zbytes)
+{
+	rows_draw_area(fmt, op, clamp, write, bias,
+	               rows ? ROWS_ROWS : ROWS_QUADS, 0, color, depth, zbytes);
 }
 
 static void
@@ -556,7 +578,69 @@ test_depth_rows_same(void **state)
 				layered += two;
 			}
 	unsetenv("SWGPU_GFX_DEPTH_ROWS");
+	unsetenv("SWGPU_GFX_RASTER_BLOCKS");
 	assert_true(layered > 40);
+}
+
+/*
+ * Triangles rasterized in 8x8 blocks with the block's depth test
+ * (raster_block_avx2.c, where the CPU has AVX2) against quad by quad:
+ * rows_draw's scene, both formats, every compare op, clamp, writes and
+ * bias, over the whole image and over a render area whose edges are off
+ * the block grid (those blocks take the per-quad path, the others the
+ * block's): the same colour and depth bytes, and inside the image but
+ * outside the area the attachments' own bytes.
+ */
+static void
+test_raster_blocks_same(void **state)
+{
+	static const uint32_t formats[2] = { SWGPU_FORMAT_D32_SFLOAT,
+	                                     SWGPU_FORMAT_D16_UNORM };
+	static uint8_t c0[4 * RW * RH], c1[4 * RW * RH];
+	static uint8_t z0[4 * RW * RH], z1[4 * RW * RH];
+	uint32_t layered = 0;
+
+	for (int area = 0; area < 2; area++)
+		for (int fi = 0; fi < 2; fi++)
+			for (uint32_t op = 0; op < 8; op++)
+				for (int k = 0; k < 8; k++) {
+					uint64_t n0, n1;
+					bool two = false;
+
+					rows_draw_area(formats[fi], op, k & 1,
+					               (k >> 1) & 1, (k >> 2) & 1,
+					               ROWS_QUADS, area, c0, z0,
+					               &n0);
+					rows_draw_area(formats[fi], op, k & 1,
+					               (k >> 1) & 1, (k >> 2) & 1,
+					               ROWS_BLOCKS, area, c1, z1,
+					               &n1);
+					assert_true(n0 == n1);
+					if (memcmp(c0, c1, sizeof(c0)) ||
+					    memcmp(z0, z1, n0))
+						fail_msg("blocks differ: area %d "
+						         "format %u op %u clamp "
+						         "%d write %d bias %d",
+						         area, formats[fi], op,
+						         k & 1, (k >> 1) & 1,
+						         (k >> 2) & 1);
+					/* two drawn colours somewhere */
+					for (uint32_t i = 0, first = 0;
+					     i < sizeof(c0) && !two; i += 4) {
+						if (c1[i] && !first)
+							first = c1[i];
+						two = c1[i] && c1[i] != first;
+					}
+					layered += two;
+					/* outside the area: the cleared
+					 * colour, never written */
+					if (area)
+						assert_true(c1[0] == 0 &&
+						            c1[4 * RW - 1] == 0);
+				}
+	unsetenv("SWGPU_GFX_DEPTH_ROWS");
+	unsetenv("SWGPU_GFX_RASTER_BLOCKS");
+	assert_true(layered > 80);
 }
 
 int
@@ -573,6 +657,7 @@ main(void)
 		cmocka_unit_test(test_stencil_count_coverage),
 		cmocka_unit_test(test_input_attachment_late_tests),
 		cmocka_unit_test(test_depth_rows_same),
+		cmocka_unit_test(test_raster_blocks_same),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

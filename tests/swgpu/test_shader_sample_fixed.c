@@ -405,6 +405,89 @@ test_values_avx2(void **state)
 	assert_int_equal(wrong, 0);
 }
 
+/*
+ * The AVX-512 four-quad filter against two calls of the AVX2 two-quad
+ * one, bit for bit: random 256x256 and 200x120 RGBA8 / BGRA8 levels
+ * (REPEAT on the power-of-two one, so texel pairs load as one; CLAMP on
+ * the odd one, so they do not), one and two levels with per-quad
+ * blends, coordinates random, on texel centres (fractions 0, the
+ * weight-256 case) and far outside [0, 1] (wraps and clamps).
+ */
+static void
+test_four_quads_avx512(void **state)
+{
+	static uint8_t mem[2][256 * 256 * 4 + 128 * 128 * 4];
+	uint64_t rng = 0x2545f4914f6cdd1dull;
+	uint32_t wrong = 0, blended = 0;
+
+	(void)state;
+	if (!smp_have_avx512())
+		skip();
+	for (uint32_t k = 0; k < 2; k++)
+		for (uint32_t i = 0; i < sizeof(mem[0]); i++)
+			mem[k][i] = (uint8_t)(((i + k) * 2654435761u) >> 13);
+	for (uint32_t it = 0; it < 40000; it++) {
+		const uint32_t kind = it % 2;
+		struct fast_img fi;
+
+		memset(&fi, 0, sizeof(fi));
+		fi.elem = 4;
+		fi.vec = fi.codes = fi.fixed = fi.off32 = true;
+		fi.pairs = (it / 2) % 4 != 0;
+		fi.bgra = (it / 8) % 2;
+		fi.addr[0] = fi.addr[1] = kind;      /* 0 REPEAT, 1 CLAMP */
+		const int32_t w0 = kind ? 200 : 256, h0 = kind ? 120 : 256;
+		const uint8_t *b = mem[kind];
+		for (uint32_t l = 0; l < 2; l++) {
+			const int32_t w = w0 >> l, h = h0 >> l;
+
+			fi.lv[l] = (struct fast_level){
+				.base = b, .row_pitch = (uint32_t)w * 4, .w = w,
+				.h = h, .fw = (float)w, .fh = (float)h };
+			b += (size_t)w * (size_t)h * 4;
+		}
+		float S[16], T[16], lo[4], hi[4], a[64], bb[64];
+		for (uint32_t k = 0; k < 16; k++) {
+			rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+			const uint32_t r = (uint32_t)(rng >> 32);
+			const float span = (it % 5 == 0) ? 9.0f : 1.0f;
+
+			S[k] = span * ((float)(r & 0xffff) / 65536.0f) -
+			       (span - 1.0f) / 2.0f;
+			T[k] = span * ((float)(r >> 16) / 65536.0f) -
+			       (span - 1.0f) / 2.0f;
+			if (it % 7 == 0) {      /* texel centres */
+				S[k] = ((float)(r % 97u) + 0.5f) / (float)w0;
+				T[k] = ((float)(r % 89u) + 0.5f) / (float)h0;
+			}
+		}
+		for (uint32_t q = 0; q < 4; q++) {
+			const float f = (float)((it + q) % 9) / 8.0f;
+
+			lo[q] = 1.0f - f;
+			hi[q] = f;
+		}
+		const struct fast_level *lh = it % 3 ? &fi.lv[1] : NULL;
+
+		blended += lh != NULL;
+		smp_four_quads_avx512(&fi, &fi.lv[0], lh, S, T, lo, hi, a, 16);
+		smp_two_quads_avx2(&fi, &fi.lv[0], lh, true, S, T, lo, hi, bb,
+		                   16);
+		smp_two_quads_avx2(&fi, &fi.lv[0], lh, true, S + 8, T + 8,
+		                   lo + 2, hi + 2, bb + 8, 16);
+		for (uint32_t c = 0; c < 4; c++)
+			for (uint32_t k = 0; k < 16; k++)
+				if (memcmp(&a[16 * c + k], &bb[16 * c + k], 4) &&
+				    wrong++ < 8)
+					print_error("it %u lane %u ch %u: %a, "
+					            "want %a\n", it, k, c,
+					            (double)a[16 * c + k],
+					            (double)bb[16 * c + k]);
+	}
+	assert_int_equal(wrong, 0);
+	assert_true(blended > 20000);
+}
+
 int
 main(void)
 {
@@ -412,6 +495,7 @@ main(void)
 		cmocka_unit_test(test_within_spec),
 		cmocka_unit_test(test_exact_cases),
 		cmocka_unit_test(test_values_avx2),
+		cmocka_unit_test(test_four_quads_avx512),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

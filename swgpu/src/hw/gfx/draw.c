@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/gfx/output8_unorm.h"
 #include "hw/gfx/pass.h"
 #include "hw/packet/packet_dispatch.h"
 #include "kmd/vaspace.h"
@@ -497,6 +498,18 @@ depth_rows_enabled(void)
 	return !(e && e[0] == '0');
 }
 
+static bool
+raster_blocks_enabled(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	const char *e = getenv("SWGPU_GFX_RASTER_BLOCKS");
+
+	return !(e && e[0] == '0') && out8_have_avx2();
+#else
+	return false;
+#endif
+}
+
 static void
 prepare_fragment_ops(struct gfx_draw *d)
 {
@@ -555,6 +568,7 @@ prepare_fragment_ops(struct gfx_draw *d)
 	                (d->depth.format == SWGPU_FORMAT_D32_SFLOAT ||
 	                 d->depth.format == SWGPU_FORMAT_D16_UNORM) &&
 	                depth_rows_enabled();
+	d->raster_blocks = d->samples == 1 && raster_blocks_enabled();
 	d->smooth_inputs = false;
 	d->centroid_inputs = false;
 	for (uint32_t j = 0; j < d->vl.nvar; j++)

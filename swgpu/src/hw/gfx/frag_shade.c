@@ -86,16 +86,8 @@ gfx_frag_quad(struct gfx_thread *t, const struct gfx_draw *d,
 			t->occlusion += bits4(mask);
 		}
 	}
-	if (!d->fs)
-		return;
-	struct gfx_quad *q = &t->quad[t->nquads];
-	q->x = x;
-	q->y = y;
-	q->mask = (uint8_t)mask;
-	q->prim = p;
-	memcpy(&t->z[4 * t->nquads], z, sizeof(z));
-	if (++t->nquads == GFX_BATCH_QUADS)
-		gfx_frag_flush(t, d);
+	if (d->fs)
+		gfx_frag_push(t, d, p, x, y, mask, z);
 }
 
 /* Whole quads through the early depth test a row at a time
@@ -117,16 +109,9 @@ frag_quads_depth_rows(struct gfx_thread *t, const struct gfx_draw *d,
 			if (!pass[i])
 				continue;
 			t->occlusion += bits4(pass[i]);
-			if (!d->fs)
-				continue;
-			struct gfx_quad *q = &t->quad[t->nquads];
-			q->x = x;
-			q->y = y;
-			q->mask = pass[i];
-			q->prim = p;
-			memcpy(&t->z[4 * t->nquads], z + 4 * i, 16);
-			if (++t->nquads == GFX_BATCH_QUADS)
-				gfx_frag_flush(t, d);
+			if (d->fs)
+				gfx_frag_push(t, d, p, x, y, pass[i],
+				              z + 4 * i);
 		}
 		n -= k;
 	}

@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <swgpu/swgpu.h>
 #include <swgpu/swgpu_format.h>
@@ -336,6 +337,9 @@ struct gfx_draw {
 	 * (gfx_depth_rows): the depth test alone, early, one sample, D32
 	 * or D16; SWGPU_GFX_DEPTH_ROWS=0 turns it off */
 	bool depth_rows;
+	/* single-sample triangles in 8x8 blocks on AVX2
+	 * (gfx_raster_tri_avx2); SWGPU_GFX_RASTER_BLOCKS=0 turns it off */
+	bool raster_blocks;
 	uint32_t depth_op;
 	float bounds_min, bounds_max;
 	struct gfx_stencil_face face[2];   /* 0 front, 1 back */
@@ -602,12 +606,37 @@ void gfx_raster_line(struct gfx_thread *t, const struct gfx_draw *d,
 void gfx_raster_point(struct gfx_thread *t, const struct gfx_draw *d,
                       const struct gfx_prim *p, const struct gfx_rect *tile);
 
+/* raster_block_avx2.c: gfx_raster_tri of a single-sample triangle in
+ * 8x8 blocks (GFX_RASTER_BLOCK), r its bbox cut to the tile; x86 builds,
+ * only when gfx_draw.raster_blocks. */
+#define GFX_RASTER_BLOCK 8
+void gfx_raster_tri_avx2(struct gfx_thread *t, const struct gfx_draw *d,
+                         const struct gfx_prim *p, const struct gfx_rect *r);
+
 /* frag_shade.c: one covered quad into the thread's fragment batch
  * (early tests first when allowed); gfx_frag_flush runs the batch. */
 void gfx_frag_quad(struct gfx_thread *t, const struct gfx_draw *d,
                    const struct gfx_prim *p, int32_t x, int32_t y,
                    uint32_t mask);
 void gfx_frag_flush(struct gfx_thread *t, const struct gfx_draw *d);
+/* A quad that passed its early tests (mask: its passing pixels, z[4]
+ * their depths) into the batch, which runs when full; only with a
+ * fragment shader. */
+static inline void
+gfx_frag_push(struct gfx_thread *t, const struct gfx_draw *d,
+              const struct gfx_prim *p, int32_t x, int32_t y, uint32_t mask,
+              const float *z)
+{
+	struct gfx_quad *q = &t->quad[t->nquads];
+
+	q->x = x;
+	q->y = y;
+	q->mask = (uint8_t)mask;
+	q->prim = p;
+	memcpy(&t->z[4 * t->nquads], z, 4 * sizeof(float));
+	if (++t->nquads == GFX_BATCH_QUADS)
+		gfx_frag_flush(t, d);
+}
 /* n fully covered quads side by side from (x, y) (x, y even). */
 void gfx_frag_quads_full(struct gfx_thread *t, const struct gfx_draw *d,
                          const struct gfx_prim *p, int32_t x, int32_t y,
@@ -641,6 +670,15 @@ void gfx_depth_rows(const struct gfx_draw *d, const struct gfx_prim *p,
 void gfx_depth_rows_d16_avx2(const struct gfx_draw *d,
                              const struct gfx_prim *p, int32_t x, int32_t y,
                              float *z, uint8_t *pass);
+/* When gfx_draw.depth_rows: the early depth test alone (and its writes)
+ * of the pixels cov (bit 8 j + i: pixel (bx + i, by + j)) of the 8x8
+ * block at (bx, by), 8-aligned and inside the render area; the passing
+ * pixels, and the depths (gfx_frag_quad's) of every row of a row pair
+ * with coverage into z[8 j + i]. The same as gfx_depth_stencil quad
+ * after quad (depth_avx2.c; only when out8_have_avx2()). */
+uint64_t gfx_depth_block_avx2(const struct gfx_draw *d,
+                              const struct gfx_prim *p, int32_t bx,
+                              int32_t by, uint64_t cov, float *z);
 /* frag_shade.c's varyings of quads [q0, q1) of t->quad, all of
  * primitive p, shaded at the pixel centre: into rows reg[j] (lanes 4 q0
  * on) and iw (1/w, FragCoord.w), two quads per vector

@@ -23,6 +23,7 @@
 #include "hw/gfx/output8_unorm.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -257,8 +258,11 @@ unorm_batch(const struct gfx_thread *t, const struct gfx_draw *d,
 			       t->quad[e].x == x + 2 * (int32_t)(e - q) &&
 			       t->quad[e].prim == qd->prim)
 				e++;
-		uint8_t *p0 = base + qd->prim->layer * lpitch +
-		              (uint64_t)(y - oy) * pitch + (uint64_t)(x - ox) * 4;
+		/* signed: a quad at an odd edge of the area starts a pixel
+		 * before it (only its covered pixels are written) */
+		uint8_t *p0 = base + (ptrdiff_t)(qd->prim->layer * lpitch) +
+		              (ptrdiff_t)(y - oy) * (ptrdiff_t)pitch +
+		              (ptrdiff_t)(x - ox) * 4;
 		if (qmask[q] == 0xf && x >= ox && y >= oy &&
 		    x + 2 * (int32_t)(e - q) <= x1 && y + 1 < y1) {
 			j.piece[np++] = (struct out8_piece){

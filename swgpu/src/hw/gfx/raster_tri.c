@@ -26,6 +26,12 @@ gfx_raster_tri(struct gfx_thread *t, const struct gfx_draw *d,
 	}
 	if (!gfx_rect_clip(&r, tile))
 		return;
+#if defined(__x86_64__) || defined(__i386__)
+	if (d->raster_blocks) {
+		gfx_raster_tri_avx2(t, d, p, &r);
+		return;
+	}
+#endif
 	const int32_t qx0 = r.x0 & ~1, qy0 = r.y0 & ~1;
 	int64_t sx[3], sy[3];
 	for (int k = 0; k < 3; k++) {

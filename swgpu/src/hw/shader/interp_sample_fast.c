@@ -736,11 +736,61 @@ fast_two_quads(const struct fast_ctx *x, uint32_t q, uint32_t qm0,
 	quad_store(x, q + 4, qm1, r1);
 	return true;
 }
+
+/*
+ * Quads q, q + 4, q + 8 and q + 12 together on AVX-512 when all are
+ * LINEAR at the same level (and blend into the same one, or not at all)
+ * on a fixed-point image: false (nothing done) otherwise. Blend weights
+ * as fast_two_quads's.
+ */
+static bool
+fast_four_quads(const struct fast_ctx *x, uint32_t q, const uint32_t qm[4],
+                const struct smp_lod l[4])
+{
+	int32_t hi = -1;
+	float a[4], b[4];
+	bool whole = true;
+
+	for (uint32_t k = 0; k < 4; k++) {
+		const int32_t h = quad_hi(&l[k]);
+
+		if (l[k].lo != l[0].lo || !l[k].linear ||
+		    (h >= 0 && hi >= 0 && h != hi))
+			return false;
+		if (h >= 0)
+			hi = h;
+		a[k] = h >= 0 ? 1.0f - l[k].delta : 1.0f;
+		b[k] = h >= 0 ? l[k].delta : 0.0f;
+		whole = whole && qm[k] == 0xf;
+	}
+	const struct fast_level *lo = &x->fi->lv[l[0].lo];
+	const struct fast_level *lh = hi >= 0 ? &x->fi->lv[hi] : NULL;
+
+	if (whole) {
+		/* every lane live: straight into the registers */
+		smp_four_quads_avx512(x->fi, lo, lh, &OPND(x, 0, q).f,
+		                      &OPND(x, 1, q).f, a, b, &x->D[q].f,
+		                      x->W);
+		return true;
+	}
+	float out[4][16];
+
+	smp_four_quads_avx512(x->fi, lo, lh, &OPND(x, 0, q).f,
+	                      &OPND(x, 1, q).f, a, b, out[0], 16);
+	for (uint32_t k = 0; k < 4; k++) {
+		__m128 r[4];
+
+		for (uint32_t c = 0; c < 4; c++)
+			r[c] = _mm_loadu_ps(&out[c][4 * k]);
+		quad_store(x, q + 4 * k, qm[k], r);
+	}
+	return true;
+}
 #endif
 
 /* In this file, not interp_sample_avx2.c: the probe must run on any
  * CPU. */
-static bool have_avx2;
+static bool have_avx2, have_avx512;
 static pthread_once_t avx2_once = PTHREAD_ONCE_INIT;
 
 bool smp_fma_div;
@@ -760,6 +810,14 @@ avx2_probe(void)
 	have_avx2 = __builtin_cpu_supports("avx2") &&
 	            __builtin_cpu_supports("fma") && !(e && e[0] == '0');
 	smp_fma_div = !(f && f[0] == '0');
+#if defined(SWGPU_SAMPLE_AVX512)
+	/* SWGPU_SAMPLE_AVX512=0: two quads a vector (same bits) */
+	const char *w = getenv("SWGPU_SAMPLE_AVX512");
+
+	have_avx512 = have_avx2 && __builtin_cpu_supports("avx512f") &&
+	              __builtin_cpu_supports("avx512bw") &&
+	              !(w && w[0] == '0');
+#endif
 #endif
 }
 
@@ -768,6 +826,13 @@ smp_have_avx2(void)
 {
 	pthread_once(&avx2_once, avx2_probe);
 	return have_avx2;
+}
+
+bool
+smp_have_avx512(void)
+{
+	pthread_once(&avx2_once, avx2_probe);
+	return have_avx512;
 }
 
 /* Are the W lanes of v the same bits (all 0 with zero)? */
@@ -856,6 +921,8 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 	                   quad_mode_ok(x.fi->addr[0], x.fi->lv[0].w) &&
 	                   quad_mode_ok(x.fi->addr[1], x.fi->lv[0].h);
 	const bool pairs = quads && x.fi->off32 && smp_have_avx2();
+	/* four quads a vector: LINEAR on fixed-point codes */
+	const bool fours = pairs && x.fi->fixed && smp_have_avx512();
 	/* quad q's LOD when the previous step computed it (a pair that
 	 * did not match) */
 	bool have_next = false;
@@ -868,6 +935,22 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 		if (!qm)
 			continue;
 #if defined(__SSE2__)
+		if (fours && !have_next && q + 16 <= W) {
+			uint32_t qm4[4] = { qm, 0, 0, 0 };
+			struct smp_lod l4[4];
+			bool all = quads;
+
+			for (uint32_t k = 0; k < 4 && all; k++) {
+				if (k)
+					qm4[k] = quad_mask(m, q + 4 * k, full);
+				all = qm4[k] && quad_lod(&x, q + 4 * k, qm4[k],
+				                         &l4[k]);
+			}
+			if (all && fast_four_quads(&x, q, qm4, l4)) {
+				q += 12;
+				continue;
+			}
+		}
 		struct smp_lod lod;
 		bool ok = have_next;
 

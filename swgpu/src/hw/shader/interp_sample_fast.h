@@ -80,8 +80,20 @@ void smp_two_quads_avx2(const struct fast_img *fi,
  * Sums are finite and >= +0. Only when smp_have_avx2(). */
 void smp_values_avx2(const float *sums, float scale, float *out,
                      size_t stride);
+/* smp_two_quads_avx2 for four quads (16 lanes, S16/T16, blends per
+ * quad), LINEAR on fi->fixed images only: the same bits. Only when
+ * smp_have_avx512(). */
+void smp_four_quads_avx512(const struct fast_img *fi,
+                           const struct fast_level *lv_lo,
+                           const struct fast_level *lv_hi,
+                           const float S16[16], const float T16[16],
+                           const float blend_lo[4], const float blend_hi[4],
+                           float *out, size_t stride);
 /* The CPU has AVX2 and FMA, and SWGPU_SAMPLE_AVX2 is not 0. */
 bool smp_have_avx2(void);
+/* smp_have_avx2(), the CPU has AVX-512F and BW, and SWGPU_SAMPLE_AVX512
+ * is not 0. */
+bool smp_have_avx512(void);
 /* SWGPU_SAMPLE_FMA is not 0 (set by smp_have_avx2's first call). */
 extern bool smp_fma_div;
 /* SWGPU_SAMPLE_PAIRS is not 0. */

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fast sampling path's fixed-point LINEAR filter on AVX-512: four
+ * quads per 16-lane vector (interp_sample_fast.h). It is
+ * interp_sample_avx2.c's level8 / level8_fixed / store_values widened:
+ * the byte shuffles, pmaddubsw and pmaddwd work within 128-bit lanes,
+ * so each 128-bit lane of a 512-bit vector holds what one 128-bit half
+ * of the AVX2 form holds, for lanes 4k..4k+3 instead of two halves; the
+ * float steps (unnorm, floor, fractions, level blend, the division and
+ * clamp) are the same operations lane for lane. So the results are the
+ * same bits as the AVX2 and SSE2 forms (test_shader_sample_fixed
+ * test_four_quads_avx512 compares them). Compiled alone with
+ * -mavx512f -mavx512bw -mfma -ffp-contract=off; only runs when
+ * smp_have_avx512() said so.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp_sample_fast.h"
+
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+#include <immintrin.h>
+
+/* smp_unnorm_clamp on sixteen lanes (unnorm8's operations). */
+static inline __m512
+unnorm16(__m512 u)
+{
+	/* |u| by an integer AND (the float one is AVX-512DQ) */
+	const __m512 abs_u = _mm512_castsi512_ps(_mm512_and_si512(
+		_mm512_castps_si512(u), _mm512_set1_epi32(0x7fffffff)));
+	const __mmask16 fin = _mm512_cmp_ps_mask(
+		abs_u, _mm512_set1_ps(INFINITY), _CMP_LT_OQ);
+
+	u = _mm512_maskz_mov_ps(fin, u);
+	return _mm512_min_ps(_mm512_max_ps(u, _mm512_set1_ps(-1e9f)),
+	                     _mm512_set1_ps(1e9f));
+}
+
+/* REPEAT on a power-of-two size, else CLAMP_TO_EDGE (quad_mode_ok). */
+static inline __m512i
+wrap16(__m512i i, int32_t n, uint32_t mode)
+{
+	const __m512i top = _mm512_set1_epi32(n - 1);
+
+	if (mode == 0)
+		return _mm512_and_si512(i, top);
+	return _mm512_min_epi32(_mm512_max_epi32(i, _mm512_setzero_si512()),
+	                        top);
+}
+
+/* Texels by scalar loads (interp_sample_avx2.c load4x64's reason). */
+static inline __m512i
+load8x64(const uint8_t *base, __m256i o)
+{
+	uint32_t off[8];
+	long long v[8];
+
+	_mm256_storeu_si256((__m256i *)(void *)off, o);
+	for (int i = 0; i < 8; i++)
+		memcpy(&v[i], base + off[i], 8);
+	return _mm512_loadu_si512(v);
+}
+
+static inline __m512i
+load16x32(const uint8_t *base, __m512i o)
+{
+	uint32_t off[16];
+	int v[16];
+
+	_mm512_storeu_si512(off, o);
+	for (int i = 0; i < 16; i++)
+		memcpy(&v[i], base + off[i], 4);
+	return _mm512_loadu_si512(v);
+}
+
+static inline __m512i
+sub8_16(__m512 frac)
+{
+	return _mm512_min_epi32(_mm512_cvttps_epi32(_mm512_mul_ps(
+		                        frac, _mm512_set1_ps((float)SMP_SUB_ONE))),
+	                        _mm512_set1_epi32(SMP_SUB_ONE - 1));
+}
+
+/* interp_sample_avx2.c's pshufb controls, one per 128-bit lane. */
+#define REP16_4(a, b) a, a + 1, b, b + 1, a, a + 1, b, b + 1, \
+                      a, a + 1, b, b + 1, a, a + 1, b, b + 1
+#define X4(...) __VA_ARGS__, __VA_ARGS__, __VA_ARGS__, __VA_ARGS__
+static const int8_t rep16_tab[2][64] __attribute__((aligned(64))) = {
+	{ X4(REP16_4(0, 4)) },
+	{ X4(REP16_4(8, 12)) },
+};
+#undef REP16_4
+#define PAIR_HALF(r, b) r, r + 4, r + 8, r + 12, 1, 5, 9, 13, \
+                        b, b + 4, b + 8, b + 12, 3, 7, 11, 15
+#define T0HI_HALF(r, b) Z, r, Z, r + 8, Z, 1, Z, 9, \
+                        Z, b, Z, b + 8, Z, 3, Z, 11
+#define Z (-128)
+static const int8_t fixed_pair[2][64] __attribute__((aligned(64))) = {
+	{ X4(PAIR_HALF(0, 2)) },
+	{ X4(PAIR_HALF(2, 0)) },
+};
+static const int8_t fixed_t0hi[2][64] __attribute__((aligned(64))) = {
+	{ X4(T0HI_HALF(0, 2)) },
+	{ X4(T0HI_HALF(2, 0)) },
+};
+#undef Z
+#undef PAIR_HALF
+#undef T0HI_HALF
+#undef X4
+
+static inline __m512i
+tab(const int8_t *t)
+{
+	return _mm512_load_si512((const void *)t);
+}
+
+/*
+ * level8_fixed on sixteen lanes: group A is lanes (4k, 4k + 1) and
+ * group B lanes (4k + 2, 4k + 3) of each 128-bit lane k, so that one
+ * 64-bit unpack of the groups' sums gives each channel in lane order.
+ */
+static inline __attribute__((always_inline)) void
+level16(const struct fast_img *fi, const struct fast_level *lv, __m512 S,
+        __m512 T, __m512 out[4])
+{
+	const __m512 U = unnorm16(_mm512_mul_ps(S, _mm512_set1_ps(lv->fw)));
+	const __m512 V = unnorm16(_mm512_mul_ps(T, _mm512_set1_ps(lv->fh)));
+	const __m512 half = _mm512_set1_ps(0.5f);
+	const __m512 FU = _mm512_sub_ps(U, half), FV = _mm512_sub_ps(V, half);
+	/* vroundps's floor: the fixed path's choice (interp_sample_avx2.c) */
+	const __m512 FLU = _mm512_roundscale_ps(
+		FU, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+	const __m512 FLV = _mm512_roundscale_ps(
+		FV, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+	const __m512 FX = _mm512_sub_ps(FU, FLU), FY = _mm512_sub_ps(FV, FLV);
+	const __m512i I0 = _mm512_cvttps_epi32(FLU);
+	const __m512i J0 = _mm512_cvttps_epi32(FLV);
+	const __m512i inc = _mm512_set1_epi32(1);
+	const __m512i x0 = wrap16(I0, lv->w, fi->addr[0]);
+	const __m512i x1 = wrap16(_mm512_add_epi32(I0, inc), lv->w,
+	                          fi->addr[0]);
+	const __m512i y0 = wrap16(J0, lv->h, fi->addr[1]);
+	const __m512i y1 = wrap16(_mm512_add_epi32(J0, inc), lv->h,
+	                          fi->addr[1]);
+	const __m512i pitch = _mm512_set1_epi32((int)lv->row_pitch);
+	const __m512i x4 = _mm512_slli_epi32(x0, 2);
+	const __m512i off[2] = {
+		_mm512_add_epi32(_mm512_mullo_epi32(y0, pitch), x4),
+		_mm512_add_epi32(_mm512_mullo_epi32(y1, pitch), x4) };
+	const __m512i fx = sub8_16(FX), fy = sub8_16(FY);
+	const __m512i one = _mm512_set1_epi32(SMP_SUB_ONE);
+	const __m512i wx = _mm512_or_si512(
+		_mm512_and_si512(_mm512_sub_epi32(one, fx),
+		                 _mm512_set1_epi32(0xff)),
+		_mm512_slli_epi32(fx, 8));
+	const __m512i wy = _mm512_or_si512(_mm512_sub_epi32(one, fy),
+	                                   _mm512_slli_epi32(fy, 16));
+	const __m512i wxg[2] = { _mm512_shuffle_epi8(wx, tab(rep16_tab[0])),
+	                         _mm512_shuffle_epi8(wx, tab(rep16_tab[1])) };
+	const __m512i wyg[2] = {
+		_mm512_shuffle_epi32(wy, _MM_SHUFFLE(1, 0, 1, 0)),
+		_mm512_shuffle_epi32(wy, _MM_SHUFFLE(3, 2, 3, 2)) };
+	const __mmask16 fx0m = _mm512_cmpeq_epi32_mask(
+		fx, _mm512_setzero_si512());
+	const __m512i fx0 = _mm512_maskz_mov_epi32(fx0m, _mm512_set1_epi32(-1));
+	__m512i unit[2][2];     /* [row][group] */
+
+	if (fi->pairs && _mm512_cmpeq_epi32_mask(
+		x1, _mm512_add_epi32(x0, inc)) == 0xffff) {
+		const __m512i ab = _mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13,
+		                                     2, 3, 6, 7, 10, 11, 14,
+		                                     15);
+
+		for (uint32_t r = 0; r < 2; r++) {
+			const __m512i o = _mm512_permutexvar_epi32(ab, off[r]);
+
+			unit[r][0] = load8x64(lv->base,
+			                      _mm512_castsi512_si256(o));
+			unit[r][1] = load8x64(lv->base,
+			                      _mm512_extracti64x4_epi64(o, 1));
+		}
+	} else {
+		const __m512i dx = _mm512_slli_epi32(_mm512_sub_epi32(x1, x0),
+		                                     2);
+
+		for (uint32_t r = 0; r < 2; r++) {
+			const __m512i t0 = load16x32(lv->base, off[r]);
+			const __m512i t1 = load16x32(
+				lv->base, _mm512_add_epi32(off[r], dx));
+
+			unit[r][0] = _mm512_unpacklo_epi32(t0, t1);
+			unit[r][1] = _mm512_unpackhi_epi32(t0, t1);
+		}
+	}
+	const __m512i pair = tab(fixed_pair[fi->bgra]);
+	const __m512i t0hi = tab(fixed_t0hi[fi->bgra]);
+	const __m512i flip = _mm512_set1_epi8((char)0x80);
+	__m512i xs[2][2];
+
+	for (uint32_t r = 0; r < 2; r++)
+		for (uint32_t g = 0; g < 2; g++) {
+			const __m512i t = _mm512_xor_si512(unit[r][g], flip);
+
+			xs[r][g] = _mm512_maddubs_epi16(
+				wxg[g], _mm512_shuffle_epi8(t, pair));
+			if (fx0m)
+				xs[r][g] = _mm512_add_epi16(xs[r][g],
+					_mm512_and_si512(
+						_mm512_shuffle_epi8(t, t0hi),
+						_mm512_shuffle_epi8(
+							fx0,
+							tab(rep16_tab[g]))));
+		}
+	__m512i rg[2], ba[2];
+
+	for (uint32_t g = 0; g < 2; g++) {
+		rg[g] = _mm512_madd_epi16(_mm512_unpacklo_epi16(xs[0][g],
+		                                                xs[1][g]),
+		                          wyg[g]);
+		ba[g] = _mm512_madd_epi16(_mm512_unpackhi_epi16(xs[0][g],
+		                                                xs[1][g]),
+		                          wyg[g]);
+	}
+	const __m512i bias = _mm512_set1_epi32(1 << 23);
+	const __m512i ch[4] = { _mm512_unpacklo_epi64(rg[0], rg[1]),
+	                        _mm512_unpackhi_epi64(rg[0], rg[1]),
+	                        _mm512_unpacklo_epi64(ba[0], ba[1]),
+	                        _mm512_unpackhi_epi64(ba[0], ba[1]) };
+
+	for (uint32_t c = 0; c < 4; c++)
+		out[c] = _mm512_cvtepi32_ps(_mm512_add_epi32(ch[c], bias));
+}
+
+/* interp_sample_avx2.c store_values on sixteen lanes. */
+static inline void
+store16(const __m512 res[4], float scale, float *out, size_t stride)
+{
+	const __m512 inv_k = _mm512_set1_ps(255.0f / scale);
+	const __m512 d = _mm512_set1_ps(255.0f);
+	const __m512 r = _mm512_set1_ps(1.0f / 255.0f);
+	const __m512 tiny = _mm512_set1_ps(0x1p-100f);
+	const bool fma = smp_fma_div;
+
+	for (uint32_t c = 0; c < 4; c++) {
+		const __mmask16 bad =
+			_mm512_cmp_ps_mask(res[c], tiny, _CMP_LT_OQ) &
+			_mm512_cmp_ps_mask(res[c], _mm512_setzero_ps(),
+			                   _CMP_NEQ_UQ);
+		__m512 q;
+
+		if (!fma || bad) {
+			q = _mm512_div_ps(res[c], _mm512_set1_ps(scale));
+		} else {
+			const __m512 y = _mm512_mul_ps(res[c], inv_k);
+			const __m512 q0 = _mm512_mul_ps(y, r);
+
+			q = _mm512_fmadd_ps(_mm512_fnmadd_ps(q0, d, y), r, q0);
+		}
+		_mm512_storeu_ps(out + c * stride,
+		                 _mm512_min_ps(q, _mm512_set1_ps(1.0f)));
+	}
+}
+
+/* Each quad's weight broadcast to its four lanes. */
+static inline __m512
+per_quad(const float w[4])
+{
+	return _mm512_permutexvar_ps(
+		_mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3,
+		                  3),
+		_mm512_castps128_ps512(_mm_loadu_ps(w)));
+}
+
+void
+smp_four_quads_avx512(const struct fast_img *fi,
+                      const struct fast_level *lv_lo,
+                      const struct fast_level *lv_hi, const float S16[16],
+                      const float T16[16], const float blend_lo[4],
+                      const float blend_hi[4], float *out, size_t stride)
+{
+	const __m512 S = _mm512_loadu_ps(S16), T = _mm512_loadu_ps(T16);
+	__m512 res[4];
+
+	level16(fi, lv_lo, S, T, res);
+	if (lv_hi) {
+		const __m512 a = per_quad(blend_lo), b = per_quad(blend_hi);
+		__m512 res2[4];
+
+		level16(fi, lv_hi, S, T, res2);
+		for (uint32_t c = 0; c < 4; c++)
+			res[c] = _mm512_add_ps(_mm512_mul_ps(a, res[c]),
+			                       _mm512_mul_ps(b, res2[c]));
+	}
+	store16(res, smp_codes_scale(true, 2), out, stride);
+}
+#else
+void
+smp_four_quads_avx512(const struct fast_img *fi,
+                      const struct fast_level *lv_lo,
+                      const struct fast_level *lv_hi, const float S16[16],
+                      const float T16[16], const float blend_lo[4],
+                      const float blend_hi[4], float *out, size_t stride)
+{
+	(void)fi, (void)lv_lo, (void)lv_hi, (void)S16, (void)T16;
+	(void)blend_lo, (void)blend_hi, (void)out, (void)stride;
+	abort();        /* never called: smp_have_avx512() is false */
+}
+#endif
