@@ -465,6 +465,163 @@ color_resolve(uint32_t mode, bool rp, uint8_t want_left)
 	gt_fini(&f.t);
 }
 
+/*
+ * A 4-sample RGBA8 target with alpha blending: batches whose pixels have
+ * all or none of their samples write all four slices with one UNORM8
+ * job (gfx_draw.ms_planes); SWGPU_GFX_MS_PLANES=0 writes slice by
+ * slice. A triangle over the whole target, overlapping ones at 1/256
+ * positions with varying colours (edges sample by sample), one whose
+ * pixels are wholly in or out (partly covered quads in one job), then
+ * another over the whole target (one job for slices whose samples hold
+ * different colours) must give the same bytes in every slice both
+ * ways; some pixel's samples differ (edges were drawn) and some are
+ * blends of two triangles.
+ */
+static void
+planes_draw(bool planes, uint8_t *out)
+{
+	struct fx f;
+	struct ms_image rt;
+	struct vtx3 v[30];
+	uint32_t seed = 12345u;
+
+	setenv("SWGPU_GFX_MS_PLANES", planes ? "1" : "0", 1);
+	fx_init(&f);
+	rt = ms_image(&f.t, SWGPU_FORMAT_R8G8B8A8_UNORM, 4);
+	ms_attachment(&rt, &f.pass.color[0], SWGPU_LOAD_CLEAR,
+	              (const uint32_t[4]){ gt_fbits(0.2f), gt_fbits(0.4f),
+	                                   gt_fbits(0.6f), gt_fbits(1.0f) });
+	f.pass.color_count = 1;
+	f.ps.state.rasterization_samples = 4;
+	f.ps.state.sample_mask = 0xf;
+	struct swgpu_blend_attachment *b = &f.ps.state.blend[0];
+	b->enable = 1;
+	b->src_color = 6;       /* SRC_ALPHA */
+	b->dst_color = 7;       /* ONE_MINUS_SRC_ALPHA */
+	b->src_alpha = 1;
+	b->dst_alpha = 7;
+	b->color_op = b->alpha_op = 0;
+	for (uint32_t i = 0; i < 30; i++) {
+		/* the first and last triangles cover the whole target (all
+		 * their batches alike), the last over the others' edges */
+		static const float big[3][2] = { { -20, -20 }, { 60, -20 },
+		                                  { -20, 60 } };
+		/* legs on pixel edges at odd x and y, the third edge off
+		 * the target: quads with pixels wholly in and wholly out */
+		static const float legs[3][2] = { { 3, 3 }, { 40, 3 },
+		                                   { 3, 40 } };
+		float c[4], p[2];
+
+		for (uint32_t k = 0; k < 2; k++) {
+			seed = seed * 1664525u + 1013904223u;
+			p[k] = i < 3 || i >= 27 ? big[i % 3][k]
+			       : i >= 24 ? legs[i % 3][k]
+			       : (float)(seed >> 20) / 256.0f * 1.5f - 4.0f;
+		}
+		for (uint32_t k = 0; k < 4; k++)
+			c[k] = (float)((i / 3 * 53 + k * 97) % 256) / 255.0f;
+		vtx(&v[i], p[0], p[1], 0.5f, c);
+	}
+	assert_true(fx_draw(&f, v, 30));
+	for (uint32_t s = 0; s < 4; s++)
+		for (uint32_t y = 0; y < H; y++)
+			memcpy(out + ((s * H + y) * W) * 4, ms_px(&rt, 0, y, s),
+			       4 * W);
+	gt_fini(&f.t);
+	unsetenv("SWGPU_GFX_MS_PLANES");
+}
+
+static void
+test_unorm8_planes_same(void **state)
+{
+	static uint8_t a[4 * W * H * 4], b[4 * W * H * 4];
+	uint32_t split = 0, blended = 0;
+
+	planes_draw(true, a);
+	planes_draw(false, b);
+	assert_memory_equal(a, b, sizeof(a));
+	for (uint32_t p = 0; p < W * H; p++) {
+		const uint8_t *s0 = a + 4 * p;
+		bool differ = false;
+
+		for (uint32_t s = 1; s < 4; s++)
+			differ |= memcmp(s0, a + 4 * (p + s * W * H), 4) != 0;
+		split += differ;
+		/* neither the clear nor one triangle's own colour (its
+		 * vertex colours are flat per triangle): a blend of two */
+		blended += s0[1] != 102 && s0[0] != 51 && s0[3] == 255;
+	}
+	assert_true(split > 8);
+	assert_true(blended > 8);
+}
+
+/*
+ * AVERAGE of RGBA8 against its definition, byte by byte: random sample
+ * bytes, S = 2, 4, 8, resolved by the RESOLVE packet over a render area
+ * of odd width (whole steps of four pixels and single texels both);
+ * each byte the mean rounded to nearest even, pixels outside the area
+ * untouched. Half-way means are frequent with random bytes: both their
+ * rounding directions are counted.
+ */
+static void
+test_resolve_average_exact(void **state)
+{
+	uint32_t seed = 99u, halves_up = 0, halves_down = 0;
+
+	for (uint32_t S = 2; S <= 8; S *= 2) {
+		struct fx f;
+		struct ms_image rt;
+		struct gt_image res;
+
+		fx_init(&f);
+		rt = ms_image(&f.t, SWGPU_FORMAT_R8G8B8A8_UNORM, S);
+		res = gt_image(&f.t, SWGPU_FORMAT_R8G8B8A8_UNORM, W, H);
+		for (uint32_t k = 0; k < S; k++)
+			for (uint32_t y = 0; y < H; y++)
+				for (uint32_t i = 0; i < 4 * W; i++) {
+					seed = seed * 1664525u + 1013904223u;
+					ms_px(&rt, 0, y, k)[i] =
+						(uint8_t)(seed >> 24);
+				}
+		ms_attachment(&rt, &f.pass.color[0], SWGPU_LOAD_LOAD, NULL);
+		f.pass.color_count = 1;
+		f.pass.area_x = 1;
+		f.pass.area_width = W - 2;
+		struct swgpu_pass ps = f.pass;
+		ps.color[0].resolve_va = res.mem.va;
+		ps.color[0].resolve_row_pitch = res.pitch;
+		ps.color[0].resolve_layer_pitch = res.pitch * H;
+		ps.color[0].resolve_mode = SWGPU_RESOLVE_AVERAGE;
+		swgpu_emit_va_packet(gt_emit(&f.t, SWGPU_LEN_RESOLVE),
+		                     SWGPU_OP_RESOLVE, 0,
+		                     gt_put(&f.t, &ps, sizeof(ps)));
+		assert_true(gt_run(&f.t));
+		for (uint32_t y = 0; y < H; y++)
+			for (uint32_t x = 0; x < W; x++)
+				for (uint32_t c = 0; c < 4; c++) {
+					const uint8_t got = gt_px(&res, x, y)[c];
+					uint32_t sum = 0, want;
+
+					if (x < 1 || x >= W - 1) {
+						assert_int_equal(got, 0);
+						continue;
+					}
+					for (uint32_t k = 0; k < S; k++)
+						sum += ms_px(&rt, x, y, k)[c];
+					want = sum / S;
+					if (2 * (sum % S) == S)
+						*(want & 1u ? &halves_up
+						            : &halves_down) += 1;
+					if (2 * (sum % S) > S ||
+					    (2 * (sum % S) == S && (want & 1u)))
+						want++;
+					assert_int_equal(got, want);
+				}
+		gt_fini(&f.t);
+	}
+	assert_true(halves_up > 50 && halves_down > 50);
+}
+
 static void
 test_color_resolve(void **state)
 {
@@ -600,6 +757,8 @@ main(void)
 		cmocka_unit_test(test_sample_mask),
 		cmocka_unit_test(test_alpha_to_coverage),
 		cmocka_unit_test(test_color_resolve),
+		cmocka_unit_test(test_unorm8_planes_same),
+		cmocka_unit_test(test_resolve_average_exact),
 		cmocka_unit_test(test_stencil_resolve),
 		cmocka_unit_test(test_bad),
 	};

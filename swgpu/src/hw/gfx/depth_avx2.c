@@ -3,8 +3,9 @@
  * The early depth test alone on AVX2, a row of eight pixels a vector:
  * gfx_depth_rows for D16_UNORM (four whole quads side by side, two rows)
  * and the 8x8 blocks of raster_block_avx2.c (D32 and D16, any coverage;
- * uncovered or failing pixels get their own bytes back). Every value is computed by the SSE2 path's operations in the same
- * order (depth_stencil.c: row_depth4's float expression, clamp_range4's
+ * uncovered or failing pixels get their own bytes back). Every value is
+ * computed by the SSE2 path's operations in the same order
+ * (depth_stencil.c: row_depth4's float expression, clamp_range4's
  * selections, unorm_bits4's double rounding, d32_compare4's and the
  * integer compares), so the bits are the same; test_gfx_depth
  * test_depth_rows_same and test_raster_blocks_same compare these paths

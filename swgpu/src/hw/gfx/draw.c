@@ -490,10 +490,12 @@ prepare_targets(struct exec_env *env, const struct pkt *p, struct gfx_draw *d)
 /* SWGPU_GFX_DEPTH_ROWS=0: whole quads take the per-quad depth test
  * (the same results; for comparing). Read at every draw, so a test can
  * draw both ways in one process. */
+
+/* A knob that is on unless set to 0. */
 static bool
-depth_rows_enabled(void)
+env_on(const char *name)
 {
-	const char *e = getenv("SWGPU_GFX_DEPTH_ROWS");
+	const char *e = getenv(name);
 
 	return !(e && e[0] == '0');
 }
@@ -502,9 +504,7 @@ static bool
 raster_blocks_enabled(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
-	const char *e = getenv("SWGPU_GFX_RASTER_BLOCKS");
-
-	return !(e && e[0] == '0') && out8_have_avx2();
+	return env_on("SWGPU_GFX_RASTER_BLOCKS") && out8_have_avx2();
 #else
 	return false;
 #endif
@@ -567,8 +567,9 @@ prepare_fragment_ops(struct gfx_draw *d)
 	                !d->depth_bounds && d->samples == 1 &&
 	                (d->depth.format == SWGPU_FORMAT_D32_SFLOAT ||
 	                 d->depth.format == SWGPU_FORMAT_D16_UNORM) &&
-	                depth_rows_enabled();
+	                env_on("SWGPU_GFX_DEPTH_ROWS");
 	d->raster_blocks = d->samples == 1 && raster_blocks_enabled();
+	d->ms_planes = d->samples > 1 && env_on("SWGPU_GFX_MS_PLANES");
 	d->smooth_inputs = false;
 	d->centroid_inputs = false;
 	for (uint32_t j = 0; j < d->vl.nvar; j++)

@@ -242,7 +242,38 @@ gfx_frag_ms_output(struct gfx_thread *t, const struct gfx_draw *d,
 		return;
 	uint8_t qmask[GFX_BATCH_QUADS];
 	t->nquads_out = nq;
-	for (uint32_t s = 0; s < S; s++) {
+	/* Every pixel with all or none of its samples (the inside of
+	 * primitives, no sample mask): each sample's colour is the same
+	 * write, so UNORM8 targets take one job for all S slices
+	 * (gfx_thread.out_planes); the others sample by sample below. */
+	const uint32_t full = ((1u << S) - 1u) * 0x01010101u;
+	bool alike = d->ms_planes;
+	for (uint32_t q = 0; q < nq && alike; q++) {
+		const uint32_t cov = t->quad[q].cov;
+		const uint32_t any = pixels_any(cov);
+		uint32_t all = 0;
+
+		for (uint32_t i = 0; i < 4; i++)
+			if (any & (1u << i))
+				all |= 0xffu << (8 * i);
+		alike = (cov & full) == (all & full);
+		qmask[q] = (uint8_t)any;
+	}
+	bool rest = false;      /* targets left for the per-sample loop */
+	for (uint32_t a = 0; a < d->ncolor; a++) {
+		const struct gfx_color_target *rt = &d->color[a];
+
+		if (!rt->write_mask)
+			continue;
+		if (!alike || !gfx_output_unorm8(rt)) {
+			rest = true;
+			continue;
+		}
+		t->out_planes = S;
+		gfx_output_batch(t, d, rt, qmask, color[a], color1);
+		t->out_planes = 1;
+	}
+	for (uint32_t s = 0; s < S && rest; s++) {
 		bool any = false;
 		for (uint32_t q = 0; q < nq; q++) {
 			qmask[q] = (uint8_t)pixels_with(t->quad[q].cov, s);
@@ -253,7 +284,8 @@ gfx_frag_ms_output(struct gfx_thread *t, const struct gfx_draw *d,
 		t->out_sample = s;
 		for (uint32_t a = 0; a < d->ncolor; a++) {
 			const struct gfx_color_target *rt = &d->color[a];
-			if (rt->write_mask)
+			if (rt->write_mask &&
+			    !(alike && gfx_output_unorm8(rt)))
 				gfx_output_batch(t, d, rt, qmask, color[a],
 				                 color1);
 		}

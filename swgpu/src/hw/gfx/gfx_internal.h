@@ -340,6 +340,10 @@ struct gfx_draw {
 	/* single-sample triangles in 8x8 blocks on AVX2
 	 * (gfx_raster_tri_avx2); SWGPU_GFX_RASTER_BLOCKS=0 turns it off */
 	bool raster_blocks;
+	/* multisampled UNORM8 colour of batches whose pixels have all or
+	 * none of their samples: one job for all S slices (frag_ms.c);
+	 * SWGPU_GFX_MS_PLANES=0 turns it off */
+	bool ms_planes;
 	uint32_t depth_op;
 	float bounds_min, bounds_max;
 	struct gfx_stencil_face face[2];   /* 0 front, 1 back */
@@ -530,6 +534,9 @@ struct gfx_thread {
 	uint32_t nquads;
 	uint32_t nquads_out;       /* quads of the batch being written */
 	uint32_t out_sample;       /* sample the colour output writes */
+	/* samples out_sample.. written alike by a UNORM8 output (frag_ms.c:
+	 * every pixel has all or none of its samples); 0 or 1: one */
+	uint32_t out_planes;
 	struct gfx_quad quad[GFX_BATCH_QUADS];
 	float z[GFX_LANES];        /* depth of each lane (bias applied) */
 	uint8_t live[GFX_LANES];
@@ -721,6 +728,9 @@ void gfx_output_pixel(const struct gfx_draw *d, const struct gfx_color_target *r
                       const lane_t src[4], const lane_t *src1);
 /* Set up a colour target's conversions (format known renderable). */
 void gfx_output_target_init(struct gfx_color_target *rt);
+/* rt's batches take the fused UNORM8 kernels (gfx_output_batch8's
+ * non-sRGB path), which honour gfx_thread.out_planes. */
+bool gfx_output_unorm8(const struct gfx_color_target *rt);
 /* The lanes of quad q whose bit is set in qmask[q], of the thread's
  * batch (t->nquads_out quads), into target rt: src the colour output's
  * four lane arrays, src1 the dual-source ones (src1[0] NULL: none). */

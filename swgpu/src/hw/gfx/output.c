@@ -55,6 +55,12 @@ is_fast(const struct gfx_color_target *rt)
 	       !rt->logic;
 }
 
+bool
+gfx_output_unorm8(const struct gfx_color_target *rt)
+{
+	return is_fast(rt) && !rt->srgb;
+}
+
 void
 gfx_output_target_init(struct gfx_color_target *rt)
 {

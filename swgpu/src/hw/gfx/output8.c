@@ -222,6 +222,22 @@ blend_lanes(struct lanes *x, const struct swgpu_blend_attachment *b,
 	}
 }
 
+/* The job's pixels off bytes on (the next sample's slice). */
+static void
+out8_job_move(struct out8_job *j, uint64_t off)
+{
+	for (uint32_t i = 0; i < j->npieces; i++) {
+		struct out8_piece *pc = &j->piece[i];
+
+		if (pc->n) {
+			pc->r0 += off;
+		} else if (j->qmask[pc->q]) {
+			j->row[pc->q][0] += off;
+			j->row[pc->q][1] += off;
+		}
+	}
+}
+
 /* UNORM: the fused kernels of output8_unorm.c / output8_avx2.c. */
 static void
 unorm_batch(const struct gfx_thread *t, const struct gfx_draw *d,
@@ -298,10 +314,16 @@ unorm_batch(const struct gfx_thread *t, const struct gfx_draw *d,
 	j.blend = rt->blend;
 	j.b = rt->b;
 	j.blend_const = d->blend_const;
-	if (out8_have_avx2())
-		out8_run_avx2(&j);
-	else
-		out8_run_sse2(&j);
+	/* Samples written alike: the same job on each sample's slice. */
+	for (uint32_t s = 0;; s++) {
+		if (out8_have_avx2())
+			out8_run_avx2(&j);
+		else
+			out8_run_sse2(&j);
+		if (s + 1 >= t->out_planes)
+			break;
+		out8_job_move(&j, rt->pl.layer_pitch);
+	}
 }
 
 void
