@@ -407,7 +407,8 @@ test_values_avx2(void **state)
 
 /*
  * The AVX-512 four-quad filter against two calls of the AVX2 two-quad
- * one, bit for bit: random 256x256 and 200x120 RGBA8 / BGRA8 levels
+ * one, bit for bit, LINEAR and (one call in eleven) NEAREST: random
+ * 256x256 and 200x120 RGBA8 / BGRA8 levels
  * (REPEAT on the power-of-two one, so texel pairs load as one; CLAMP on
  * the odd one, so they do not), one and two levels with per-quad
  * blends, coordinates random, on texel centres (fractions 0, the
@@ -470,10 +471,13 @@ test_four_quads_avx512(void **state)
 		const struct fast_level *lh = it % 3 ? &fi.lv[1] : NULL;
 
 		blended += lh != NULL;
-		smp_four_quads_avx512(&fi, &fi.lv[0], lh, S, T, lo, hi, a, 16);
-		smp_two_quads_avx2(&fi, &fi.lv[0], lh, true, S, T, lo, hi, bb,
-		                   16);
-		smp_two_quads_avx2(&fi, &fi.lv[0], lh, true, S + 8, T + 8,
+		const bool linear = it % 11 != 0;
+
+		smp_four_quads_avx512(&fi, &fi.lv[0], lh, linear, S, T, lo, hi,
+		                      a, 16);
+		smp_two_quads_avx2(&fi, &fi.lv[0], lh, linear, S, T, lo, hi,
+		                   bb, 16);
+		smp_two_quads_avx2(&fi, &fi.lv[0], lh, linear, S + 8, T + 8,
 		                   lo + 2, hi + 2, bb + 8, 16);
 		for (uint32_t c = 0; c < 4; c++)
 			for (uint32_t k = 0; k < 16; k++)

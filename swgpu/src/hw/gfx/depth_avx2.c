@@ -175,6 +175,9 @@ gfx_depth_block_avx2(const struct gfx_draw *d, const struct gfx_prim *p,
 			zcdz, _mm256_set1_ps(p->zy * dy)), bias);
 		const uint32_t cm = (uint32_t)(cov >> (8 * j)) & 0xffu;
 
+		/* the block after next (blocks go left to right) starts
+		 * on the next cache line of this row */
+		__builtin_prefetch(row + 64, 1);
 		_mm256_storeu_ps(z + 8 * j, zr);
 		if (!cm)
 			continue;

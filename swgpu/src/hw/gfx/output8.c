@@ -289,6 +289,9 @@ unorm_batch(const struct gfx_thread *t, const struct gfx_draw *d,
 					__builtin_prefetch(p0 + o, 1);
 					__builtin_prefetch(p0 + pitch + o, 1);
 				}
+			/* the next 8x8 block's rows after the run's end */
+			__builtin_prefetch(p0 + 8 * (e - q) + 32, 1);
+			__builtin_prefetch(p0 + pitch + 8 * (e - q) + 32, 1);
 			q = e;
 			continue;
 		}

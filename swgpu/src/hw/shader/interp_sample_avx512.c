@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The fast sampling path's fixed-point LINEAR filter on AVX-512: four
- * quads per 16-lane vector (interp_sample_fast.h). It is
+ * The fast sampling path's fixed-point LINEAR filter and NEAREST on
+ * AVX-512: four quads per 16-lane vector (interp_sample_fast.h). It is
  * interp_sample_avx2.c's level8 / level8_fixed / store_values widened:
  * the byte shuffles, pmaddubsw and pmaddwd work within 128-bit lanes,
  * so each 128-bit lane of a 512-bit vector holds what one 128-bit half
@@ -232,6 +232,36 @@ level16(const struct fast_img *fi, const struct fast_level *lv, __m512 S,
 		out[c] = _mm512_cvtepi32_ps(_mm512_add_epi32(ch[c], bias));
 }
 
+/* NEAREST of sixteen lanes on the texels' codes (level8's !linear
+ * path and decode8). */
+static inline void
+nearest16(const struct fast_img *fi, const struct fast_level *lv, __m512 S,
+          __m512 T, __m512 out[4])
+{
+	const __m512 U = unnorm16(_mm512_mul_ps(S, _mm512_set1_ps(lv->fw)));
+	const __m512 V = unnorm16(_mm512_mul_ps(T, _mm512_set1_ps(lv->fh)));
+	const __m512i x = wrap16(_mm512_cvttps_epi32(_mm512_roundscale_ps(
+		                         U, _MM_FROUND_TO_NEG_INF |
+		                            _MM_FROUND_NO_EXC)),
+	                         lv->w, fi->addr[0]);
+	const __m512i y = wrap16(_mm512_cvttps_epi32(_mm512_roundscale_ps(
+		                         V, _MM_FROUND_TO_NEG_INF |
+		                            _MM_FROUND_NO_EXC)),
+	                         lv->h, fi->addr[1]);
+	const __m512i v = load16x32(lv->base, _mm512_add_epi32(
+		_mm512_mullo_epi32(y, _mm512_set1_epi32((int)lv->row_pitch)),
+		_mm512_slli_epi32(x, 2)));
+	const __m512i ff = _mm512_set1_epi32(0xff);
+	const __m512i lo = _mm512_and_si512(v, ff);
+	const __m512i hi = _mm512_and_si512(_mm512_srli_epi32(v, 16), ff);
+
+	out[0] = _mm512_cvtepi32_ps(fi->bgra ? hi : lo);
+	out[1] = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(v, 8),
+	                                             ff));
+	out[2] = _mm512_cvtepi32_ps(fi->bgra ? lo : hi);
+	out[3] = _mm512_cvtepi32_ps(_mm512_srli_epi32(v, 24));
+}
+
 /* interp_sample_avx2.c store_values on sixteen lanes. */
 static inline void
 store16(const __m512 res[4], float scale, float *out, size_t stride)
@@ -275,34 +305,42 @@ per_quad(const float w[4])
 void
 smp_four_quads_avx512(const struct fast_img *fi,
                       const struct fast_level *lv_lo,
-                      const struct fast_level *lv_hi, const float S16[16],
-                      const float T16[16], const float blend_lo[4],
-                      const float blend_hi[4], float *out, size_t stride)
+                      const struct fast_level *lv_hi, bool linear,
+                      const float S16[16], const float T16[16],
+                      const float blend_lo[4], const float blend_hi[4],
+                      float *out, size_t stride)
 {
 	const __m512 S = _mm512_loadu_ps(S16), T = _mm512_loadu_ps(T16);
 	__m512 res[4];
 
-	level16(fi, lv_lo, S, T, res);
+	if (linear)
+		level16(fi, lv_lo, S, T, res);
+	else
+		nearest16(fi, lv_lo, S, T, res);
 	if (lv_hi) {
 		const __m512 a = per_quad(blend_lo), b = per_quad(blend_hi);
 		__m512 res2[4];
 
-		level16(fi, lv_hi, S, T, res2);
+		if (linear)
+			level16(fi, lv_hi, S, T, res2);
+		else
+			nearest16(fi, lv_hi, S, T, res2);
 		for (uint32_t c = 0; c < 4; c++)
 			res[c] = _mm512_add_ps(_mm512_mul_ps(a, res[c]),
 			                       _mm512_mul_ps(b, res2[c]));
 	}
-	store16(res, smp_codes_scale(true, 2), out, stride);
+	store16(res, smp_codes_scale(linear, 2), out, stride);
 }
 #else
 void
 smp_four_quads_avx512(const struct fast_img *fi,
                       const struct fast_level *lv_lo,
-                      const struct fast_level *lv_hi, const float S16[16],
-                      const float T16[16], const float blend_lo[4],
-                      const float blend_hi[4], float *out, size_t stride)
+                      const struct fast_level *lv_hi, bool linear,
+                      const float S16[16], const float T16[16],
+                      const float blend_lo[4], const float blend_hi[4],
+                      float *out, size_t stride)
 {
-	(void)fi, (void)lv_lo, (void)lv_hi, (void)S16, (void)T16;
+	(void)fi, (void)lv_lo, (void)lv_hi, (void)linear, (void)S16, (void)T16;
 	(void)blend_lo, (void)blend_hi, (void)out, (void)stride;
 	abort();        /* never called: smp_have_avx512() is false */
 }

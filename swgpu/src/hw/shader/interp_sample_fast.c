@@ -738,10 +738,10 @@ fast_two_quads(const struct fast_ctx *x, uint32_t q, uint32_t qm0,
 }
 
 /*
- * Quads q, q + 4, q + 8 and q + 12 together on AVX-512 when all are
- * LINEAR at the same level (and blend into the same one, or not at all)
- * on a fixed-point image: false (nothing done) otherwise. Blend weights
- * as fast_two_quads's.
+ * Quads q, q + 4, q + 8 and q + 12 together on AVX-512 when all have
+ * the same filter (LINEAR only on a fixed-point image) at the same level
+ * and blend into the same one, or not at all: false (nothing done)
+ * otherwise. Blend weights as fast_two_quads's.
  */
 static bool
 fast_four_quads(const struct fast_ctx *x, uint32_t q, const uint32_t qm[4],
@@ -754,7 +754,8 @@ fast_four_quads(const struct fast_ctx *x, uint32_t q, const uint32_t qm[4],
 	for (uint32_t k = 0; k < 4; k++) {
 		const int32_t h = quad_hi(&l[k]);
 
-		if (l[k].lo != l[0].lo || !l[k].linear ||
+		if (l[k].lo != l[0].lo || l[k].linear != l[0].linear ||
+		    (l[k].linear && !x->fi->fixed) ||
 		    (h >= 0 && hi >= 0 && h != hi))
 			return false;
 		if (h >= 0)
@@ -768,14 +769,14 @@ fast_four_quads(const struct fast_ctx *x, uint32_t q, const uint32_t qm[4],
 
 	if (whole) {
 		/* every lane live: straight into the registers */
-		smp_four_quads_avx512(x->fi, lo, lh, &OPND(x, 0, q).f,
-		                      &OPND(x, 1, q).f, a, b, &x->D[q].f,
-		                      x->W);
+		smp_four_quads_avx512(x->fi, lo, lh, l[0].linear,
+		                      &OPND(x, 0, q).f, &OPND(x, 1, q).f, a, b,
+		                      &x->D[q].f, x->W);
 		return true;
 	}
 	float out[4][16];
 
-	smp_four_quads_avx512(x->fi, lo, lh, &OPND(x, 0, q).f,
+	smp_four_quads_avx512(x->fi, lo, lh, l[0].linear, &OPND(x, 0, q).f,
 	                      &OPND(x, 1, q).f, a, b, out[0], 16);
 	for (uint32_t k = 0; k < 4; k++) {
 		__m128 r[4];
@@ -921,8 +922,8 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 	                   quad_mode_ok(x.fi->addr[0], x.fi->lv[0].w) &&
 	                   quad_mode_ok(x.fi->addr[1], x.fi->lv[0].h);
 	const bool pairs = quads && x.fi->off32 && smp_have_avx2();
-	/* four quads a vector: LINEAR on fixed-point codes */
-	const bool fours = pairs && x.fi->fixed && smp_have_avx512();
+	/* four quads a vector: NEAREST, or LINEAR on fixed-point codes */
+	const bool fours = pairs && smp_have_avx512();
 	/* quad q's LOD when the previous step computed it (a pair that
 	 * did not match) */
 	bool have_next = false;

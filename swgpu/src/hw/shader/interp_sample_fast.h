@@ -81,11 +81,11 @@ void smp_two_quads_avx2(const struct fast_img *fi,
 void smp_values_avx2(const float *sums, float scale, float *out,
                      size_t stride);
 /* smp_two_quads_avx2 for four quads (16 lanes, S16/T16, blends per
- * quad), LINEAR on fi->fixed images only: the same bits. Only when
- * smp_have_avx512(). */
+ * quad), NEAREST, or LINEAR on fi->fixed images: the same bits. Only
+ * when smp_have_avx512(). */
 void smp_four_quads_avx512(const struct fast_img *fi,
                            const struct fast_level *lv_lo,
-                           const struct fast_level *lv_hi,
+                           const struct fast_level *lv_hi, bool linear,
                            const float S16[16], const float T16[16],
                            const float blend_lo[4], const float blend_hi[4],
                            float *out, size_t stride);
