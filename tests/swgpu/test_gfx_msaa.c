@@ -416,6 +416,22 @@ test_alpha_to_coverage(void **state)
 /* RGBA8 S = 4 cleared to (0, 0, 0, 255), white drawn into samples 0
  * and 1 of the left half: AVERAGE gives 128 (127.5 to even), SAMPLE_ZERO
  * 255; with the RESOLVE packet (rp) instead of END_PASS. */
+/* The RESOLVE packet on f's pass (as it is) into res with mode. */
+static void
+resolve_packet(struct fx *f, const struct gt_image *res, uint32_t mode)
+{
+	struct swgpu_pass ps = f->pass;
+
+	ps.color[0].resolve_va = res->mem.va;
+	ps.color[0].resolve_row_pitch = res->pitch;
+	ps.color[0].resolve_layer_pitch = res->pitch * H;
+	ps.color[0].resolve_mode = mode;
+	swgpu_emit_va_packet(gt_emit(&f->t, SWGPU_LEN_RESOLVE),
+	                     SWGPU_OP_RESOLVE, 0,
+	                     gt_put(&f->t, &ps, sizeof(ps)));
+	assert_true(gt_run(&f->t));
+}
+
 static void
 color_resolve(uint32_t mode, bool rp, uint8_t want_left)
 {
@@ -443,16 +459,8 @@ color_resolve(uint32_t mode, bool rp, uint8_t want_left)
 	quad(v, 0, 0, W / 2, H, 0.5f, ONE4, NULL);
 	assert_true(fx_draw(&f, v, 6));
 	if (rp) {
-		struct swgpu_pass ps = f.pass;
-		ps.color[0].load_op = SWGPU_LOAD_LOAD;
-		ps.color[0].resolve_va = res.mem.va;
-		ps.color[0].resolve_row_pitch = res.pitch;
-		ps.color[0].resolve_layer_pitch = res.pitch * H;
-		ps.color[0].resolve_mode = mode;
-		swgpu_emit_va_packet(gt_emit(&f.t, SWGPU_LEN_RESOLVE),
-		                     SWGPU_OP_RESOLVE, 0,
-		                     gt_put(&f.t, &ps, sizeof(ps)));
-		assert_true(gt_run(&f.t));
+		f.pass.color[0].load_op = SWGPU_LOAD_LOAD;
+		resolve_packet(&f, &res, mode);
 	}
 	for (uint32_t y = 0; y < H; y++)
 		for (uint32_t x = 0; x < W; x++) {
@@ -587,15 +595,7 @@ test_resolve_average_exact(void **state)
 		f.pass.color_count = 1;
 		f.pass.area_x = 1;
 		f.pass.area_width = W - 2;
-		struct swgpu_pass ps = f.pass;
-		ps.color[0].resolve_va = res.mem.va;
-		ps.color[0].resolve_row_pitch = res.pitch;
-		ps.color[0].resolve_layer_pitch = res.pitch * H;
-		ps.color[0].resolve_mode = SWGPU_RESOLVE_AVERAGE;
-		swgpu_emit_va_packet(gt_emit(&f.t, SWGPU_LEN_RESOLVE),
-		                     SWGPU_OP_RESOLVE, 0,
-		                     gt_put(&f.t, &ps, sizeof(ps)));
-		assert_true(gt_run(&f.t));
+		resolve_packet(&f, &res, SWGPU_RESOLVE_AVERAGE);
 		for (uint32_t y = 0; y < H; y++)
 			for (uint32_t x = 0; x < W; x++)
 				for (uint32_t c = 0; c < 4; c++) {
