@@ -444,12 +444,13 @@ test_input_attachment_late_tests(void **state)
 
 /*
  * Whole quads take the early depth test a row at a time
- * (gfx_depth_rows) unless SWGPU_GFX_DEPTH_ROWS=0: the same scene of
+ * (gfx_depth_rows) unless SWGPU_GFX_DEPTH_ROWS=0, and 8x8 blocks take it
+ * as a whole unless SWGPU_GFX_RASTER_BLOCKS=0: the same scene of
  * overlapping sloped triangles (depths below 0, inside and above 1, with
- * and without depth clamp and bias) drawn both ways must give the same
- * colour and depth bytes, for D32 and D16, every compare op, writes on
- * and off. Checked to differ from a scene that keeps its first colour,
- * so a fast path that passed or wrote nothing would fail.
+ * and without depth clamp and bias) drawn each way must give the same
+ * colour and depth bytes as quad by quad, for D32 and D16, every compare
+ * op, writes on and off. Checked to differ from a scene that keeps its
+ * first colour, so a fast path that passed or wrote nothing would fail.
  */
 #define RW 96
 #define RH 64
@@ -467,7 +468,7 @@ rows_randf(uint32_t *s, float lo, float hi)
 	return lo + (hi - lo) * (float)(rows_rand(s) & 0xffff) / 65535.0f;
 }
 
-/* How rows_draw runs the early depth test: quad by quad, whole quads a
+/* How rows_draw_area runs the early depth test: quad by quad, whole quads a
  * row at a time, or in 8x8 blocks (with rows for what blocks leave). */
 enum rows_mode { ROWS_QUADS, ROWS_ROWS, ROWS_BLOCKS };
 
@@ -535,64 +536,17 @@ rows_draw_area(uint32_t fmt, uint32_t op, int clamp, int write, int bias,
 	gt_fini(&f.t);
 }
 
-static void
-rows_draw(uint32_t fmt, uint32_t op, int clamp, int write, int bias,
-          bool rows, uint8_t *color, uint8_t *depth, uint64_t *zbytes)
-{
-	rows_draw_area(fmt, op, clamp, write, bias,
-	               rows ? ROWS_ROWS : ROWS_QUADS, 0, color, depth, zbytes);
-}
-
-static void
-test_depth_rows_same(void **state)
-{
-	static const uint32_t formats[2] = { SWGPU_FORMAT_D32_SFLOAT,
-	                                     SWGPU_FORMAT_D16_UNORM };
-	static uint8_t c0[4 * RW * RH], c1[4 * RW * RH];
-	static uint8_t z0[4 * RW * RH], z1[4 * RW * RH];
-	uint32_t layered = 0;   /* configurations where drawing order shows */
-
-	for (int fi = 0; fi < 2; fi++)
-		for (uint32_t op = 0; op < 8; op++)
-			for (int k = 0; k < 8; k++) {
-				uint64_t n0, n1;
-				bool two = false;
-
-				rows_draw(formats[fi], op, k & 1, (k >> 1) & 1,
-				          (k >> 2) & 1, false, c0, z0, &n0);
-				rows_draw(formats[fi], op, k & 1, (k >> 1) & 1,
-				          (k >> 2) & 1, true, c1, z1, &n1);
-				assert_true(n0 == n1);
-				if (memcmp(c0, c1, sizeof(c0)) ||
-				    memcmp(z0, z1, n0))
-					fail_msg("depth rows differ: format %u "
-					         "op %u clamp %d write %d "
-					         "bias %d", formats[fi], op,
-					         k & 1, (k >> 1) & 1,
-					         (k >> 2) & 1);
-				/* the picture shows more than one triangle
-				 * somewhere: the test decided something */
-				for (uint32_t i = 4; i < sizeof(c0) && !two;
-				     i += 4)
-					two = c0[i] && c0[0] && c0[i] != c0[0];
-				layered += two;
-			}
-	unsetenv("SWGPU_GFX_DEPTH_ROWS");
-	unsetenv("SWGPU_GFX_RASTER_BLOCKS");
-	assert_true(layered > 40);
-}
-
 /*
- * Triangles rasterized in 8x8 blocks with the block's depth test
- * (raster_block_avx2.c, where the CPU has AVX2) against quad by quad:
- * rows_draw's scene, both formats, every compare op, clamp, writes and
- * bias, over the whole image and over a render area whose edges are off
- * the block grid (those blocks take the per-quad path, the others the
- * block's): the same colour and depth bytes, and inside the image but
- * outside the area the attachments' own bytes.
+ * rows_draw_area's scene quad by quad against each of modes[] over
+ * render area `area` (configurations k: clamp, writes, bias as bits;
+ * with few_k only all off and all on), both formats, every compare op:
+ * the same colour and depth bytes, and outside the area the image's
+ * own (cleared) bytes. Returns the configurations whose picture shows
+ * two triangles (the test decided something).
  */
-static void
-test_raster_blocks_same(void **state)
+static uint32_t
+modes_same(int area, const enum rows_mode *modes, uint32_t nmodes,
+           bool few_k)
 {
 	static const uint32_t formats[2] = { SWGPU_FORMAT_D32_SFLOAT,
 	                                     SWGPU_FORMAT_D16_UNORM };
@@ -600,47 +554,71 @@ test_raster_blocks_same(void **state)
 	static uint8_t z0[4 * RW * RH], z1[4 * RW * RH];
 	uint32_t layered = 0;
 
-	for (int area = 0; area < 2; area++)
-		for (int fi = 0; fi < 2; fi++)
-			for (uint32_t op = 0; op < 8; op++)
-				for (int k = 0; k < 8; k++) {
-					uint64_t n0, n1;
-					bool two = false;
+	for (int fi = 0; fi < 2; fi++)
+		for (uint32_t op = 0; op < 8; op++)
+			for (int k = 0; k < 8; k++) {
+				const int clamp = k & 1, write = (k >> 1) & 1;
+				const int bias = (k >> 2) & 1;
+				uint64_t n0, n1;
+				bool two = false;
 
-					rows_draw_area(formats[fi], op, k & 1,
-					               (k >> 1) & 1, (k >> 2) & 1,
-					               ROWS_QUADS, area, c0, z0,
-					               &n0);
-					rows_draw_area(formats[fi], op, k & 1,
-					               (k >> 1) & 1, (k >> 2) & 1,
-					               ROWS_BLOCKS, area, c1, z1,
-					               &n1);
+				if (few_k && k != 0 && k != 7)
+					continue;
+				rows_draw_area(formats[fi], op, clamp, write,
+				               bias, ROWS_QUADS, area, c0, z0,
+				               &n0);
+				for (uint32_t m = 0; m < nmodes; m++) {
+					rows_draw_area(formats[fi], op, clamp,
+					               write, bias, modes[m], area,
+					               c1, z1, &n1);
 					assert_true(n0 == n1);
 					if (memcmp(c0, c1, sizeof(c0)) ||
 					    memcmp(z0, z1, n0))
-						fail_msg("blocks differ: area %d "
-						         "format %u op %u clamp "
-						         "%d write %d bias %d",
+						fail_msg("mode %d differs: area "
+						         "%d format %u op %u "
+						         "clamp %d write %d "
+						         "bias %d", modes[m],
 						         area, formats[fi], op,
-						         k & 1, (k >> 1) & 1,
-						         (k >> 2) & 1);
-					/* two drawn colours somewhere */
-					for (uint32_t i = 0, first = 0;
-					     i < sizeof(c0) && !two; i += 4) {
-						if (c1[i] && !first)
-							first = c1[i];
-						two = c1[i] && c1[i] != first;
-					}
-					layered += two;
-					/* outside the area: the cleared
-					 * colour, never written */
-					if (area)
-						assert_true(c1[0] == 0 &&
-						            c1[4 * RW - 1] == 0);
+						         clamp, write, bias);
 				}
+				/* two drawn colours somewhere */
+				for (uint32_t i = 0, first = 0;
+				     i < sizeof(c0) && !two; i += 4) {
+					if (c0[i] && !first)
+						first = c0[i];
+					two = c0[i] && c0[i] != first;
+				}
+				layered += two;
+				/* outside the area: never written */
+				if (area)
+					assert_true(c1[0] == 0 &&
+					            c1[4 * RW - 1] == 0);
+			}
 	unsetenv("SWGPU_GFX_DEPTH_ROWS");
 	unsetenv("SWGPU_GFX_RASTER_BLOCKS");
-	assert_true(layered > 80);
+	return layered;
+}
+
+/* Whole image: rows of whole quads, and (where the CPU has AVX2) 8x8
+ * blocks with the block's depth test (raster_block_avx2.c), against
+ * quad by quad, every op and configuration. */
+static void
+test_depth_rows_same(void **state)
+{
+	static const enum rows_mode modes[2] = { ROWS_ROWS, ROWS_BLOCKS };
+
+	assert_true(modes_same(0, modes, 2, false) > 40);
+}
+
+/* A render area off the 8x8 block grid: its edge blocks take the
+ * per-quad path with the block's coverage, the others the block's
+ * test. */
+static void
+test_raster_blocks_same(void **state)
+{
+	static const enum rows_mode modes[1] = { ROWS_BLOCKS };
+
+	assert_true(modes_same(1, modes, 1, true) > 10);
 }
 
 int
