@@ -487,11 +487,11 @@ prepare_targets(struct exec_env *env, const struct pkt *p, struct gfx_draw *d)
 	return true;
 }
 
-/* SWGPU_GFX_DEPTH_ROWS=0: whole quads take the per-quad depth test
- * (the same results; for comparing). Read at every draw, so a test can
- * draw both ways in one process. */
-
-/* A knob that is on unless set to 0. */
+/* A knob that is on unless set to 0: SWGPU_GFX_DEPTH_ROWS (whole quads
+ * take the per-quad depth test), SWGPU_GFX_RASTER_BLOCKS (triangles
+ * quad by quad), SWGPU_GFX_MS_PLANES (multisampled colour sample by
+ * sample), each giving the same results, for comparing. Read at every
+ * draw, so a test can draw both ways in one process. */
 static bool
 env_on(const char *name)
 {
