@@ -154,25 +154,14 @@ gfx_depth_block_avx2(const struct gfx_draw *d, const struct gfx_prim *p,
 	const struct gfx_viewport *vp = &d->vp[p->viewport];
 	const bool d32 = d->depth.format == SWGPU_FORMAT_D32_SFLOAT;
 	uint8_t *row = gfx_texel(&d->depth, bx, by, p->layer * d->samples);
-	const __m256 px = _mm256_add_ps(
-		_mm256_cvtepi32_ps(_mm256_add_epi32(
-			_mm256_set1_epi32(bx),
-			_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
-		_mm256_set1_ps(0.5f));
-	const __m256 zcdz = _mm256_add_ps(
-		_mm256_set1_ps(p->zc),
-		_mm256_mul_ps(_mm256_set1_ps(p->zx),
-		              _mm256_sub_ps(px, _mm256_set1_ps(p->rx))));
-	const __m256 bias = _mm256_set1_ps(p->bias);
 	uint64_t pass = 0;
 
 	for (int32_t j = 0; j < GFX_RASTER_BLOCK;
 	     j++, row += d->depth.row_pitch) {
 		if (!((cov >> (16 * (j >> 1))) & 0xffff))
 			continue;       /* no quad of this row pair */
-		const float dy = ((float)(by + j) + 0.5f) - p->ry;
-		const __m256 zr = _mm256_add_ps(_mm256_add_ps(
-			zcdz, _mm256_set1_ps(p->zy * dy)), bias);
+		const __m256 zr = row_depth8(p, bx,
+		                             ((float)(by + j) + 0.5f) - p->ry);
 		const uint32_t cm = (uint32_t)(cov >> (8 * j)) & 0xffu;
 
 		/* the block after next (blocks go left to right) starts

@@ -117,12 +117,12 @@ block_emit(struct gfx_thread *t, const struct gfx_draw *d,
 				continue;
 			for (uint32_t i = 0; i < BLOCK / 2; i++) {
 				const uint32_t m = quad_bits(pass, qj, i);
-				const float *z0 = z + 16 * qj + 2 * i;
-				const float zq[4] = { z0[0], z0[1], z0[8],
-				                      z0[9] };
 
 				if (!m)
 					continue;
+				const float *z0 = z + 16 * qj + 2 * i;
+				const float zq[4] = { z0[0], z0[1], z0[8],
+				                      z0[9] };
 				t->occlusion += (uint32_t)__builtin_popcount(m);
 				if (d->fs)
 					gfx_frag_push(t, d, p,
