@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Passes: validation of a swgpu_pass, the attachments' memory as a draw
- * or a clear reaches it, load ops and CLEAR_ATTACHMENTS.
+ * Passes: validation of a swgpu_pass and the attachments' memory as a
+ * draw or a clear reaches it (clears: clear.c).
  *
  * An attachment's memory is translated per use (BEGIN_PASS, each draw,
  * each clear) for exactly the texels it touches: the rows of the
- * region's bounding box over the layers used, read and write access. A
- * clear value is encoded once by the format's encoder (the CLEAR_BOX
- * value encoding, hw/format) and copied into every texel.
+ * region's bounding box over the layers used, read and write access.
  */
 #include "hw/gfx/pass.h"
 
@@ -203,132 +201,4 @@ gfx_pass_extent(const struct swgpu_pass *ps, struct gfx_rect *fb)
 		fb->x1 = fb->x0;
 	if (fb->y1 < fb->y0)
 		fb->y1 = fb->y0;
-}
-
-/* Fill rect r of layers [0, nlayers) of the mapped plane with one texel
- * (bpp bytes at texel). */
-static void
-fill_plane(const struct gfx_plane *pl, const struct gfx_rect *r,
-           uint32_t nlayers, const uint8_t *texel)
-{
-	const uint32_t w = (uint32_t)(r->x1 - r->x0);
-	uint8_t row[4096];
-	const uint32_t row_texels = (uint32_t)sizeof(row) / pl->bpp;
-
-	for (uint32_t i = 0; i < row_texels && i < w; i++)
-		memcpy(row + (size_t)i * pl->bpp, texel, pl->bpp);
-	for (uint32_t l = 0; l < nlayers; l++)
-		for (int32_t y = r->y0; y < r->y1; y++) {
-			uint8_t *dst = gfx_texel(pl, r->x0, y, l);
-			for (uint32_t x = 0; x < w; x += row_texels) {
-				uint32_t n = w - x < row_texels ? w - x
-				                                : row_texels;
-				memcpy(dst + (size_t)x * pl->bpp, row,
-				       (size_t)n * pl->bpp);
-			}
-		}
-}
-
-void
-gfx_plane_clear(const struct gfx_plane *pl, const struct gfx_rect *r,
-                uint32_t nlayers, const uint32_t value[4])
-{
-	struct texel t;
-	uint8_t texel[FORMAT_MAX_BLOCK_BYTES];
-
-	if (!pl->base)
-		return;
-	format_clear_value(pl->fi, value, &t);
-	pl->encode(pl->fi, &t, texel);
-	fill_plane(pl, r, nlayers * pl->samples, texel);   /* every sample */
-}
-
-/* Clear rect r of the plane (mapped from layer 0): every layer of the
- * pass, or with multiview the layers of the view mask only. */
-static void
-clear_view_layers(const struct gfx_plane *pl, const struct gfx_rect *r,
-                  const struct swgpu_pass *ps, const uint32_t value[4])
-{
-	if (!ps->view_mask) {
-		gfx_plane_clear(pl, r, ps->layer_count, value);
-		return;
-	}
-	for (uint32_t v = 0; v < SWGPU_GFX_MAX_VIEWS; v++) {
-		if (!((ps->view_mask >> v) & 1u))
-			continue;
-		struct gfx_plane one = *pl;
-		if (one.base)
-			one.base += v * one.samples * one.layer_pitch;
-		gfx_plane_clear(&one, r, 1, value);
-	}
-}
-
-bool
-gfx_pass_begin(struct exec_env *env, const struct pkt *p,
-               const struct swgpu_pass *ps)
-{
-	struct gfx_rect fb;
-	struct gfx_plane pl[SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2];
-
-	gfx_pass_extent(ps, &fb);
-	/* Every attachment's texels first, so a fault writes nothing. */
-	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++) {
-		const struct swgpu_attachment *a = gfx_pass_attachment(ps, i);
-		memset(&pl[i], 0, sizeof(pl[i]));
-		if (a && !gfx_plane_map(env, p, a, &fb, 0, ps->layer_count,
-		                        &pl[i]))
-			return false;
-	}
-	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++) {
-		const struct swgpu_attachment *a = gfx_pass_attachment(ps, i);
-		if (a && a->load_op == SWGPU_LOAD_CLEAR)
-			clear_view_layers(&pl[i], &fb, ps, a->clear);
-	}
-	return true;
-}
-
-bool
-gfx_clear_attachments(struct exec_env *env, const struct pkt *p,
-                      const struct swgpu_pass *ps, uint32_t index,
-                      const uint32_t value[4], uint32_t nrects,
-                      const uint32_t *rects)
-{
-	const struct swgpu_attachment *a = gfx_pass_attachment(ps, index);
-
-	if (!a)
-		return true;
-	/* Translate all, then clear all: nothing is written on a fault. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t k = 0; k < nrects; k++) {
-			const uint32_t *rc = rects + 6 * k;
-			int64_t x0 = (int32_t)rc[0], y0 = (int32_t)rc[1];
-			int64_t x1 = x0 + rc[2], y1 = y0 + rc[3];
-			uint64_t l0 = rc[4], l1 = (uint64_t)rc[4] + rc[5];
-			if (ps->view_mask) {
-				/* the views' layers: mapped from 0 up to the
-				 * last view, cleared view by view below */
-				l0 = 0;
-				l1 = gfx_view_end(ps->view_mask);
-			}
-			x0 = x0 < 0 ? 0 : x0;
-			y0 = y0 < 0 ? 0 : y0;
-			x1 = x1 > a->width ? a->width : x1;
-			y1 = y1 > a->height ? a->height : y1;
-			l1 = l1 > a->layers ? a->layers : l1;
-			if (x0 >= x1 || y0 >= y1 || l0 >= l1)
-				continue;
-			struct gfx_rect r = { (int32_t)x0, (int32_t)y0,
-			                      (int32_t)x1, (int32_t)y1 };
-			struct gfx_plane pl;
-			if (!gfx_plane_map(env, p, a, &r, (uint32_t)l0,
-			                   (uint32_t)(l1 - l0), &pl))
-				return false;
-			if (pass && ps->view_mask)
-				clear_view_layers(&pl, &r, ps, value);
-			else if (pass)
-				gfx_plane_clear(&pl, &r, (uint32_t)(l1 - l0),
-				                value);
-		}
-	}
-	return true;
 }

@@ -53,13 +53,15 @@ void gfx_pass_extent(const struct swgpu_pass *ps, struct gfx_rect *fb);
 bool gfx_plane_map(struct exec_env *env, const struct pkt *p,
                    const struct swgpu_attachment *a, const struct gfx_rect *r,
                    uint32_t layer0, uint32_t nlayers, struct gfx_plane *pl);
-/* Write value (CLEAR_BOX encoding) into rect r of nlayers layers. */
+/* clear.c: write value (CLEAR_BOX encoding) into rect r of nlayers
+ * layers. */
 void gfx_plane_clear(const struct gfx_plane *pl, const struct gfx_rect *r,
                      uint32_t nlayers, const uint32_t value[4]);
 /* BEGIN_PASS's memory work: translate every attachment, then the CLEAR
- * load ops. VA read lock held. */
+ * load ops, in bands of rows over pool's threads (NULL: the caller
+ * alone). VA read lock held. */
 bool gfx_pass_begin(struct exec_env *env, const struct pkt *p,
-                    const struct swgpu_pass *ps);
+                    const struct swgpu_pass *ps, struct gfx_pool *pool);
 /* CLEAR_ATTACHMENTS on attachment index. VA read lock held. */
 bool gfx_clear_attachments(struct exec_env *env, const struct pkt *p,
                            const struct swgpu_pass *ps, uint32_t index,

@@ -86,7 +86,7 @@ exec_begin_pass(struct exec_env *env, const uint32_t *pk, uint32_t len,
 	if (!read_pass(env, pk, p, &ps, "pass"))
 		return false;
 	vaspace_read_lock(env->vs);
-	bool ok = gfx_pass_begin(env, p, &ps);
+	bool ok = gfx_pass_begin(env, p, &ps, g->pool);
 	vaspace_read_unlock(env->vs);
 	if (!ok)
 		return false;
