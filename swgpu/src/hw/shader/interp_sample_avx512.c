@@ -49,29 +49,58 @@ wrap16(__m512i i, int32_t n, uint32_t mode)
 	                        top);
 }
 
-/* Texels by scalar loads (interp_sample_avx2.c load4x64's reason). */
+/* Texels by scalar loads (interp_sample_avx2.c load4x64's reason),
+ * put together in registers: through a stack array, the vector load
+ * waited for eight stores to forward. */
+static inline __m128i
+load2x64(const uint8_t *base, uint32_t a, uint32_t b)
+{
+	return _mm_castpd_si128(_mm_loadh_pd(
+		_mm_castsi128_pd(_mm_loadl_epi64((const void *)(base + a))),
+		(const double *)(const void *)(base + b)));
+}
+
 static inline __m512i
 load8x64(const uint8_t *base, __m256i o)
 {
 	uint32_t off[8];
-	long long v[8];
 
 	_mm256_storeu_si256((__m256i *)(void *)off, o);
-	for (int i = 0; i < 8; i++)
-		memcpy(&v[i], base + off[i], 8);
-	return _mm512_loadu_si512(v);
+	const __m256i lo = _mm256_inserti128_si256(
+		_mm256_castsi128_si256(load2x64(base, off[0], off[1])),
+		load2x64(base, off[2], off[3]), 1);
+	const __m256i hi = _mm256_inserti128_si256(
+		_mm256_castsi128_si256(load2x64(base, off[4], off[5])),
+		load2x64(base, off[6], off[7]), 1);
+	return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+
+static inline __m128i
+load4x32(const uint8_t *base, const uint32_t *off)
+{
+	int v0, v1, v2, v3;
+
+	memcpy(&v0, base + off[0], 4);
+	memcpy(&v1, base + off[1], 4);
+	memcpy(&v2, base + off[2], 4);
+	memcpy(&v3, base + off[3], 4);
+	return _mm_insert_epi32(_mm_insert_epi32(_mm_insert_epi32(
+		_mm_cvtsi32_si128(v0), v1, 1), v2, 2), v3, 3);
 }
 
 static inline __m512i
 load16x32(const uint8_t *base, __m512i o)
 {
 	uint32_t off[16];
-	int v[16];
 
 	_mm512_storeu_si512(off, o);
-	for (int i = 0; i < 16; i++)
-		memcpy(&v[i], base + off[i], 4);
-	return _mm512_loadu_si512(v);
+	const __m256i lo = _mm256_inserti128_si256(
+		_mm256_castsi128_si256(load4x32(base, off)),
+		load4x32(base, off + 4), 1);
+	const __m256i hi = _mm256_inserti128_si256(
+		_mm256_castsi128_si256(load4x32(base, off + 8)),
+		load4x32(base, off + 12), 1);
+	return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
 
 static inline __m512i
