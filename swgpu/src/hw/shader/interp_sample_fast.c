@@ -25,7 +25,10 @@
  * decode through doubles; and the integer division of REPEAT on
  * power-of-two sizes (a mask). Whole quads of 4-byte UNORM texels go
  * four lanes at a time (SSE2), or two quads reading the same levels
- * eight at a time (interp_sample_avx2.c, when the CPU has AVX2).
+ * eight at a time (interp_sample_avx2.c, when the CPU has AVX2), or
+ * four sixteen at a time (interp_sample_avx512.c); four whole quads
+ * whose levels were selected ahead go to the AVX-512 filter straight
+ * from the selection (sel_group), without the per-quad steps.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -789,6 +792,72 @@ fast_four_quads(const struct fast_ctx *x, uint32_t q, const uint32_t qm[4],
 }
 #endif
 
+#if defined(__SSE2__)
+/*
+ * fast_four_quads's choice for quads q/4 .. q/4 + 3 from the selected
+ * levels alone (x->sel), four quads per SSE vector: false when they do
+ * not share the level and filter (or LINEAR is not fixed-point), or the
+ * quads that blend do not blend into the same level. Otherwise the
+ * level lo, the level hi (-1: none) and the blend weights, computed as
+ * fast_four_quads computes them (1 - delta, delta; 1 and 0 for a quad
+ * that does not blend).
+ */
+static inline bool
+sel_group(const struct fast_ctx *x, uint32_t q, uint32_t *lo, int32_t *hi,
+          bool *linear, float a[4], float b[4])
+{
+	const struct quad_sel *s = x->sel;
+	const uint32_t k = q / 4;
+	const __m128i lo4 = _mm_loadu_si128((const void *)(s->lo + k));
+	const __m128i hi4 = _mm_loadu_si128((const void *)(s->hi + k));
+	const __m128i lin4 = _mm_loadu_si128((const void *)(s->linear + k));
+	const __m128 d4 = _mm_loadu_ps(s->delta + k);
+
+	if (_mm_movemask_epi8(_mm_cmpeq_epi32(
+		    lo4, _mm_shuffle_epi32(lo4, 0))) != 0xffff ||
+	    _mm_movemask_epi8(_mm_cmpeq_epi32(
+		    lin4, _mm_shuffle_epi32(lin4, 0))) != 0xffff)
+		return false;
+	*linear = s->linear[k] != 0;
+	if (*linear && !x->fi->fixed)
+		return false;
+	/* quad_hi: delta > 0 and hi != lo */
+	const __m128 valid = _mm_andnot_ps(
+		_mm_castsi128_ps(_mm_cmpeq_epi32(hi4, lo4)),
+		_mm_cmpgt_ps(d4, _mm_setzero_ps()));
+	const int vm = _mm_movemask_ps(valid);
+
+	*hi = -1;
+	if (vm) {
+		const uint32_t h = s->hi[k + (uint32_t)__builtin_ctz(
+			(unsigned)vm)];
+		const int same = _mm_movemask_ps(_mm_castsi128_ps(
+			_mm_cmpeq_epi32(hi4, _mm_set1_epi32((int)h))));
+
+		/* hi is lo + 1 wherever it differs from lo, so this holds
+		 * once lo agrees; checked as fast_four_quads checks it */
+		if ((same & vm) != vm)
+			return false;
+		*hi = (int32_t)h;
+	}
+	*lo = s->lo[k];
+	const __m128 one = _mm_set1_ps(1.0f);
+	_mm_storeu_ps(a, _mm_or_ps(_mm_and_ps(valid, _mm_sub_ps(one, d4)),
+	                           _mm_andnot_ps(valid, one)));
+	_mm_storeu_ps(b, _mm_and_ps(valid, d4));
+	return true;
+}
+
+/* Every lane of quads q .. q + 15 active (m[l] non-zero)? */
+static inline bool
+group_whole(const uint8_t *m, uint32_t q, bool full)
+{
+	return full || _mm_movemask_epi8(_mm_cmpeq_epi8(
+		_mm_loadu_si128((const void *)(m + q)),
+		_mm_setzero_si128())) == 0;
+}
+#endif
+
 /* In this file, not interp_sample_avx2.c: the probe must run on any
  * CPU. */
 static bool have_avx2, have_avx512;
@@ -929,8 +998,34 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 	bool have_next = false;
 	struct smp_lod next;
 #endif
+#if defined(__SSE2__)
+	/* four whole quads whose levels were selected ahead (x.sel) */
+	const bool groups = fours && x.sel;
+#endif
 	/* W is a multiple of 32: whole quads */
 	for (uint32_t q = 0; q < W; q += 4) {
+#if defined(__SSE2__)
+		/* straight to the four-quad filter when they share their
+		 * levels (sel_group), without the per-quad steps below (the
+		 * same bits either way) */
+		if (groups && !have_next && q + 16 <= W &&
+		    group_whole(m, q, full)) {
+			uint32_t lo;
+			int32_t hi;
+			bool linear;
+			float a[4], b[4];
+
+			if (sel_group(&x, q, &lo, &hi, &linear, a, b)) {
+				smp_four_quads_avx512(
+					x.fi, &x.fi->lv[lo],
+					hi >= 0 ? &x.fi->lv[hi] : NULL, linear,
+					&OPND(&x, 0, q).f, &OPND(&x, 1, q).f,
+					a, b, &x.D[q].f, W);
+				q += 12;
+				continue;
+			}
+		}
+#endif
 		uint32_t qm = quad_mask(m, q, full);
 
 		if (!qm)
