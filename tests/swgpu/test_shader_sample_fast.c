@@ -418,10 +418,10 @@ test_one_lane_differs(void **state)
  * divergent branch's other side may own it), the active ones get what
  * every lane active gives. Every quad has the same derivatives, so
  * whole groups of four quads share their levels and go to the
- * four-quad filter at once; lanes 17 and 54 (quads 4 and 13) are
- * inactive. */
+ * four-quad filter at once (also with one level, where every quad
+ * reads the same); lanes 17 and 54 (quads 4 and 13) are inactive. */
 static void
-test_inactive_lanes_kept(void **state)
+inactive_lanes_kept(uint32_t levels, uint32_t filter)
 {
 	struct ir_program *p = lod_program();
 	const struct ir_io *io = &p->io;
@@ -429,20 +429,18 @@ test_inactive_lanes_kept(void **state)
 	struct ir_exec *e = ir_exec_create_batch(p, W);
 	struct ir_image_binding im;
 	const uint64_t size = ss_image(&im, 1, SWGPU_FORMAT_R8G8B8A8_UNORM,
-	                               64, 64, 1, 7);
+	                               64, 64, 1, levels);
 	uint8_t *mem = malloc(size);
 	uint8_t live[W];
 	uint32_t ref[4][W], nsamples = 0;
 
-	(void)state;
 	assert_non_null(e);
 	rng_state = 0x1ac7;
 	for (uint64_t b = 0; b < size; b++)
 		mem[b] = (uint8_t)rnd();
 	im.has_sampler = true;
 	im.sampler = (struct swgpu_sampler_state){
-		.filter = SWGPU_SAMPLER_MAG_LINEAR | SWGPU_SAMPLER_MIN_LINEAR |
-		          SWGPU_SAMPLER_MIP_LINEAR,
+		.filter = filter,
 		.lod = 255u * 256u << 16,
 	};
 	ss_bind_image(d, p, 0, mem, size, &im);
@@ -496,6 +494,18 @@ test_inactive_lanes_kept(void **state)
 	ir_exec_destroy(e);
 	free(d);
 	ir_program_free(p);
+}
+
+static void
+test_inactive_lanes_kept(void **state)
+{
+	(void)state;
+	/* seven levels, LINEAR blended: levels selected ahead */
+	inactive_lanes_kept(7, SWGPU_SAMPLER_MAG_LINEAR |
+	                       SWGPU_SAMPLER_MIN_LINEAR |
+	                       SWGPU_SAMPLER_MIP_LINEAR);
+	/* one level, NEAREST (vkcube's): every quad reads lod0 */
+	inactive_lanes_kept(1, 0);
 }
 
 /* The LOD's log2 (smp_log2, shared by both paths) against the C

@@ -999,8 +999,15 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 	struct smp_lod next;
 #endif
 #if defined(__SSE2__)
-	/* four whole quads whose levels were selected ahead (x.sel) */
-	const bool groups = fours && x.sel;
+	/* four whole quads whose levels were selected ahead (x.sel), or
+	 * that all read lod0 (a LOD that cannot change the result, no
+	 * texel offsets: what quad_lod gives every quad then) */
+	const bool fixed_lod = x.r->lod_fixed && x.uniform &&
+	                       !(x.r->lod0.linear && !x.fi->fixed);
+	const bool groups = fours && (x.sel || fixed_lod);
+	const int32_t hi0 = quad_hi(&x.r->lod0);
+	const float a0 = hi0 >= 0 ? 1.0f - x.r->lod0.delta : 1.0f;
+	const float b0 = hi0 >= 0 ? x.r->lod0.delta : 0.0f;
 #endif
 	/* W is a multiple of 32: whole quads */
 	for (uint32_t q = 0; q < W; q += 4) {
@@ -1010,12 +1017,12 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 		 * same bits either way) */
 		if (groups && !have_next && q + 16 <= W &&
 		    group_whole(m, q, full)) {
-			uint32_t lo;
-			int32_t hi;
-			bool linear;
-			float a[4], b[4];
+			uint32_t lo = x.r->lod0.lo;
+			int32_t hi = hi0;
+			bool linear = x.r->lod0.linear;
+			float a[4] = { a0, a0, a0, a0 }, b[4] = { b0, b0, b0, b0 };
 
-			if (sel_group(&x, q, &lo, &hi, &linear, a, b)) {
+			if (!x.sel || sel_group(&x, q, &lo, &hi, &linear, a, b)) {
 				smp_four_quads_avx512(
 					x.fi, &x.fi->lv[lo],
 					hi >= 0 ? &x.fi->lv[hi] : NULL, linear,
