@@ -360,6 +360,99 @@ smp_four_quads_avx512(const struct fast_img *fi,
 	}
 	store16(res, smp_codes_scale(linear, 2), out, stride);
 }
+/* lod_log2_4 (interp_sample_fast.c) on sixteen lanes: the same
+ * operations; a lane that is not a positive normal finite float takes
+ * smp_log2 itself. */
+static inline __m512
+log2_16(__m512 x)
+{
+	const __m512i b = _mm512_castps_si512(x);
+	const __mmask16 normal =
+		_mm512_cmp_ps_mask(x, _mm512_set1_ps(0x1p-126f), _CMP_GE_OS) &
+		_mm512_cmp_ps_mask(x, _mm512_set1_ps(INFINITY), _CMP_LT_OS);
+	__m512i e = _mm512_sub_epi32(_mm512_srli_epi32(b, 23),
+	                             _mm512_set1_epi32(127));
+	__m512 m = _mm512_castsi512_ps(_mm512_or_si512(
+		_mm512_and_si512(b, _mm512_set1_epi32(0x7fffff)),
+		_mm512_set1_epi32(0x3f800000)));
+	const __mmask16 big = _mm512_cmp_ps_mask(m, _mm512_set1_ps(SMP_SQRT2),
+	                                         _CMP_GT_OS);
+
+	m = _mm512_mask_mul_ps(m, big, m, _mm512_set1_ps(0.5f));
+	e = _mm512_mask_add_epi32(e, big, e, _mm512_set1_epi32(1));
+	const __m512 t = _mm512_div_ps(_mm512_sub_ps(m, _mm512_set1_ps(1.0f)),
+	                               _mm512_add_ps(m, _mm512_set1_ps(1.0f)));
+	const __m512 t2 = _mm512_mul_ps(t, t);
+	__m512 p = _mm512_add_ps(_mm512_set1_ps(SMP_LOG2_C5),
+	                         _mm512_mul_ps(t2, _mm512_set1_ps(SMP_LOG2_C7)));
+	p = _mm512_add_ps(_mm512_set1_ps(SMP_LOG2_C3), _mm512_mul_ps(t2, p));
+	p = _mm512_add_ps(_mm512_set1_ps(SMP_LOG2_C1), _mm512_mul_ps(t2, p));
+	__m512 r = _mm512_add_ps(_mm512_cvtepi32_ps(e), _mm512_mul_ps(t, p));
+	const __mmask16 odd = (__mmask16)~normal;
+
+	if (odd) {
+		float v[16], o[16];
+
+		_mm512_storeu_ps(v, x);
+		_mm512_storeu_ps(o, r);
+		for (int i = 0; i < 16; i++)
+			if (odd & (1u << i))
+				o[i] = smp_log2(v[i]);
+		r = _mm512_loadu_ps(o);
+	}
+	return r;
+}
+
+/* Lanes 0, 1 and 2 of each of the sixteen quads of v[0..63], one
+ * vector each (quad order). */
+static inline void
+quad_lanes16(const float *v, __m512 *l0, __m512 *l1, __m512 *l2)
+{
+	const __m512 z0 = _mm512_loadu_ps(v), z1 = _mm512_loadu_ps(v + 16);
+	const __m512 z2 = _mm512_loadu_ps(v + 32), z3 = _mm512_loadu_ps(v + 48);
+	const __m512i i01 = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28,
+	                                      1, 5, 9, 13, 17, 21, 25, 29);
+	const __m512i i23 = _mm512_setr_epi32(2, 6, 10, 14, 18, 22, 26, 30,
+	                                      3, 7, 11, 15, 19, 23, 27, 31);
+	const __m512i lo = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7,
+	                                     16, 17, 18, 19, 20, 21, 22, 23);
+	const __m512i hi = _mm512_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15,
+	                                     24, 25, 26, 27, 28, 29, 30, 31);
+	const __m512 a = _mm512_permutex2var_ps(z0, i01, z1);
+	const __m512 b = _mm512_permutex2var_ps(z2, i01, z3);
+	const __m512 c = _mm512_permutex2var_ps(z0, i23, z1);
+	const __m512 d = _mm512_permutex2var_ps(z2, i23, z3);
+
+	*l0 = _mm512_permutex2var_ps(a, lo, b);
+	*l1 = _mm512_permutex2var_ps(a, hi, b);
+	*l2 = _mm512_permutex2var_ps(c, lo, d);
+}
+
+void
+smp_lambdas16_avx512(const float S[64], const float T[64], float width,
+                     float height, float lam[16])
+{
+	__m512 s0, s1, s2, t0, t1, t2;
+
+	quad_lanes16(S, &s0, &s1, &s2);
+	quad_lanes16(T, &t0, &t1, &t2);
+	const __m512 w = _mm512_set1_ps(width), h = _mm512_set1_ps(height);
+	const __m512 mxs = _mm512_mul_ps(_mm512_sub_ps(s1, s0), w);
+	const __m512 mxt = _mm512_mul_ps(_mm512_sub_ps(t1, t0), h);
+	const __m512 mys = _mm512_mul_ps(_mm512_sub_ps(s2, s0), w);
+	const __m512 myt = _mm512_mul_ps(_mm512_sub_ps(t2, t0), h);
+	const __m512 zero = _mm512_setzero_ps();
+	const __m512 rx = _mm512_add_ps(_mm512_add_ps(zero,
+	                                              _mm512_mul_ps(mxs, mxs)),
+	                                _mm512_mul_ps(mxt, mxt));
+	const __m512 ry = _mm512_add_ps(_mm512_add_ps(zero,
+	                                              _mm512_mul_ps(mys, mys)),
+	                                _mm512_mul_ps(myt, myt));
+
+	/* vmaxps(a, b) is a > b ? a : b, as _mm_max_ps */
+	_mm512_storeu_ps(lam, _mm512_mul_ps(_mm512_set1_ps(0.5f),
+	                                    log2_16(_mm512_max_ps(rx, ry))));
+}
 #else
 void
 smp_four_quads_avx512(const struct fast_img *fi,
@@ -371,6 +464,13 @@ smp_four_quads_avx512(const struct fast_img *fi,
 {
 	(void)fi, (void)lv_lo, (void)lv_hi, (void)linear, (void)S16, (void)T16;
 	(void)blend_lo, (void)blend_hi, (void)out, (void)stride;
+	abort();        /* never called: smp_have_avx512() is false */
+}
+void
+smp_lambdas16_avx512(const float S[64], const float T[64], float width,
+                     float height, float lam[16])
+{
+	(void)S, (void)T, (void)width, (void)height, (void)lam;
 	abort();        /* never called: smp_have_avx512() is false */
 }
 #endif

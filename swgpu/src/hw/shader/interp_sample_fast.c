@@ -306,7 +306,14 @@ lod_lambdas(const struct fast_ctx *x, float *lam)
 	const __m128 w = _mm_set1_ps((float)x->r->im->width);
 	const __m128 h = _mm_set1_ps((float)x->r->im->height);
 
-	for (uint32_t q = 0; q < x->W; q += 16) {
+	uint32_t q = 0;
+
+	if (smp_have_avx512())
+		for (; q + 64 <= x->W; q += 64)
+			smp_lambdas16_avx512(&OPND(x, 0, q).f, &OPND(x, 1, q).f,
+			                     (float)x->r->im->width,
+			                     (float)x->r->im->height, lam + q / 4);
+	for (; q < x->W; q += 16) {
 		__m128 s0 = _mm_loadu_ps(&OPND(x, 0, q).f);
 		__m128 s1 = _mm_loadu_ps(&OPND(x, 0, q + 4).f);
 		__m128 s2 = _mm_loadu_ps(&OPND(x, 0, q + 8).f);

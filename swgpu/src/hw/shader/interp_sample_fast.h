@@ -89,6 +89,11 @@ void smp_four_quads_avx512(const struct fast_img *fi,
                            const float S16[16], const float T16[16],
                            const float blend_lo[4], const float blend_hi[4],
                            float *out, size_t stride);
+/* lambda_base of sixteen quads (implicit LOD, S and T of their 64
+ * lanes) into lam[16]: lod_lambdas's operations (interp_sample_fast.c),
+ * the same bits. Only when smp_have_avx512(). */
+void smp_lambdas16_avx512(const float S[64], const float T[64], float width,
+                          float height, float lam[16]);
 /* The CPU has AVX2 and FMA, and SWGPU_SAMPLE_AVX2 is not 0. */
 bool smp_have_avx2(void);
 /* smp_have_avx2(), the CPU has AVX-512F and BW, and SWGPU_SAMPLE_AVX512
