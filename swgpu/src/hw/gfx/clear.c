@@ -113,13 +113,12 @@ static void
 band_task(void *ctx, uint32_t item, uint32_t thread)
 {
 	const struct band_job *j = ctx;
-	const uint32_t l = item / j->bands;
-	const int32_t y0 = j->fb.y0 + (int32_t)(item % j->bands) * CLEAR_BAND;
-	const int32_t y1 = y0 + CLEAR_BAND < j->fb.y1 ? y0 + CLEAR_BAND
-	                                              : j->fb.y1;
+	uint32_t l;
+	int32_t y0, y1;
 
 	(void)thread;
-	if (j->ps->view_mask && !((j->ps->view_mask >> l) & 1u))
+	if (!gfx_pass_band(j->ps, &j->fb, j->bands, CLEAR_BAND, item, &l, &y0,
+	                   &y1))
 		return;
 	for (uint32_t i = 0; i < j->n; i++)
 		for (uint32_t k = 0; k < j->pl[i].samples; k++)

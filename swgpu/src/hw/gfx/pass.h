@@ -21,6 +21,20 @@ gfx_view_end(uint32_t view_mask)
 	return view_mask ? 32u - (uint32_t)__builtin_clz(view_mask) : 0u;
 }
 
+/* Item of a raster-thread loop over bands of `rows` rows of rect fb
+ * (bands per layer, layer-major): its layer and rows [*y0, *y1); false
+ * when a multiview pass does not render that layer. */
+static inline bool
+gfx_pass_band(const struct swgpu_pass *ps, const struct gfx_rect *fb,
+              uint32_t bands, uint32_t rows, uint32_t item, uint32_t *layer,
+              int32_t *y0, int32_t *y1)
+{
+	*layer = item / bands;
+	*y0 = fb->y0 + (int32_t)((item % bands) * rows);
+	*y1 = *y0 + (int32_t)rows < fb->y1 ? *y0 + (int32_t)rows : fb->y1;
+	return !ps->view_mask || ((ps->view_mask >> *layer) & 1u);
+}
+
 /* Samples of an attachment (0 means 1). */
 static inline uint32_t
 gfx_att_samples(const struct swgpu_attachment *a)

@@ -201,13 +201,12 @@ static void
 resolve_task(void *ctx, uint32_t item, uint32_t thread)
 {
 	const struct resolve_job *j = ctx;
-	const uint32_t l = item / j->bands;
-	const int32_t y0 = j->fb.y0 + (int32_t)(item % j->bands) * RESOLVE_BAND;
-	const int32_t y1 = y0 + RESOLVE_BAND < j->fb.y1 ? y0 + RESOLVE_BAND
-	                                                : j->fb.y1;
+	uint32_t l;
+	int32_t y0, y1;
 
 	(void)thread;
-	if (j->ps->view_mask && !((j->ps->view_mask >> l) & 1u))
+	if (!gfx_pass_band(j->ps, &j->fb, j->bands, RESOLVE_BAND, item, &l,
+	                   &y0, &y1))
 		return;
 	for (uint32_t i = 0; i < SWGPU_GFX_MAX_COLOR_ATTACHMENTS + 2; i++)
 		if (j->src[i].base)
