@@ -1012,9 +1012,11 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 	const bool fixed_lod = x.r->lod_fixed && x.uniform &&
 	                       !(x.r->lod0.linear && !x.fi->fixed);
 	const bool groups = fours && (x.sel || fixed_lod);
-	const int32_t hi0 = quad_hi(&x.r->lod0);
-	const float a0 = hi0 >= 0 ? 1.0f - x.r->lod0.delta : 1.0f;
-	const float b0 = hi0 >= 0 ? x.r->lod0.delta : 0.0f;
+	/* lod0 is set only for a fixed LOD */
+	const struct smp_lod l0 = fixed_lod ? x.r->lod0 : (struct smp_lod){ 0 };
+	const int32_t hi0 = quad_hi(&l0);
+	const float a0 = hi0 >= 0 ? 1.0f - l0.delta : 1.0f;
+	const float b0 = hi0 >= 0 ? l0.delta : 0.0f;
 #endif
 	/* W is a multiple of 32: whole quads */
 	for (uint32_t q = 0; q < W; q += 4) {
@@ -1024,9 +1026,9 @@ interp_sample_fast(struct ir_exec *e, const struct ir_dispatch *d,
 		 * same bits either way) */
 		if (groups && !have_next && q + 16 <= W &&
 		    group_whole(m, q, full)) {
-			uint32_t lo = x.r->lod0.lo;
+			uint32_t lo = l0.lo;
 			int32_t hi = hi0;
-			bool linear = x.r->lod0.linear;
+			bool linear = l0.linear;
 			float a[4] = { a0, a0, a0, a0 }, b[4] = { b0, b0, b0, b0 };
 
 			if (!x.sel || sel_group(&x, q, &lo, &hi, &linear, a, b)) {
