@@ -22,7 +22,7 @@ clear_row_template(uint8_t *row, const uint8_t *texel, uint32_t bpp)
 		memcpy(row + i, texel, bpp);
 }
 
-/* The encoded clear value of attachment a as a template row. */
+/* A clear value encoded in the plane's format, as a template row. */
 static void
 clear_row_of(const struct gfx_plane *pl, const uint32_t value[4],
              uint8_t *row)
@@ -126,17 +126,6 @@ band_task(void *ctx, uint32_t item, uint32_t thread)
 			          l * j->pl[i].samples + k, j->row[i]);
 }
 
-static void
-run_items(struct gfx_pool *pool, uint32_t n, gfx_task_fn fn, void *ctx)
-{
-	if (pool) {
-		gfx_pool_run(pool, n, fn, ctx);
-		return;
-	}
-	for (uint32_t k = 0; k < n; k++)
-		fn(ctx, k, 0);
-}
-
 bool
 gfx_pass_begin(struct exec_env *env, const struct pkt *p,
                const struct swgpu_pass *ps, struct gfx_pool *pool)
@@ -172,8 +161,8 @@ gfx_pass_begin(struct exec_env *env, const struct pkt *p,
 	bytes *= (uint64_t)(fb.x1 - fb.x0) * (uint64_t)(fb.y1 - fb.y0) *
 	         (ps->view_mask ? (uint32_t)__builtin_popcount(ps->view_mask)
 	                        : nl);
-	run_items(bytes >= CLEAR_POOL_MIN_BYTES ? pool : NULL,
-	          nl * job.bands, band_task, &job);
+	gfx_pool_run(bytes >= CLEAR_POOL_MIN_BYTES ? pool : NULL,
+	             nl * job.bands, band_task, &job);
 	return true;
 }
 

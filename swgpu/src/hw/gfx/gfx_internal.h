@@ -821,7 +821,8 @@ int gfx_tri_face(const struct gfx_draw *d, const lane_t *const v[3],
                   const lane_t *flat, bool *front, float *bias);
 
 /* pool.c: run fn(ctx, item, thread) for items [0, n) on every thread
- * of the pool (the caller is thread 0); returns when all are done. */
+ * of the pool (the caller is thread 0; pool NULL: the caller alone);
+ * returns when all are done. */
 typedef void (*gfx_task_fn)(void *ctx, uint32_t item, uint32_t thread);
 void gfx_pool_run(struct gfx_pool *pool, uint32_t n, gfx_task_fn fn,
                   void *ctx);

@@ -222,8 +222,9 @@ gfx_pool_run(struct gfx_pool *pool, uint32_t n, gfx_task_fn fn, void *ctx)
 {
 	if (!n)
 		return;
-	/* One item, or no workers: no hand-off is cheaper. */
-	if (n == 1 || !pool->started) {
+	/* No pool (the caller alone), one item, or no workers: no
+	 * hand-off is cheaper. */
+	if (!pool || n == 1 || !pool->started) {
 		for (uint32_t i = 0; i < n; i++)
 			fn(ctx, i, 0);
 		return;

@@ -249,11 +249,6 @@ gfx_pass_resolve(struct exec_env *env, const struct pkt *p,
 	job.fb = fb;
 	job.nl = nl;
 	job.bands = (uint32_t)(fb.y1 - fb.y0 + RESOLVE_BAND - 1) / RESOLVE_BAND;
-	if (pool) {
-		gfx_pool_run(pool, nl * job.bands, resolve_task, &job);
-	} else {
-		for (uint32_t k = 0; k < nl * job.bands; k++)
-			resolve_task(&job, k, 0);
-	}
+	gfx_pool_run(pool, nl * job.bands, resolve_task, &job);
 	return true;
 }
