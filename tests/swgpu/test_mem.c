@@ -582,6 +582,49 @@ test_util(void **state)
 	unsetenv("SWGPU_TEST_NUM");
 }
 
+/* swgpu_calloc_private: zeroed, on lines of its own (aligned, and two
+ * blocks never share a line), NULL on a size that overflows. */
+static void
+test_calloc_private(void **state)
+{
+	(void)state;
+	uint8_t *blk[8];
+
+	for (size_t i = 0; i < 8; i++) {
+		const size_t n = 1 + 37 * i;
+
+		blk[i] = swgpu_calloc_private(n, 3);
+		assert_non_null(blk[i]);
+		assert_int_equal((uintptr_t)blk[i] % SWGPU_PRIVATE_ALIGN, 0);
+		for (size_t b = 0; b < SWGPU_PRIVATE_ALIGN *
+		                       ((3 * n + SWGPU_PRIVATE_ALIGN - 1) /
+		                        SWGPU_PRIVATE_ALIGN); b++)
+			assert_int_equal(blk[i][b], 0);
+		memset(blk[i], 0xa5, 3 * n);
+	}
+	/* each block's lines hold nothing of another block */
+	for (size_t i = 0; i < 8; i++)
+		for (size_t j = 0; j < 8; j++) {
+			const size_t lines = (3 * (1 + 37 * j) +
+			                      SWGPU_PRIVATE_ALIGN - 1) /
+			                     SWGPU_PRIVATE_ALIGN;
+			const uintptr_t a = (uintptr_t)blk[i];
+			const uintptr_t b0 = (uintptr_t)blk[j];
+			const uintptr_t b1 = b0 + lines * SWGPU_PRIVATE_ALIGN;
+
+			if (i != j)
+				assert_true(a >= b1 || a < b0);
+		}
+	uint8_t *z = swgpu_calloc_private(0, 4);
+	assert_non_null(z);
+	assert_int_equal((uintptr_t)z % SWGPU_PRIVATE_ALIGN, 0);
+	free(z);
+	assert_null(swgpu_calloc_private(SIZE_MAX / 2, 3));
+	assert_null(swgpu_calloc_private(1, SIZE_MAX - 10));
+	for (size_t i = 0; i < 8; i++)
+		free(blk[i]);
+}
+
 int
 main(void)
 {
@@ -599,6 +642,7 @@ main(void)
 		cmocka_unit_test(test_config_validate),
 		cmocka_unit_test(test_fault_spec_parse),
 		cmocka_unit_test(test_util),
+		cmocka_unit_test(test_calloc_private),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -164,3 +164,19 @@ swgpu_env_u64(const char *name, uint64_t *out)
 	*out = (uint64_t)v;
 	return true;
 }
+
+void *
+swgpu_calloc_private(size_t n, size_t size)
+{
+	const size_t a = SWGPU_PRIVATE_ALIGN;
+	size_t bytes;
+	void *m;
+
+	if (__builtin_mul_overflow(n, size, &bytes) || bytes > SIZE_MAX - a)
+		return NULL;
+	bytes = bytes ? (bytes + a - 1) & ~(a - 1) : a;
+	m = aligned_alloc(a, bytes);
+	if (m)
+		memset(m, 0, bytes);
+	return m;
+}

@@ -709,7 +709,7 @@ run_batch(struct gfx_draw *d, struct gfx_batch *b, bool raster)
 		                  "out of host memory for vertices");
 		return;
 	}
-	gfx_pool_run(pool, (b->nverts + GFX_LANES - 1) / GFX_LANES,
+	gfx_pool_run(pool, (b->nverts + GFX_VS_LANES - 1) / GFX_VS_LANES,
 	             gfx_vertex_task, d);
 	d->g->last.primitives += b->nprims;
 	if (gfx_draw_failed(d) || !raster)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "hw/shader/stage.h"
+#include "util/util.h"
 
 struct gfx_exec {
 	const struct gfx_program *prog;
@@ -21,7 +22,7 @@ struct gfx_exec {
 struct gfx_exec *
 gfx_exec_create(const struct gfx_program *p, uint32_t width)
 {
-	struct gfx_exec *e = calloc(1, sizeof(*e));
+	struct gfx_exec *e = swgpu_calloc_private(1, sizeof(*e));
 
 	if (!e)
 		return NULL;
@@ -32,7 +33,8 @@ gfx_exec_create(const struct gfx_program *p, uint32_t width)
 		if (!e->ir)
 			goto fail;
 	} else {
-		e->regs = calloc((size_t)p->nregs * width, sizeof(lane_t));
+		e->regs = swgpu_calloc_private((size_t)p->nregs * width,
+		                               sizeof(lane_t));
 		if (!e->regs)
 			goto fail;
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hw/shader/shader.h"
+#include "util/util.h"
 
 static void
 drop_programs(struct gfx_state *g)
@@ -67,7 +68,9 @@ gfx_state_create(struct gfx_pool *pool)
 	if (!g->batch->hash)
 		goto fail;
 	for (uint32_t i = 0; i < g->nthreads; i++) {
-		g->threads[i] = calloc(1, sizeof(*g->threads[i]));
+		/* written batch after batch: lines of its own */
+		g->threads[i] = swgpu_calloc_private(1,
+		                                     sizeof(*g->threads[i]));
 		if (!g->threads[i])
 			goto fail;
 		g->threads[i]->index = i;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Vertex stage: the batch's unique vertices, GFX_LANES at a time per
+ * Vertex stage: the batch's unique vertices, GFX_VS_LANES at a time per
  * task, fetched (vertex_fetch.c), shaded, and stored as post-vertex-
  * shader vertices (gfx_vlayout): clip position, point size, clip and
  * cull distances, Layer, ViewportIndex, then exactly the varyings the
@@ -23,7 +23,7 @@ gfx_thread_execs(struct gfx_thread *t, struct gfx_draw *d)
 	gfx_exec_destroy(t->vs);
 	gfx_exec_destroy(t->fs);
 	gfx_exec_destroy(t->fs_uniform);
-	t->vs = gfx_exec_create(d->vs, GFX_LANES);
+	t->vs = gfx_exec_create(d->vs, GFX_VS_LANES);
 	t->fs = d->fs ? gfx_exec_create(d->fs, GFX_LANES) : NULL;
 	t->fs_uniform = d->fs && d->fs->uniform_outputs
 	                ? gfx_exec_create(d->fs, GFX_UNIFORM_LANES) : NULL;
@@ -43,9 +43,9 @@ gfx_vertex_task(void *ctx, uint32_t item, uint32_t thread)
 	struct gfx_batch *b = d->g->batch;
 	const struct ir_io *io = d->vs->io;
 	const struct gfx_vlayout *vl = &d->vl;
-	const uint32_t first = item * GFX_LANES;
-	const uint32_t n = b->nverts - first < GFX_LANES ? b->nverts - first
-	                                                 : GFX_LANES;
+	const uint32_t first = item * GFX_VS_LANES;
+	const uint32_t n = b->nverts - first < GFX_VS_LANES
+	                   ? b->nverts - first : GFX_VS_LANES;
 	struct gfx_fetch_attrib attr[SWGPU_GFX_MAX_VERTEX_ATTRIBS];
 
 	if (gfx_draw_failed(d))
@@ -97,12 +97,11 @@ gfx_vertex_task(void *ctx, uint32_t item, uint32_t thread)
 		return;
 	}
 	if (d->vs_res)
-		__atomic_store_n(&d->vs_res->progress_ns, swgpu_now_ns(),
-		                 __ATOMIC_RELAXED);
+		ir_dispatch_progress(d->vs_res);
 	t->vertices += n;
 
 	lane_t *out = b->verts + (uint64_t)first * vl->stride;
-	static const lane_t zero[GFX_LANES];
+	static const lane_t zero[GFX_VS_LANES];
 	const lane_t *pos[4];
 	for (uint32_t c = 0; c < 4; c++)
 		pos[c] = io->position_reg ? gfx_exec_reg(e, io->position_reg + c)

@@ -20,6 +20,7 @@
 #include <swgpu/swgpu.h>
 
 #include "interp_util.h"
+#include "util/util.h"
 #include "jit.h"
 #include "jit_run.h"
 #include "stage.h"
@@ -74,18 +75,22 @@ lanes_at_lowest_block(const uint32_t *restrict pc, uint8_t *restrict mask,
 static struct ir_exec *
 exec_alloc(const struct ir_program *p, uint32_t lanes, uint32_t width)
 {
-	struct ir_exec *e = calloc(1, sizeof(*e));
+	struct ir_exec *e = swgpu_calloc_private(1, sizeof(*e));
 
 	if (!e)
 		return NULL;
 	e->p = p;
 	e->lanes = lanes;
 	e->width = width;
-	e->regs = calloc((size_t)p->nregs * width, sizeof(lane_t));
-	e->pc = calloc(width, 4);
-	e->prev = calloc(width, 4);
-	e->mask = calloc(width, 1);
-	e->shared = calloc(p->shared_bytes ? p->shared_bytes : 4, 1);
+	/* lines of its own: the threads of a dispatch or a draw each
+	 * write their own state */
+	e->regs = swgpu_calloc_private((size_t)p->nregs * width,
+	                               sizeof(lane_t));
+	e->pc = swgpu_calloc_private(width, 4);
+	e->prev = swgpu_calloc_private(width, 4);
+	e->mask = swgpu_calloc_private(width, 1);
+	e->shared = swgpu_calloc_private(p->shared_bytes ? p->shared_bytes
+	                                                 : 4, 1);
 	if (!e->regs || !e->pc || !e->prev || !e->mask || !e->shared) {
 		ir_exec_destroy(e);
 		return NULL;
@@ -165,9 +170,9 @@ ir_exec_create_batch(const struct ir_program *p, uint32_t width)
 	e = exec_alloc(p, 0, width);
 	if (!e)
 		return NULL;
-	e->live = calloc(width, 1);
-	e->live_mask = calloc(width, 1);
-	e->disc = calloc(width, 1);
+	e->live = swgpu_calloc_private(width, 1);
+	e->live_mask = swgpu_calloc_private(width, 1);
+	e->disc = swgpu_calloc_private(width, 1);
 	if (!e->live || !e->live_mask || !e->disc) {
 		ir_exec_destroy(e);
 		return NULL;
@@ -377,8 +382,7 @@ ir_exec_run(struct ir_exec *e, struct ir_dispatch *d)
 		if (resume)
 			ir_save_release(area, slot);
 		/* Progress for the watchdog (see ir_dispatch). */
-		__atomic_store_n(&d->progress_ns, swgpu_now_ns(),
-		                 __ATOMIC_RELAXED);
+		ir_dispatch_progress(d);
 	}
 }
 
@@ -424,6 +428,6 @@ ir_exec_run_batch(struct ir_exec *e, struct ir_dispatch *d, uint32_t n,
 	if (discarded)
 		memcpy(discarded, e->disc, n);
 	/* Progress for the watchdog: a batch is the unit. */
-	__atomic_store_n(&d->progress_ns, swgpu_now_ns(), __ATOMIC_RELAXED);
+	ir_dispatch_progress(d);
 	return true;
 }

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "hw/format/format.h"   /* texel conversions */
+#include <swgpu/swgpu.h>
 #include <swgpu/swgpu_packet.h>
 
 typedef union lane {
@@ -544,6 +545,25 @@ struct ir_dispatch {
 	bool stop;
 	void *save_area;
 };
+
+/* A workgroup or a batch of d completed: progress_ns = now, stored at
+ * most once per IR_PROGRESS_STEP_NS (a millisecond: the watchdog
+ * counts seconds). Every thread of a dispatch or a draw reports after
+ * each of its workgroups or batches, and a store takes the line from
+ * the other threads' cores, where the dispatch's other fields are
+ * read. */
+#define IR_PROGRESS_STEP_NS 1000000ll
+static inline void
+ir_dispatch_progress(struct ir_dispatch *d)
+{
+	const uint64_t now = swgpu_now_ns();
+	const uint64_t last = __atomic_load_n(&d->progress_ns,
+	                                      __ATOMIC_RELAXED);
+
+	/* signed: another thread may have stored a later reading */
+	if ((int64_t)(now - last) >= IR_PROGRESS_STEP_NS)
+		__atomic_store_n(&d->progress_ns, now, __ATOMIC_RELAXED);
+}
 
 /* One thread's execution state (register file, lane state). */
 struct ir_exec;
