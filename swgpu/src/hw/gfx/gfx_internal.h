@@ -451,9 +451,11 @@ struct gfx_bin {
 	uint32_t prim;             /* index into the chunk's prims */
 };
 
-/* What one geometry task produced. */
+/* What one geometry task produced. Lines of its own (128 bytes, see
+ * swgpu_calloc_private; the batch holding the chunks is allocated so):
+ * two threads fill neighbouring chunks and count every primitive. */
 struct gfx_chunk {
-	struct gfx_prim *prims;
+	_Alignas(128) struct gfx_prim *prims;
 	uint32_t nprims, prim_cap;
 	struct gfx_bin *bins;
 	uint32_t nbins, bin_cap;

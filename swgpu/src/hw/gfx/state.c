@@ -60,7 +60,7 @@ gfx_state_create(struct gfx_pool *pool)
 	g->threads = calloc(g->nthreads, sizeof(*g->threads));
 	g->vs_res = calloc(1, sizeof(*g->vs_res));
 	g->fs_res = calloc(1, sizeof(*g->fs_res));
-	g->batch = calloc(1, sizeof(*g->batch));
+	g->batch = swgpu_calloc_private(1, sizeof(*g->batch));
 	g->draw = calloc(1, sizeof(*g->draw));
 	if (!g->threads || !g->vs_res || !g->fs_res || !g->batch || !g->draw)
 		goto fail;
