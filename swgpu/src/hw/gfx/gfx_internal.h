@@ -36,11 +36,12 @@
 #include "hw/format/format.h"
 #include "hw/gfx/gfx.h"
 #include "hw/shader/ir.h"
+#include "util/util.h"
 
 #define GFX_TILE_SHIFT 6u
 #define GFX_TILE_SIZE (1 << GFX_TILE_SHIFT)
-/* Lanes of a fragment batch: 256 (64 quads) measured 7-9 % faster on
- * the textured scene than 128, 512 slower (its registers leave L1). */
+/* Lanes of a fragment batch: 256 (64 quads) measured 7-15 % faster on
+ * the textured scene than 128, 384 and 512 slower (PERFORMANCE.md). */
 #define GFX_LANES 256u
 #define GFX_VS_LANES 128u                /* vertices of a vertex task */
 #define GFX_BATCH_QUADS (GFX_LANES / 4u) /* fragment quads per batch */
@@ -451,11 +452,11 @@ struct gfx_bin {
 	uint32_t prim;             /* index into the chunk's prims */
 };
 
-/* What one geometry task produced. Lines of its own (128 bytes, see
- * swgpu_calloc_private; the batch holding the chunks is allocated so):
- * two threads fill neighbouring chunks and count every primitive. */
+/* What one geometry task produced. Lines of its own (the batch holding
+ * the chunks comes from swgpu_calloc_private): two threads fill
+ * neighbouring chunks and count every primitive. */
 struct gfx_chunk {
-	_Alignas(128) struct gfx_prim *prims;
+	_Alignas(SWGPU_PRIVATE_ALIGN) struct gfx_prim *prims;
 	uint32_t nprims, prim_cap;
 	struct gfx_bin *bins;
 	uint32_t nbins, bin_cap;
